@@ -1,0 +1,14 @@
+import { createApi } from '@reduxjs/toolkit/query/react';
+import { axiosBaseQuery } from './axiosBaseQuery';
+
+/**
+ * The one RTK Query api slice. Features inject their endpoints into it; tags are
+ * declared here so invalidation works across features.
+ */
+export const apiSlice = createApi({
+  reducerPath: 'api',
+  baseQuery: axiosBaseQuery,
+  tagTypes: [],
+  refetchOnFocus: false,
+  endpoints: () => ({}),
+});

@@ -1,0 +1,14 @@
+import { Link } from 'react-router';
+import { MESSAGES } from '../../../shared/messages';
+
+export function NotFoundPage() {
+  return (
+    <main className="container py-5 text-center">
+      <h1 className="display-6">{MESSAGES.notFoundTitle}</h1>
+      <p className="text-secondary">{MESSAGES.notFoundText}</p>
+      <Link to="/" className="btn btn-primary">
+        {MESSAGES.backHome}
+      </Link>
+    </main>
+  );
+}

@@ -1,0 +1,39 @@
+/** @type {import('jest').Config['transform']} */
+const transform = {
+  '^.+\\.(t|j)sx?$': [
+    '@swc/jest',
+    { jsc: { target: 'es2022', transform: { react: { runtime: 'automatic' } } } },
+  ],
+  '^.+\\.sql$': '<rootDir>/tests/helpers/sqlTransform.cjs',
+};
+const common = {
+  transform,
+  moduleFileExtensions: ['ts', 'tsx', 'js', 'cjs', 'mjs', 'json', 'sql'],
+  testEnvironment: 'node',
+};
+
+/** @type {import('jest').Config} */
+const config = {
+  projects: [
+    {
+      ...common,
+      displayName: 'unit',
+      testMatch: [
+        '<rootDir>/{shared,server,client,scripts}/**/*.test.ts?(x)',
+        '<rootDir>/tests/{unit,chart}/**/*.test.ts?(x)',
+      ],
+    },
+    {
+      ...common,
+      displayName: 'integration',
+      testMatch: ['<rootDir>/tests/integration/**/*.test.ts?(x)'],
+    },
+    {
+      ...common,
+      displayName: 'e2e',
+      testMatch: ['<rootDir>/tests/e2e/**/*.test.ts?(x)'],
+    },
+  ],
+};
+
+export default config;

@@ -1,0 +1,146 @@
+import { createHash } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import * as esbuild from 'esbuild';
+import { PAGES } from '../client/app/pages';
+import type { AssetManifest, ScriptAsset } from '../server/ssr/manifest';
+import { ASSET_PREFIX } from '../server/ssr/manifest';
+
+export const ROOT = path.resolve(import.meta.dirname, '..');
+export const DIST = path.join(ROOT, 'dist');
+const PUBLIC_ASSETS = path.join(DIST, 'public', 'assets');
+const CLIENT_ENTRY = 'client/entry.client.tsx';
+/** Written last: its presence and mtime say the build is complete and how fresh it is. */
+export const BUILD_STAMP = path.join(DIST, 'build-info.json');
+/** Everything a build reads: a newer file here makes `npm start` rebuild. */
+export const SOURCE_PATHS = ['client', 'server', 'shared', 'scripts/build.ts', 'package.json', 'package-lock.json', 'tsconfig.json'];
+
+const pkg = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { version: string };
+
+export const clientOptions: esbuild.BuildOptions = {
+  absWorkingDir: ROOT,
+  entryPoints: [CLIENT_ENTRY],
+  bundle: true,
+  splitting: true,
+  format: 'esm',
+  platform: 'browser',
+  target: ['es2022', 'chrome111', 'firefox115', 'safari16.4', 'edge111'],
+  outdir: PUBLIC_ASSETS,
+  entryNames: '[name]-[hash]',
+  chunkNames: 'chunks/[name]-[hash]',
+  assetNames: 'files/[name]-[hash]',
+  loader: { '.woff': 'file', '.woff2': 'file' },
+  jsx: 'automatic',
+  minify: true,
+  sourcemap: 'linked',
+  metafile: true,
+  legalComments: 'linked',
+  define: { 'process.env.NODE_ENV': '"production"' },
+  logLevel: 'warning',
+};
+
+export const serverOptions: esbuild.BuildOptions = {
+  absWorkingDir: ROOT,
+  entryPoints: ['server/index.ts'],
+  bundle: true,
+  platform: 'node',
+  format: 'esm',
+  target: 'node20',
+  packages: 'external',
+  outfile: path.join(DIST, 'server.js'),
+  loader: { '.sql': 'text' },
+  jsx: 'automatic',
+  sourcemap: 'linked',
+  define: { __PORTAL_VERSION__: JSON.stringify(pkg.version) },
+  logLevel: 'warning',
+};
+
+const toUrl = (outFile: string) => `${ASSET_PREFIX}/${path.relative(PUBLIC_ASSETS, path.resolve(ROOT, outFile)).split(path.sep).join('/')}`;
+
+/** The chunks an output imports statically, transitively (what the browser fetches at once). */
+function staticImports(meta: esbuild.Metafile, outFile: string, seen = new Set<string>()): string[] {
+  for (const imp of meta.outputs[outFile]?.imports ?? []) {
+    if (imp.kind !== 'import-statement' || imp.external || seen.has(imp.path)) continue;
+    seen.add(imp.path);
+    staticImports(meta, imp.path, seen);
+  }
+  return [...seen];
+}
+
+/** The asset manifest the server reads, derived from esbuild's metafile. */
+export function manifestFromMetafile(meta: esbuild.Metafile, favicon: string): AssetManifest {
+  const outputs = Object.entries(meta.outputs);
+  const script = (outFile: string): ScriptAsset => ({
+    js: toUrl(outFile),
+    preload: staticImports(meta, outFile).map(toUrl),
+  });
+  const entryOut = outputs.find(([, o]) => o.entryPoint === CLIENT_ENTRY);
+  if (!entryOut) throw new Error(`El metafile no contiene la entrada ${CLIENT_ENTRY}`);
+  const [entryFile, entry] = entryOut;
+  const css = [entry.cssBundle, ...staticImports(meta, entryFile).map((f) => meta.outputs[f]?.cssBundle)]
+    .filter((f): f is string => Boolean(f))
+    .map(toUrl);
+
+  const pages: Record<string, ScriptAsset> = {};
+  for (const page of Object.values(PAGES)) {
+    const out = outputs.find(([, o]) => o.entryPoint === page.id);
+    if (!out) throw new Error(`La página ${page.id} no produjo un chunk propio: revisa su id en client/app/pages.ts`);
+    pages[page.id] = script(out[0]);
+  }
+  const buildId = createHash('sha256').update(JSON.stringify(Object.keys(meta.outputs).sort())).digest('hex').slice(0, 16);
+  return { buildId, entry: { ...script(entryFile), css: [...new Set(css)] }, pages, favicon };
+}
+
+function copyHashed(src: string, destDir: string): string {
+  const body = fs.readFileSync(src);
+  const hash = createHash('sha256').update(body).digest('hex').slice(0, 10);
+  const ext = path.extname(src);
+  const name = `${path.basename(src, ext)}-${hash}${ext}`;
+  fs.writeFileSync(path.join(destDir, name), body);
+  return `${ASSET_PREFIX}/${name}`;
+}
+
+/** Writes the manifest and the stamp after a client build (also used by `npm run dev`). */
+export function writeManifest(meta: esbuild.Metafile): AssetManifest {
+  const favicon = copyHashed(path.join(ROOT, 'client/assets/favicon.svg'), PUBLIC_ASSETS);
+  const manifest = manifestFromMetafile(meta, favicon);
+  fs.writeFileSync(path.join(DIST, 'manifest.json'), `${JSON.stringify(manifest, null, 2)}\n`);
+  fs.writeFileSync(path.join(DIST, 'metafile.json'), JSON.stringify(meta));
+  return manifest;
+}
+
+export async function build(): Promise<AssetManifest> {
+  const started = Date.now();
+  fs.rmSync(DIST, { recursive: true, force: true });
+  fs.mkdirSync(PUBLIC_ASSETS, { recursive: true });
+  const [client] = await Promise.all([esbuild.build(clientOptions), esbuild.build(serverOptions)]);
+  const manifest = writeManifest(client.metafile!);
+  fs.writeFileSync(BUILD_STAMP, `${JSON.stringify({ version: pkg.version, buildId: manifest.buildId, builtAt: new Date().toISOString() })}\n`);
+  console.log(`build: dist/ listo en ${Date.now() - started} ms (build ${manifest.buildId})`);
+  return manifest;
+}
+
+function newestMtime(p: string): number {
+  const full = path.join(ROOT, p);
+  if (!fs.existsSync(full)) return 0;
+  const stat = fs.statSync(full);
+  if (!stat.isDirectory()) return stat.mtimeMs;
+  let newest = stat.mtimeMs;
+  for (const entry of fs.readdirSync(full)) newest = Math.max(newest, newestMtime(path.join(p, entry)));
+  return newest;
+}
+
+/** True when dist/ is missing or older than any source file. */
+export function isBuildStale(): boolean {
+  if (!fs.existsSync(BUILD_STAMP)) return true;
+  const built = fs.statSync(BUILD_STAMP).mtimeMs;
+  return SOURCE_PATHS.some((p) => newestMtime(p) > built);
+}
+
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  build().catch((err: unknown) => {
+    console.error(err);
+    process.exit(1);
+  });
+}

@@ -1,0 +1,158 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import compression from 'compression';
+import express, { type Express, type RequestHandler } from 'express';
+import helmet from 'helmet';
+import { pinoHttp } from 'pino-http';
+import type { PublicConfig } from '../shared/contracts/publicConfig';
+import type { Config } from './config';
+import type { Db } from './db/Db';
+import { apiNotFound, errorHandler } from './errors';
+import { healthRouter } from './health/healthRouter';
+import { createMetrics, type Metrics } from './health/metrics';
+import { Readiness, databaseCheck } from './health/readiness';
+import type { Logger } from './logger';
+import { ASSET_PREFIX, type ClientAssets } from './ssr/manifest';
+import { ssrRouter } from './ssr/ssrRouter';
+
+/** Path of the embedded identity endpoint on the portal's own origin. */
+export const IDENTITY_ENDPOINT_PATH = '/cognito/';
+
+export interface AppDeps {
+  config: Config;
+  db: Db;
+  logger: Logger;
+  assets: ClientAssets;
+  /** Shared with the process owner, which flips it on SIGTERM. Created when absent. */
+  readiness?: Readiness;
+  metrics?: Metrics;
+}
+
+export interface PortalApp extends Express {
+  readiness: Readiness;
+  metrics: Metrics;
+}
+
+/** The settings the browser may see. */
+export function publicConfig(config: Config): PublicConfig {
+  const { region, userPoolId, clientId, mode } = config.identity;
+  return {
+    apiBase: config.apiBase,
+    portalVersion: config.portalVersion,
+    cognito: { region, userPoolId, clientId, ...(mode === 'embedded' ? { endpoint: IDENTITY_ENDPOINT_PATH } : {}) },
+  };
+}
+
+const REQUEST_ID = /^[\w.:-]{1,128}$/;
+
+function connectSources(pub: PublicConfig): string[] {
+  const sources = ["'self'"];
+  if (!pub.cognito.endpoint) sources.push(`https://cognito-idp.${pub.cognito.region}.amazonaws.com`);
+  if (/^https?:\/\//.test(pub.apiBase)) sources.push(new URL(pub.apiBase).origin);
+  return sources;
+}
+
+/** Builds the Express app; never listens (server/index.ts owns the port and signals). */
+export function createApp(deps: AppDeps): PortalApp {
+  const { config, db, logger, assets } = deps;
+  const readiness = deps.readiness ?? new Readiness([]);
+  readiness.add(databaseCheck(db));
+  const metrics = deps.metrics ?? createMetrics();
+  const pub = publicConfig(config);
+
+  const app = express() as unknown as PortalApp;
+  app.readiness = readiness;
+  app.metrics = metrics;
+  app.disable('x-powered-by');
+  app.set('trust proxy', config.trustProxy);
+  app.set('etag', false);
+
+  app.use(metrics.middleware);
+  app.use(
+    pinoHttp({
+      logger,
+      genReqId(req, res) {
+        const incoming = req.headers['x-request-id'];
+        const id = typeof incoming === 'string' && REQUEST_ID.test(incoming) ? incoming : randomUUID();
+        res.setHeader('x-request-id', id);
+        return id;
+      },
+      serializers: {
+        req: (req: { id: unknown; method: string; url: string; headers: unknown; remoteAddress?: string }) => ({
+          id: req.id,
+          method: req.method,
+          url: req.url,
+          headers: req.headers,
+          remoteAddress: req.remoteAddress,
+        }),
+        res: (res: { statusCode: number }) => ({ statusCode: res.statusCode }),
+      },
+      autoLogging: { ignore: (req) => req.url === '/healthz' || req.url === '/readyz' || req.url === '/metrics' },
+      customLogLevel: (_req, res, err) => (err || res.statusCode >= 500 ? 'error' : res.statusCode >= 400 ? 'warn' : 'info'),
+    }),
+  );
+
+  const nonce: RequestHandler = (_req, res, next) => {
+    res.locals.cspNonce = randomBytes(16).toString('base64');
+    next();
+  };
+  app.use(nonce);
+  app.use(
+    helmet({
+      contentSecurityPolicy: {
+        useDefaults: false,
+        directives: {
+          defaultSrc: ["'self'"],
+          scriptSrc: ["'self'", (_req, res) => `'nonce-${(res as express.Response).locals.cspNonce}'`],
+          styleSrc: ["'self'"],
+          styleSrcAttr: ["'unsafe-inline'"],
+          imgSrc: ["'self'", 'data:'],
+          fontSrc: ["'self'"],
+          connectSrc: connectSources(pub),
+          objectSrc: ["'none'"],
+          baseUri: ["'self'"],
+          formAction: ["'self'"],
+          frameAncestors: ["'none'"],
+        },
+      },
+      strictTransportSecurity: false,
+    }),
+  );
+  // HSTS only where it means something: production behind TLS (directly or via the proxy).
+  app.use((req, res, next) => {
+    if (config.env === 'production' && req.secure) {
+      res.setHeader('Strict-Transport-Security', 'max-age=31536000; includeSubDomains');
+    }
+    if (readiness.isShuttingDown) res.setHeader('Connection', 'close');
+    next();
+  });
+  app.use(compression());
+
+  app.use(healthRouter(readiness, metrics));
+
+  app.use(
+    ASSET_PREFIX,
+    (_req, res, next) => {
+      res.locals.metricsRoute = ASSET_PREFIX;
+      next();
+    },
+    express.static(assets.dir, {
+      immutable: true,
+      maxAge: '365d',
+      index: false,
+      fallthrough: false,
+    }),
+  );
+
+  const api = express.Router();
+  api.use((_req, res, next) => {
+    res.setHeader('Cache-Control', 'no-store');
+    next();
+  });
+  api.use(express.json({ limit: '1mb' }));
+  api.use(apiNotFound);
+  app.use('/api', api);
+
+  app.use(ssrRouter({ config: pub, manifest: assets.manifest, cacheEntries: config.ssrCacheEntries }));
+  app.use(errorHandler);
+  return app;
+}

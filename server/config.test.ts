@@ -1,0 +1,55 @@
+import { ConfigError, LOCAL_POOL, loadConfig } from './config';
+
+describe('loadConfig', () => {
+  test('defaults: embedded identity with the local pool, PGlite under ./data, port 3000', () => {
+    const c = loadConfig({}, '1.2.3');
+    expect(c).toMatchObject({
+      env: 'development',
+      port: 3000,
+      host: '0.0.0.0',
+      apiBase: '/api',
+      portalVersion: '1.2.3',
+      database: { url: undefined, dataDir: './data', poolMax: 10 },
+      shutdown: { delayMs: 5000, timeoutMs: 10000 },
+      identity: { mode: 'embedded', ...LOCAL_POOL },
+    });
+  });
+
+  test('a bad value stops start-up naming the variable', () => {
+    const bad = (env: Record<string, string>) => {
+      try {
+        loadConfig(env, '1');
+      } catch (err) {
+        return err as ConfigError;
+      }
+      throw new Error('no error');
+    };
+    expect(bad({ PORT: 'abc' }).variables).toEqual(['PORT']);
+    expect(bad({ PORT: '70000' }).message).toContain('PORT');
+    expect(bad({ DATABASE_URL: 'mysql://x' }).message).toMatch(/DATABASE_URL: debe empezar con postgres/);
+    expect(bad({ LOG_LEVEL: 'loud', SHUTDOWN_DELAY_MS: '-1' }).variables.sort()).toEqual(['LOG_LEVEL', 'SHUTDOWN_DELAY_MS']);
+    expect(bad({ NODE_ENV: 'staging' }).variables).toEqual(['NODE_ENV']);
+  });
+
+  test('production defaults to Cognito and requires the pool and client ids', () => {
+    const err = (() => {
+      try {
+        loadConfig({ NODE_ENV: 'production' }, '1');
+      } catch (e) {
+        return e as ConfigError;
+      }
+    })();
+    expect(err?.variables.sort()).toEqual(['COGNITO_CLIENT_ID', 'COGNITO_USER_POOL_ID']);
+    const c = loadConfig(
+      { NODE_ENV: 'production', COGNITO_USER_POOL_ID: 'sa-east-1_Abc123', COGNITO_CLIENT_ID: 'client123' },
+      '1',
+    );
+    expect(c.identity).toEqual({ mode: 'cognito', region: 'sa-east-1', userPoolId: 'sa-east-1_Abc123', clientId: 'client123' });
+  });
+
+  test('production may choose the embedded identity explicitly', () => {
+    const c = loadConfig({ NODE_ENV: 'production', IDENTITY_MODE: 'embedded' }, '1');
+    expect(c.identity.mode).toBe('embedded');
+    expect(c.identity.userPoolId).toBe(LOCAL_POOL.userPoolId);
+  });
+});

@@ -1,0 +1,117 @@
+import * as z from 'zod';
+
+/** Default ids of the embedded identity endpoint's local pool: never a production pool. */
+export const LOCAL_POOL = {
+  region: 'us-east-1',
+  userPoolId: 'us-east-1_LocalPool01',
+  clientId: 'localportalclient0000000001',
+} as const;
+
+const intFrom = (def: number, min = 0) => z.coerce.number().int().min(min).default(def);
+
+/** Every environment variable the server reads. `.env.example` documents each one. */
+export const envSchema = z
+  .object({
+    NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
+    PORT: intFrom(3000, 0).pipe(z.number().max(65535)),
+    HOST: z.string().min(1).default('0.0.0.0'),
+    LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+    DATABASE_URL: z
+      .string()
+      .regex(/^postgres(ql)?:\/\//, 'debe empezar con postgres:// o postgresql://')
+      .optional(),
+    DATABASE_POOL_MAX: intFrom(10, 1),
+    DATA_DIR: z.string().min(1).default('./data'),
+    SHUTDOWN_DELAY_MS: intFrom(5000),
+    SHUTDOWN_TIMEOUT_MS: intFrom(10000),
+    TRUST_PROXY: intFrom(0),
+    PORTAL_API_URL: z.string().min(1).default('/api'),
+    IDENTITY_MODE: z.enum(['embedded', 'cognito']).optional(),
+    COGNITO_REGION: z
+      .string()
+      .regex(/^[a-z]{2}(-[a-z]+)+-\d$/, 'debe ser una región de AWS, p. ej. us-east-1')
+      .optional(),
+    COGNITO_USER_POOL_ID: z
+      .string()
+      .regex(/^[a-z]{2}(-[a-z]+)+-\d_[0-9A-Za-z]+$/, 'debe tener la forma <región>_<id>')
+      .optional(),
+    COGNITO_CLIENT_ID: z.string().regex(/^[0-9a-z]{1,128}$/i).optional(),
+    SSR_CACHE_ENTRIES: intFrom(500),
+  })
+  .superRefine((env, ctx) => {
+    const mode = env.IDENTITY_MODE ?? (env.NODE_ENV === 'production' ? 'cognito' : 'embedded');
+    if (mode === 'cognito') {
+      for (const key of ['COGNITO_USER_POOL_ID', 'COGNITO_CLIENT_ID'] as const) {
+        if (!env[key]) {
+          ctx.addIssue({
+            code: 'custom',
+            path: [key],
+            message: 'es obligatoria con IDENTITY_MODE=cognito (el modo por omisión en producción)',
+          });
+        }
+      }
+    }
+  });
+
+export type Env = z.infer<typeof envSchema>;
+
+export interface Config {
+  env: Env['NODE_ENV'];
+  port: number;
+  host: string;
+  logLevel: Env['LOG_LEVEL'];
+  database: { url?: string; poolMax: number; dataDir: string };
+  shutdown: { delayMs: number; timeoutMs: number };
+  trustProxy: number;
+  apiBase: string;
+  identity: {
+    mode: 'embedded' | 'cognito';
+    region: string;
+    userPoolId: string;
+    clientId: string;
+  };
+  ssrCacheEntries: number;
+  portalVersion: string;
+}
+
+export class ConfigError extends Error {
+  constructor(readonly variables: string[], message: string) {
+    super(message);
+    this.name = 'ConfigError';
+  }
+}
+
+/** Parses the environment; throws a ConfigError naming every bad variable. */
+export function loadConfig(source: NodeJS.ProcessEnv, portalVersion: string): Config {
+  const parsed = envSchema.safeParse(source);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => {
+      const name = String(i.path[0] ?? '');
+      const got = name && source[name] !== undefined ? ` (valor: ${JSON.stringify(source[name])})` : '';
+      return `${name}: ${i.message}${got}`;
+    });
+    const vars = [...new Set(parsed.error.issues.map((i) => String(i.path[0] ?? '')))];
+    throw new ConfigError(vars, `Configuración inválida:\n  ${lines.join('\n  ')}`);
+  }
+  const env = parsed.data;
+  const mode = env.IDENTITY_MODE ?? (env.NODE_ENV === 'production' ? 'cognito' : 'embedded');
+  const userPoolId = mode === 'embedded' ? env.COGNITO_USER_POOL_ID ?? LOCAL_POOL.userPoolId : env.COGNITO_USER_POOL_ID!;
+  return {
+    env: env.NODE_ENV,
+    port: env.PORT,
+    host: env.HOST,
+    logLevel: env.LOG_LEVEL,
+    database: { url: env.DATABASE_URL, poolMax: env.DATABASE_POOL_MAX, dataDir: env.DATA_DIR },
+    shutdown: { delayMs: env.SHUTDOWN_DELAY_MS, timeoutMs: env.SHUTDOWN_TIMEOUT_MS },
+    trustProxy: env.TRUST_PROXY,
+    apiBase: env.PORTAL_API_URL,
+    identity: {
+      mode,
+      region: env.COGNITO_REGION ?? userPoolId.split('_')[0]!,
+      userPoolId,
+      clientId: mode === 'embedded' ? env.COGNITO_CLIENT_ID ?? LOCAL_POOL.clientId : env.COGNITO_CLIENT_ID!,
+    },
+    ssrCacheEntries: env.SSR_CACHE_ENTRIES,
+    portalVersion,
+  };
+}

@@ -1,0 +1,33 @@
+/** A row as both engines return it: column name → value. */
+export type Row = Record<string, unknown>;
+
+export interface QueryResult<T = Row> {
+  rows: T[];
+  /** Rows returned or affected. */
+  rowCount: number;
+}
+
+/** Anything that runs SQL: the database itself or an open transaction. */
+export interface Queryable {
+  /** One parameterised statement ($1, $2 …). */
+  query<T = Row>(sql: string, params?: readonly unknown[]): Promise<QueryResult<T>>;
+  /** One or more statements without parameters (migrations). */
+  exec(sql: string): Promise<void>;
+}
+
+/**
+ * The one database interface of the server. Two implementations run the same SQL:
+ * PostgreSQL through a `pg` Pool, and PGlite (PostgreSQL compiled to WASM) embedded.
+ */
+export interface Db extends Queryable {
+  readonly engine: 'postgres' | 'pglite';
+  /** Runs `fn` in one transaction: committed when it resolves, rolled back when it throws. */
+  transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T>;
+  close(): Promise<void>;
+}
+
+/** PostgreSQL type ids parsed the same way on both engines. */
+export const TYPE_IDS = { int8: 20, numeric: 1700 } as const;
+
+/** int8 (count(*), bigint ids) as a JS number: fleets stay far below 2^53. */
+export const parseInt8 = (value: string): number => Number(value);

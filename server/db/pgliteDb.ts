@@ -1,0 +1,57 @@
+import fs from 'node:fs';
+import { PGlite, type Transaction } from '@electric-sql/pglite';
+import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
+import type { Db, Queryable, QueryResult, Row } from './Db';
+import { TYPE_IDS, parseInt8 } from './Db';
+
+export interface PgliteOptions {
+  /** Directory persisted on disk; absent means in memory. */
+  dataDir?: string;
+  /** A dump (`dumpDataDir`) to start from, e.g. a migrated template in tests. */
+  loadDataDir?: Blob | File;
+}
+
+function wrap(conn: PGlite | Transaction): Queryable {
+  return {
+    async query<T = Row>(sql: string, params?: readonly unknown[]): Promise<QueryResult<T>> {
+      const res = await conn.query<T>(sql, params ? [...params] : []);
+      return { rows: res.rows, rowCount: res.affectedRows || res.rows.length };
+    },
+    async exec(sql: string): Promise<void> {
+      await conn.exec(sql);
+    },
+  };
+}
+
+/** The embedded default: PGlite, one connection in this process, with pg_trgm. */
+export async function createPgliteDb(opts: PgliteOptions = {}): Promise<Db> {
+  if (opts.dataDir) fs.mkdirSync(opts.dataDir, { recursive: true });
+  const lite = await PGlite.create({
+    ...(opts.dataDir ? { dataDir: opts.dataDir } : {}),
+    ...(opts.loadDataDir ? { loadDataDir: opts.loadDataDir } : {}),
+    extensions: { pg_trgm },
+    parsers: { [TYPE_IDS.int8]: parseInt8 },
+  });
+  const base = wrap(lite);
+  return {
+    engine: 'pglite',
+    query: base.query,
+    exec: base.exec,
+    transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T> {
+      return lite.transaction((tx) => fn(wrap(tx)));
+    },
+    async close() {
+      if (!lite.closed) await lite.close();
+    },
+  };
+}
+
+/** A copy of a database's files, to start other in-memory databases from (tests). */
+export async function dumpPglite(dataDir: string): Promise<Blob> {
+  const lite = await PGlite.create({ dataDir, extensions: { pg_trgm } });
+  try {
+    return await lite.dumpDataDir('none');
+  } finally {
+    await lite.close();
+  }
+}

@@ -1,0 +1,53 @@
+import type { ErrorRequestHandler, RequestHandler } from 'express';
+import { MESSAGES } from '../shared/messages';
+
+/** The one error type the API throws: an HTTP status, a stable code and a Spanish message. */
+export class AppError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'AppError';
+  }
+}
+
+/** Unknown API paths: a JSON 404, never the HTML shell. */
+export const apiNotFound: RequestHandler = (req, _res, next) => {
+  next(new AppError(404, 'NOT_FOUND', MESSAGES.api.notFound));
+};
+
+interface HttpishError {
+  status?: number;
+  statusCode?: number;
+  type?: string;
+}
+
+/** Answers every error as `{ message }` (specification §8); 500s are logged, never detailed. */
+export const errorHandler: ErrorRequestHandler = (err, req, res, _next) => {
+  if (err instanceof AppError) {
+    res.status(err.status).json({ message: err.message, code: err.code });
+    return;
+  }
+  const e = err as HttpishError;
+  const status = e.status ?? e.statusCode ?? 500;
+  if (e.type === 'entity.parse.failed') {
+    res.status(400).json({ message: MESSAGES.api.invalidJson, code: 'INVALID_JSON' });
+    return;
+  }
+  if (e.type === 'entity.too.large') {
+    res.status(413).json({ message: MESSAGES.api.tooLarge, code: 'PAYLOAD_TOO_LARGE' });
+    return;
+  }
+  if (status >= 400 && status < 500) {
+    const notFound = status === 404;
+    res.status(status).json({
+      message: notFound ? MESSAGES.api.notFound : MESSAGES.api.badRequest,
+      code: notFound ? 'NOT_FOUND' : 'BAD_REQUEST',
+    });
+    return;
+  }
+  req.log?.error({ err }, 'unhandled error');
+  res.status(500).json({ message: MESSAGES.api.internal, code: 'INTERNAL' });
+};

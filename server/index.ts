@@ -1,0 +1,57 @@
+import http from 'node:http';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { createApp } from './app';
+import { ConfigError, loadConfig } from './config';
+import { createDb } from './db/createDb';
+import { migrate } from './db/migrate';
+import { migrations } from './db/migrations/index';
+import { createLogger } from './logger';
+import { installSignalHandlers } from './shutdown';
+import { loadClientAssets } from './ssr/manifest';
+
+/** Set by the build from package.json. */
+declare const __PORTAL_VERSION__: string;
+
+async function main(): Promise<void> {
+  let config;
+  try {
+    config = loadConfig(process.env, __PORTAL_VERSION__);
+  } catch (err) {
+    if (err instanceof ConfigError) {
+      process.stderr.write(`${err.message}\n`);
+      process.exit(1);
+    }
+    throw err;
+  }
+  const logger = createLogger(config.logLevel);
+  const distDir = path.dirname(fileURLToPath(import.meta.url));
+  const assets = loadClientAssets(distDir);
+
+  const db = await createDb(config.database);
+  const applied = await migrate(db, migrations);
+  logger.info({ engine: db.engine, applied }, 'database ready');
+
+  const app = createApp({ config, db, logger, assets });
+  const server = http.createServer(app);
+  // Longer than a load balancer's idle timeout, so it never reuses a socket we just closed.
+  server.keepAliveTimeout = 65_000;
+  installSignalHandlers({
+    server,
+    readiness: app.readiness,
+    logger,
+    delayMs: config.shutdown.delayMs,
+    timeoutMs: config.shutdown.timeoutMs,
+    close: () => db.close(),
+  });
+  server.listen(config.port, config.host, () => {
+    const addr = server.address();
+    const port = typeof addr === 'object' && addr ? addr.port : config.port;
+    logger.info({ port, identity: config.identity.mode, database: db.engine }, `portal listening on http://localhost:${port}`);
+  });
+}
+
+main().catch((err: unknown) => {
+  process.stderr.write(`El servidor no pudo iniciar: ${err instanceof Error ? err.stack : String(err)}\n`);
+  process.exit(1);
+});

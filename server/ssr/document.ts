@@ -1,0 +1,38 @@
+import { CONFIG_ELEMENT_ID, ROOT_ELEMENT_ID, STATE_ELEMENT_ID } from '../../shared/constants/document';
+import { PRODUCT_NAME } from '../../shared/messages';
+import type { AssetManifest, ScriptAsset } from './manifest';
+import { serializeJson } from './serializeJson';
+
+export interface DocumentParts {
+  markup: string;
+  config: unknown;
+  state: unknown;
+  manifest: AssetManifest;
+  /** The chunk of the page being rendered, preloaded next to the entry. */
+  page?: ScriptAsset;
+  /** Stands where the request's CSP nonce goes; replaced on every response. */
+  nonce: string;
+}
+
+const escapeAttr = (s: string) => s.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;');
+
+/** The whole HTML page around the server-rendered markup. */
+export function renderDocument({ markup, config, state, manifest, page, nonce }: DocumentParts): string {
+  const preload = [...new Set([...manifest.entry.preload, ...(page ? [page.js, ...page.preload] : [])])];
+  const head = [
+    '<meta charset="utf-8">',
+    '<meta name="viewport" content="width=device-width, initial-scale=1">',
+    `<title>${PRODUCT_NAME}</title>`,
+    `<link rel="icon" type="image/svg+xml" href="${escapeAttr(manifest.favicon)}">`,
+    ...manifest.entry.css.map((href) => `<link rel="stylesheet" href="${escapeAttr(href)}">`),
+    ...preload.map((href) => `<link rel="modulepreload" href="${escapeAttr(href)}">`),
+  ].join('');
+  return (
+    `<!doctype html><html lang="es"><head>${head}</head><body>` +
+    `<div id="${ROOT_ELEMENT_ID}">${markup}</div>` +
+    `<script id="${CONFIG_ELEMENT_ID}" type="application/json">${serializeJson(config)}</script>` +
+    `<script id="${STATE_ELEMENT_ID}" type="application/json">${serializeJson(state)}</script>` +
+    `<script type="module" nonce="${nonce}" src="${escapeAttr(manifest.entry.js)}"></script>` +
+    '</body></html>'
+  );
+}

@@ -1,0 +1,36 @@
+import fs from 'node:fs';
+import path from 'node:path';
+
+/** A script with the chunks it imports statically (for `<link rel="modulepreload">`). */
+export interface ScriptAsset {
+  js: string;
+  preload: string[];
+}
+
+/** What the client build wrote (`dist/manifest.json`): public URLs of the hashed files. */
+export interface AssetManifest {
+  buildId: string;
+  entry: ScriptAsset & { css: string[] };
+  /** Page chunks keyed by the page's source path (`LazyPage.id`). */
+  pages: Record<string, ScriptAsset>;
+  favicon: string;
+}
+
+/** URL prefix of the hashed client files. */
+export const ASSET_PREFIX = '/assets';
+
+export interface ClientAssets {
+  /** Directory served at ASSET_PREFIX. */
+  dir: string;
+  manifest: AssetManifest;
+}
+
+/** Reads the build output of `npm run build` from a dist directory. */
+export function loadClientAssets(distDir: string): ClientAssets {
+  const file = path.join(distDir, 'manifest.json');
+  if (!fs.existsSync(file)) {
+    throw new Error(`No existe ${file}: ejecuta "npm run build" primero`);
+  }
+  const manifest = JSON.parse(fs.readFileSync(file, 'utf8')) as AssetManifest;
+  return { dir: path.join(distDir, 'public', 'assets'), manifest };
+}

@@ -1,0 +1,111 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import request from 'supertest';
+import { createTestDb, type TestDb } from '../helpers/testDb';
+import { DIST_DIR, buildTestApp } from '../helpers/testApp';
+
+describe('HTTP behaviour', () => {
+  let t: TestDb;
+  beforeAll(async () => {
+    t = await createTestDb('pglite');
+  });
+  afterAll(async () => {
+    await t.dispose();
+  });
+
+  test('security headers: CSP with frame-ancestors none, no X-Powered-By, no HSTS over plain HTTP', async () => {
+    const { app } = buildTestApp(t.db, { env: { NODE_ENV: 'production', IDENTITY_MODE: 'embedded' } });
+    const res = await request(app).get('/login').expect(200);
+    const csp = res.headers['content-security-policy'] as string;
+    expect(csp).toContain("frame-ancestors 'none'");
+    expect(csp).toContain("default-src 'self'");
+    expect(csp).toContain("object-src 'none'");
+    expect(res.headers['x-powered-by']).toBeUndefined();
+    expect(res.headers['x-content-type-options']).toBe('nosniff');
+    expect(res.headers['strict-transport-security']).toBeUndefined();
+  });
+
+  test('HSTS in production behind TLS (trusted proxy says https), never in development', async () => {
+    const prod = buildTestApp(t.db, { env: { NODE_ENV: 'production', IDENTITY_MODE: 'embedded', TRUST_PROXY: '1' } });
+    const res = await request(prod.app).get('/login').set('X-Forwarded-Proto', 'https').expect(200);
+    expect(res.headers['strict-transport-security']).toBe('max-age=31536000; includeSubDomains');
+    const dev = buildTestApp(t.db, { env: { TRUST_PROXY: '1' } });
+    const devRes = await request(dev.app).get('/login').set('X-Forwarded-Proto', 'https').expect(200);
+    expect(devRes.headers['strict-transport-security']).toBeUndefined();
+    // Without a trusted proxy the header is ignored.
+    const untrusted = buildTestApp(t.db, { env: { NODE_ENV: 'production', IDENTITY_MODE: 'embedded' } });
+    const u = await request(untrusted.app).get('/login').set('X-Forwarded-Proto', 'https').expect(200);
+    expect(u.headers['strict-transport-security']).toBeUndefined();
+  });
+
+  test('hashed assets are immutable for a year; a missing asset is a 404, not the app', async () => {
+    const { app } = buildTestApp(t.db);
+    const manifest = JSON.parse(fs.readFileSync(path.join(DIST_DIR, 'manifest.json'), 'utf8')) as {
+      entry: { js: string; css: string[] };
+    };
+    const js = await request(app).get(manifest.entry.js).expect(200);
+    expect(js.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+    expect(js.headers['content-type']).toMatch(/javascript/);
+    const css = await request(app).get(manifest.entry.css[0]!).expect(200);
+    expect(css.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+    const missing = await request(app).get('/assets/nope-ABC.js').expect(404);
+    expect(missing.headers['content-type']).toMatch(/json/);
+  });
+
+  test('responses are compressed when the client accepts gzip', async () => {
+    const { app } = buildTestApp(t.db);
+    const res = await request(app).get('/dashboard').set('Accept-Encoding', 'gzip').expect(200);
+    expect(res.headers['content-encoding']).toBe('gzip');
+  });
+
+  test('request id: an incoming x-request-id is kept, otherwise one is generated', async () => {
+    const { app, logs } = buildTestApp(t.db);
+    const kept = await request(app).get('/login').set('x-request-id', 'abc-123').expect(200);
+    expect(kept.headers['x-request-id']).toBe('abc-123');
+    const made = await request(app).get('/login').expect(200);
+    expect(made.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
+    const bad = await request(app).get('/login').set('x-request-id', 'x'.repeat(300)).expect(200);
+    expect(bad.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
+    const line = logs.lines.find((l) => (l.req as { id?: string } | undefined)?.id === 'abc-123');
+    expect(line).toBeDefined();
+  });
+
+  test('logs are JSON with the auth headers redacted', async () => {
+    const { app, logs } = buildTestApp(t.db);
+    const secrets = {
+      AccessToken: 'eyJaccess.secret.value',
+      IdToken: 'eyJid.secret.value',
+      RefreshToken: 'refresh-secret-value',
+      Authorization: 'Bearer bearer-secret-value',
+      Cookie: 'session=cookie-secret-value',
+    };
+    await request(app).get('/login').set(secrets).set('username', 'ana').expect(200);
+    const all = logs.raw.join('\n');
+    for (const value of Object.values(secrets)) expect(all).not.toContain(value.split(' ').pop()!);
+    const line = logs.lines.find((l) => (l.req as { url?: string } | undefined)?.url === '/login')!;
+    const headers = (line.req as { headers: Record<string, string> }).headers;
+    for (const name of ['accesstoken', 'idtoken', 'refreshtoken', 'authorization', 'cookie']) {
+      expect(headers[name]).toBe('[REDACTED]');
+    }
+    expect(headers.username).toBe('ana');
+  });
+
+  test('unknown API paths answer a Spanish JSON 404 with no-store', async () => {
+    const { app } = buildTestApp(t.db);
+    const res = await request(app).get('/api/v5/nada').expect(404);
+    expect(res.body).toEqual({ message: 'Recurso no encontrado', code: 'NOT_FOUND' });
+    expect(res.headers['cache-control']).toBe('no-store');
+  });
+
+  test('malformed and oversized JSON bodies get Spanish 400/413 answers, never a 500', async () => {
+    const { app } = buildTestApp(t.db);
+    const bad = await request(app).post('/api/v5/nada').set('Content-Type', 'application/json').send('{"a":').expect(400);
+    expect(bad.body.message).toBe('El cuerpo de la solicitud no es JSON válido');
+    const big = await request(app)
+      .post('/api/v5/nada')
+      .set('Content-Type', 'application/json')
+      .send(JSON.stringify({ a: 'x'.repeat(1_100_000) }))
+      .expect(413);
+    expect(big.body.message).toBe('El cuerpo de la solicitud es demasiado grande');
+  });
+});

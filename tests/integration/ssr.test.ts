@@ -1,0 +1,126 @@
+import request from 'supertest';
+import { ROUTES } from '../../shared/constants/routes';
+import { PRODUCT_NAME } from '../../shared/messages';
+import { createTestDb, type TestDb } from '../helpers/testDb';
+import { buildTestApp } from '../helpers/testApp';
+
+const scriptJson = (html: string, id: string): unknown => {
+  const m = html.match(new RegExp(`<script id="${id}" type="application/json">(.*?)</script>`));
+  if (!m) throw new Error(`no <script id="${id}">`);
+  return JSON.parse(m[1]!);
+};
+
+describe('server-side rendering', () => {
+  let t: TestDb;
+  beforeAll(async () => {
+    t = await createTestDb('pglite');
+  });
+  afterAll(async () => {
+    await t.dispose();
+  });
+
+  test.each(ROUTES.map((r) => [r.path, r.title]))('%s renders its page with status 200', async (path, title) => {
+    const { app } = buildTestApp(t.db);
+    const res = await request(app).get(path).expect(200);
+    expect(res.headers['content-type']).toMatch(/^text\/html/);
+    expect(res.headers['cache-control']).toBe('no-store');
+    expect(res.text).toContain(`<title>${PRODUCT_NAME}</title>`);
+    expect(res.text).toMatch(/<html lang="es">/);
+    const root = res.text.match(/<div id="root">([\s\S]*)<\/div><script id="portal-config"/)?.[1] ?? '';
+    expect(root.length).toBeGreaterThan(100);
+    if (path !== '/google') expect(root).toContain(path === '/login' ? 'Iniciar sesión' : title);
+  });
+
+  test('paths outside the route table render the app with status 404', async () => {
+    const { app } = buildTestApp(t.db);
+    const res = await request(app).get('/inventory-management/nope?x=1').expect(404);
+    expect(res.text).toContain('Página no encontrada');
+    expect(res.text).toContain(`<title>${PRODUCT_NAME}</title>`);
+  });
+
+  test('trailing slashes and query strings keep the route', async () => {
+    const { app } = buildTestApp(t.db);
+    const res = await request(app).get('/login/?current_session_expire=1').expect(200);
+    expect(res.text).toContain('Iniciar sesión');
+  });
+
+  test('the page carries the public config and the preloaded state as JSON', async () => {
+    const { app } = buildTestApp(t.db);
+    const res = await request(app).get('/login').expect(200);
+    expect(scriptJson(res.text, 'portal-config')).toEqual({
+      apiBase: '/api',
+      portalVersion: '0.0.0-test',
+      cognito: {
+        region: 'us-east-1',
+        userPoolId: 'us-east-1_LocalPool01',
+        clientId: 'localportalclient0000000001',
+        endpoint: '/cognito/',
+      },
+    });
+    const state = scriptJson(res.text, 'portal-state') as { ui: unknown; api: unknown };
+    expect(state.ui).toEqual({ menuCollapsed: false });
+    expect(state.api).toBeDefined();
+  });
+
+  test('with a real Cognito pool the config has no endpoint and the CSP allows the pool', async () => {
+    const { app } = buildTestApp(t.db, {
+      env: { IDENTITY_MODE: 'cognito', COGNITO_USER_POOL_ID: 'eu-west-1_AbCdEf123', COGNITO_CLIENT_ID: 'abc123def456' },
+    });
+    const res = await request(app).get('/login').expect(200);
+    expect(scriptJson(res.text, 'portal-config')).toEqual({
+      apiBase: '/api',
+      portalVersion: '0.0.0-test',
+      cognito: { region: 'eu-west-1', userPoolId: 'eu-west-1_AbCdEf123', clientId: 'abc123def456' },
+    });
+    expect(res.headers['content-security-policy']).toContain(
+      "connect-src 'self' https://cognito-idp.eu-west-1.amazonaws.com",
+    );
+  });
+
+  test('JSON in the page escapes <, U+2028 and U+2029', async () => {
+    const { app } = buildTestApp(t.db, { env: { PORTAL_API_URL: '/api</script><script>alert(1)//\u2028\u2029' } });
+    const res = await request(app).get('/login').expect(200);
+    expect(res.text).not.toContain('</script><script>alert(1)');
+    expect(res.text).toContain('\\u003c/script>\\u003cscript>alert(1)//\\u2028\\u2029');
+    expect((scriptJson(res.text, 'portal-config') as { apiBase: string }).apiBase).toBe(
+      '/api</script><script>alert(1)//\u2028\u2029',
+    );
+  });
+
+  test('every executable script carries the per-request CSP nonce, new on every response', async () => {
+    const { app } = buildTestApp(t.db);
+    const nonces: string[] = [];
+    for (let i = 0; i < 3; i++) {
+      const res = await request(app).get('/dashboard/general').expect(200);
+      const csp = res.headers['content-security-policy'] as string;
+      const nonce = csp.match(/script-src 'self' 'nonce-([^']+)'/)?.[1];
+      expect(nonce).toBeDefined();
+      expect(csp).not.toContain('unsafe-inline\';'.replace(';', '') + "' 'nonce");
+      expect(csp).toMatch(/script-src [^;]*/);
+      expect(csp.match(/script-src [^;]*/)![0]).not.toContain('unsafe-inline');
+      const scripts = [...res.text.matchAll(/<script\b([^>]*)>/g)].map((m) => m[1]!);
+      const executable = scripts.filter((attrs) => !attrs.includes('type="application/json"'));
+      expect(executable.length).toBeGreaterThan(0);
+      for (const attrs of executable) expect(attrs).toContain(`nonce="${nonce}"`);
+      nonces.push(nonce!);
+    }
+    expect(new Set(nonces).size).toBe(3);
+  });
+
+  test('the page links the hashed entry script, its CSS and modulepreloads for the page chunk', async () => {
+    const { app } = buildTestApp(t.db);
+    const res = await request(app).get('/login').expect(200);
+    expect(res.text).toMatch(/<script type="module" nonce="[^"]+" src="\/assets\/entry\.client-[A-Z0-9]+\.js"><\/script>/);
+    expect(res.text).toMatch(/<link rel="stylesheet" href="\/assets\/entry\.client-[A-Z0-9]+\.css">/);
+    expect(res.text).toMatch(/<link rel="modulepreload" href="\/assets\/chunks\/LoginPage-[A-Z0-9]+\.js">/);
+    const other = await request(app).get('/inventory-management').expect(200);
+    expect(other.text).not.toMatch(/LoginPage-/);
+    expect(other.text).toMatch(/<link rel="modulepreload" href="\/assets\/chunks\/SectionPage-[A-Z0-9]+\.js">/);
+  });
+
+  test('a sign-in form posted before the scripts ran is sent back to /login unread', async () => {
+    const { app } = buildTestApp(t.db);
+    const res = await request(app).post('/login').type('form').send('email=a%40b.c&password=secreto').expect(303);
+    expect(res.headers.location).toBe('/login');
+  });
+});
