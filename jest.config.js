@@ -29,6 +29,18 @@ const config = {
       testMatch: ['<rootDir>/tests/integration/**/*.test.ts?(x)'],
     },
     {
+      // Tests of the build output (`npm run build` first): the bundle, the process, the install.
+      ...common,
+      displayName: 'dist',
+      testMatch: ['<rootDir>/tests/dist/**/*.test.ts?(x)'],
+    },
+    {
+      // Needs a helm binary (HELM_BIN or PATH): `npm run test:helm`; not part of `npm test`.
+      ...common,
+      displayName: 'helm',
+      testMatch: ['<rootDir>/tests/helm/**/*.test.ts?(x)'],
+    },
+    {
       ...common,
       displayName: 'e2e',
       testMatch: ['<rootDir>/tests/e2e/**/*.test.ts?(x)'],
