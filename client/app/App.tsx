@@ -1,4 +1,4 @@
-import { Suspense } from 'react';
+import { Suspense, useEffect } from 'react';
 import { Route, Routes } from 'react-router';
 import { ROUTES, type PortalRoute } from '../../shared/constants/routes';
 import { AppLayout } from '../layout/AppLayout';
@@ -18,6 +18,10 @@ function RouteElement({ route }: { route: PortalRoute }) {
 
 /** The same tree on the server (StaticRouter) and in the browser (BrowserRouter). */
 export function App() {
+  useEffect(() => {
+    // Marks the page as interactive (hydrated); end-to-end tests and monitoring wait for it.
+    document.documentElement.dataset.hydrated = 'true';
+  }, []);
   return (
     <Routes>
       {ROUTES.map((route) => (
