@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
+import zlib from 'node:zlib';
 import * as esbuild from 'esbuild';
 import { PAGES } from '../client/app/pages';
 import type { AssetManifest, ScriptAsset } from '../server/ssr/manifest';
@@ -110,12 +111,24 @@ export function writeManifest(meta: esbuild.Metafile): AssetManifest {
   return manifest;
 }
 
+/** Text assets get .br and .gz siblings, served as they are (no compression per request). */
+export function precompress(dir: string): void {
+  for (const entry of fs.readdirSync(dir, { withFileTypes: true, recursive: true })) {
+    if (!entry.isFile() || !/\.(js|css|svg|txt)$/.test(entry.name)) continue;
+    const file = path.join(entry.parentPath, entry.name);
+    const body = fs.readFileSync(file);
+    fs.writeFileSync(`${file}.br`, zlib.brotliCompressSync(body, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 11 } }));
+    fs.writeFileSync(`${file}.gz`, zlib.gzipSync(body, { level: 9 }));
+  }
+}
+
 export async function build(): Promise<AssetManifest> {
   const started = Date.now();
   fs.rmSync(DIST, { recursive: true, force: true });
   fs.mkdirSync(PUBLIC_ASSETS, { recursive: true });
   const [client] = await Promise.all([esbuild.build(clientOptions), esbuild.build(serverOptions)]);
   const manifest = writeManifest(client.metafile!);
+  precompress(PUBLIC_ASSETS);
   fs.writeFileSync(BUILD_STAMP, `${JSON.stringify({ version: pkg.version, buildId: manifest.buildId, builtAt: new Date().toISOString() })}\n`);
   console.log(`build: dist/ listo en ${Date.now() - started} ms (build ${manifest.buildId})`);
   return manifest;

@@ -1,6 +1,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import compression from 'compression';
 import express, { type Express, type RequestHandler } from 'express';
+import expressStaticGzip from 'express-static-gzip';
 import helmet from 'helmet';
 import { pinoHttp } from 'pino-http';
 import type { PublicConfig } from '../shared/contracts/publicConfig';
@@ -135,11 +136,12 @@ export function createApp(deps: AppDeps): PortalApp {
       res.locals.metricsRoute = ASSET_PREFIX;
       next();
     },
-    express.static(assets.dir, {
-      immutable: true,
-      maxAge: '365d',
+    // The build wrote .br and .gz next to every text asset: no compression work per request.
+    expressStaticGzip(assets.dir, {
+      enableBrotli: true,
+      orderPreference: ['br', 'gzip'],
       index: false,
-      fallthrough: false,
+      serveStatic: { immutable: true, maxAge: '365d', index: false, fallthrough: false },
     }),
   );
 

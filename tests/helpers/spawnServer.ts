@@ -1,4 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process';
+import net from 'node:net';
 import path from 'node:path';
 
 export interface RunningServer {
@@ -13,14 +14,24 @@ export interface RunningServer {
   stop(): Promise<number | null>;
 }
 
+/** A TCP port nobody listens on right now. */
+export async function freePort(): Promise<number> {
+  const srv = net.createServer();
+  await new Promise<void>((r) => srv.listen(0, '127.0.0.1', r));
+  const { port } = srv.address() as net.AddressInfo;
+  await new Promise((r) => srv.close(r));
+  return port;
+}
+
 /**
- * Starts `node dist/server.js` from `cwd` on a free port (PORT=0) and waits until it logs
- * that it listens. The environment is minimal and explicit: nothing leaks in from the shell.
+ * Starts `node dist/server.js` from `cwd` on a free port and waits until `/healthz` answers.
+ * The environment is minimal and explicit: nothing leaks in from the shell.
  */
 export async function spawnServer(opts: { cwd: string; env: Record<string, string>; timeoutMs?: number }): Promise<RunningServer> {
+  const port = await freePort();
   const proc = spawn(process.execPath, [path.join('dist', 'server.js')], {
     cwd: opts.cwd,
-    env: { PATH: process.env.PATH ?? '', HOST: '127.0.0.1', PORT: '0', ...opts.env },
+    env: { PATH: process.env.PATH ?? '', HOST: '127.0.0.1', PORT: String(port), ...opts.env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let out = '';
@@ -28,21 +39,19 @@ export async function spawnServer(opts: { cwd: string; env: Record<string, strin
   proc.stderr!.on('data', (d: Buffer) => (out += d.toString()));
   const exited = new Promise<number | null>((resolve) => proc.once('exit', (code) => resolve(code)));
 
-  const port = await new Promise<number>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`el servidor no inició a tiempo:\n${out}`)), opts.timeoutMs ?? 60_000);
-    const look = () => {
-      const m = out.match(/"port":(\d+)[^\n]*portal listening/);
-      if (m) {
-        clearTimeout(timer);
-        resolve(Number(m[1]));
-      }
-    };
-    proc.stdout!.on('data', look);
-    void exited.then((code) => {
-      clearTimeout(timer);
-      reject(new Error(`el servidor terminó (código ${code}) antes de escuchar:\n${out}`));
-    });
-  });
+  const deadline = Date.now() + (opts.timeoutMs ?? 60_000);
+  for (;;) {
+    if (proc.exitCode !== null) {
+      throw new Error(`el servidor terminó (código ${proc.exitCode}) antes de escuchar:\n${out}`);
+    }
+    if (Date.now() > deadline) {
+      proc.kill('SIGKILL');
+      throw new Error(`el servidor no inició a tiempo:\n${out}`);
+    }
+    const ok = await fetch(`http://127.0.0.1:${port}/healthz`).then((r) => r.ok, () => false);
+    if (ok) break;
+    await new Promise((r) => setTimeout(r, 100));
+  }
   return {
     proc,
     port,

@@ -48,6 +48,13 @@ describe('HTTP behaviour', () => {
     expect(js.headers['content-type']).toMatch(/javascript/);
     const css = await request(app).get(manifest.entry.css[0]!).expect(200);
     expect(css.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+    const br = await request(app).get(manifest.entry.js).set('Accept-Encoding', 'gzip, deflate, br').expect(200);
+    expect(br.headers['content-encoding']).toBe('br');
+    expect(br.headers['content-type']).toMatch(/javascript/);
+    expect(br.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+    const gz = await request(app).get(manifest.entry.css[0]!).set('Accept-Encoding', 'gzip').expect(200);
+    expect(gz.headers['content-encoding']).toBe('gzip');
+    expect(gz.headers['content-type']).toMatch(/text\/css/);
     const missing = await request(app).get('/assets/nope-ABC.js').expect(404);
     expect(missing.headers['content-type']).toMatch(/json/);
   });
