@@ -10,19 +10,31 @@ import type { Db } from './db/Db';
 import { apiNotFound, errorHandler } from './errors';
 import { healthRouter } from './health/healthRouter';
 import { createMetrics, type Metrics } from './health/metrics';
-import { Readiness, databaseCheck } from './health/readiness';
+import { Readiness, databaseCheck, identityKeysCheck } from './health/readiness';
+import { usersRouter } from './api/users/usersRouter';
+import { UsersRepository } from './api/users/usersRepository';
+import { UsersService } from './api/users/usersService';
+import type { TokenVerifiers } from './auth/tokenVerifier';
+import type { IdentityService } from './identity/identityService';
+import { identityRouter } from './identity/identityRouter';
+import { authenticate } from './middleware/authenticate';
 import type { Logger } from './logger';
 import { ASSET_PREFIX, type ClientAssets } from './ssr/manifest';
 import { ssrRouter } from './ssr/ssrRouter';
 
 /** Path of the embedded identity endpoint on the portal's own origin. */
 export const IDENTITY_ENDPOINT_PATH = '/cognito/';
+const IDENTITY_MOUNT = IDENTITY_ENDPOINT_PATH.replace(/\/$/, '');
 
 export interface AppDeps {
   config: Config;
   db: Db;
   logger: Logger;
   assets: ClientAssets;
+  /** Verifies the tokens the API receives (the embedded endpoint's keys or a real pool's). */
+  verifiers: TokenVerifiers;
+  /** The embedded identity endpoint; absent with a real Cognito pool. */
+  identity?: IdentityService;
   /** Shared with the process owner, which flips it on SIGTERM. Created when absent. */
   readiness?: Readiness;
   metrics?: Metrics;
@@ -57,6 +69,7 @@ export function createApp(deps: AppDeps): PortalApp {
   const { config, db, logger, assets } = deps;
   const readiness = deps.readiness ?? new Readiness([]);
   readiness.add(databaseCheck(db));
+  readiness.add(identityKeysCheck(() => deps.verifiers.hydrate()));
   const metrics = deps.metrics ?? createMetrics();
   const pub = publicConfig(config);
 
@@ -129,6 +142,7 @@ export function createApp(deps: AppDeps): PortalApp {
   app.use(compression());
 
   app.use(healthRouter(readiness, metrics));
+  if (deps.identity) app.use(IDENTITY_MOUNT, identityRouter(deps.identity));
 
   app.use(
     ASSET_PREFIX,
@@ -151,6 +165,8 @@ export function createApp(deps: AppDeps): PortalApp {
     next();
   });
   api.use(express.json({ limit: '1mb' }));
+  api.use(authenticate(deps.verifiers));
+  api.use('/v5/users', usersRouter(new UsersService(new UsersRepository(db))));
   api.use(apiNotFound);
   app.use('/api', api);
 

@@ -9,6 +9,9 @@ export const LOCAL_POOL = {
 
 const intFrom = (def: number, min = 0) => z.coerce.number().int().min(min).default(def);
 
+/** Passwords that appear in the documentation and tests: never accepted in production. */
+export const KNOWN_PASSWORDS: readonly string[] = ['Demo-Portal-2026!', 'Passw0rd!', 'Password1!', 'Admin123!', 'ChangeMe123!'];
+
 /** Every environment variable the server reads. `.env.example` documents each one. */
 export const envSchema = z
   .object({
@@ -37,9 +40,25 @@ export const envSchema = z
       .optional(),
     COGNITO_CLIENT_ID: z.string().regex(/^[0-9a-z]{1,128}$/i).optional(),
     SSR_CACHE_ENTRIES: intFrom(500),
+    IDENTITY_ACCESS_TOKEN_TTL_SECONDS: intFrom(3600, 60).pipe(z.number().max(86400)),
+    IDENTITY_REFRESH_TOKEN_TTL_SECONDS: intFrom(30 * 86400, 3600),
+    BOOTSTRAP_ADMIN_EMAIL: z.email('debe ser un correo electrónico').optional(),
+    BOOTSTRAP_ADMIN_PASSWORD: z.string().min(8, 'debe tener al menos 8 caracteres').optional(),
+    DEMO_PASSWORD: z.string().min(8, 'debe tener al menos 8 caracteres').optional(),
+    SEED_DEMO: z.enum(['true', 'false']).default('true'),
   })
   .superRefine((env, ctx) => {
     const mode = env.IDENTITY_MODE ?? (env.NODE_ENV === 'production' ? 'cognito' : 'embedded');
+    if (env.NODE_ENV === 'production' && mode === 'embedded') {
+      // Production may run the embedded endpoint only when asked explicitly, never with a
+      // password anyone could know: no demo accounts, no documented example password.
+      if (env.DEMO_PASSWORD) {
+        ctx.addIssue({ code: 'custom', path: ['DEMO_PASSWORD'], message: 'no se admite en producción: no hay cuentas de demostración' });
+      }
+      if (env.BOOTSTRAP_ADMIN_PASSWORD && KNOWN_PASSWORDS.includes(env.BOOTSTRAP_ADMIN_PASSWORD)) {
+        ctx.addIssue({ code: 'custom', path: ['BOOTSTRAP_ADMIN_PASSWORD'], message: 'es una contraseña de ejemplo conocida: elige otra' });
+      }
+    }
     if (mode === 'cognito') {
       for (const key of ['COGNITO_USER_POOL_ID', 'COGNITO_CLIENT_ID'] as const) {
         if (!env[key]) {
@@ -72,6 +91,8 @@ export interface Config {
   };
   ssrCacheEntries: number;
   portalVersion: string;
+  tokens: { accessTtlSeconds: number; refreshTtlSeconds: number };
+  bootstrap: { adminEmail?: string; adminPassword?: string; demoPassword?: string; seedDemo: boolean };
 }
 
 export class ConfigError extends Error {
@@ -113,5 +134,12 @@ export function loadConfig(source: NodeJS.ProcessEnv, portalVersion: string): Co
     },
     ssrCacheEntries: env.SSR_CACHE_ENTRIES,
     portalVersion,
+    tokens: { accessTtlSeconds: env.IDENTITY_ACCESS_TOKEN_TTL_SECONDS, refreshTtlSeconds: env.IDENTITY_REFRESH_TOKEN_TTL_SECONDS },
+    bootstrap: {
+      adminEmail: env.BOOTSTRAP_ADMIN_EMAIL,
+      adminPassword: env.BOOTSTRAP_ADMIN_PASSWORD,
+      demoPassword: env.DEMO_PASSWORD,
+      seedDemo: env.SEED_DEMO === 'true' && env.NODE_ENV !== 'production',
+    },
   };
 }

@@ -6,6 +6,8 @@ import { ConfigError, loadConfig } from './config';
 import { createDb } from './db/createDb';
 import { migrate } from './db/migrate';
 import { migrations } from './db/migrations/index';
+import { bootstrap, bootstrapBanner, hasAdministrators, logBootstrap } from './db/seed/bootstrap';
+import { createIdentity } from './identity/createIdentity';
 import { createLogger } from './logger';
 import { installSignalHandlers } from './shutdown';
 import { loadClientAssets } from './ssr/manifest';
@@ -32,7 +34,11 @@ async function main(): Promise<void> {
   const applied = await migrate(db, migrations);
   logger.info({ engine: db.engine, applied }, 'database ready');
 
-  const app = createApp({ config, db, logger, assets });
+  const { identity, verifiers } = await createIdentity(config, db, logger);
+  const boot = await bootstrap(db, config, identity);
+  logBootstrap(logger, boot, await hasAdministrators(db));
+
+  const app = createApp({ config, db, logger, assets, identity, verifiers });
   const server = http.createServer(app);
   // Longer than a load balancer's idle timeout, so it never reuses a socket we just closed.
   server.keepAliveTimeout = 65_000;
@@ -48,6 +54,8 @@ async function main(): Promise<void> {
     const addr = server.address();
     const port = typeof addr === 'object' && addr ? addr.port : config.port;
     logger.info({ port, identity: config.identity.mode, database: db.engine }, `portal listening on http://localhost:${port}`);
+    // The credentials of a first start go to the console once, never into the JSON log.
+    if (boot.created) process.stdout.write(bootstrapBanner(boot, `http://localhost:${port}`));
   });
 }
 

@@ -20,6 +20,10 @@ export const MESSAGES = {
   api: {
     notFound: 'Recurso no encontrado',
     badRequest: 'Solicitud inválida',
+    unauthorized: 'Unauthorized',
+    forbidden: 'No Autorizado',
+    userNotFound: 'Usuario no encontrado',
+    userDisabled: 'El usuario está deshabilitado',
     invalidJson: 'El cuerpo de la solicitud no es JSON válido',
     tooLarge: 'El cuerpo de la solicitud es demasiado grande',
     unsupportedType: 'Tipo de contenido no admitido',
@@ -29,5 +33,6 @@ export const MESSAGES = {
     shuttingDown: 'El servidor se está deteniendo',
     dbUnavailable: 'La base de datos no responde',
     timeout: 'Tiempo de espera agotado',
+    keysUnavailable: 'Las claves de identidad no están cargadas',
   },
 } as const;

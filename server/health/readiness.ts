@@ -39,6 +39,23 @@ export function databaseCheck(db: Db): ReadinessCheck {
   };
 }
 
+/** The token verifier's keys are loaded (first success is remembered; failures retry). */
+export function identityKeysCheck(hydrate: () => Promise<void>): ReadinessCheck {
+  let loaded = false;
+  return {
+    name: 'identity',
+    async check() {
+      if (loaded) return;
+      try {
+        await hydrate();
+        loaded = true;
+      } catch {
+        throw new Error(MESSAGES.health.keysUnavailable);
+      }
+    },
+  };
+}
+
 /** Readiness of this process: its checks, cached briefly, and the shutdown flag. */
 export class Readiness {
   private shuttingDown = false;

@@ -5,6 +5,7 @@ import { loadConfig, type Config } from '../../server/config';
 import type { Db } from '../../server/db/Db';
 import { createLogger } from '../../server/logger';
 import { loadClientAssets } from '../../server/ssr/manifest';
+import { createIdentity } from '../../server/identity/createIdentity';
 
 export const DIST_DIR = path.resolve(__dirname, '../../dist');
 
@@ -26,19 +27,25 @@ export class LogCapture extends Writable {
   }
 }
 
-/** The real app on a test database, with the real client build (`npm run build` first). */
-export function buildTestApp(
+export interface TestApp {
+  app: PortalApp;
+  logs: LogCapture;
+  config: Config;
+  deps: AppDeps;
+}
+
+/**
+ * The real app on a test database, with the real client build (`npm run build` first) and
+ * the identity of the configured mode (embedded by default: the endpoint and its keys).
+ */
+export async function buildTestApp(
   db: Db,
-  opts: { env?: Record<string, string>; deps?: Partial<AppDeps> } = {},
-): { app: PortalApp; logs: LogCapture; config: Config } {
+  opts: { env?: Record<string, string>; deps?: Partial<AppDeps>; now?: () => number } = {},
+): Promise<TestApp> {
   const config = testConfig(opts.env);
   const logs = new LogCapture();
-  const app = createApp({
-    config,
-    db,
-    logger: createLogger(config.logLevel, logs),
-    assets: loadClientAssets(DIST_DIR),
-    ...opts.deps,
-  });
-  return { app, logs, config };
+  const logger = createLogger(config.logLevel, logs);
+  const runtime = await createIdentity(config, db, logger, opts.now);
+  const deps: AppDeps = { config, db, logger, assets: loadClientAssets(DIST_DIR), ...runtime, ...opts.deps };
+  return { app: createApp(deps), logs, config, deps };
 }

@@ -14,7 +14,7 @@ describe('HTTP behaviour', () => {
   });
 
   test('security headers: CSP with frame-ancestors none, no X-Powered-By, no HSTS over plain HTTP', async () => {
-    const { app } = buildTestApp(t.db, { env: { NODE_ENV: 'production', IDENTITY_MODE: 'embedded' } });
+    const { app } = await buildTestApp(t.db, { env: { NODE_ENV: 'production', IDENTITY_MODE: 'embedded' } });
     const res = await request(app).get('/login').expect(200);
     const csp = res.headers['content-security-policy'] as string;
     expect(csp).toContain("frame-ancestors 'none'");
@@ -26,20 +26,20 @@ describe('HTTP behaviour', () => {
   });
 
   test('HSTS in production behind TLS (trusted proxy says https), never in development', async () => {
-    const prod = buildTestApp(t.db, { env: { NODE_ENV: 'production', IDENTITY_MODE: 'embedded', TRUST_PROXY: '1' } });
+    const prod = await buildTestApp(t.db, { env: { NODE_ENV: 'production', IDENTITY_MODE: 'embedded', TRUST_PROXY: '1' } });
     const res = await request(prod.app).get('/login').set('X-Forwarded-Proto', 'https').expect(200);
     expect(res.headers['strict-transport-security']).toBe('max-age=31536000; includeSubDomains');
-    const dev = buildTestApp(t.db, { env: { TRUST_PROXY: '1' } });
+    const dev = await buildTestApp(t.db, { env: { TRUST_PROXY: '1' } });
     const devRes = await request(dev.app).get('/login').set('X-Forwarded-Proto', 'https').expect(200);
     expect(devRes.headers['strict-transport-security']).toBeUndefined();
     // Without a trusted proxy the header is ignored.
-    const untrusted = buildTestApp(t.db, { env: { NODE_ENV: 'production', IDENTITY_MODE: 'embedded' } });
+    const untrusted = await buildTestApp(t.db, { env: { NODE_ENV: 'production', IDENTITY_MODE: 'embedded' } });
     const u = await request(untrusted.app).get('/login').set('X-Forwarded-Proto', 'https').expect(200);
     expect(u.headers['strict-transport-security']).toBeUndefined();
   });
 
   test('hashed assets are immutable for a year; a missing asset is a 404, not the app', async () => {
-    const { app } = buildTestApp(t.db);
+    const { app } = await buildTestApp(t.db);
     const manifest = JSON.parse(fs.readFileSync(path.join(DIST_DIR, 'manifest.json'), 'utf8')) as {
       entry: { js: string; css: string[] };
     };
@@ -60,13 +60,13 @@ describe('HTTP behaviour', () => {
   });
 
   test('responses are compressed when the client accepts gzip', async () => {
-    const { app } = buildTestApp(t.db);
+    const { app } = await buildTestApp(t.db);
     const res = await request(app).get('/dashboard').set('Accept-Encoding', 'gzip').expect(200);
     expect(res.headers['content-encoding']).toBe('gzip');
   });
 
   test('request id: an incoming x-request-id is kept, otherwise one is generated', async () => {
-    const { app, logs } = buildTestApp(t.db);
+    const { app, logs } = await buildTestApp(t.db);
     const kept = await request(app).get('/login').set('x-request-id', 'abc-123').expect(200);
     expect(kept.headers['x-request-id']).toBe('abc-123');
     const made = await request(app).get('/login').expect(200);
@@ -78,7 +78,7 @@ describe('HTTP behaviour', () => {
   });
 
   test('logs are JSON with the auth headers redacted', async () => {
-    const { app, logs } = buildTestApp(t.db);
+    const { app, logs } = await buildTestApp(t.db);
     const secrets = {
       AccessToken: 'eyJaccess.secret.value',
       IdToken: 'eyJid.secret.value',
@@ -97,15 +97,15 @@ describe('HTTP behaviour', () => {
     expect(headers.username).toBe('ana');
   });
 
-  test('unknown API paths answer a Spanish JSON 404 with no-store', async () => {
-    const { app } = buildTestApp(t.db);
-    const res = await request(app).get('/api/v5/nada').expect(404);
-    expect(res.body).toEqual({ message: 'Recurso no encontrado', code: 'NOT_FOUND' });
+  test('the API answers 401 without tokens, before revealing whether a path exists', async () => {
+    const { app } = await buildTestApp(t.db);
+    const res = await request(app).get('/api/v5/nada').expect(401);
+    expect(res.body).toEqual({ message: 'Unauthorized', code: 'UNAUTHORIZED' });
     expect(res.headers['cache-control']).toBe('no-store');
   });
 
   test('malformed and oversized JSON bodies get Spanish 400/413 answers, never a 500', async () => {
-    const { app } = buildTestApp(t.db);
+    const { app } = await buildTestApp(t.db);
     const bad = await request(app).post('/api/v5/nada').set('Content-Type', 'application/json').send('{"a":').expect(400);
     expect(bad.body.message).toBe('El cuerpo de la solicitud no es JSON válido');
     const big = await request(app)

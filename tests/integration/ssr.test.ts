@@ -20,7 +20,7 @@ describe('server-side rendering', () => {
   });
 
   test.each(ROUTES.map((r) => [r.path, r.title]))('%s renders its page with status 200', async (path, title) => {
-    const { app } = buildTestApp(t.db);
+    const { app } = await buildTestApp(t.db);
     const res = await request(app).get(path).expect(200);
     expect(res.headers['content-type']).toMatch(/^text\/html/);
     expect(res.headers['cache-control']).toBe('no-store');
@@ -32,20 +32,20 @@ describe('server-side rendering', () => {
   });
 
   test('paths outside the route table render the app with status 404', async () => {
-    const { app } = buildTestApp(t.db);
+    const { app } = await buildTestApp(t.db);
     const res = await request(app).get('/inventory-management/nope?x=1').expect(404);
     expect(res.text).toContain('Página no encontrada');
     expect(res.text).toContain(`<title>${PRODUCT_NAME}</title>`);
   });
 
   test('trailing slashes and query strings keep the route', async () => {
-    const { app } = buildTestApp(t.db);
+    const { app } = await buildTestApp(t.db);
     const res = await request(app).get('/login/?current_session_expire=1').expect(200);
     expect(res.text).toContain('Iniciar sesión');
   });
 
   test('the page carries the public config and the preloaded state as JSON', async () => {
-    const { app } = buildTestApp(t.db);
+    const { app } = await buildTestApp(t.db);
     const res = await request(app).get('/login').expect(200);
     expect(scriptJson(res.text, 'portal-config')).toEqual({
       apiBase: '/api',
@@ -63,7 +63,7 @@ describe('server-side rendering', () => {
   });
 
   test('with a real Cognito pool the config has no endpoint and the CSP allows the pool', async () => {
-    const { app } = buildTestApp(t.db, {
+    const { app } = await buildTestApp(t.db, {
       env: { IDENTITY_MODE: 'cognito', COGNITO_USER_POOL_ID: 'eu-west-1_AbCdEf123', COGNITO_CLIENT_ID: 'abc123def456' },
     });
     const res = await request(app).get('/login').expect(200);
@@ -78,7 +78,7 @@ describe('server-side rendering', () => {
   });
 
   test('JSON in the page escapes <, U+2028 and U+2029', async () => {
-    const { app } = buildTestApp(t.db, { env: { PORTAL_API_URL: '/api</script><script>alert(1)//\u2028\u2029' } });
+    const { app } = await buildTestApp(t.db, { env: { PORTAL_API_URL: '/api</script><script>alert(1)//\u2028\u2029' } });
     const res = await request(app).get('/login').expect(200);
     expect(res.text).not.toContain('</script><script>alert(1)');
     expect(res.text).toContain('\\u003c/script>\\u003cscript>alert(1)//\\u2028\\u2029');
@@ -88,7 +88,7 @@ describe('server-side rendering', () => {
   });
 
   test('every executable script carries the per-request CSP nonce, new on every response', async () => {
-    const { app } = buildTestApp(t.db);
+    const { app } = await buildTestApp(t.db);
     const nonces: string[] = [];
     for (let i = 0; i < 3; i++) {
       const res = await request(app).get('/dashboard/general').expect(200);
@@ -108,7 +108,7 @@ describe('server-side rendering', () => {
   });
 
   test('the page links the hashed entry script, its CSS and modulepreloads for the page chunk', async () => {
-    const { app } = buildTestApp(t.db);
+    const { app } = await buildTestApp(t.db);
     const res = await request(app).get('/login').expect(200);
     expect(res.text).toMatch(/<script type="module" nonce="[^"]+" src="\/assets\/entry\.client-[A-Z0-9]+\.js"><\/script>/);
     expect(res.text).toMatch(/<link rel="stylesheet" href="\/assets\/entry\.client-[A-Z0-9]+\.css">/);
@@ -119,7 +119,7 @@ describe('server-side rendering', () => {
   });
 
   test('a sign-in form posted before the scripts ran is sent back to /login unread', async () => {
-    const { app } = buildTestApp(t.db);
+    const { app } = await buildTestApp(t.db);
     const res = await request(app).post('/login').type('form').send('email=a%40b.c&password=secreto').expect(303);
     expect(res.headers.location).toBe('/login');
   });

@@ -1,4 +1,6 @@
 import m0001 from './0001_extensions.sql';
+import m0002 from './0002_identity.sql';
+import m0003 from './0003_admins.sql';
 
 export interface Migration {
   /** The file name without `.sql`: a four-digit number, an underscore, a name. */
@@ -7,4 +9,8 @@ export interface Migration {
 }
 
 /** Every migration, in the order it runs. A test checks this list against the folder. */
-export const migrations: readonly Migration[] = [{ id: '0001_extensions', sql: m0001 }];
+export const migrations: readonly Migration[] = [
+  { id: '0001_extensions', sql: m0001 },
+  { id: '0002_identity', sql: m0002 },
+  { id: '0003_admins', sql: m0003 },
+];

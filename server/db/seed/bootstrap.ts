@@ -1,0 +1,132 @@
+import { ALL_DEVICE_ACTION_CODES, DEVICE_ACTION } from '../../../shared/constants/deviceActions';
+import { GRANTABLE_PATHS, MENU } from '../../../shared/constants/routes';
+import type { Config } from '../../config';
+import type { IdentityService } from '../../identity/identityService';
+import { generatePassword } from '../../identity/identityService';
+import type { Logger } from '../../logger';
+import type { Db, Queryable } from '../Db';
+
+export const DEFAULT_ADMIN_EMAIL = 'admin@demo.local';
+
+const menuModule = (path: string) => {
+  const m = MENU.find((x) => x.path === path)!;
+  return [m.path, ...m.submodules.map((s) => s.path)];
+};
+
+interface SeedAccount {
+  correo: string;
+  nombres: string;
+  apellidos: string;
+  profile: { nombre: string; paths: readonly string[]; actions: readonly number[] };
+}
+
+/** The profile with every path of the route table and every device action. */
+export const ADMIN_PROFILE = { nombre: 'Administrador', paths: GRANTABLE_PATHS, actions: ALL_DEVICE_ACTION_CODES };
+
+/** The demo's other accounts: permission filtering is visible at once. */
+export const DEMO_ACCOUNTS: readonly SeedAccount[] = [
+  {
+    correo: 'inventario@demo.local',
+    nombres: 'Operador de Inventario',
+    apellidos: 'Demo',
+    profile: { nombre: 'Operador de inventario', paths: menuModule('/inventory-management'), actions: ALL_DEVICE_ACTION_CODES },
+  },
+  {
+    correo: 'soporte@demo.local',
+    nombres: 'Soporte',
+    apellidos: 'Demo',
+    profile: {
+      nombre: 'Soporte',
+      paths: [...menuModule('/dashboard'), '/inventory-management', '/inventory-management/devices'],
+      actions: [DEVICE_ACTION.HISTORY, DEVICE_ACTION.SEND_NOTIFICATION],
+    },
+  },
+];
+
+async function insertProfile(q: Queryable, p: SeedAccount['profile']): Promise<number> {
+  const res = await q.query<{ id: number }>(
+    'INSERT INTO profiles (nombre, paths, actions) VALUES ($1, $2, $3) RETURNING id',
+    [p.nombre, [...p.paths], [...p.actions]],
+  );
+  return res.rows[0]!.id;
+}
+
+async function insertAdmin(q: Queryable, a: Omit<SeedAccount, 'profile'>, profileId: number): Promise<void> {
+  await q.query('INSERT INTO admins (correo, nombres, apellidos, profile_id) VALUES ($1, $2, $3, $4)', [
+    a.correo,
+    a.nombres,
+    a.apellidos,
+    profileId,
+  ]);
+}
+
+export async function hasAdministrators(db: Db): Promise<boolean> {
+  const existing = await db.query<{ n: number }>('SELECT count(*) AS n FROM admins');
+  return existing.rows[0]!.n > 0;
+}
+
+export interface BootstrapResult {
+  /** False when administrators already existed: nothing was done. */
+  created: boolean;
+  accounts: string[];
+  /** The password of the created identity users (embedded mode); shown once. */
+  password?: string;
+  generated: boolean;
+}
+
+/**
+ * First start: the "Administrador" profile and the bootstrap administrator; in embedded mode
+ * also their identity users and, unless SEED_DEMO=false (never in production), the demo
+ * profiles and accounts. Runs only while there is no administrator at all.
+ */
+export async function bootstrap(db: Db, config: Config, identity: IdentityService | undefined): Promise<BootstrapResult> {
+  if (await hasAdministrators(db)) return { created: false, accounts: [], generated: false };
+  const { bootstrap: b } = config;
+  // With a real Cognito pool the administrator must already exist there: no default address.
+  const adminEmail = b.adminEmail ?? (identity ? DEFAULT_ADMIN_EMAIL : undefined);
+  if (!adminEmail) return { created: false, accounts: [], generated: false };
+  const demo = identity && b.seedDemo ? DEMO_ACCOUNTS : [];
+  const chosen = b.adminPassword ?? b.demoPassword;
+  const password = identity ? chosen ?? generatePassword() : undefined;
+
+  const accounts = [adminEmail, ...demo.map((d) => d.correo)];
+  // Identity users first (a retry skips the ones that exist), then the portal records in one
+  // transaction: a failed first start is simply run again on the next.
+  if (identity && password) {
+    for (const correo of accounts) {
+      if (await identity.adminGetUser(correo).catch(() => undefined)) continue;
+      await identity.adminCreateUser({ username: correo, attributes: { email: correo, email_verified: 'true' }, temporaryPassword: password });
+      await identity.adminSetUserPassword(correo, password, true);
+    }
+  }
+  await db.transaction(async (tx) => {
+    const adminProfile = await insertProfile(tx, ADMIN_PROFILE);
+    await insertAdmin(tx, { correo: adminEmail, nombres: 'Administrador Demo', apellidos: '' }, adminProfile);
+    for (const account of demo) await insertAdmin(tx, account, await insertProfile(tx, account.profile));
+  });
+  return { created: true, accounts, password, generated: identity !== undefined && chosen === undefined };
+}
+
+/** The console banner of the first start: where to go and how to sign in. Printed once. */
+export function bootstrapBanner(result: BootstrapResult, url: string): string {
+  const lines = [
+    'Portal listo / Portal ready',
+    `Abre ${url}/login`,
+    '',
+    ...(result.password
+      ? [
+          'Cuentas (todas con la misma contraseña):',
+          ...result.accounts.map((a) => `  ${a}`),
+          `Contraseña: ${result.password}${result.generated ? '   (generada: se muestra solo esta vez)' : ''}`,
+        ]
+      : [`Administrador: ${result.accounts[0]} (usuario existente del pool de Cognito)`]),
+  ];
+  const width = Math.max(...lines.map((l) => l.length)) + 4;
+  const bar = '='.repeat(width);
+  return `\n${bar}\n${lines.map((l) => `  ${l}`).join('\n')}\n${bar}\n`;
+}
+
+export function logBootstrap(logger: Logger, result: BootstrapResult, hasAdmins: boolean): void {
+  if (result.created) logger.info({ accounts: result.accounts }, 'bootstrap: administrators created');
+  else if (!hasAdmins) logger.warn('bootstrap: no administrator exists; set BOOTSTRAP_ADMIN_EMAIL to an existing Cognito user');
+}

@@ -1,0 +1,531 @@
+import { createHmac, randomBytes, randomInt, randomUUID, timingSafeEqual } from 'node:crypto';
+import type { Db } from '../db/Db';
+import type { Logger } from '../logger';
+import { createTokenVerifiers, type TokenVerifiers } from '../auth/tokenVerifier';
+import { Cognito, CognitoError, checkPasswordPolicy } from './cognitoErrors';
+import { IdentityStore, sha256, type IdentityUser, type UserStatus } from './identityStore';
+import { signJwt } from './jwt';
+import { loadOrCreateKeys, type SigningKeys } from './keys';
+import {
+  N,
+  createVerifier,
+  hexToBigInt,
+  isValidTimestamp,
+  padHex,
+  parseSrpA,
+  poolNameOf,
+  serverEphemeral,
+  verifierMatches,
+  verifyPasswordClaim,
+} from './srp';
+
+export interface IdentityOptions {
+  region: string;
+  userPoolId: string;
+  clientId: string;
+  accessTokenTtlSeconds: number;
+  refreshTokenTtlSeconds: number;
+  logger: Logger;
+  /** Milliseconds since the epoch; tests move it. */
+  now?: () => number;
+}
+
+/** Sign-in failures before a name is locked, and for how long (identity.md §2.9). */
+export const MAX_FAILED_ATTEMPTS = 5;
+export const LOCKOUT_MS = 15 * 60 * 1000;
+export const CHALLENGE_TTL_MS = 3 * 60 * 1000;
+export const TEMP_PASSWORD_VALIDITY_MS = 7 * 24 * 3600 * 1000;
+export const RESET_CODE_TTL_MS = 60 * 60 * 1000;
+
+type Params = Record<string, unknown>;
+
+const str = (v: unknown): string | undefined => (typeof v === 'string' && v.length > 0 ? v : undefined);
+const required = (obj: Params | undefined, name: string): string => {
+  const v = str(obj?.[name]);
+  if (!v) throw Cognito.invalidParameter(`Missing required parameter ${name}`);
+  return v;
+};
+const asParams = (v: unknown): Params => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Params) : {});
+
+/** Attributes a user may set (NEW_PASSWORD_REQUIRED); the rest are the pool's own. */
+const WRITABLE_ATTRIBUTES = new Set(['name', 'given_name', 'family_name', 'middle_name', 'nickname', 'phone_number', 'locale', 'zoneinfo']);
+
+export interface AuthenticationResult {
+  AccessToken: string;
+  IdToken: string;
+  RefreshToken?: string;
+  ExpiresIn: number;
+  TokenType: 'Bearer';
+}
+
+export interface CreatedUser {
+  user: IdentityUser;
+  temporaryPassword: string;
+}
+
+/** A random password that satisfies the policy (temporary passwords, generated demo passwords). */
+export function generatePassword(length = 16): string {
+  const sets = ['ABCDEFGHJKLMNPQRSTUVWXYZ', 'abcdefghijkmnopqrstuvwxyz', '23456789', '!#%+-=?@'];
+  const all = sets.join('');
+  const chars = sets.map((s) => s[randomInt(s.length)]!);
+  while (chars.length < length) chars.push(all[randomInt(all.length)]!);
+  for (let i = chars.length - 1; i > 0; i--) {
+    const j = randomInt(i + 1);
+    [chars[i], chars[j]] = [chars[j]!, chars[i]!];
+  }
+  return chars.join('');
+}
+
+/**
+ * The embedded Cognito-compatible identity endpoint: the user pool, SRP sign-in, tokens,
+ * refresh, sign-out and the administrator operations, all kept in the portal's database.
+ */
+export class IdentityService {
+  readonly issuer: string;
+  private readonly poolName: string;
+  private readonly now: () => number;
+
+  private constructor(
+    private readonly store: IdentityStore,
+    private readonly keys: SigningKeys,
+    readonly verifiers: TokenVerifiers,
+    private readonly fakeSaltKey: string,
+    private readonly opts: IdentityOptions,
+  ) {
+    this.issuer = `https://cognito-idp.${opts.region}.amazonaws.com/${opts.userPoolId}`;
+    this.poolName = poolNameOf(opts.userPoolId);
+    this.now = opts.now ?? Date.now;
+  }
+
+  static async create(db: Db, opts: IdentityOptions): Promise<IdentityService> {
+    const store = new IdentityStore(db);
+    const keys = await loadOrCreateKeys(db);
+    const fakeSaltKey = await store.secret('fake_salt_key', () => randomBytes(32).toString('hex'));
+    const verifiers = createTokenVerifiers({ userPoolId: opts.userPoolId, clientId: opts.clientId, jwks: keys.jwks });
+    return new IdentityService(store, keys, verifiers, fakeSaltKey, opts);
+  }
+
+  get jwks() {
+    return this.keys.jwks;
+  }
+
+  get userPoolId() {
+    return this.opts.userPoolId;
+  }
+
+  /** Dispatches one operation of the JSON protocol (`X-Amz-Target` suffix). */
+  handle(operation: string, body: Params): Promise<unknown> {
+    switch (operation) {
+      case 'InitiateAuth':
+        return this.initiateAuth(body);
+      case 'RespondToAuthChallenge':
+        return this.respondToAuthChallenge(body);
+      case 'GetUser':
+        return this.getUser(body);
+      case 'ChangePassword':
+        return this.changePassword(body);
+      case 'GlobalSignOut':
+        return this.globalSignOut(body);
+      case 'RevokeToken':
+        return this.revokeToken(body);
+      case 'ForgotPassword':
+        return this.forgotPassword(body);
+      case 'ConfirmForgotPassword':
+        return this.confirmForgotPassword(body);
+      default:
+        return Promise.reject(Cognito.unknownOperation());
+    }
+  }
+
+  private checkClient(body: Params): string {
+    const clientId = required(body, 'ClientId');
+    if (clientId !== this.opts.clientId) throw Cognito.unknownClient(clientId);
+    return clientId;
+  }
+
+  private date(offsetMs = 0): Date {
+    return new Date(this.now() + offsetMs);
+  }
+
+  // Sign-in ---------------------------------------------------------------------------------
+
+  async initiateAuth(body: Params) {
+    const clientId = this.checkClient(body);
+    const params = asParams(body.AuthParameters);
+    switch (body.AuthFlow) {
+      case 'USER_SRP_AUTH':
+        return this.startSrp(clientId, params);
+      case 'USER_PASSWORD_AUTH':
+        return this.passwordAuth(clientId, params);
+      case 'REFRESH_TOKEN_AUTH':
+      case 'REFRESH_TOKEN':
+        return this.refresh(clientId, params);
+      default:
+        throw Cognito.invalidParameter(`Unsupported AuthFlow: ${String(body.AuthFlow)}`);
+    }
+  }
+
+  private async assertNotLocked(username: string): Promise<void> {
+    if (await this.store.lockedUntil(username, this.date())) throw Cognito.attemptsExceeded();
+  }
+
+  private async failSignIn(username: string): Promise<never> {
+    await this.store.recordFailure(username, MAX_FAILED_ATTEMPTS, this.date(LOCKOUT_MS));
+    throw Cognito.incorrect();
+  }
+
+  private assertUsable(user: IdentityUser): void {
+    if (!user.enabled) throw Cognito.disabled();
+    if (user.status === 'RESET_REQUIRED') throw Cognito.resetRequired();
+  }
+
+  private async startSrp(clientId: string, params: Params) {
+    const typed = required(params, 'USERNAME');
+    const A = parseSrpA(params.SRP_A);
+    if (A === null) throw Cognito.invalidParameter('SRP_A is invalid');
+    await this.assertNotLocked(typed);
+    const user = await this.store.findUser(typed);
+    if (user) this.assertUsable(user);
+
+    // An unknown user gets a challenge that looks real and stays the same between tries.
+    const userId = user?.username ?? typed;
+    const salt = user?.salt ?? padHex(hexToBigInt(createHmac('sha256', this.fakeSaltKey).update(typed.toLowerCase()).digest('hex').slice(0, 32)));
+    const v = user ? hexToBigInt(user.verifier) : hexToBigInt(randomBytes(384).toString('hex')) % N;
+    const { b, B } = serverEphemeral(v);
+    const secretBlock = randomBytes(96).toString('base64');
+    await this.store.saveChallenge(secretBlock, {
+      kind: 'PASSWORD_VERIFIER',
+      username: userId,
+      clientId,
+      state: { A: A.toString(16), b: b.toString(16), B: B.toString(16), v: v.toString(16), typed, fake: !user },
+      expiresAt: this.date(CHALLENGE_TTL_MS),
+    });
+    return {
+      ChallengeName: 'PASSWORD_VERIFIER',
+      ChallengeParameters: { SALT: salt, SRP_B: B.toString(16), SECRET_BLOCK: secretBlock, USER_ID_FOR_SRP: userId, USERNAME: userId },
+    };
+  }
+
+  async respondToAuthChallenge(body: Params) {
+    const clientId = this.checkClient(body);
+    const responses = asParams(body.ChallengeResponses);
+    if (body.ChallengeName === 'PASSWORD_VERIFIER') return this.passwordVerifier(clientId, responses);
+    if (body.ChallengeName === 'NEW_PASSWORD_REQUIRED') return this.newPassword(clientId, responses, body.Session);
+    throw Cognito.invalidParameter(`Unsupported ChallengeName: ${String(body.ChallengeName)}`);
+  }
+
+  private async passwordVerifier(clientId: string, r: Params) {
+    const block = required(r, 'PASSWORD_CLAIM_SECRET_BLOCK');
+    const signature = required(r, 'PASSWORD_CLAIM_SIGNATURE');
+    const timestamp = required(r, 'TIMESTAMP');
+    const username = required(r, 'USERNAME');
+    const challenge = await this.store.takeChallenge(block, 'PASSWORD_VERIFIER');
+    if (!challenge || challenge.expiresAt.getTime() < this.now() || challenge.clientId !== clientId) throw Cognito.sessionExpired();
+    if (!isValidTimestamp(timestamp)) throw Cognito.invalidParameter('TIMESTAMP is invalid');
+    const s = challenge.state as { A: string; b: string; B: string; v: string; typed: string; fake: boolean };
+    const typed = String(s.typed);
+    await this.assertNotLocked(typed);
+    const ok =
+      !s.fake &&
+      username === challenge.username &&
+      verifyPasswordClaim({
+        A: hexToBigInt(s.A),
+        B: hexToBigInt(s.B),
+        b: hexToBigInt(s.b),
+        v: hexToBigInt(s.v),
+        poolName: this.poolName,
+        userId: challenge.username,
+        secretBlock: block,
+        timestamp,
+        signature,
+      });
+    if (!ok) return this.failSignIn(typed);
+    await this.store.clearFailures(typed);
+    const user = await this.store.findUser(challenge.username);
+    if (!user) throw Cognito.incorrect();
+    return this.afterPasswordProven(user, clientId);
+  }
+
+  private async passwordAuth(clientId: string, params: Params) {
+    const typed = required(params, 'USERNAME');
+    const password = required(params, 'PASSWORD');
+    await this.assertNotLocked(typed);
+    const user = await this.store.findUser(typed);
+    if (!user || !verifierMatches(this.poolName, user.username, password, user.salt, user.verifier)) {
+      return this.failSignIn(typed);
+    }
+    await this.store.clearFailures(typed);
+    return this.afterPasswordProven(user, clientId);
+  }
+
+  private async afterPasswordProven(user: IdentityUser, clientId: string) {
+    this.assertUsable(user);
+    if (user.status === 'FORCE_CHANGE_PASSWORD') {
+      if (user.passwordSetAt.getTime() + TEMP_PASSWORD_VALIDITY_MS < this.now()) throw Cognito.tempPasswordExpired();
+      const session = randomBytes(96).toString('base64url');
+      await this.store.saveChallenge(session, {
+        kind: 'NEW_PASSWORD_REQUIRED',
+        username: user.username,
+        clientId,
+        state: {},
+        expiresAt: this.date(CHALLENGE_TTL_MS),
+      });
+      const { email, email_verified } = user.attributes;
+      return {
+        ChallengeName: 'NEW_PASSWORD_REQUIRED',
+        Session: session,
+        ChallengeParameters: {
+          USER_ID_FOR_SRP: user.username,
+          userAttributes: JSON.stringify({ ...(email ? { email } : {}), ...(email_verified ? { email_verified } : {}) }),
+          requiredAttributes: '[]',
+        },
+      };
+    }
+    return { ChallengeParameters: {}, AuthenticationResult: await this.issueTokens(user, clientId) };
+  }
+
+  private async newPassword(clientId: string, r: Params, session: unknown) {
+    const sessionId = str(session);
+    if (!sessionId) throw Cognito.invalidParameter('Missing required parameter Session');
+    const username = required(r, 'USERNAME');
+    const password = checkPasswordPolicy(r.NEW_PASSWORD);
+    const updates: Record<string, string> = {};
+    for (const [key, value] of Object.entries(r)) {
+      if (!key.startsWith('userAttributes.')) continue;
+      const name = key.slice('userAttributes.'.length);
+      if (!WRITABLE_ATTRIBUTES.has(name)) throw Cognito.invalidParameter(`Cannot modify the non-mutable attribute ${name}`);
+      if (typeof value !== 'string') throw Cognito.invalidParameter(`Invalid value for attribute ${name}`);
+      updates[name] = value;
+    }
+    const challenge = await this.store.takeChallenge(sessionId, 'NEW_PASSWORD_REQUIRED');
+    if (!challenge || challenge.expiresAt.getTime() < this.now() || challenge.clientId !== clientId) throw Cognito.sessionExpired();
+    if (challenge.username.toLowerCase() !== username.toLowerCase()) throw Cognito.sessionExpired();
+    const user = await this.store.findUser(challenge.username);
+    if (!user) throw Cognito.userNotFound();
+    this.assertUsable(user);
+    const { salt, verifier } = createVerifier(this.poolName, user.username, password);
+    await this.store.transaction(async (tx) => {
+      await this.store.setPassword(user.sub, salt, verifier, 'CONFIRMED', tx);
+      if (Object.keys(updates).length) await this.store.updateAttributes(user.sub, { ...user.attributes, ...updates }, tx);
+    });
+    const fresh = (await this.store.findUser(user.username))!;
+    return { ChallengeParameters: {}, AuthenticationResult: await this.issueTokens(fresh, clientId) };
+  }
+
+  private async refresh(clientId: string, params: Params) {
+    const token = required(params, 'REFRESH_TOKEN');
+    const row = await this.store.findRefresh(token);
+    if (!row || row.clientId !== clientId) throw Cognito.invalidRefresh();
+    if (row.revokedAt) throw Cognito.refreshRevoked();
+    if (row.expiresAt.getTime() < this.now()) throw Cognito.refreshExpired();
+    const user = await this.store.findUserBySub(row.sub);
+    if (!user) throw Cognito.invalidRefresh();
+    if (!user.enabled) throw Cognito.disabled();
+    const tokens = this.signTokens(user, clientId, row.originJti, row.authTime);
+    return { ChallengeParameters: {}, AuthenticationResult: tokens };
+  }
+
+  // Tokens ------------------------------------------------------------------------------------
+
+  private signTokens(user: IdentityUser, clientId: string, originJti: string, authTime: number): AuthenticationResult {
+    const iat = Math.floor(this.now() / 1000);
+    const exp = iat + this.opts.accessTokenTtlSeconds;
+    const eventId = randomUUID();
+    const common = { sub: user.sub, iss: this.issuer, origin_jti: originJti, event_id: eventId, auth_time: authTime, iat, exp };
+    const access = signJwt(
+      { ...common, client_id: clientId, token_use: 'access', scope: 'aws.cognito.signin.user.admin', jti: randomUUID(), username: user.username },
+      this.keys.access,
+    );
+    const idAttributes = Object.fromEntries(
+      Object.entries(user.attributes).map(([k, v]) => [k, k.endsWith('_verified') ? v === 'true' : v]),
+    );
+    const id = signJwt(
+      { ...idAttributes, ...common, 'cognito:username': user.username, aud: clientId, token_use: 'id', jti: randomUUID() },
+      this.keys.id,
+    );
+    return { AccessToken: access, IdToken: id, ExpiresIn: this.opts.accessTokenTtlSeconds, TokenType: 'Bearer' };
+  }
+
+  private async issueTokens(user: IdentityUser, clientId: string): Promise<AuthenticationResult> {
+    const originJti = randomUUID();
+    const authTime = Math.floor(this.now() / 1000);
+    const refresh = randomBytes(48).toString('base64url');
+    await this.store.insertRefresh(refresh, {
+      sub: user.sub,
+      clientId,
+      originJti,
+      authTime,
+      expiresAt: this.date(this.opts.refreshTokenTtlSeconds * 1000),
+    });
+    return { ...this.signTokens(user, clientId, originJti, authTime), RefreshToken: refresh };
+  }
+
+  /** An access token for the endpoint's own operations: valid, not revoked, user enabled. */
+  private async userFromAccessToken(body: Params): Promise<IdentityUser> {
+    const token = required(body, 'AccessToken');
+    let payload: { sub: string; origin_jti?: unknown };
+    try {
+      payload = await this.verifiers.verifyAccess(token);
+    } catch (err) {
+      throw (err as Error).name === 'JwtExpiredError' || /expired/i.test((err as Error).message)
+        ? Cognito.accessExpired()
+        : Cognito.invalidAccess();
+    }
+    if (typeof payload.origin_jti !== 'string' || (await this.store.isOriginRevoked(payload.origin_jti))) throw Cognito.accessRevoked();
+    const user = await this.store.findUserBySub(payload.sub);
+    if (!user) throw Cognito.userNotFound();
+    if (!user.enabled) throw Cognito.disabled();
+    return user;
+  }
+
+  private userAttributes(user: IdentityUser) {
+    return [{ Name: 'sub', Value: user.sub }, ...Object.entries(user.attributes).map(([Name, Value]) => ({ Name, Value }))];
+  }
+
+  async getUser(body: Params) {
+    const user = await this.userFromAccessToken(body);
+    return { Username: user.username, UserAttributes: this.userAttributes(user) };
+  }
+
+  async changePassword(body: Params) {
+    const user = await this.userFromAccessToken(body);
+    const previous = required(body, 'PreviousPassword');
+    const proposed = checkPasswordPolicy(body.ProposedPassword);
+    await this.assertNotLocked(user.username);
+    if (!verifierMatches(this.poolName, user.username, previous, user.salt, user.verifier)) {
+      return this.failSignIn(user.username);
+    }
+    const { salt, verifier } = createVerifier(this.poolName, user.username, proposed);
+    await this.store.setPassword(user.sub, salt, verifier, 'CONFIRMED');
+    return {};
+  }
+
+  async globalSignOut(body: Params) {
+    const user = await this.userFromAccessToken(body);
+    await this.store.revokeAllOf(user.sub);
+    return {};
+  }
+
+  async revokeToken(body: Params) {
+    const token = required(body, 'Token');
+    const clientId = this.checkClient(body);
+    if (token.split('.').length === 3) throw Cognito.unsupportedToken();
+    const row = await this.store.findRefresh(token);
+    if (row && row.clientId !== clientId) throw new CognitoError('UnauthorizedException', 'Client is not authorized to revoke this token.');
+    if (row) await this.store.revokeRefresh(token);
+    return {};
+  }
+
+  // Forgotten password --------------------------------------------------------------------------
+
+  async forgotPassword(body: Params) {
+    this.checkClient(body);
+    const username = required(body, 'Username');
+    const user = await this.store.findUser(username);
+    const email = user?.attributes.email ?? username;
+    const masked = email.replace(/^(.)[^@]*@(.)[^.]*/, '$1***@$2***');
+    if (user && user.enabled) {
+      const code = String(randomInt(0, 1_000_000)).padStart(6, '0');
+      await this.store.saveResetCode(user.sub, code, this.date(RESET_CODE_TTL_MS));
+      // Embedded mode has no e-mail: the code is delivered to the server log, and only there.
+      this.opts.logger.warn({ username: user.username, code }, `Código de recuperación de contraseña para ${user.username}: ${code}`);
+    }
+    return { CodeDeliveryDetails: { Destination: masked, DeliveryMedium: 'EMAIL', AttributeName: 'email' } };
+  }
+
+  async confirmForgotPassword(body: Params) {
+    this.checkClient(body);
+    const username = required(body, 'Username');
+    const code = required(body, 'ConfirmationCode');
+    const password = checkPasswordPolicy(body.Password);
+    const user = await this.store.findUser(username);
+    const saved = user && (await this.store.findResetCode(user.sub));
+    if (!user || !saved) throw Cognito.codeMismatch();
+    if (saved.attempts >= MAX_FAILED_ATTEMPTS) throw Cognito.limitExceeded();
+    if (saved.expiresAt.getTime() < this.now()) throw Cognito.expiredCode();
+    if (!timingSafeEqual(Buffer.from(saved.codeHash, 'hex'), Buffer.from(sha256(code), 'hex'))) {
+      await this.store.countResetAttempt(user.sub);
+      throw Cognito.codeMismatch();
+    }
+    const { salt, verifier } = createVerifier(this.poolName, user.username, password);
+    await this.store.transaction(async (tx) => {
+      await this.store.setPassword(user.sub, salt, verifier, 'CONFIRMED', tx);
+      await this.store.deleteResetCode(user.sub, tx);
+      await this.store.clearFailures(user.username, tx);
+    });
+    return {};
+  }
+
+  // Administrator operations (in-process only: never reachable over HTTP) -------------------------
+
+  async adminCreateUser(p: { username: string; attributes?: Record<string, string>; temporaryPassword?: string }): Promise<CreatedUser> {
+    const temporaryPassword = checkPasswordPolicy(p.temporaryPassword ?? generatePassword());
+    const username = p.username.trim();
+    if (!username) throw Cognito.invalidParameter('Username is required');
+    const { salt, verifier } = createVerifier(this.poolName, username, temporaryPassword);
+    const inserted = await this.store.insertUser({
+      sub: randomUUID(),
+      username,
+      attributes: { ...p.attributes },
+      salt,
+      verifier,
+      status: 'FORCE_CHANGE_PASSWORD',
+      enabled: true,
+    });
+    if (!inserted) throw Cognito.usernameExists();
+    return { user: (await this.store.findUser(username))!, temporaryPassword };
+  }
+
+  private async mustFind(username: string): Promise<IdentityUser> {
+    const user = await this.store.findUser(username);
+    if (!user) throw Cognito.userNotFound();
+    return user;
+  }
+
+  async adminSetUserPassword(username: string, password: string, permanent: boolean): Promise<void> {
+    const user = await this.mustFind(username);
+    checkPasswordPolicy(password);
+    const { salt, verifier } = createVerifier(this.poolName, user.username, password);
+    const status: UserStatus = permanent ? 'CONFIRMED' : 'FORCE_CHANGE_PASSWORD';
+    await this.store.setPassword(user.sub, salt, verifier, status);
+  }
+
+  async adminResetUserPassword(username: string): Promise<void> {
+    const user = await this.mustFind(username);
+    await this.store.transaction(async (tx) => {
+      await this.store.setStatus(user.sub, 'RESET_REQUIRED', tx);
+      await this.store.revokeAllOf(user.sub, tx);
+    });
+  }
+
+  async adminDisableUser(username: string): Promise<void> {
+    const user = await this.mustFind(username);
+    await this.store.transaction(async (tx) => {
+      await this.store.setEnabled(user.sub, false, tx);
+      await this.store.revokeAllOf(user.sub, tx);
+    });
+  }
+
+  async adminEnableUser(username: string): Promise<void> {
+    const user = await this.mustFind(username);
+    await this.store.setEnabled(user.sub, true);
+  }
+
+  async adminDeleteUser(username: string): Promise<void> {
+    const user = await this.mustFind(username);
+    await this.store.deleteUser(user.sub);
+  }
+
+  async adminUserGlobalSignOut(username: string): Promise<void> {
+    const user = await this.mustFind(username);
+    await this.store.revokeAllOf(user.sub);
+  }
+
+  async adminGetUser(username: string): Promise<IdentityUser> {
+    return this.mustFind(username);
+  }
+
+  listUsers(limit = 60, after?: string): Promise<IdentityUser[]> {
+    return this.store.listUsers(Math.min(Math.max(limit, 1), 60), after);
+  }
+}

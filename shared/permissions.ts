@@ -1,0 +1,37 @@
+import { MENU } from './constants/routes';
+
+/** Specification §3: a profile lists modules (with their paths) and their submodules. */
+export interface ProfileModule {
+  path: string;
+  submodules: { path: string }[];
+}
+export interface ProfileDetail {
+  modulo: ProfileModule[];
+}
+export interface PortalProfile {
+  nombre: string;
+  details: ProfileDetail[];
+}
+
+/** Allowed paths = all module paths plus all submodule paths (specification §3). */
+export function allowedPaths(profile: Pick<PortalProfile, 'details'> | null | undefined): Set<string> {
+  const paths = new Set<string>();
+  for (const detail of profile?.details ?? []) {
+    for (const mod of detail.modulo ?? []) {
+      if (mod.path) paths.add(mod.path);
+      for (const sub of mod.submodules ?? []) if (sub.path) paths.add(sub.path);
+    }
+  }
+  return paths;
+}
+
+/** The specification's `details` shape for a set of granted paths, in menu order. */
+export function detailsFromPaths(granted: Iterable<string>): ProfileDetail[] {
+  const set = new Set(granted);
+  const modulo: ProfileModule[] = [];
+  for (const m of MENU) {
+    const submodules = m.submodules.filter((s) => set.has(s.path)).map((s) => ({ path: s.path }));
+    if (set.has(m.path) || submodules.length) modulo.push({ path: set.has(m.path) ? m.path : '', submodules });
+  }
+  return modulo.length ? [{ modulo }] : [];
+}
