@@ -52,4 +52,23 @@ describe('loadConfig', () => {
     expect(c.identity.mode).toBe('embedded');
     expect(c.identity.userPoolId).toBe(LOCAL_POOL.userPoolId);
   });
+
+  test('production with the embedded identity: no demo password, no known example password', () => {
+    const vars = (env: Record<string, string>) => {
+      try {
+        loadConfig(env, '1');
+        return [];
+      } catch (err) {
+        return (err as ConfigError).variables;
+      }
+    };
+    const prod = { NODE_ENV: 'production', IDENTITY_MODE: 'embedded' };
+    expect(vars({ ...prod, DEMO_PASSWORD: 'Otra-Clave-2026!' })).toEqual(['DEMO_PASSWORD']);
+    expect(vars({ ...prod, BOOTSTRAP_ADMIN_PASSWORD: 'Demo-Portal-2026!' })).toEqual(['BOOTSTRAP_ADMIN_PASSWORD']);
+    expect(vars({ ...prod, BOOTSTRAP_ADMIN_PASSWORD: 'Una-Clave-Propia-77' })).toEqual([]);
+    expect(vars({ DEMO_PASSWORD: 'Demo-Portal-2026!' })).toEqual([]);
+    expect(loadConfig({ ...prod, SEED_DEMO: 'true' }, '1').bootstrap.seedDemo).toBe(false);
+    expect(vars({ BOOTSTRAP_ADMIN_EMAIL: 'no-es-correo' })).toEqual(['BOOTSTRAP_ADMIN_EMAIL']);
+    expect(vars({ IDENTITY_ACCESS_TOKEN_TTL_SECONDS: '10' })).toEqual(['IDENTITY_ACCESS_TOKEN_TTL_SECONDS']);
+  });
 });

@@ -1,4 +1,4 @@
-import { READINESS_CACHE_MS, Readiness } from './readiness';
+import { READINESS_CACHE_MS, Readiness, identityKeysCheck } from './readiness';
 
 describe('Readiness', () => {
   test('caches the answer for 2 s, then checks again', async () => {
@@ -38,5 +38,19 @@ describe('Readiness', () => {
     r.markShuttingDown();
     expect((await r.report()).status).toBe('shutting_down');
     expect(check).toHaveBeenCalledTimes(1);
+  });
+
+  test('identity keys: not ready until the verifier has its keys; loaded once, then remembered', async () => {
+    let attempts = 0;
+    const hydrate = jest.fn(async () => {
+      attempts += 1;
+      if (attempts < 3) throw new Error('network');
+    });
+    const check = identityKeysCheck(hydrate);
+    await expect(check.check()).rejects.toThrow('Las claves de identidad no están cargadas');
+    await expect(check.check()).rejects.toThrow();
+    await expect(check.check()).resolves.toBeUndefined();
+    await check.check();
+    expect(hydrate).toHaveBeenCalledTimes(3);
   });
 });

@@ -1,0 +1,43 @@
+import type { DirectoryUser, IdentityDirectory } from './IdentityDirectory';
+import type { IdentityService } from './identityService';
+import type { IdentityUser } from './identityStore';
+
+const toDirectoryUser = (u: IdentityUser): DirectoryUser => ({
+  username: u.username,
+  email: u.attributes.email,
+  enabled: u.enabled,
+  status: u.status,
+  attributes: { sub: u.sub, ...u.attributes },
+  createdAt: u.createdAt,
+  updatedAt: u.updatedAt,
+});
+
+/** In-process calls to the embedded endpoint's store: nothing goes over HTTP. */
+export function embeddedDirectory(identity: IdentityService): IdentityDirectory {
+  return {
+    kind: 'embedded',
+    async createUser({ email, attributes, temporaryPassword }) {
+      const created = await identity.adminCreateUser({
+        username: email.toLowerCase(),
+        attributes: { ...attributes, email: email.toLowerCase(), email_verified: 'true' },
+        temporaryPassword,
+      });
+      return { user: toDirectoryUser(created.user), temporaryPassword: created.temporaryPassword };
+    },
+    async getUser(username) {
+      const user = await identity.adminGetUser(username).catch(() => undefined);
+      return user && toDirectoryUser(user);
+    },
+    async listUsers({ limit, nextToken } = {}) {
+      const users = await identity.listUsers(limit ?? 60, nextToken);
+      const full = users.length === Math.min(Math.max(limit ?? 60, 1), 60);
+      return { users: users.map(toDirectoryUser), nextToken: full ? users.at(-1)?.username : undefined };
+    },
+    disableUser: (username) => identity.adminDisableUser(username),
+    enableUser: (username) => identity.adminEnableUser(username),
+    deleteUser: (username) => identity.adminDeleteUser(username),
+    resetPassword: (username) => identity.adminResetUserPassword(username),
+    setPassword: (username, password, permanent) => identity.adminSetUserPassword(username, password, permanent),
+    signOutEverywhere: (username) => identity.adminUserGlobalSignOut(username),
+  };
+}
