@@ -1,14 +1,17 @@
 import 'bootstrap/dist/css/bootstrap.min.css';
 import 'bootstrap-icons/font/bootstrap-icons.css';
+import 'react-toastify/dist/ReactToastify.css';
+import './styles/portal.css';
 import { StrictMode } from 'react';
 import { hydrateRoot } from 'react-dom/client';
 import { BrowserRouter } from 'react-router';
 import { CONFIG_ELEMENT_ID, ROOT_ELEMENT_ID, STATE_ELEMENT_ID } from '../shared/constants/document';
 import type { PublicConfig } from '../shared/contracts/publicConfig';
 import { App } from './app/App';
-import { pageForPath } from './app/pages';
+import { chunksForPath } from './app/pages';
 import { Providers } from './app/Providers';
-import { makeStore } from './app/store';
+import { makeStore, persistUi } from './app/store';
+import type { AuthClient } from './auth/authClient';
 
 function readJson(id: string): unknown {
   const text = document.getElementById(id)?.textContent;
@@ -17,17 +20,27 @@ function readJson(id: string): unknown {
 
 // Written by our own server from the validated configuration; zod stays out of the entry chunk.
 const config = readJson(CONFIG_ELEMENT_ID) as PublicConfig;
+// The sign-in library and the session helpers load on first use (not part of the first download).
+let authClient: Promise<AuthClient> | undefined;
+const auth = () =>
+  (authClient ??= import('./auth/authClient').then((m) => new m.AuthClient(config.cognito, window.localStorage, window.location.origin)));
+const session = () => import('./auth/session');
 const store = makeStore(readJson(STATE_ELEMENT_ID) as Parameters<typeof makeStore>[0], {
   apiBase: config.apiBase,
+  getAuthHeaders: async () => (await session()).sessionHeaders(await auth(), config.apiSendRefreshToken),
+  onUnauthorized: () => {
+    void Promise.all([session(), auth()]).then(([s, a]) => s.endSession(a, '/login?current_session_expire=1'));
+  },
 });
+persistUi(store);
 
-// The current page's chunk is loaded before hydrating so the first render matches the server's.
-await pageForPath(window.location.pathname)?.load();
+// The current route's chunks are loaded before hydrating so the first render matches the server's.
+await Promise.all(chunksForPath(window.location.pathname).map((c) => c.load()));
 
 hydrateRoot(
   document.getElementById(ROOT_ELEMENT_ID)!,
   <StrictMode>
-    <Providers store={store} config={config}>
+    <Providers store={store} config={config} auth={auth}>
       <BrowserRouter>
         <App />
       </BrowserRouter>

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import zlib from 'node:zlib';
 import * as esbuild from 'esbuild';
-import { PAGES } from '../client/app/pages';
+import { CHUNKS } from '../client/app/pages';
 import type { AssetManifest, ScriptAsset } from '../server/ssr/manifest';
 import { ASSET_PREFIX } from '../server/ssr/manifest';
 
@@ -17,7 +17,20 @@ export const BUILD_STAMP = path.join(DIST, 'build-info.json');
 /** Everything a build reads: a newer file here makes `npm start` rebuild. */
 export const SOURCE_PATHS = ['client', 'server', 'shared', 'scripts/build.ts', 'package.json', 'package-lock.json', 'tsconfig.json'];
 
-const pkg = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { version: string };
+const pkg = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as {
+  version: string;
+  dependencies: Record<string, string>;
+};
+
+/**
+ * Packages the server bundle includes instead of importing at run time. react-bootstrap is
+ * imported by component (`react-bootstrap/Button`) so the client's chunks stay small, and those
+ * directory imports only resolve in a bundler, not in Node's ESM loader.
+ */
+const BUNDLED_ON_SERVER = new Set(['react-bootstrap']);
+const serverExternals = Object.keys(pkg.dependencies)
+  .filter((d) => !BUNDLED_ON_SERVER.has(d))
+  .flatMap((d) => [d, `${d}/*`]);
 
 export const clientOptions: esbuild.BuildOptions = {
   absWorkingDir: ROOT,
@@ -37,7 +50,8 @@ export const clientOptions: esbuild.BuildOptions = {
   sourcemap: 'linked',
   metafile: true,
   legalComments: 'linked',
-  define: { 'process.env.NODE_ENV': '"production"' },
+  // amazon-cognito-identity-js and its helpers read Node's `global`.
+  define: { 'process.env.NODE_ENV': '"production"', global: 'globalThis' },
   logLevel: 'warning',
 };
 
@@ -48,7 +62,10 @@ export const serverOptions: esbuild.BuildOptions = {
   platform: 'node',
   format: 'esm',
   target: 'node20',
-  packages: 'external',
+  external: serverExternals,
+  // The ESM builds of bundled packages; CommonJS ones that remain can still require() externals.
+  mainFields: ['module', 'main'],
+  banner: { js: "import { createRequire as __portalCreateRequire } from 'node:module'; const require = __portalCreateRequire(import.meta.url);" },
   outfile: path.join(DIST, 'server.js'),
   loader: { '.sql': 'text' },
   jsx: 'automatic',
@@ -84,10 +101,10 @@ export function manifestFromMetafile(meta: esbuild.Metafile, favicon: string): A
     .map(toUrl);
 
   const pages: Record<string, ScriptAsset> = {};
-  for (const page of Object.values(PAGES)) {
-    const out = outputs.find(([, o]) => o.entryPoint === page.id);
-    if (!out) throw new Error(`La página ${page.id} no produjo un chunk propio: revisa su id en client/app/pages.ts`);
-    pages[page.id] = script(out[0]);
+  for (const chunk of CHUNKS) {
+    const out = outputs.find(([, o]) => o.entryPoint === chunk.id);
+    if (!out) throw new Error(`El módulo ${chunk.id} no produjo un chunk propio: revisa su id en client/app/pages.ts`);
+    pages[chunk.id] = script(out[0]);
   }
   const buildId = createHash('sha256').update(JSON.stringify(Object.keys(meta.outputs).sort())).digest('hex').slice(0, 16);
   return { buildId, entry: { ...script(entryFile), css: [...new Set(css)] }, pages, favicon };

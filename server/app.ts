@@ -11,6 +11,8 @@ import { apiNotFound, errorHandler } from './errors';
 import { healthRouter } from './health/healthRouter';
 import { createMetrics, type Metrics } from './health/metrics';
 import { Readiness, databaseCheck, identityKeysCheck } from './health/readiness';
+import { PortalRepository } from './api/portal/portalRepository';
+import { portalRouter } from './api/portal/portalRouter';
 import { usersRouter } from './api/users/usersRouter';
 import { UsersRepository } from './api/users/usersRepository';
 import { UsersService } from './api/users/usersService';
@@ -50,6 +52,7 @@ export function publicConfig(config: Config): PublicConfig {
   const { region, userPoolId, clientId, mode } = config.identity;
   return {
     apiBase: config.apiBase,
+    apiSendRefreshToken: config.apiSendRefreshToken,
     portalVersion: config.portalVersion,
     cognito: { region, userPoolId, clientId, ...(mode === 'embedded' ? { endpoint: IDENTITY_ENDPOINT_PATH } : {}) },
   };
@@ -166,6 +169,7 @@ export function createApp(deps: AppDeps): PortalApp {
   });
   api.use(express.json({ limit: '1mb' }));
   api.use(authenticate(deps.verifiers));
+  api.use('/portal', portalRouter(new PortalRepository(db), config.portalVersion));
   api.use('/v5/users', usersRouter(new UsersService(new UsersRepository(db))));
   api.use(apiNotFound);
   app.use('/api', api);

@@ -29,6 +29,7 @@ export const envSchema = z
     SHUTDOWN_TIMEOUT_MS: intFrom(10000),
     TRUST_PROXY: intFrom(0),
     PORTAL_API_URL: z.string().min(1).default('/api'),
+    API_SEND_REFRESH_TOKEN: z.enum(['true', 'false']).default('true'),
     IDENTITY_MODE: z.enum(['embedded', 'cognito']).optional(),
     COGNITO_REGION: z
       .string()
@@ -83,6 +84,8 @@ export interface Config {
   shutdown: { delayMs: number; timeoutMs: number };
   trustProxy: number;
   apiBase: string;
+  /** Whether the browser sends the RefreshToken header (specification §7); the API never reads it. */
+  apiSendRefreshToken: boolean;
   identity: {
     mode: 'embedded' | 'cognito';
     region: string;
@@ -126,6 +129,7 @@ export function loadConfig(source: NodeJS.ProcessEnv, portalVersion: string): Co
     shutdown: { delayMs: env.SHUTDOWN_DELAY_MS, timeoutMs: env.SHUTDOWN_TIMEOUT_MS },
     trustProxy: env.TRUST_PROXY,
     apiBase: env.PORTAL_API_URL,
+    apiSendRefreshToken: env.API_SEND_REFRESH_TOKEN === 'true',
     identity: {
       mode,
       region: env.COGNITO_REGION ?? userPoolId.split('_')[0]!,

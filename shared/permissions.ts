@@ -35,3 +35,28 @@ export function detailsFromPaths(granted: Iterable<string>): ProfileDetail[] {
   }
   return modulo.length ? [{ modulo }] : [];
 }
+
+/** Pages every signed-in administrator may open, whatever the profile grants. */
+export const ALWAYS_ALLOWED: readonly string[] = ['/', '/account'];
+
+export function canAccess(allowed: Set<string>, path: string): boolean {
+  return ALWAYS_ALLOWED.includes(path) || allowed.has(path);
+}
+
+/** The menu as the profile allows it: an entry shows only if its path is allowed, children too. */
+export function filterMenu(allowed: Set<string>): typeof MENU {
+  return MENU.filter((m) => allowed.has(m.path)).map((m) => ({
+    ...m,
+    submodules: m.submodules.filter((s) => allowed.has(s.path)),
+  }));
+}
+
+/** Where `/` goes: the general dashboard when allowed, else the first allowed page of the menu. */
+export function firstAllowedPath(allowed: Set<string>): string {
+  if (allowed.has('/dashboard/general')) return '/dashboard/general';
+  for (const m of filterMenu(allowed)) {
+    if (m.submodules[0]) return m.submodules[0].path;
+    return m.path;
+  }
+  return '/account';
+}

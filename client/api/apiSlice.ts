@@ -2,13 +2,14 @@ import { createApi } from '@reduxjs/toolkit/query/react';
 import { axiosBaseQuery } from './axiosBaseQuery';
 
 /**
- * The one RTK Query api slice. Features inject their endpoints into it; tags are
- * declared here so invalidation works across features.
+ * The one RTK Query api slice. Features inject their endpoints into it; tags are declared
+ * here so invalidation works across features. No refetch on focus, no retry (§9).
  */
 export const apiSlice = createApi({
   reducerPath: 'api',
   baseQuery: axiosBaseQuery,
-  tagTypes: [],
+  tagTypes: ['User', 'Versions'],
   refetchOnFocus: false,
+  refetchOnReconnect: false,
   endpoints: () => ({}),
 });

@@ -1,16 +1,17 @@
 import type { BaseQueryFn } from '@reduxjs/toolkit/query';
-import axios, { type AxiosRequestConfig, type Method } from 'axios';
+import type { AxiosRequestConfig, Method } from 'axios';
 
 export interface ApiRequest {
   url: string;
   method?: Method;
   data?: unknown;
   params?: AxiosRequestConfig['params'];
-  headers?: Record<string, string>;
 }
 
 export interface ApiError {
+  /** HTTP status, or 'NETWORK_ERROR' when no answer arrived. */
   status: number | 'NETWORK_ERROR';
+  /** axios' error code, e.g. ERR_NETWORK. */
   code?: string;
   data: unknown;
 }
@@ -18,19 +19,31 @@ export interface ApiError {
 /** What the store passes to every query (thunk extra argument). */
 export interface ApiExtra {
   apiBase: string;
+  /** The specification §7 headers from the current session; rejects when the session is over. */
+  getAuthHeaders(): Promise<Record<string, string>>;
+  /** HTTP 401 or an expired session: sign out, clear storage, go to the sign-in page. */
+  onUnauthorized(): void;
 }
 
 /** The RTK Query base query over axios: never throws, answers `{ data }` or `{ error }`. */
 export const axiosBaseQuery: BaseQueryFn<ApiRequest, unknown, ApiError> = async (args, api) => {
-  const { apiBase } = api.extra as ApiExtra;
+  const extra = api.extra as ApiExtra;
+  let headers: Record<string, string>;
+  try {
+    headers = await extra.getAuthHeaders();
+  } catch {
+    return { error: { status: 401, code: 'SESSION_EXPIRED', data: { message: 'Unauthorized' } } };
+  }
+  // axios loads with the first API call, not with the page.
+  const { default: axios } = await import('axios');
   try {
     const res = await axios.request({
-      baseURL: apiBase,
+      baseURL: extra.apiBase,
       url: args.url,
       method: args.method ?? 'GET',
       data: args.data,
       params: args.params,
-      headers: args.headers,
+      headers,
       signal: api.signal,
     });
     return { data: res.data };
@@ -41,4 +54,16 @@ export const axiosBaseQuery: BaseQueryFn<ApiRequest, unknown, ApiError> = async 
     }
     return { error: { status: 'NETWORK_ERROR', data: String(err) } };
   }
+};
+
+/** Generic request builders (specification §7): GET with query, POST, PUT with optional id, DELETE with id. */
+export const http = {
+  get: (url: string, params?: Record<string, unknown>): ApiRequest => ({ url, method: 'GET', params }),
+  post: (url: string, data?: unknown): ApiRequest => ({ url, method: 'POST', data }),
+  put: (url: string, data: unknown, id?: string | number): ApiRequest => ({
+    url: id === undefined ? url : `${url}/${encodeURIComponent(String(id))}`,
+    method: 'PUT',
+    data,
+  }),
+  delete: (url: string, id: string | number): ApiRequest => ({ url: `${url}/${encodeURIComponent(String(id))}`, method: 'DELETE' }),
 };

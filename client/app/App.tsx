@@ -1,10 +1,10 @@
 import { Suspense, useLayoutEffect } from 'react';
 import { Route, Routes } from 'react-router';
 import { ROUTES, type PortalRoute } from '../../shared/constants/routes';
-import { AppLayout } from '../layout/AppLayout';
 import { PageSpinner } from '../components/PageSpinner';
+import { PortalToastContainer } from '../components/PortalToastContainer';
 import { NotFoundPage } from '../features/not-found/NotFoundPage';
-import { pageForRoute } from './pages';
+import { APP_FRAME, pageForRoute } from './pages';
 
 function RouteElement({ route }: { route: PortalRoute }) {
   const { Component } = pageForRoute(route);
@@ -13,7 +13,7 @@ function RouteElement({ route }: { route: PortalRoute }) {
       <Component title={route.title} path={route.path} />
     </Suspense>
   );
-  return route.frame === 'app' ? <AppLayout>{page}</AppLayout> : page;
+  return route.frame === 'app' ? <APP_FRAME.Component path={route.path}>{page}</APP_FRAME.Component> : page;
 }
 
 /** The same tree on the server (StaticRouter) and in the browser (BrowserRouter). */
@@ -25,11 +25,14 @@ export function App() {
     performance.mark('portal:hydrated');
   }, []);
   return (
-    <Routes>
-      {ROUTES.map((route) => (
-        <Route key={route.path} path={route.path} element={<RouteElement route={route} />} />
-      ))}
-      <Route path="*" element={<NotFoundPage />} />
-    </Routes>
+    <>
+      <Routes>
+        {ROUTES.map((route) => (
+          <Route key={route.path} path={route.path} element={<RouteElement route={route} />} />
+        ))}
+        <Route path="*" element={<NotFoundPage />} />
+      </Routes>
+      <PortalToastContainer />
+    </>
   );
 }

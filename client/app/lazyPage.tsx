@@ -7,24 +7,22 @@ export interface PageProps {
   path: string;
 }
 
-export interface PageModule {
-  default: ComponentType<PageProps>;
-}
-
 /**
- * A page in its own chunk that can be loaded ahead of rendering. The server loads every
- * page before its first render and the client loads the current one before hydrating, so
- * both render synchronously and the markup matches; later navigations suspend as usual.
+ * A component in its own chunk that can be loaded ahead of rendering. The server loads every
+ * chunk before its first render and the client loads the current route's chunks before
+ * hydrating, so both render synchronously and the markup matches; later navigations suspend.
  */
-export interface LazyPage {
-  /** The page's source file, as esbuild names it in the metafile (the asset manifest key). */
+export interface LazyChunk<P extends object> {
+  /** The module's source file, as esbuild names it in the metafile (the asset manifest key). */
   id: string;
   load(): Promise<void>;
-  Component: ComponentType<PageProps>;
+  Component: ComponentType<P>;
 }
 
-export function lazyPage(id: string, loader: () => Promise<PageModule>): LazyPage {
-  let loaded: PageModule | undefined;
+export type LazyPage = LazyChunk<PageProps>;
+
+export function lazyChunk<P extends object>(id: string, loader: () => Promise<{ default: ComponentType<P> }>): LazyChunk<P> {
+  let loaded: { default: ComponentType<P> } | undefined;
   let pending: Promise<void> | undefined;
   const load = () =>
     (pending ??= loader().then(
@@ -36,11 +34,13 @@ export function lazyPage(id: string, loader: () => Promise<PageModule>): LazyPag
         throw err;
       },
     ));
-  function Component(props: PageProps) {
+  function Component(props: P) {
     if (!loaded) use(load());
-    const Page = loaded!.default;
-    return <Page {...props} />;
+    const Loaded = loaded!.default;
+    return <Loaded {...props} />;
   }
-  Component.displayName = `LazyPage(${id})`;
+  Component.displayName = `Lazy(${id})`;
   return { id, load, Component };
 }
+
+export const lazyPage = (id: string, loader: () => Promise<{ default: ComponentType<PageProps> }>): LazyPage => lazyChunk(id, loader);

@@ -1,26 +1,40 @@
+import type { ReactNode } from 'react';
 import { findRoute, type PortalRoute } from '../../shared/constants/routes';
-import { lazyPage, type LazyPage } from './lazyPage';
+import { lazyChunk, lazyPage, type LazyChunk, type LazyPage } from './lazyPage';
 
 /** Every page chunk. Each id is the page's source path: the build checks them. */
 export const PAGES = {
   login: lazyPage('client/features/login/LoginPage.tsx', () => import('../features/login/LoginPage')),
   google: lazyPage('client/features/google/GooglePage.tsx', () => import('../features/google/GooglePage')),
+  account: lazyPage('client/features/account/AccountPage.tsx', () => import('../features/account/AccountPage')),
   section: lazyPage('client/features/section/SectionPage.tsx', () => import('../features/section/SectionPage')),
 } satisfies Record<string, LazyPage>;
+
+/** The signed-in frame (session check, user load, header, menu) in its own chunk: /login skips it. */
+export const APP_FRAME: LazyChunk<{ path: string; children: ReactNode }> = lazyChunk(
+  'client/layout/AppFrame.tsx',
+  () => import('../layout/AppFrame'),
+);
+
+/** Every lazily loaded chunk (the build gives each its own file and checks the ids). */
+export const CHUNKS: readonly LazyChunk<never>[] = [...Object.values(PAGES), APP_FRAME] as LazyChunk<never>[];
 
 /** The page that renders a route of the table. */
 export function pageForRoute(route: PortalRoute): LazyPage {
   if (route.path === '/login') return PAGES.login;
   if (route.path === '/google') return PAGES.google;
+  if (route.path === '/account') return PAGES.account;
   return PAGES.section;
 }
 
-/** The page for a URL path, if the path is in the route table. */
-export function pageForPath(pathname: string): LazyPage | undefined {
+/** The chunks a URL path renders with (frame and page), if the path is in the route table. */
+export function chunksForPath(pathname: string): LazyChunk<never>[] {
   const route = findRoute(pathname);
-  return route ? pageForRoute(route) : undefined;
+  if (!route) return [];
+  const page = pageForRoute(route) as LazyChunk<never>;
+  return route.frame === 'app' ? [APP_FRAME as LazyChunk<never>, page] : [page];
 }
 
-export function loadAllPages(): Promise<void[]> {
-  return Promise.all(Object.values(PAGES).map((p) => p.load()));
+export function loadAllChunks(): Promise<void[]> {
+  return Promise.all(CHUNKS.map((c) => c.load()));
 }

@@ -1,4 +1,4 @@
-import { Spinner } from 'react-bootstrap';
+import Spinner from 'react-bootstrap/Spinner';
 import { MESSAGES } from '../../shared/messages';
 
 /** Centred spinner for content that is still loading. */

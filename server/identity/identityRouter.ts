@@ -1,7 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import express, { Router, type Response } from 'express';
+import { handleAdminOperation, requiresSignature } from './adminProtocol';
 import { Cognito, CognitoError } from './cognitoErrors';
 import type { IdentityService } from './identityService';
+import { verifySigV4 } from './sigv4';
 
 const TARGET_PREFIX = 'AWSCognitoIdentityProviderService.';
 const CONTENT_TYPE = 'application/x-amz-json-1.1';
@@ -18,10 +20,15 @@ function sendError(res: Response, err: CognitoError): void {
 /**
  * The embedded Cognito-compatible endpoint, mounted on the portal's own origin: the JSON 1.1
  * protocol on POST `/`, and the JWKS and OpenID discovery under `/<poolId>/.well-known/`.
- * Bodies are never logged (they carry passwords); administrator operations are not routed.
+ * Bodies are never logged (they carry passwords). Administrator operations (AdminCreateUser,
+ * ListUsers…) are served only with a valid SigV4 signature made with the endpoint's own admin
+ * key (`identity.adminCredentials()`), verified over the raw body as received.
  */
-export function identityRouter(identity: IdentityService): Router {
+export function identityRouter(identity: IdentityService, opts: { now?: () => number } = {}): Router {
   const router = Router();
+  const now = opts.now ?? Date.now;
+  /** The body bytes as received, for signature verification (the parser gives a decoded string). */
+  const rawBodies = new WeakMap<object, Buffer>();
 
   router.get(`/${identity.userPoolId}/.well-known/jwks.json`, (_req, res) => {
     res.set('Cache-Control', 'public, max-age=300').json(identity.jwks);
@@ -51,9 +58,33 @@ export function identityRouter(identity: IdentityService): Router {
       }
       next();
     },
-    express.text({ type: CONTENT_TYPE, limit: '64kb' }),
+    express.text({
+      type: CONTENT_TYPE,
+      limit: '64kb',
+      verify: (req, _res, buf) => {
+        rawBodies.set(req, buf);
+      },
+    }),
     async (req, res) => {
       const operation = req.get('x-amz-target')!.slice(TARGET_PREFIX.length);
+      const admin = requiresSignature(operation);
+      if (admin) {
+        try {
+          await verifySigV4(
+            { method: req.method, url: req.originalUrl, headers: req.headers, body: rawBodies.get(req) ?? Buffer.alloc(0) },
+            { credentials: identity.adminCredentials(), region: identity.region, service: 'cognito-idp', now: now() },
+          );
+        } catch (err) {
+          if (!(err instanceof CognitoError)) {
+            req.log?.error({ err, operation }, 'identity admin signature check failed');
+            sendError(res, Cognito.internal());
+            return;
+          }
+          req.log?.warn({ operation, error: err.type }, 'identity admin request refused');
+          sendError(res, err);
+          return;
+        }
+      }
       let body: Record<string, unknown>;
       try {
         const parsed: unknown = JSON.parse(typeof req.body === 'string' ? req.body : '');
@@ -64,7 +95,7 @@ export function identityRouter(identity: IdentityService): Router {
         return;
       }
       try {
-        send(res, 200, await identity.handle(operation, body));
+        send(res, 200, admin ? await handleAdminOperation(identity, operation, body, req.log) : await identity.handle(operation, body));
       } catch (err) {
         if (err instanceof CognitoError) {
           req.log?.info({ operation, error: err.type }, 'identity operation refused');

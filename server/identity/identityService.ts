@@ -6,6 +6,7 @@ import { Cognito, CognitoError, checkPasswordPolicy } from './cognitoErrors';
 import { IdentityStore, sha256, type IdentityUser, type UserStatus } from './identityStore';
 import { signJwt } from './jwt';
 import { loadOrCreateKeys, type SigningKeys } from './keys';
+import type { AdminCredentials } from './sigv4';
 import {
   N,
   createVerifier,
@@ -76,6 +77,11 @@ export function generatePassword(length = 16): string {
   return chars.join('');
 }
 
+const BASE32 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ234567';
+
+/** An access key id in the shape of AWS's (20 upper-case characters), marked as local. */
+const newAccessKeyId = () => `LOCAL${Array.from(randomBytes(15), (b) => BASE32[b % 32]).join('')}`;
+
 /**
  * The embedded Cognito-compatible identity endpoint: the user pool, SRP sign-in, tokens,
  * refresh, sign-out and the administrator operations, all kept in the portal's database.
@@ -90,6 +96,7 @@ export class IdentityService {
     private readonly keys: SigningKeys,
     readonly verifiers: TokenVerifiers,
     private readonly fakeSaltKey: string,
+    private readonly adminKey: AdminCredentials,
     private readonly opts: IdentityOptions,
   ) {
     this.issuer = `https://cognito-idp.${opts.region}.amazonaws.com/${opts.userPoolId}`;
@@ -101,8 +108,26 @@ export class IdentityService {
     const store = new IdentityStore(db);
     const keys = await loadOrCreateKeys(db);
     const fakeSaltKey = await store.secret('fake_salt_key', () => randomBytes(32).toString('hex'));
+    // The key that signs (SigV4) administrator calls over HTTP: created on first start, kept in
+    // the database like the other secrets, never logged.
+    const adminKey: AdminCredentials = {
+      accessKeyId: await store.secret('admin_access_key_id', newAccessKeyId),
+      secretAccessKey: await store.secret('admin_secret_access_key', () => randomBytes(30).toString('base64')),
+    };
     const verifiers = createTokenVerifiers({ userPoolId: opts.userPoolId, clientId: opts.clientId, jwks: keys.jwks });
-    return new IdentityService(store, keys, verifiers, fakeSaltKey, opts);
+    return new IdentityService(store, keys, verifiers, fakeSaltKey, adminKey, opts);
+  }
+
+  /**
+   * The credentials administrator calls over HTTP must be signed with (SigV4, service
+   * `cognito-idp`): for in-process use only, e.g. an AWS SDK client pointed at this endpoint.
+   */
+  adminCredentials(): AdminCredentials {
+    return { ...this.adminKey };
+  }
+
+  get region() {
+    return this.opts.region;
   }
 
   get jwks() {
@@ -456,7 +481,7 @@ export class IdentityService {
     return {};
   }
 
-  // Administrator operations (in-process only: never reachable over HTTP) -------------------------
+  // Administrator operations (in-process; over HTTP only with a SigV4 signature, see adminProtocol) --
 
   async adminCreateUser(p: { username: string; attributes?: Record<string, string>; temporaryPassword?: string }): Promise<CreatedUser> {
     const temporaryPassword = checkPasswordPolicy(p.temporaryPassword ?? generatePassword());

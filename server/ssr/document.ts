@@ -8,8 +8,8 @@ export interface DocumentParts {
   config: unknown;
   state: unknown;
   manifest: AssetManifest;
-  /** The chunk of the page being rendered, preloaded next to the entry. */
-  page?: ScriptAsset;
+  /** The chunks of the route being rendered (frame, page), preloaded next to the entry. */
+  chunks: ScriptAsset[];
   /** Stands where the request's CSP nonce goes; replaced on every response. */
   nonce: string;
 }
@@ -17,8 +17,8 @@ export interface DocumentParts {
 const escapeAttr = (s: string) => s.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;');
 
 /** The whole HTML page around the server-rendered markup. */
-export function renderDocument({ markup, config, state, manifest, page, nonce }: DocumentParts): string {
-  const preload = [...new Set([...manifest.entry.preload, ...(page ? [page.js, ...page.preload] : [])])];
+export function renderDocument({ markup, config, state, manifest, chunks, nonce }: DocumentParts): string {
+  const preload = [...new Set([...manifest.entry.preload, ...chunks.flatMap((c) => [c.js, ...c.preload])])];
   const head = [
     '<meta charset="utf-8">',
     '<meta name="viewport" content="width=device-width, initial-scale=1">',

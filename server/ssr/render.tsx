@@ -14,15 +14,22 @@ export interface RenderedApp {
 
 /** Renders the same `<App/>` the client hydrates, with a fresh store for this render. */
 export function renderApp(url: string, config: PublicConfig): RenderedApp {
-  const store = makeStore(undefined, { apiBase: config.apiBase });
+  // Nothing calls the API while rendering on the server: no session, no headers.
+  const store = makeStore(undefined, {
+    apiBase: config.apiBase,
+    getAuthHeaders: () => Promise.reject(new Error('no session on the server')),
+    onUnauthorized: () => undefined,
+  });
   const markup = renderToString(
     <StrictMode>
-      <Providers store={store} config={config}>
+      <Providers store={store} config={config} auth={null}>
         <StaticRouter location={url}>
           <App />
         </StaticRouter>
       </Providers>
     </StrictMode>,
   );
-  return { markup, state: store.getState() };
+  // The persisted UI preferences are the browser's own: they are not preloaded.
+  const { ui: _ui, ...state } = store.getState();
+  return { markup, state };
 }

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { Router } from 'express';
 import { findRoute } from '../../shared/constants/routes';
 import type { PublicConfig } from '../../shared/contracts/publicConfig';
-import { loadAllPages, pageForPath } from '../../client/app/pages';
+import { chunksForPath, loadAllChunks } from '../../client/app/pages';
 import { renderDocument } from './document';
 import type { AssetManifest } from './manifest';
 import { renderApp } from './render';
@@ -37,15 +37,14 @@ export function ssrRouter(opts: { config: PublicConfig; manifest: AssetManifest;
       cache.set(url, hit);
       return hit;
     }
-    await (pagesReady ??= loadAllPages());
+    await (pagesReady ??= loadAllChunks());
     const { markup, state } = renderApp(url, opts.config);
-    const page = pageForPath(url);
     const html = renderDocument({
       markup,
       state,
       config: opts.config,
       manifest: opts.manifest,
-      page: page ? opts.manifest.pages[page.id] : undefined,
+      chunks: chunksForPath(url).map((c) => opts.manifest.pages[c.id]!),
       nonce: placeholder,
     });
     const entry: CachedPage = { status: findRoute(url) ? 200 : 404, parts: html.split(placeholder) };

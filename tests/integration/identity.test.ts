@@ -280,7 +280,7 @@ describe.each(testEngines())('embedded identity endpoint with the real client (%
       expect((await bad({ 'content-type': 'application/x-amz-json-1.1' }, '{}')).body.__type).toBe('UnknownOperationException');
       expect((await bad(json, 'not json')).body.__type).toBe('SerializationException');
       expect((await bad(json, JSON.stringify({ pad: 'x'.repeat(70_000) }))).status).toBe(400);
-      expect((await bad({ ...json, 'x-amz-target': `${TARGET}AdminCreateUser` }, '{}')).body.__type).toBe('UnknownOperationException');
+      expect((await bad({ ...json, 'x-amz-target': `${TARGET}AdminCreateUser` }, '{}')).body.__type).toBe('MissingAuthenticationTokenException');
       const wrongClient = await call('InitiateAuth', { AuthFlow: 'USER_PASSWORD_AUTH', ClientId: 'otro', AuthParameters: { USERNAME: 'a', PASSWORD: 'b' } });
       expect(wrongClient.body.__type).toBe('ResourceNotFoundException');
     });

@@ -49,6 +49,7 @@ describe('server-side rendering', () => {
     const res = await request(app).get('/login').expect(200);
     expect(scriptJson(res.text, 'portal-config')).toEqual({
       apiBase: '/api',
+      apiSendRefreshToken: true,
       portalVersion: '0.0.0-test',
       cognito: {
         region: 'us-east-1',
@@ -57,9 +58,11 @@ describe('server-side rendering', () => {
         endpoint: '/cognito/',
       },
     });
-    const state = scriptJson(res.text, 'portal-state') as { ui: unknown; api: unknown };
-    expect(state.ui).toEqual({ menuCollapsed: false });
-    expect(state.api).toBeDefined();
+    const state = scriptJson(res.text, 'portal-state') as Record<string, unknown>;
+    // A fresh store per request: nobody is signed in on the server; UI preferences stay in the browser.
+    expect(state.session).toEqual({ status: 'checking' });
+    expect(state.api).toMatchObject({ queries: {}, mutations: {} });
+    expect(state).not.toHaveProperty('ui');
   });
 
   test('with a real Cognito pool the config has no endpoint and the CSP allows the pool', async () => {
@@ -69,6 +72,7 @@ describe('server-side rendering', () => {
     const res = await request(app).get('/login').expect(200);
     expect(scriptJson(res.text, 'portal-config')).toEqual({
       apiBase: '/api',
+      apiSendRefreshToken: true,
       portalVersion: '0.0.0-test',
       cognito: { region: 'eu-west-1', userPoolId: 'eu-west-1_AbCdEf123', clientId: 'abc123def456' },
     });

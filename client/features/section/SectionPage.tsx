@@ -1,15 +1,17 @@
 import { Link } from 'react-router';
-import { MENU } from '../../../shared/constants/routes';
 import { MESSAGES } from '../../../shared/messages';
+import { filterMenu } from '../../../shared/permissions';
 import type { PageProps } from '../../app/lazyPage';
+import { useCurrentUser } from '../../auth/CurrentUserContext';
 
 /**
- * A section of the portal: a module lists its entries; an entry shows its title until its
- * functional page lands.
+ * A section of the portal: a module lists the entries the profile allows; an entry shows its
+ * title until its functional page lands.
  */
 export default function SectionPage({ title, path }: PageProps) {
-  const module = MENU.find((m) => m.path === path);
-  const entries = path === '/' ? MENU : module?.submodules ?? [];
+  const menu = filterMenu(useCurrentUser().allowed);
+  const module = menu.find((m) => m.path === path);
+  const entries = module?.submodules ?? [];
   return (
     <section>
       <h1 className="h3 mb-4">{title}</h1>

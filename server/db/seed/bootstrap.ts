@@ -100,6 +100,13 @@ export async function bootstrap(db: Db, config: Config, identity: IdentityServic
     }
   }
   await db.transaction(async (tx) => {
+    if (demo.length) {
+      // The demo's lock-app versions, until the agent-settings pages manage them.
+      await tx.query(
+        `INSERT INTO lock_app_versions (device_type, version_name, version_app, app_type, is_current)
+         VALUES (1, 'Macrolock', '3.4.1', 2, true), (2, 'Macrolock.TV', '1.8.0', 5, true)`,
+      );
+    }
     const adminProfile = await insertProfile(tx, ADMIN_PROFILE);
     await insertAdmin(tx, { correo: adminEmail, nombres: 'Administrador Demo', apellidos: '' }, adminProfile);
     for (const account of demo) await insertAdmin(tx, account, await insertProfile(tx, account.profile));

@@ -1,0 +1,32 @@
+import { isRejectedWithValue, type Middleware } from '@reduxjs/toolkit';
+import { SPEC_TEXT } from '../../shared/messages';
+import { toastError } from '../components/toast';
+import type { ApiError, ApiExtra } from './axiosBaseQuery';
+
+/** Endpoints whose failures their own screens report (the user load retries, then says so). */
+export const SILENT_ENDPOINTS = new Set(['getUserByEmail']);
+
+/** The text shown for a failed call (specification §8). */
+export function errorMessage(error: ApiError): string {
+  if (error.status === 'NETWORK_ERROR' || error.code === 'ERR_NETWORK') return SPEC_TEXT.networkError;
+  const data = error.data as { message?: unknown } | string | null | undefined;
+  if (data && typeof data === 'object' && typeof data.message === 'string' && data.message) return data.message;
+  if (typeof data === 'string' && data) return data;
+  return SPEC_TEXT.apiErrorFallback;
+}
+
+/**
+ * The one place API errors become visible: 401 ends the session (specification §8); every
+ * other failure is an error toast.
+ */
+export function apiErrorMiddleware(extra: ApiExtra): Middleware {
+  return () => (next) => (action) => {
+    if (isRejectedWithValue(action)) {
+      const error = action.payload as ApiError;
+      const endpoint = (action.meta as { arg?: { endpointName?: string } }).arg?.endpointName;
+      if (error.status === 401) extra.onUnauthorized();
+      else if (!endpoint || !SILENT_ENDPOINTS.has(endpoint)) toastError(errorMessage(error));
+    }
+    return next(action);
+  };
+}

@@ -1,0 +1,31 @@
+import { useCallback } from 'react';
+import { useNavigate } from 'react-router';
+import { apiSlice } from '../api/apiSlice';
+import { useAppDispatch } from '../app/hooks';
+import { useAuthClient } from './AuthContext';
+import { signedOut } from './sessionSlice';
+
+/**
+ * Ends the session inside the app: optionally revokes it at the identity service, clears the
+ * browser's storage and the API cache, and goes to `to` (replacing history, so Back does not
+ * re-enter a protected page).
+ */
+export function useEndSession() {
+  const auth = useAuthClient();
+  const dispatch = useAppDispatch();
+  const navigate = useNavigate();
+  return useCallback(
+    async (to: string, opts: { revoke?: boolean } = {}) => {
+      if (auth) {
+        const client = await auth();
+        if (opts.revoke) await client.signOut().catch(() => client.signOutLocally());
+        else client.signOutLocally();
+      }
+      window.localStorage.clear();
+      dispatch(signedOut());
+      dispatch(apiSlice.util.resetApiState());
+      navigate(to, { replace: true });
+    },
+    [auth, dispatch, navigate],
+  );
+}

@@ -1,0 +1,49 @@
+import Button from 'react-bootstrap/Button';
+import { LABELS } from '../../shared/constants/labels';
+import { displayValue } from './EmptyValue';
+import { toastError, toastSuccess } from './toast';
+
+export interface CopyTextProps {
+  /** The text shown and copied. When empty, '-' is shown and there is nothing to copy. */
+  text: string | null | undefined;
+  /** What the text is, e.g. 'IMEI': names the button and the toast. */
+  label: string;
+  className?: string;
+}
+
+/** Copies `text`; toasts '<label> <text> copiado' (specification §5), or an error. */
+async function copy(text: string, label: string) {
+  const clipboard = typeof navigator === 'undefined' ? undefined : navigator.clipboard;
+  if (!clipboard?.writeText) {
+    toastError(LABELS.clipboardUnavailable);
+    return;
+  }
+  try {
+    await clipboard.writeText(text);
+    toastSuccess(LABELS.copied(label, text));
+  } catch {
+    toastError(LABELS.clipboardUnavailable);
+  }
+}
+
+/** A text with a button that copies it to the clipboard. */
+export function CopyText({ text, label, className }: CopyTextProps) {
+  const copyLabel = LABELS.copyLabel(label);
+  return (
+    <span className={['d-inline-flex align-items-center gap-1', className].filter(Boolean).join(' ')}>
+      <span>{displayValue(text)}</span>
+      {text ? (
+        <Button
+          variant="link"
+          size="sm"
+          className="p-0 lh-1"
+          aria-label={copyLabel}
+          title={copyLabel}
+          onClick={() => void copy(text, label)}
+        >
+          <i className="bi bi-clipboard" aria-hidden="true" />
+        </Button>
+      ) : null}
+    </span>
+  );
+}

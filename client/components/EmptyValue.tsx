@@ -1,0 +1,11 @@
+import { EMPTY_VALUE } from '../../shared/constants/business';
+
+/** The value itself, or '-' (specification §9) for null, undefined and ''. */
+export function displayValue<T>(value: T | null | undefined): T | typeof EMPTY_VALUE {
+  return value === null || value === undefined || value === '' ? EMPTY_VALUE : value;
+}
+
+/** Renders a value, or '-' when it is empty. */
+export function Value({ value }: { value: string | number | null | undefined }) {
+  return <>{displayValue(value)}</>;
+}

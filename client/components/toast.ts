@@ -1,0 +1,25 @@
+/**
+ * Toasts of the portal (specification §5, §9). Everything toasts through these helpers:
+ * they use `react-toastify/unstyled` (no injected `<style>`, so the CSP needs no
+ * `unsafe-inline`; the client entry imports `react-toastify/ReactToastify.css`), whose
+ * toast store is not the one of the plain `react-toastify` entry.
+ */
+import { toast, type Id, type ToastOptions } from 'react-toastify/unstyled';
+import { TOAST_AUTO_CLOSE_MS, TOAST_POSITION } from '../../shared/constants/business';
+
+/** Top right, closing after 5000 ms, no progress bar (specification §9). */
+export const TOAST_OPTIONS = {
+  position: TOAST_POSITION,
+  autoClose: TOAST_AUTO_CLOSE_MS,
+  hideProgressBar: true,
+} as const satisfies ToastOptions;
+
+/** Shows a success toast. The same text is not shown twice at once. */
+export function toastSuccess(message: string): Id {
+  return toast.success(message, { toastId: `success:${message}` });
+}
+
+/** Shows an error toast. The same text is not shown twice at once (e.g. one network error for several calls). */
+export function toastError(message: string): Id {
+  return toast.error(message, { toastId: `error:${message}` });
+}

@@ -1,0 +1,131 @@
+import { useState } from 'react';
+import Card from 'react-bootstrap/Card';
+import Col from 'react-bootstrap/Col';
+import Form from 'react-bootstrap/Form';
+import Row from 'react-bootstrap/Row';
+import { useForm } from 'react-hook-form';
+import { MESSAGES } from '../../../shared/messages';
+import { filterMenu } from '../../../shared/permissions';
+import type { PageProps } from '../../app/lazyPage';
+import { useAuthClient } from '../../auth/AuthContext';
+import { authErrorMessage } from '../../auth/authErrors';
+import { useCurrentUser } from '../../auth/CurrentUserContext';
+import { displayValue } from '../../components/EmptyValue';
+import { LoadingButton } from '../../components/LoadingButton';
+import { toastError, toastSuccess } from '../../components/toast';
+
+interface PasswordFields {
+  current: string;
+  proposed: string;
+  confirm: string;
+}
+
+const MIN = 8;
+const MAX = 256;
+
+/** The signed-in administrator: names, e-mail, profile, granted modules; change password. */
+export default function AccountPage({ title }: PageProps) {
+  const { user, allowed } = useCurrentUser();
+  const auth = useAuthClient();
+  const [busy, setBusy] = useState(false);
+  const form = useForm<PasswordFields>();
+  const { errors } = form.formState;
+  const modules = filterMenu(allowed);
+  const a = MESSAGES.account;
+
+  const length = (field: string) => ({
+    required: MESSAGES.required(field),
+    minLength: { value: MIN, message: `El campo ${field} debe tener al menos ${MIN} caracteres` },
+    maxLength: { value: MAX, message: `El campo ${field} debe tener como máximo ${MAX} caracteres` },
+  });
+
+  const onSubmit = form.handleSubmit(async ({ current, proposed }) => {
+    if (!auth) return;
+    setBusy(true);
+    try {
+      await (await auth()).changePassword(current, proposed);
+      form.reset();
+      toastSuccess(MESSAGES.passwordChanged);
+    } catch (err) {
+      toastError(authErrorMessage(err, 'changePassword'));
+    } finally {
+      setBusy(false);
+    }
+  });
+
+  return (
+    <section>
+      <h1 className="h3 mb-4">{title}</h1>
+      <Row className="g-4">
+        <Col lg={6}>
+          <Card>
+            <Card.Body>
+              <dl className="row mb-0">
+                <dt className="col-sm-4">{a.names}</dt>
+                <dd className="col-sm-8" data-testid="account-names">{displayValue(`${user.nombres} ${user.apellidos}`.trim())}</dd>
+                <dt className="col-sm-4">{a.email}</dt>
+                <dd className="col-sm-8" data-testid="account-email">{displayValue(user.correo)}</dd>
+                <dt className="col-sm-4">{a.profile}</dt>
+                <dd className="col-sm-8" data-testid="account-profile">{displayValue(user.profile?.nombre)}</dd>
+                <dt className="col-sm-4">{a.modules}</dt>
+                <dd className="col-sm-8">
+                  {modules.length === 0 ? (
+                    <span className="text-secondary">{a.noModules}</span>
+                  ) : (
+                    <ul className="list-unstyled mb-0" data-testid="account-modules">
+                      {modules.map((m) => (
+                        <li key={m.path} className="mb-2">
+                          <i className={`bi bi-${m.icon} me-2`} aria-hidden="true" />
+                          <span className="fw-semibold">{m.title}</span>
+                          {m.submodules.length > 0 && (
+                            <span className="d-block small text-secondary ms-4">{m.submodules.map((s) => s.title).join(', ')}</span>
+                          )}
+                        </li>
+                      ))}
+                    </ul>
+                  )}
+                </dd>
+              </dl>
+            </Card.Body>
+          </Card>
+        </Col>
+        <Col lg={6}>
+          <Card>
+            <Card.Body>
+              <h2 className="h5 mb-3">{a.changePassword}</h2>
+              <Form noValidate onSubmit={onSubmit}>
+                <Form.Group className="mb-3" controlId="account-current">
+                  <Form.Label>{MESSAGES.currentPassword}</Form.Label>
+                  <Form.Control type="password" autoComplete="current-password" isInvalid={!!errors.current} {...form.register('current', { required: MESSAGES.required(MESSAGES.currentPassword) })} />
+                  <Form.Control.Feedback type="invalid">{errors.current?.message}</Form.Control.Feedback>
+                </Form.Group>
+                <Form.Group className="mb-3" controlId="account-proposed">
+                  <Form.Label>{MESSAGES.newPassword}</Form.Label>
+                  <Form.Control type="password" autoComplete="new-password" isInvalid={!!errors.proposed} {...form.register('proposed', length(MESSAGES.newPassword))} />
+                  <Form.Control.Feedback type="invalid">{errors.proposed?.message}</Form.Control.Feedback>
+                  <Form.Text>{MESSAGES.passwordRules}</Form.Text>
+                </Form.Group>
+                <Form.Group className="mb-4" controlId="account-confirm">
+                  <Form.Label>{MESSAGES.confirmPassword}</Form.Label>
+                  <Form.Control
+                    type="password"
+                    autoComplete="new-password"
+                    isInvalid={!!errors.confirm}
+                    {...form.register('confirm', {
+                      required: MESSAGES.required(MESSAGES.confirmPassword),
+                      validate: (v, all) => v === all.proposed || MESSAGES.passwordsDiffer,
+                    })}
+                  />
+                  <Form.Control.Feedback type="invalid">{errors.confirm?.message}</Form.Control.Feedback>
+                </Form.Group>
+                <LoadingButton type="submit" loading={busy}>
+                  {a.changePassword}
+                </LoadingButton>
+              </Form>
+            </Card.Body>
+          </Card>
+        </Col>
+      </Row>
+    </section>
+  );
+}

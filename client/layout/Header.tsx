@@ -1,0 +1,76 @@
+import { useState } from 'react';
+import Dropdown from 'react-bootstrap/Dropdown';
+import { Link, useNavigate } from 'react-router';
+import { PRODUCT_NAME, SPEC_TEXT } from '../../shared/messages';
+import { useGetVersionQuery } from '../api/portalApi';
+import { useAppDispatch } from '../app/hooks';
+import { toggleMenu } from '../app/uiSlice';
+import { useCurrentUser } from '../auth/CurrentUserContext';
+import { useEndSession } from '../auth/useEndSession';
+import { AppModal } from '../components/AppModal';
+
+/** Menu toggle, portal version, the user's names and profile, and the user menu (§2). */
+export function Header() {
+  const dispatch = useAppDispatch();
+  const { user } = useCurrentUser();
+  const { data: version } = useGetVersionQuery();
+  const [confirming, setConfirming] = useState(false);
+  const [leaving, setLeaving] = useState(false);
+  const endSession = useEndSession();
+  const navigate = useNavigate();
+
+  const logout = async () => {
+    setLeaving(true);
+    await endSession('/login', { revoke: true });
+  };
+
+  return (
+    <header className="navbar navbar-expand bg-white border-bottom px-3 py-2 gap-3">
+      <button
+        type="button"
+        className="btn btn-outline-secondary"
+        aria-label="Mostrar u ocultar el menú"
+        onClick={() => dispatch(toggleMenu())}
+      >
+        <i className="bi bi-list" aria-hidden="true" />
+      </button>
+      <Link to="/" className="navbar-brand fw-semibold me-auto">
+        <i className="bi bi-shield-lock me-2 text-primary" aria-hidden="true" />
+        {PRODUCT_NAME}
+      </Link>
+      <span className="text-secondary small d-none d-md-inline" data-testid="portal-version">
+        {SPEC_TEXT.portalVersion} {version?.version_portal ?? SPEC_TEXT.emptyValue}
+      </span>
+      <Dropdown align="end">
+        <Dropdown.Toggle variant="light" className="d-flex align-items-center gap-2" id="user-menu">
+          <i className="bi bi-person-circle fs-5" aria-hidden="true" />
+          <span className="text-start lh-sm">
+            <span className="d-block fw-semibold" data-testid="user-names">{user.nombres}</span>
+            <span className="d-block small text-secondary" data-testid="user-profile">{user.profile?.nombre}</span>
+          </span>
+        </Dropdown.Toggle>
+        <Dropdown.Menu>
+          <Dropdown.Item onClick={() => navigate('/account')}>
+            <i className="bi bi-person me-2" aria-hidden="true" />
+            {SPEC_TEXT.myProfile}
+          </Dropdown.Item>
+          <Dropdown.Item onClick={() => setConfirming(true)}>
+            <i className="bi bi-box-arrow-right me-2" aria-hidden="true" />
+            {SPEC_TEXT.logout}
+          </Dropdown.Item>
+        </Dropdown.Menu>
+      </Dropdown>
+      <AppModal
+        show={confirming}
+        title={SPEC_TEXT.logoutTitle}
+        confirmLabel={SPEC_TEXT.logoutAccept}
+        confirmVariant="danger"
+        loading={leaving}
+        onConfirm={logout}
+        onClose={() => setConfirming(false)}
+      >
+        {SPEC_TEXT.logoutQuestion}
+      </AppModal>
+    </header>
+  );
+}

@@ -1,0 +1,97 @@
+import Dropdown from 'react-bootstrap/Dropdown';
+import OverlayTrigger from 'react-bootstrap/OverlayTrigger';
+import Tooltip from 'react-bootstrap/Tooltip';
+import { Link, NavLink, useLocation } from 'react-router';
+import { SPEC_TEXT } from '../../shared/messages';
+import { filterMenu } from '../../shared/permissions';
+import { useGetVersionAppQuery, type AppVersion } from '../api/portalApi';
+import { useAppSelector } from '../app/hooks';
+import { useCurrentUser } from '../auth/CurrentUserContext';
+import { useNarrowScreen } from './useNarrowScreen';
+
+/** 'name (version)' or 'N/A' (specification §3). */
+export function appVersionText(v: AppVersion | undefined): string {
+  return v?.version_name && v.version_app ? `${v.version_name} (${v.version_app})` : SPEC_TEXT.notAvailable;
+}
+
+/**
+ * The menu the profile allows (specification §2). Wide and expanded: modules with their
+ * entries. Collapsed, or narrower than 768 px: module icons whose entries open in a dropdown.
+ */
+export function Sidebar({ pageAllowed }: { pageAllowed: boolean }) {
+  const { allowed } = useCurrentUser();
+  const collapsed = useAppSelector((s) => s.ui.menuCollapsed);
+  const narrow = useNarrowScreen();
+  const compact = collapsed || narrow;
+  const { pathname } = useLocation();
+  // The app version is requested only when the current page is allowed (specification §7).
+  const { data: appVersion } = useGetVersionAppQuery(undefined, { skip: !pageAllowed });
+  const versionText = appVersionText(appVersion);
+  const menu = filterMenu(allowed);
+
+  return (
+    <nav
+      className={`portal-sidebar bg-dark text-white d-flex flex-column flex-shrink-0 ${compact ? 'compact' : ''}`}
+      aria-label="Menú principal"
+      data-compact={compact}
+    >
+      <ul className="nav flex-column p-2 flex-grow-1">
+        {menu.map((m) =>
+          compact ? (
+            <li key={m.path} className="nav-item mb-1">
+              <Dropdown drop="end">
+                <Dropdown.Toggle
+                  variant="dark"
+                  className={`w-100 portal-icon-toggle ${pathname.startsWith(m.path) ? 'active' : ''}`}
+                  aria-label={m.title}
+                  title={m.title}
+                >
+                  <i className={`bi bi-${m.icon} fs-5`} aria-hidden="true" />
+                </Dropdown.Toggle>
+                <Dropdown.Menu variant="dark">
+                  <Dropdown.Header>{m.title}</Dropdown.Header>
+                  {m.submodules.map((s) => (
+                    <Dropdown.Item key={s.path} as={Link} to={s.path} active={pathname === s.path}>
+                      <i className={`bi bi-${s.icon} me-2`} aria-hidden="true" />
+                      {s.title}
+                    </Dropdown.Item>
+                  ))}
+                </Dropdown.Menu>
+              </Dropdown>
+            </li>
+          ) : (
+            <li key={m.path} className="nav-item mb-2">
+              <NavLink to={m.path} end className="nav-link text-white fw-semibold">
+                <i className={`bi bi-${m.icon} me-2`} aria-hidden="true" />
+                {m.title}
+              </NavLink>
+              {m.submodules.length > 0 && (
+                <ul className="nav flex-column ms-3">
+                  {m.submodules.map((s) => (
+                    <li key={s.path} className="nav-item">
+                      <NavLink to={s.path} className="nav-link text-white-50 py-1">
+                        <i className={`bi bi-${s.icon} me-2`} aria-hidden="true" />
+                        {s.title}
+                      </NavLink>
+                    </li>
+                  ))}
+                </ul>
+              )}
+            </li>
+          ),
+        )}
+      </ul>
+      <div className="border-top border-secondary p-2 small text-white-50 text-center" data-testid="app-version">
+        {compact ? (
+          <OverlayTrigger placement="right" overlay={<Tooltip id="app-version-tooltip">{versionText}</Tooltip>}>
+            <span tabIndex={0} aria-label={versionText}>
+              <i className="bi bi-phone" aria-hidden="true" />
+            </span>
+          </OverlayTrigger>
+        ) : (
+          versionText
+        )}
+      </div>
+    </nav>
+  );
+}

@@ -1,0 +1,22 @@
+/**
+ * Spanish texts of the shared client components that the specification does not spell out,
+ * plus the builders of texts made from the specification's own words.
+ */
+import { SPEC_TEXT } from '../messages';
+
+const characters = (n: number) => (n === 1 ? 'carácter' : 'caracteres');
+
+export const LABELS = {
+  search: 'Buscar',
+  close: 'Cerrar',
+  notifications: 'Notificaciones',
+  clipboardUnavailable: 'No se pudo copiar al portapapeles',
+  /** Field error when the text is shorter than `min` characters. */
+  textTooShort: (min: number) => `Debe tener al menos ${min} ${characters(min)}`,
+  /** Field error when the text is longer than `max` characters. */
+  textTooLong: (max: number) => `Debe tener como máximo ${max} ${characters(max)}`,
+  /** Accessible name of a copy button, e.g. 'Copiar IMEI'. */
+  copyLabel: (label: string) => `Copiar ${label}`,
+  /** Specification §5: '<label> <text> copiado', e.g. 'IMEI 356938035643809 copiado'. */
+  copied: (label: string, text: string) => `${label} ${text} ${SPEC_TEXT.copied}`,
+} as const;
