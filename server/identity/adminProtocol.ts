@@ -1,4 +1,3 @@
-import type { Logger } from '../logger';
 import { Cognito, CognitoError } from './cognitoErrors';
 import type { IdentityService } from './identityService';
 import type { IdentityUser } from './identityStore';
@@ -82,7 +81,7 @@ const decodeToken = (token: string | undefined) => (token === undefined ? undefi
  * A temporary password the endpoint generated (no `TemporaryPassword`, no `MessageAction:
  * SUPPRESS`) is delivered the way embedded mode delivers reset codes: to the server log.
  */
-export async function handleAdminOperation(identity: IdentityService, operation: string, body: Params, log?: Pick<Logger, 'warn'>): Promise<unknown> {
+export async function handleAdminOperation(identity: IdentityService, operation: string, body: Params): Promise<unknown> {
   if (!ADMIN_OPERATIONS.has(operation)) throw Cognito.unknownOperation();
   const poolId = requiredString(body, 'UserPoolId');
   if (poolId !== identity.userPoolId) throw new CognitoError('ResourceNotFoundException', `User pool ${poolId} does not exist.`);
@@ -95,11 +94,10 @@ export async function handleAdminOperation(identity: IdentityService, operation:
       const action = optionalString(body, 'MessageAction');
       if (action === 'RESEND') throw Cognito.invalidParameter('MessageAction RESEND is not supported by the embedded endpoint');
       if (action !== undefined && action !== 'SUPPRESS') throw Cognito.invalidParameter(`Invalid MessageAction: ${action}`);
+      // The embedded endpoint has no e-mail to deliver a generated password, and passwords never
+      // go to the log: over HTTP the caller chooses the temporary password.
+      if (!temporaryPassword) throw Cognito.invalidParameter('TemporaryPassword is required by the embedded endpoint');
       const created = await identity.adminCreateUser({ username, attributes, temporaryPassword });
-      if (!temporaryPassword && action !== 'SUPPRESS') {
-        const name = created.user.username;
-        log?.warn({ username: name, temporaryPassword: created.temporaryPassword }, `Contraseña temporal para ${name}: ${created.temporaryPassword}`);
-      }
       return { User: userType(created.user) };
     }
     case 'AdminGetUser': {

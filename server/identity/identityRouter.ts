@@ -95,7 +95,7 @@ export function identityRouter(identity: IdentityService, opts: { now?: () => nu
         return;
       }
       try {
-        send(res, 200, admin ? await handleAdminOperation(identity, operation, body, req.log) : await identity.handle(operation, body));
+        send(res, 200, admin ? await handleAdminOperation(identity, operation, body) : await identity.handle(operation, body));
       } catch (err) {
         if (err instanceof CognitoError) {
           req.log?.info({ operation, error: err.type }, 'identity operation refused');

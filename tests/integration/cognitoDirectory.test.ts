@@ -356,16 +356,12 @@ describe.each(testEngines())('cognitoDirectory over the embedded endpoint (%s)',
       );
     });
 
-    test('a password the endpoint generates is delivered to the server log, as reset codes are', async () => {
+    test('over HTTP the temporary password must be given: nothing is generated, nothing is logged', async () => {
       const name = 'generada@demo.local';
       const res = await signedCall(env, 'AdminCreateUser', { UserPoolId: env.userPoolId, Username: name, UserAttributes: [{ Name: 'email', Value: name }] });
-      expect(res.status).toBe(200);
-      expect(JSON.stringify(res.body)).not.toMatch(/Password/);
-      const line = env.app.logs.lines.find((l) => l.username === name && typeof l.temporaryPassword === 'string');
-      expect(line).toBeDefined();
-      const out = await signIn(makePool(env.base, env.userPoolId, env.clientId), name, line!.temporaryPassword as string);
-      expect(out.kind).toBe('newPassword');
-      await embeddedDirectory(env.identity).deleteUser(name);
+      expect(res.body).toEqual({ __type: 'InvalidParameterException', message: 'TemporaryPassword is required by the embedded endpoint' });
+      expect(await embeddedDirectory(env.identity).getUser(name)).toBeUndefined();
+      expect(env.app.logs.raw.join('\n')).not.toMatch(/temporaryPassword|Contraseña temporal/);
     });
   });
 

@@ -53,7 +53,7 @@ describe.each(testEngines())('health endpoints (%s)', (engine) => {
     const { app } = await buildTestApp(t.db);
     await request(app).get('/login').expect(200);
     await request(app).get('/no-existe').expect(404);
-    await request(app).get('/api/nada').expect(404);
+    await request(app).get('/api/nada').expect(401);
     const res = await request(app).get('/metrics').expect(200);
     expect(res.headers['content-type']).toMatch(/^text\/plain/);
     expect(res.text).toContain('process_cpu_user_seconds_total');

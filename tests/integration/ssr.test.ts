@@ -19,7 +19,7 @@ describe('server-side rendering', () => {
     await t.dispose();
   });
 
-  test.each(ROUTES.map((r) => [r.path, r.title]))('%s renders its page with status 200', async (path, title) => {
+  test.each(ROUTES.map((r) => [r.path, r.frame]))('%s renders its page with status 200', async (path, frame) => {
     const { app } = await buildTestApp(t.db);
     const res = await request(app).get(path).expect(200);
     expect(res.headers['content-type']).toMatch(/^text\/html/);
@@ -28,12 +28,16 @@ describe('server-side rendering', () => {
     expect(res.text).toMatch(/<html lang="es">/);
     const root = res.text.match(/<div id="root">([\s\S]*)<\/div><script id="portal-config"/)?.[1] ?? '';
     expect(root.length).toBeGreaterThan(100);
-    if (path !== '/google') expect(root).toContain(path === '/login' ? 'Iniciar sesión' : title);
+    // Signed-in pages render the spinner: the server knows no session (tokens live in the browser).
+    if (frame === 'app') expect(root).toMatch(/<div[^>]*role="status"[^>]*>.*Cargando\.\.\./);
+    else if (path === '/login') expect(root).toContain('Correo electrónico');
+    else expect(root).toContain('Registro de Android Enterprise');
   });
 
   test('paths outside the route table render the app with status 404', async () => {
     const { app } = await buildTestApp(t.db);
     const res = await request(app).get('/inventory-management/nope?x=1').expect(404);
+    expect(res.text).not.toContain('role="status"');
     expect(res.text).toContain('Página no encontrada');
     expect(res.text).toContain(`<title>${PRODUCT_NAME}</title>`);
   });
@@ -120,6 +124,9 @@ describe('server-side rendering', () => {
     const other = await request(app).get('/inventory-management').expect(200);
     expect(other.text).not.toMatch(/LoginPage-/);
     expect(other.text).toMatch(/<link rel="modulepreload" href="\/assets\/chunks\/SectionPage-[A-Z0-9]+\.js">/);
+    // The signed-in frame is a chunk of its own: preloaded for its pages, never for /login.
+    expect(other.text).toMatch(/<link rel="modulepreload" href="\/assets\/chunks\/AppFrame-[A-Z0-9]+\.js">/);
+    expect(res.text).not.toMatch(/AppFrame-/);
   });
 
   test('a sign-in form posted before the scripts ran is sent back to /login unread', async () => {
