@@ -127,7 +127,15 @@ describeWithBrowser('the session in Chromium', () => {
         calls += 1;
         return r.fulfill({ status: 404, contentType: 'application/json', body: '{"message":"Usuario no encontrado"}' });
       });
+      page.on('console', (m) => console.log('CONSOLE', m.type(), m.text()));
+      page.on('request', (r) => r.url().includes('/api/') && console.log('REQ', Date.now() % 100000, r.method(), r.url()));
+      await page.addInitScript(() => {
+        const st = window.setTimeout; const ct = window.clearTimeout; const live = new Set();
+        (window as any).setTimeout = (fn: any, ms: any, ...a: any[]) => { const id = st(() => { if (ms === 300) console.log('fire', id); fn(...a); }, ms); if (ms === 300) { live.add(id); console.log('set', id, new Error().stack?.split('\n')[2]); } return id; };
+        (window as any).clearTimeout = (id: any) => { if (live.has(id)) console.log('clear', id); return ct(id); };
+      });
       await page.goto(`${portal.url}/dashboard/general`);
+      setTimeout(() => void page.content().then((c) => console.log('CALLS', calls, c.slice(0, 3000))), 8000);
       const failed = toast(page, SPEC_TEXT.userLoadError);
       await failed.waitFor({ timeout: 15_000 });
       expect(SPEC_TEXT.userLoadError).toBe('Error al cargar datos del Usuario');
