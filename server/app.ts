@@ -2,6 +2,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import compression from 'compression';
 import express, { type Express, type RequestHandler } from 'express';
 import expressStaticGzip from 'express-static-gzip';
+import { rateLimit } from 'express-rate-limit';
 import helmet from 'helmet';
 import { pinoHttp } from 'pino-http';
 import type { PublicConfig } from '../shared/contracts/publicConfig';
@@ -145,7 +146,25 @@ export function createApp(deps: AppDeps): PortalApp {
   app.use(compression());
 
   app.use(healthRouter(readiness, metrics));
-  if (deps.identity) app.use(IDENTITY_MOUNT, identityRouter(deps.identity));
+  if (deps.identity) {
+    // Sign-in attempts per client IP (a sign-in is two requests, a refresh one), on top of the
+    // per-name lock-out; answered in the protocol's own error shape.
+    const identityLimit = rateLimit({
+      windowMs: 60_000,
+      limit: config.identityRateLimitPerMinute,
+      skip: (req) => req.method !== 'POST',
+      standardHeaders: 'draft-7',
+      legacyHeaders: false,
+      validate: { xForwardedForHeader: false },
+      handler: (_req, res) => {
+        res
+          .status(400)
+          .set({ 'Content-Type': 'application/x-amz-json-1.1', 'x-amzn-ErrorType': 'TooManyRequestsException:' })
+          .send(JSON.stringify({ __type: 'TooManyRequestsException', message: 'Too many requests' }));
+      },
+    });
+    app.use(IDENTITY_MOUNT, identityLimit, identityRouter(deps.identity));
+  }
 
   app.use(
     ASSET_PREFIX,

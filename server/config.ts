@@ -47,6 +47,7 @@ export const envSchema = z
     BOOTSTRAP_ADMIN_PASSWORD: z.string().min(8, 'debe tener al menos 8 caracteres').optional(),
     DEMO_PASSWORD: z.string().min(8, 'debe tener al menos 8 caracteres').optional(),
     SEED_DEMO: z.enum(['true', 'false']).default('true'),
+    IDENTITY_RATE_LIMIT_PER_MINUTE: intFrom(60, 1),
   })
   .superRefine((env, ctx) => {
     const mode = env.IDENTITY_MODE ?? (env.NODE_ENV === 'production' ? 'cognito' : 'embedded');
@@ -95,6 +96,8 @@ export interface Config {
   ssrCacheEntries: number;
   portalVersion: string;
   tokens: { accessTtlSeconds: number; refreshTtlSeconds: number };
+  /** Requests per minute and client IP to the embedded identity endpoint. */
+  identityRateLimitPerMinute: number;
   bootstrap: { adminEmail?: string; adminPassword?: string; demoPassword?: string; seedDemo: boolean };
 }
 
@@ -138,6 +141,7 @@ export function loadConfig(source: NodeJS.ProcessEnv, portalVersion: string): Co
     },
     ssrCacheEntries: env.SSR_CACHE_ENTRIES,
     portalVersion,
+    identityRateLimitPerMinute: env.IDENTITY_RATE_LIMIT_PER_MINUTE,
     tokens: { accessTtlSeconds: env.IDENTITY_ACCESS_TOKEN_TTL_SECONDS, refreshTtlSeconds: env.IDENTITY_REFRESH_TOKEN_TTL_SECONDS },
     bootstrap: {
       adminEmail: env.BOOTSTRAP_ADMIN_EMAIL,

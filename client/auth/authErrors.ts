@@ -19,6 +19,7 @@ export function authErrorMessage(err: unknown, context: 'signIn' | 'changePasswo
     case 'ExpiredCodeException':
       return m.codeExpired;
     case 'LimitExceededException':
+    case 'TooManyRequestsException':
       return m.limitExceeded;
     case 'NotAuthorizedException':
       if (e.message === 'User is disabled.') return m.disabled;

@@ -23,8 +23,13 @@ function wrap(conn: PGlite | Transaction): Queryable {
   };
 }
 
+export interface PgliteDb extends Db {
+  /** A copy of the database's files, to start other databases from (a migrated template). */
+  dump(): Promise<Blob>;
+}
+
 /** The embedded default: PGlite, one connection in this process, with pg_trgm. */
-export async function createPgliteDb(opts: PgliteOptions = {}): Promise<Db> {
+export async function createPgliteDb(opts: PgliteOptions = {}): Promise<PgliteDb> {
   if (opts.dataDir) fs.mkdirSync(opts.dataDir, { recursive: true });
   const lite = await PGlite.create({
     ...(opts.dataDir ? { dataDir: opts.dataDir } : {}),
@@ -43,15 +48,6 @@ export async function createPgliteDb(opts: PgliteOptions = {}): Promise<Db> {
     async close() {
       if (!lite.closed) await lite.close();
     },
+    dump: () => lite.dumpDataDir('none'),
   };
-}
-
-/** A copy of a database's files, to start other in-memory databases from (tests). */
-export async function dumpPglite(dataDir: string): Promise<Blob> {
-  const lite = await PGlite.create({ dataDir, extensions: { pg_trgm } });
-  try {
-    return await lite.dumpDataDir('none');
-  } finally {
-    await lite.close();
-  }
 }

@@ -305,3 +305,25 @@ describe.each(testEngines())('embedded identity endpoint with the real client (%
       .expect(200);
   });
 });
+
+describe('sign-in rate limit per client IP', () => {
+  test('past the limit the endpoint answers TooManyRequestsException; discovery stays open', async () => {
+    const t = await createTestDb('pglite');
+    try {
+      const { app, config } = await buildTestApp(t.db, { env: { IDENTITY_RATE_LIMIT_PER_MINUTE: '3' } });
+      const body = { AuthFlow: 'USER_PASSWORD_AUTH', ClientId: config.identity.clientId, AuthParameters: { USERNAME: 'x@y.z', PASSWORD: 'Nada-1234!' } };
+      const post = () =>
+        request(app)
+          .post('/cognito/')
+          .set({ 'content-type': 'application/x-amz-json-1.1', 'x-amz-target': `${TARGET}InitiateAuth` })
+          .send(JSON.stringify(body));
+      for (let i = 0; i < 3; i++) expect(JSON.parse((await post()).text).__type).toBe('NotAuthorizedException');
+      const limited = await post();
+      expect(limited.status).toBe(400);
+      expect(JSON.parse(limited.text)).toEqual({ __type: 'TooManyRequestsException', message: 'Too many requests' });
+      await request(app).get(`/cognito/${config.identity.userPoolId}/.well-known/jwks.json`).expect(200);
+    } finally {
+      await t.dispose();
+    }
+  });
+});
