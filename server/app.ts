@@ -21,6 +21,7 @@ import type { TokenVerifiers } from './auth/tokenVerifier';
 import type { IdentityService } from './identity/identityService';
 import { identityRouter } from './identity/identityRouter';
 import { authenticate } from './middleware/authenticate';
+import { assertRoutesDeclared, guard, listRoutes, mount, type DeclaredRoute } from './middleware/authorize';
 import type { Logger } from './logger';
 import { ASSET_PREFIX, type ClientAssets } from './ssr/manifest';
 import { ssrRouter } from './ssr/ssrRouter';
@@ -46,6 +47,8 @@ export interface AppDeps {
 export interface PortalApp extends Express {
   readiness: Readiness;
   metrics: Metrics;
+  /** Every API route with its declared permission (the authorization matrix test walks it). */
+  apiRoutes: DeclaredRoute[];
 }
 
 /** The settings the browser may see. */
@@ -188,9 +191,14 @@ export function createApp(deps: AppDeps): PortalApp {
   });
   api.use(express.json({ limit: '1mb' }));
   api.use(authenticate(deps.verifiers));
-  api.use('/portal', portalRouter(new PortalRepository(db), config.portalVersion));
-  api.use('/v5/users', usersRouter(new UsersService(new UsersRepository(db))));
+  const can = guard(db);
+  const mounts = new Map<unknown, string>();
+  mount(api, '/portal', portalRouter(can, new PortalRepository(db), config.portalVersion), mounts);
+  mount(api, '/v5/users', usersRouter(can, new UsersService(new UsersRepository(db))), mounts);
   api.use(apiNotFound);
+  // Deny by default: a route without a declared permission stops the server here.
+  app.apiRoutes = listRoutes(api, '/api', mounts);
+  assertRoutesDeclared(app.apiRoutes);
   app.use('/api', api);
 
   app.use(ssrRouter({ config: pub, manifest: assets.manifest, cacheEntries: config.ssrCacheEntries }));

@@ -1,0 +1,113 @@
+import type { RequestHandler, Router } from 'express';
+import { MESSAGES } from '../../shared/messages';
+import type { Queryable } from '../db/Db';
+import { AppError } from '../errors';
+
+/**
+ * What an API route requires. Every route declares one (deny by default: an undeclared route
+ * stops the server at start-up). Grants are read from the database on each request, so a
+ * change to a profile applies to the next request, whatever the tokens say.
+ */
+export type Permission =
+  /** A valid session of an enabled administrator: their own record, the versions. */
+  | { kind: 'signedIn' }
+  /** The profile grants this portal path (specification §2 route table). */
+  | { kind: 'path'; path: string }
+  /** The profile grants the path and this device action (specification §4 action code). */
+  | { kind: 'action'; path: string; action: number };
+
+export const signedIn = (): Permission => ({ kind: 'signedIn' });
+export const requirePath = (path: string): Permission => ({ kind: 'path', path });
+export const requireAction = (path: string, action: number): Permission => ({ kind: 'action', path, action });
+
+export interface Grants {
+  adminId: number;
+  paths: Set<string>;
+  actions: Set<number>;
+}
+
+declare module 'express-serve-static-core' {
+  interface Locals {
+    grants?: Grants;
+  }
+}
+
+type GuardHandler = RequestHandler & { permission: Permission };
+
+async function loadGrants(db: Queryable, email: string): Promise<Grants | undefined> {
+  const res = await db.query<{ id: number; enabled: boolean; paths: string[]; actions: number[] }>(
+    `SELECT a.id, a.enabled, p.paths, p.actions FROM admins a JOIN profiles p ON p.id = a.profile_id
+      WHERE lower(a.correo) = lower($1)`,
+    [email],
+  );
+  const r = res.rows[0];
+  if (!r || !r.enabled) return undefined;
+  return { adminId: r.id, paths: new Set(r.paths), actions: new Set(r.actions) };
+}
+
+export type Guard = (permission: Permission) => GuardHandler;
+
+/** The guard of one route: checks its permission against the caller's current grants. */
+export function guard(db: Queryable): Guard {
+  return (permission: Permission): GuardHandler => {
+    const handler = (async (_req, res, next) => {
+      if (permission.kind === 'signedIn') return next();
+      const auth = res.locals.auth;
+      const grants = auth && (res.locals.grants ??= await loadGrants(db, auth.email));
+      const allowed =
+        grants !== undefined &&
+        grants.paths.has(permission.path) &&
+        (permission.kind !== 'action' || grants.actions.has(permission.action));
+      if (!allowed) throw new AppError(403, 'FORBIDDEN', MESSAGES.api.forbidden);
+      next();
+    }) as GuardHandler;
+    handler.permission = permission;
+    return handler;
+  };
+}
+
+export interface DeclaredRoute {
+  method: string;
+  path: string;
+  permission?: Permission;
+}
+
+interface LayerLike {
+  route?: { path: string; methods: Record<string, boolean>; stack: { handle: unknown }[] };
+  handle?: { stack?: LayerLike[] };
+}
+
+/**
+ * Every route of a router (mounted routers included) with the permission its first handler
+ * declares. `mounts` maps routers to the prefix they are mounted at (Express 5 keeps no readable
+ * mount path on its layers).
+ */
+export function listRoutes(router: Router, prefix = '', mounts = new Map<unknown, string>()): DeclaredRoute[] {
+  const out: DeclaredRoute[] = [];
+  for (const layer of (router as unknown as { stack: LayerLike[] }).stack) {
+    if (layer.route) {
+      const first = layer.route.stack[0]?.handle as Partial<GuardHandler> | undefined;
+      for (const method of Object.keys(layer.route.methods)) {
+        out.push({ method: method.toUpperCase(), path: `${prefix}${layer.route.path}`, permission: first?.permission });
+      }
+    } else if (layer.handle?.stack) {
+      out.push(...listRoutes(layer.handle as unknown as Router, `${prefix}${mounts.get(layer.handle) ?? ''}`, mounts));
+    }
+  }
+  return out;
+}
+
+/** Deny by default: a route whose first handler is not a guard stops the server. */
+export function assertRoutesDeclared(routes: DeclaredRoute[]): void {
+  const missing = routes.filter((r) => !r.permission);
+  if (missing.length) {
+    throw new Error(`Rutas de la API sin permiso declarado: ${missing.map((r) => `${r.method} ${r.path}`).join(', ')}`);
+  }
+}
+
+/** Mounts `child` on `parent` at `path`, remembering the prefix for listRoutes. */
+export function mount(parent: Router, path: string, child: Router, mounts: Map<unknown, string>): void {
+  mounts.set(child, path);
+  parent.use(path, child);
+}
+
