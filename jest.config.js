@@ -8,14 +8,14 @@ const transform = {
 };
 const common = {
   transform,
-  // A shared 2-core machine: database start-up and browsers can be slow under load.
-  testTimeout: 30_000,
   moduleFileExtensions: ['ts', 'tsx', 'js', 'cjs', 'mjs', 'json', 'sql'],
   testEnvironment: 'node',
 };
 
 /** @type {import('jest').Config} */
 const config = {
+  // A shared 2-core machine: database start-up and browsers can be slow under load.
+  testTimeout: 30_000,
   projects: [
     {
       ...common,

@@ -46,7 +46,7 @@ export function Header() {
           <i className="bi bi-person-circle fs-5" aria-hidden="true" />
           <span className="text-start lh-sm">
             <span className="d-block fw-semibold" data-testid="user-names">{user.nombres}</span>
-            <span className="d-block small text-secondary" data-testid="user-profile">{user.profile?.nombre}</span>
+            <span className="d-block small text-secondary-emphasis" data-testid="user-profile">{user.profile?.nombre}</span>
           </span>
         </Dropdown.Toggle>
         <Dropdown.Menu>

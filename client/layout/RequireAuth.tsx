@@ -19,11 +19,13 @@ import { NotAuthorized } from './NotAuthorized';
 export const USER_RETRY_DELAY_MS = 300;
 
 function UserGate({ email, path, children }: { email: string; path: string; children: ReactNode }) {
-  const { data, isError, isFetching, refetch } = useGetUserByEmailQuery(email);
+  const { data, isError, isFetching, refetch, startedTimeStamp } = useGetUserByEmailQuery(email);
   const attempts = useRef(1);
   const endSession = useEndSession();
   const missing = !isFetching && (isError || (data !== undefined && !data.profile));
 
+  // Runs once per settled attempt (each attempt has its own start time), however quickly the
+  // answer comes back: up to USER_DATA_EXTRA_RETRIES more attempts, then the user is signed out.
   useEffect(() => {
     if (!missing) return;
     if (attempts.current <= USER_DATA_EXTRA_RETRIES) {
@@ -36,7 +38,7 @@ function UserGate({ email, path, children }: { email: string; path: string; chil
     toastError(SPEC_TEXT.userLoadError);
     void endSession('/login');
     return undefined;
-  }, [missing, refetch, endSession]);
+  }, [missing, startedTimeStamp, refetch, endSession]);
 
   const current = useMemo(
     () => (data?.profile ? { user: data, allowed: allowedPaths(data.profile) } : null),

@@ -69,7 +69,7 @@ export function Sidebar({ pageAllowed }: { pageAllowed: boolean }) {
                 <ul className="nav flex-column ms-3">
                   {m.submodules.map((s) => (
                     <li key={s.path} className="nav-item">
-                      <NavLink to={s.path} className="nav-link text-white-50 py-1">
+                      <NavLink to={s.path} className="nav-link portal-sublink py-1">
                         <i className={`bi bi-${s.icon} me-2`} aria-hidden="true" />
                         {s.title}
                       </NavLink>
@@ -81,7 +81,7 @@ export function Sidebar({ pageAllowed }: { pageAllowed: boolean }) {
           ),
         )}
       </ul>
-      <div className="border-top border-secondary p-2 small text-white-50 text-center" data-testid="app-version">
+      <div className="border-top border-secondary p-2 small portal-sublink text-center" data-testid="app-version">
         {compact ? (
           <OverlayTrigger placement="right" overlay={<Tooltip id="app-version-tooltip">{versionText}</Tooltip>}>
             <span tabIndex={0} aria-label={versionText}>

@@ -29,8 +29,6 @@ import {
 const hasBrowser = Boolean(chromePath());
 if (!hasBrowser) announceNoBrowser();
 const describeWithBrowser = hasBrowser ? describe : describe.skip;
-// Browser tests sign in through the real page first: more than jest's default 5 s each.
-jest.setTimeout(30_000);
 
 /** The version of the lock app the demo seeds (bootstrap), as 'name (version)'. */
 const DEMO_APP_VERSION = 'Macrolock (3.4.1)';

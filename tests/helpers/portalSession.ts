@@ -113,9 +113,9 @@ export async function submitSignIn(page: Page, email: string, password: string):
 }
 
 /** Waits until a signed-in page is hydrated and shows the layout with the user's record. */
-export async function waitForLayout(page: Page): Promise<void> {
+export async function waitForLayout(page: Page, timeout = 15_000): Promise<void> {
   await waitForHydration(page);
-  await page.getByTestId('user-names').waitFor({ state: 'visible', timeout: 15_000 });
+  await page.getByTestId('user-names').waitFor({ state: 'visible', timeout });
 }
 
 /**
@@ -249,8 +249,18 @@ export function toast(page: Page, text: string): Locator {
   return page.locator('.Toastify__toast', { hasText: text });
 }
 
+/** Closes every toast with its close button (toasts sit over the user menu, top right). */
+export async function dismissToasts(page: Page): Promise<void> {
+  const toasts = page.locator('.Toastify__toast');
+  for (let n = await toasts.count(); n > 0; n = await toasts.count()) {
+    await toasts.first().getByRole('button').first().click();
+    await page.waitForFunction((before) => document.querySelectorAll('.Toastify__toast').length < before, n);
+  }
+}
+
 /** Opens the user menu of the header and asks to sign out: the confirm dialog opens. */
 export async function openLogoutDialog(page: Page): Promise<Locator> {
+  await dismissToasts(page);
   await page.locator('#user-menu').click();
   await page.getByRole('button', { name: 'Cerrar sesión', exact: true }).or(page.getByRole('menuitem', { name: 'Cerrar sesión', exact: true })).first().click();
   const dialog = page.getByRole('dialog', { name: 'Cerrar sesión', exact: true });
