@@ -5,6 +5,7 @@
  */
 import type { Browser, BrowserContext, Page, Request } from 'playwright-core';
 import { TOKEN_REFRESH_THRESHOLD_SECONDS, USER_DATA_EXTRA_RETRIES } from '../../shared/constants/business';
+import { LABELS } from '../../shared/constants/labels';
 import { MESSAGES, SPEC_TEXT } from '../../shared/messages';
 import { announceNoBrowser, chromePath, launchBrowser, waitForHydration } from '../helpers/browser';
 import {
@@ -373,7 +374,7 @@ describeWithBrowser('the session in Chromium', () => {
       await submit.click();
       const fieldError = proposed.locator('xpath=following-sibling::*[contains(@class, "invalid-feedback")][1]');
       await fieldError.waitFor();
-      expect((await fieldError.innerText()).trim()).toBe(`El campo ${MESSAGES.newPassword} debe tener al menos 8 caracteres`);
+      expect((await fieldError.innerText()).trim()).toBe(LABELS.textTooShort(8));
       expect(await proposed.getAttribute('class')).toContain('is-invalid');
 
       await proposed.fill(second);

@@ -12,6 +12,7 @@ import { authErrorMessage } from '../../auth/authErrors';
 import { useCurrentUser } from '../../auth/CurrentUserContext';
 import { displayValue } from '../../components/EmptyValue';
 import { LoadingButton } from '../../components/LoadingButton';
+import { TextInput, textLengthRules } from '../../components/TextInput';
 import { toastError, toastSuccess } from '../../components/toast';
 
 interface PasswordFields {
@@ -32,12 +33,6 @@ export default function AccountPage({ title }: PageProps) {
   const { errors } = form.formState;
   const modules = filterMenu(allowed);
   const a = MESSAGES.account;
-
-  const length = (field: string) => ({
-    required: MESSAGES.required(field),
-    minLength: { value: MIN, message: `El campo ${field} debe tener al menos ${MIN} caracteres` },
-    maxLength: { value: MAX, message: `El campo ${field} debe tener como máximo ${MAX} caracteres` },
-  });
 
   const onSubmit = form.handleSubmit(async ({ current, proposed }) => {
     if (!auth) return;
@@ -94,30 +89,39 @@ export default function AccountPage({ title }: PageProps) {
             <Card.Body>
               <h2 className="h5 mb-3">{a.changePassword}</h2>
               <Form noValidate onSubmit={onSubmit}>
-                <Form.Group className="mb-3" controlId="account-current">
-                  <Form.Label>{MESSAGES.currentPassword}</Form.Label>
-                  <Form.Control type="password" autoComplete="current-password" isInvalid={!!errors.current} {...form.register('current', { required: MESSAGES.required(MESSAGES.currentPassword) })} />
-                  <Form.Control.Feedback type="invalid">{errors.current?.message}</Form.Control.Feedback>
-                </Form.Group>
-                <Form.Group className="mb-3" controlId="account-proposed">
-                  <Form.Label>{MESSAGES.newPassword}</Form.Label>
-                  <Form.Control type="password" autoComplete="new-password" isInvalid={!!errors.proposed} {...form.register('proposed', length(MESSAGES.newPassword))} />
-                  <Form.Control.Feedback type="invalid">{errors.proposed?.message}</Form.Control.Feedback>
-                  <Form.Text>{MESSAGES.passwordRules}</Form.Text>
-                </Form.Group>
-                <Form.Group className="mb-4" controlId="account-confirm">
-                  <Form.Label>{MESSAGES.confirmPassword}</Form.Label>
-                  <Form.Control
-                    type="password"
-                    autoComplete="new-password"
-                    isInvalid={!!errors.confirm}
-                    {...form.register('confirm', {
-                      required: MESSAGES.required(MESSAGES.confirmPassword),
-                      validate: (v, all) => v === all.proposed || MESSAGES.passwordsDiffer,
-                    })}
-                  />
-                  <Form.Control.Feedback type="invalid">{errors.confirm?.message}</Form.Control.Feedback>
-                </Form.Group>
+                <TextInput
+                  label={MESSAGES.currentPassword}
+                  type="password"
+                  autoComplete="current-password"
+                  groupClassName="mb-3"
+                  error={errors.current?.message}
+                  {...form.register('current', { required: MESSAGES.required(MESSAGES.currentPassword) })}
+                />
+                <TextInput
+                  label={MESSAGES.newPassword}
+                  type="password"
+                  autoComplete="new-password"
+                  groupClassName="mb-1"
+                  minLength={MIN}
+                  maxLength={MAX}
+                  error={errors.proposed?.message}
+                  aria-describedby="account-password-rules"
+                  {...form.register('proposed', { required: MESSAGES.required(MESSAGES.newPassword), ...textLengthRules(MIN, MAX) })}
+                />
+                <Form.Text id="account-password-rules" className="d-block mb-3">
+                  {MESSAGES.passwordRules}
+                </Form.Text>
+                <TextInput
+                  label={MESSAGES.confirmPassword}
+                  type="password"
+                  autoComplete="new-password"
+                  groupClassName="mb-4"
+                  error={errors.confirm?.message}
+                  {...form.register('confirm', {
+                    required: MESSAGES.required(MESSAGES.confirmPassword),
+                    validate: (v, all) => v === all.proposed || MESSAGES.passwordsDiffer,
+                  })}
+                />
                 <LoadingButton type="submit" loading={busy}>
                   {a.changePassword}
                 </LoadingButton>
