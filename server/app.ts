@@ -14,10 +14,17 @@ import { createMetrics, type Metrics } from './health/metrics';
 import { Readiness, databaseCheck, identityKeysCheck } from './health/readiness';
 import { PortalRepository } from './api/portal/portalRepository';
 import { portalRouter } from './api/portal/portalRouter';
+import { adminsRouter } from './api/admins/adminsRouter';
+import { AdminsService } from './api/admins/adminsService';
+import { auditRouter } from './api/audit/auditRouter';
+import { AuditService } from './api/audit/auditService';
+import { rolesRouter } from './api/roles/rolesRouter';
+import { RolesService } from './api/roles/rolesService';
 import { usersRouter } from './api/users/usersRouter';
 import { UsersRepository } from './api/users/usersRepository';
 import { UsersService } from './api/users/usersService';
 import type { TokenVerifiers } from './auth/tokenVerifier';
+import type { IdentityDirectory } from './identity/IdentityDirectory';
 import type { IdentityService } from './identity/identityService';
 import { identityRouter } from './identity/identityRouter';
 import { authenticate } from './middleware/authenticate';
@@ -39,6 +46,8 @@ export interface AppDeps {
   verifiers: TokenVerifiers;
   /** The embedded identity endpoint; absent with a real Cognito pool. */
   identity?: IdentityService;
+  /** Administrator operations on the identity users (embedded endpoint or Cognito pool). */
+  directory: IdentityDirectory;
   /** Shared with the process owner, which flips it on SIGTERM. Created when absent. */
   readiness?: Readiness;
   metrics?: Metrics;
@@ -195,6 +204,9 @@ export function createApp(deps: AppDeps): PortalApp {
   const mounts = new Map<unknown, string>();
   mount(api, '/portal', portalRouter(can, new PortalRepository(db), config.portalVersion), mounts);
   mount(api, '/v5/users', usersRouter(can, new UsersService(new UsersRepository(db))), mounts);
+  mount(api, '/v5/roles', rolesRouter(can, new RolesService(db)), mounts);
+  mount(api, '/v5/admins', adminsRouter(can, new AdminsService(db, deps.directory, logger)), mounts);
+  mount(api, '/v5/audit', auditRouter(can, new AuditService(db)), mounts);
   api.use(apiNotFound);
   // Deny by default: a route without a declared permission stops the server here.
   app.apiRoutes = listRoutes(api, '/api', mounts);

@@ -34,11 +34,11 @@ async function main(): Promise<void> {
   const applied = await migrate(db, migrations);
   logger.info({ engine: db.engine, applied }, 'database ready');
 
-  const { identity, verifiers } = await createIdentity(config, db, logger);
+  const { identity, verifiers, directory } = await createIdentity(config, db, logger);
   const boot = await bootstrap(db, config, identity);
   logBootstrap(logger, boot, await hasAdministrators(db));
 
-  const app = createApp({ config, db, logger, assets, identity, verifiers });
+  const app = createApp({ config, db, logger, assets, identity, verifiers, directory });
   const server = http.createServer(app);
   // Longer than a load balancer's idle timeout, so it never reuses a socket we just closed.
   server.keepAliveTimeout = 65_000;

@@ -101,3 +101,55 @@ export const MESSAGES = {
     keysUnavailable: 'Las claves de identidad no están cargadas',
   },
 } as const;
+
+/** Texts of the administrators, roles and audit API (field errors and refusals). */
+export const ADMIN_API_MESSAGES = {
+  field: {
+    body: 'El cuerpo de la solicitud debe ser un objeto JSON',
+    text: (field: string) => `El campo ${field} debe ser un texto`,
+    empty: (field: string) => `El campo ${field} no puede estar vacío`,
+    tooLong: (field: string, max: number) => `El campo ${field} admite como máximo ${max} caracteres`,
+    badCharacters: (field: string) => `El campo ${field} contiene caracteres no permitidos`,
+    email: (field: string) => `El campo ${field} debe ser un correo electrónico válido`,
+    positiveInteger: (field: string) => `El campo ${field} debe ser un número entero positivo`,
+    list: (field: string, max: number) => `El campo ${field} debe ser una lista de como máximo ${max} elementos`,
+    path: (value: unknown) => `El campo paths contiene una ruta que no se puede otorgar: ${String(value)}`,
+    action: (value: unknown) => `El campo actions contiene un código de acción no válido: ${String(value)}`,
+  },
+  param: {
+    text: (param: string, max: number) => `El parámetro ${param} debe ser un texto de como máximo ${max} caracteres`,
+    badCharacters: (param: string) => `El parámetro ${param} contiene caracteres no permitidos`,
+    integer: (param: string, min: number, max: number) => `El parámetro ${param} debe ser un número entero entre ${min} y ${max}`,
+    oneOf: (param: string, values: readonly string[]) => `El parámetro ${param} debe ser uno de: ${values.join(', ')}`,
+    email: (param: string) => `El parámetro ${param} debe ser un correo electrónico válido`,
+    date: (param: string) => `El parámetro ${param} debe ser una fecha AAAA-MM-DD o una fecha y hora ISO 8601 con zona horaria`,
+    range: 'El parámetro from debe ser anterior o igual a to',
+  },
+  roles: {
+    notFound: 'Rol no encontrado',
+    nameTaken: 'Ya existe un rol con ese nombre',
+    inUse: (count: number) => `El rol no se puede eliminar: lo ${count === 1 ? 'usa 1 administrador' : `usan ${count} administradores`}`,
+    escalation: (what: string) => `No puedes otorgar permisos que tu perfil no tiene: ${what}`,
+    ownRolesAccess: 'No puedes quitar el acceso a Roles de tu propio rol',
+    copyOf: (nombre: string, n: number) => `${nombre} (copia${n > 1 ? ` ${n}` : ''})`,
+  },
+  admins: {
+    notFound: 'Administrador no encontrado',
+    emailTaken: 'Ya existe un administrador con ese correo',
+    profileNotFound: 'El campo profileId no corresponde a un rol existente',
+    profileEscalation: 'No puedes asignar un rol con permisos que tu perfil no tiene',
+    resetEscalation: 'No puedes restablecer la contraseña de un administrador con permisos que tu perfil no tiene',
+    selfDisable: 'No puedes deshabilitarte a ti mismo',
+    selfDelete: 'No puedes eliminarte a ti mismo',
+    selfProfile: 'No puedes cambiar tu propio rol',
+    selfReset: 'Tu propia contraseña se cambia desde Mi Perfil',
+    lastRoleManager: 'Debe quedar al menos un administrador habilitado con acceso a Roles',
+    identityUserExists: 'Ya existe un usuario con ese correo en el servicio de identidad',
+    identityUserMissing: 'El administrador no tiene usuario en el servicio de identidad',
+    identityUnavailable: 'El servicio de identidad no respondió; no se realizó ningún cambio',
+  },
+  audit: {
+    csvColumns: ['id', 'fecha', 'id_actor', 'correo_actor', 'ip', 'id_solicitud', 'entidad', 'id_entidad', 'accion', 'resultado', 'detalle', 'antes', 'despues'],
+    exportFileName: (day: string) => `auditoria-${day}.csv`,
+  },
+} as const;

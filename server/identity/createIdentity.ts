@@ -2,11 +2,18 @@ import type { Config } from '../config';
 import type { Db } from '../db/Db';
 import type { Logger } from '../logger';
 import { createTokenVerifiers, type TokenVerifiers } from '../auth/tokenVerifier';
+import { record } from '../audit/auditRepository';
+import { joinTransactions } from '../db/transactionScope';
+import type { IdentityDirectory } from './IdentityDirectory';
+import { cognitoDirectory } from './cognitoDirectory';
+import { embeddedDirectory } from './embeddedDirectory';
 import { IdentityService } from './identityService';
 
 export interface IdentityRuntime {
   identity?: IdentityService;
   verifiers: TokenVerifiers;
+  /** Administrator operations on the identity users of the configured mode. */
+  directory: IdentityDirectory;
 }
 
 /**
@@ -16,11 +23,15 @@ export interface IdentityRuntime {
  */
 export async function createIdentity(config: Config, db: Db, logger: Logger, now?: () => number): Promise<IdentityRuntime> {
   const { mode, region, userPoolId, clientId } = config.identity;
-  if (mode === 'cognito') return { verifiers: createTokenVerifiers({ userPoolId, clientId }) };
+  if (mode === 'cognito') {
+    return { verifiers: createTokenVerifiers({ userPoolId, clientId }), directory: cognitoDirectory({ region, userPoolId }) };
+  }
   if (config.env === 'production') {
     logger.warn('IDENTITY_MODE=embedded in production: the built-in identity endpoint serves sign-in instead of Cognito');
   }
-  const identity = await IdentityService.create(db, {
+  // Its statements join the portal's transaction when called from one (transactionScope): an
+  // administrator and their identity user are created, changed and deleted together.
+  const identity = await IdentityService.create(joinTransactions(db), {
     region,
     userPoolId,
     clientId,
@@ -28,6 +39,15 @@ export async function createIdentity(config: Config, db: Db, logger: Logger, now
     refreshTokenTtlSeconds: config.tokens.refreshTtlSeconds,
     logger,
     now,
+    // Sign-ins are audited (with the typed name; never the password).
+    onSignIn: (e) =>
+      record(db, {
+        actor: { adminId: null, email: e.username || null, ip: e.ip ?? null, requestId: e.requestId ?? null },
+        entity: 'session',
+        action: 'sign_in',
+        outcome: e.outcome,
+        detail: e.reason ?? null,
+      }),
   });
-  return { identity, verifiers: identity.verifiers };
+  return { identity, verifiers: identity.verifiers, directory: embeddedDirectory(identity) };
 }

@@ -95,7 +95,8 @@ export function identityRouter(identity: IdentityService, opts: { now?: () => nu
         return;
       }
       try {
-        send(res, 200, admin ? await handleAdminOperation(identity, operation, body) : await identity.handle(operation, body));
+        const context = { ip: req.ip, requestId: req.id === undefined ? undefined : String(req.id) };
+        send(res, 200, admin ? await handleAdminOperation(identity, operation, body) : await identity.handle(operation, body, context));
       } catch (err) {
         if (err instanceof CognitoError) {
           req.log?.info({ operation, error: err.type }, 'identity operation refused');

@@ -29,6 +29,23 @@ export interface IdentityOptions {
   logger: Logger;
   /** Milliseconds since the epoch; tests move it. */
   now?: () => number;
+  /** Told of every sign-in that issues tokens or fails (the portal audits them). Its errors are logged, never thrown. */
+  onSignIn?: (event: SignInEvent) => void | Promise<void>;
+}
+
+/** Where a request to the endpoint comes from. */
+export interface RequestContext {
+  ip?: string;
+  requestId?: string;
+}
+
+/** A sign-in that issued tokens or failed. */
+export interface SignInEvent extends RequestContext {
+  /** The name sent: as typed at InitiateAuth, the challenge's user name afterwards. */
+  username: string;
+  outcome: 'success' | 'failure';
+  /** The protocol error of a failure, e.g. `NotAuthorizedException: User is disabled.` */
+  reason?: string;
 }
 
 /** Sign-in failures before a name is locked, and for how long (identity.md §2.9). */
@@ -139,12 +156,12 @@ export class IdentityService {
   }
 
   /** Dispatches one operation of the JSON protocol (`X-Amz-Target` suffix). */
-  handle(operation: string, body: Params): Promise<unknown> {
+  handle(operation: string, body: Params, context: RequestContext = {}): Promise<unknown> {
     switch (operation) {
       case 'InitiateAuth':
-        return this.initiateAuth(body);
+        return this.initiateAuth(body, context);
       case 'RespondToAuthChallenge':
-        return this.respondToAuthChallenge(body);
+        return this.respondToAuthChallenge(body, context);
       case 'GetUser':
         return this.getUser(body);
       case 'ChangePassword':
@@ -174,14 +191,34 @@ export class IdentityService {
 
   // Sign-in ---------------------------------------------------------------------------------
 
-  async initiateAuth(body: Params) {
+  /** One step of a sign-in, reported to `onSignIn` when it fails or issues tokens. */
+  private async signInStep<T extends object>(username: unknown, context: RequestContext, step: () => Promise<T>): Promise<T> {
+    const report = async (event: Omit<SignInEvent, 'username'>) => {
+      try {
+        await this.opts.onSignIn?.({ username: str(username) ?? '', ...context, ...event });
+      } catch (err) {
+        this.opts.logger.error({ err }, 'sign-in report failed');
+      }
+    };
+    let result: T;
+    try {
+      result = await step();
+    } catch (err) {
+      if (err instanceof CognitoError) await report({ outcome: 'failure', reason: `${err.type}: ${err.message}` });
+      throw err;
+    }
+    if ('AuthenticationResult' in result) await report({ outcome: 'success' });
+    return result;
+  }
+
+  async initiateAuth(body: Params, context: RequestContext = {}) {
     const clientId = this.checkClient(body);
     const params = asParams(body.AuthParameters);
     switch (body.AuthFlow) {
       case 'USER_SRP_AUTH':
-        return this.startSrp(clientId, params);
+        return this.signInStep(params.USERNAME, context, () => this.startSrp(clientId, params));
       case 'USER_PASSWORD_AUTH':
-        return this.passwordAuth(clientId, params);
+        return this.signInStep(params.USERNAME, context, () => this.passwordAuth(clientId, params));
       case 'REFRESH_TOKEN_AUTH':
       case 'REFRESH_TOKEN':
         return this.refresh(clientId, params);
@@ -231,11 +268,15 @@ export class IdentityService {
     };
   }
 
-  async respondToAuthChallenge(body: Params) {
+  async respondToAuthChallenge(body: Params, context: RequestContext = {}) {
     const clientId = this.checkClient(body);
     const responses = asParams(body.ChallengeResponses);
-    if (body.ChallengeName === 'PASSWORD_VERIFIER') return this.passwordVerifier(clientId, responses);
-    if (body.ChallengeName === 'NEW_PASSWORD_REQUIRED') return this.newPassword(clientId, responses, body.Session);
+    if (body.ChallengeName === 'PASSWORD_VERIFIER') {
+      return this.signInStep(responses.USERNAME, context, () => this.passwordVerifier(clientId, responses));
+    }
+    if (body.ChallengeName === 'NEW_PASSWORD_REQUIRED') {
+      return this.signInStep(responses.USERNAME, context, () => this.newPassword(clientId, responses, body.Session));
+    }
     throw Cognito.invalidParameter(`Unsupported ChallengeName: ${String(body.ChallengeName)}`);
   }
 

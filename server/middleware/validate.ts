@@ -1,18 +1,59 @@
-import type { RequestHandler } from 'express';
+import type { Request, RequestHandler } from 'express';
 import type * as z from 'zod';
+import { ADMIN_API_MESSAGES, MESSAGES } from '../../shared/messages';
 import { AppError } from '../errors';
+
+const M = { field: ADMIN_API_MESSAGES.field, api: MESSAGES.api };
+
+/** The value at `path` in what was parsed (zod issues do not carry it). */
+function valueAt(input: unknown, path: readonly PropertyKey[]): unknown {
+  let value = input;
+  for (const key of path) {
+    if (value === null || typeof value !== 'object') return undefined;
+    value = (value as Record<PropertyKey, unknown>)[key];
+  }
+  return value;
+}
+
+/** The first issue of a failed parse as a 400 naming the field in Spanish. */
+function badRequest(input: unknown, error: z.ZodError, missing: (field: string) => string, notAnObject: string): AppError {
+  const issue = error.issues[0]!;
+  if (issue.code === 'invalid_type' && issue.path.length === 0) return new AppError(400, 'VALIDATION', notAnObject);
+  const absent = issue.code === 'invalid_type' && valueAt(input, issue.path) === undefined;
+  return new AppError(400, 'VALIDATION', absent ? missing(issue.path.join('.')) : issue.message);
+}
 
 /** Validates `req.body` with a shared schema; a 400 names the first bad field in Spanish. */
 export function validateBody(schema: z.ZodType): RequestHandler {
   return (req, _res, next) => {
-    const result = schema.safeParse(req.body ?? {});
-    if (!result.success) {
-      const issue = result.error.issues[0]!;
-      const field = issue.path.join('.') || 'cuerpo';
-      const message = issue.code === 'invalid_type' && issue.input === undefined ? `El campo ${field} es obligatorio` : issue.message;
-      throw new AppError(400, 'VALIDATION', message);
-    }
+    const body: unknown = req.body ?? {};
+    const result = schema.safeParse(body);
+    if (!result.success) throw badRequest(body, result.error, (f) => `El campo ${f} es obligatorio`, M.field.body);
     req.body = result.data;
+    next();
+  };
+}
+
+/**
+ * Validates the query string with a shared schema (repeated or unknown parameters included);
+ * the parsed values replace `req.query` for the handlers that follow. A 400 names the parameter.
+ */
+export function validateQuery(schema: z.ZodType): RequestHandler {
+  return (req, _res, next) => {
+    const result = schema.safeParse(req.query);
+    if (!result.success) throw badRequest(req.query, result.error, (f) => `El parámetro ${f} es obligatorio`, M.api.badRequest);
+    // Express 5 serves req.query from a getter: shadow it with the parsed value.
+    Object.defineProperty(req, 'query', { value: result.data, writable: true, configurable: true, enumerable: true });
+    next();
+  };
+}
+
+/** Validates the route parameters (`:id`…); a 400 names the parameter. */
+export function validateParams(schema: z.ZodType): RequestHandler {
+  return (req, _res, next) => {
+    const result = schema.safeParse(req.params);
+    if (!result.success) throw badRequest(req.params, result.error, (f) => `El parámetro ${f} es obligatorio`, M.api.badRequest);
+    req.params = result.data as Request['params'];
     next();
   };
 }

@@ -13,9 +13,21 @@ const SPEC_ROUTES = [
   '/admin-settings/roles', '/account', '/google',
 ];
 
+/** Pages beyond the specification's table, each documented in the product design. */
+const DOCUMENTED_ADDITIONS = ['/admin-settings/audit'];
+
 describe('route table', () => {
-  test('has exactly the routes of the specification', () => {
-    expect(ROUTES.map((r) => r.path).sort()).toEqual([...SPEC_ROUTES].sort());
+  test('has exactly the routes of the specification plus the documented additions', () => {
+    const paths = ROUTES.map((r) => r.path);
+    expect(paths.filter((p) => !DOCUMENTED_ADDITIONS.includes(p)).sort()).toEqual([...SPEC_ROUTES].sort());
+    expect(paths.filter((p) => DOCUMENTED_ADDITIONS.includes(p))).toEqual(DOCUMENTED_ADDITIONS);
+  });
+
+  test('the audit page: under /admin-settings, after the specification\'s entries', () => {
+    const admin = MENU.find((m) => m.path === '/admin-settings')!;
+    expect(admin.submodules.at(-1)).toEqual({ path: '/admin-settings/audit', title: 'Auditoría', icon: 'journal-text' });
+    expect(findRoute('/admin-settings/audit')).toEqual({ path: '/admin-settings/audit', title: 'Auditoría', frame: 'app', icon: 'journal-text' });
+    expect(GRANTABLE_PATHS).toContain('/admin-settings/audit');
   });
 
   test('menu follows the specification: modules and their entries in order', () => {
@@ -24,16 +36,16 @@ describe('route table', () => {
       ['/agent-settings', 6],
       ['/agent-settings-tv', 4],
       ['/inventory-management', 4],
-      ['/admin-settings', 2],
+      ['/admin-settings', 3],
     ]);
     for (const m of MENU) for (const s of m.submodules) expect(s.path.startsWith(`${m.path}/`)).toBe(true);
-    expect(GRANTABLE_PATHS).toHaveLength(5 + 18);
+    expect(GRANTABLE_PATHS).toHaveLength(5 + 18 + DOCUMENTED_ADDITIONS.length);
   });
 
   test('frames: /login public, /google bare, everything else in the layout', () => {
     expect(findRoute('/login')?.frame).toBe('public');
     expect(findRoute('/google')?.frame).toBe('bare');
-    expect(ROUTES.filter((r) => r.frame === 'app')).toHaveLength(SPEC_ROUTES.length - 2);
+    expect(ROUTES.filter((r) => r.frame === 'app')).toHaveLength(SPEC_ROUTES.length - 2 + DOCUMENTED_ADDITIONS.length);
   });
 
   test('lookups ignore query, hash and trailing slashes', () => {

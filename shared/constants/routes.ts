@@ -75,11 +75,13 @@ export const MENU: readonly MenuModule[] = [
     submodules: [
       { path: '/admin-settings/admins', title: 'Administradores', icon: 'person-badge' },
       { path: '/admin-settings/roles', title: 'Roles', icon: 'person-lock' },
+      // Beyond the specification's route table (product design: the audit log).
+      { path: '/admin-settings/audit', title: 'Auditoría', icon: 'journal-text' },
     ],
   },
 ];
 
-/** Every route of the specification §2, in one flat list. */
+/** Every route of the specification §2 (plus the documented additions), in one flat list. */
 export const ROUTES: readonly PortalRoute[] = [
   { path: '/', title: 'Inicio', frame: 'app', icon: 'house' },
   { path: '/login', title: 'Iniciar sesión', frame: 'public' },

@@ -2,6 +2,7 @@ import m0001 from './0001_extensions.sql';
 import m0002 from './0002_identity.sql';
 import m0003 from './0003_admins.sql';
 import m0004 from './0004_lock_app_versions.sql';
+import m0005 from './0005_audit.sql';
 
 export interface Migration {
   /** The file name without `.sql`: a four-digit number, an underscore, a name. */
@@ -15,4 +16,5 @@ export const migrations: readonly Migration[] = [
   { id: '0002_identity', sql: m0002 },
   { id: '0003_admins', sql: m0003 },
   { id: '0004_lock_app_versions', sql: m0004 },
+  { id: '0005_audit', sql: m0005 },
 ];

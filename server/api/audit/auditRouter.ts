@@ -1,0 +1,34 @@
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { Router } from 'express';
+import { auditQuery, type AuditQuery } from '../../../shared/contracts/audit';
+import { actorOf } from '../../audit/actorOf';
+import { requirePath, type Guard } from '../../middleware/authorize';
+import { validateQuery } from '../../middleware/validate';
+import type { AuditService } from './auditService';
+
+export const AUDIT_PAGE = '/admin-settings/audit';
+
+/** /api/v5/audit: the audit log, read-only. */
+export function auditRouter(can: Guard, service: AuditService): Router {
+  const router = Router();
+  const guard = can(requirePath(AUDIT_PAGE));
+
+  router.get('/', guard, validateQuery(auditQuery), async (req, res) => {
+    res.json(await service.list(req.query as unknown as AuditQuery));
+  });
+
+  router.get('/export', guard, validateQuery(auditQuery), async (req, res) => {
+    const file = await service.export(actorOf(req, res), req.query as unknown as AuditQuery);
+    res.status(200).set({
+      'Content-Type': 'text/csv; charset=utf-8',
+      'Content-Disposition': `attachment; filename="${file.fileName}"`,
+    });
+    // Streamed with back-pressure; a failure once the first bytes are out can only cut the file.
+    await pipeline(Readable.from(file.chunks), res).catch((err: unknown) => {
+      if (!res.headersSent) throw err;
+      req.log?.error({ err }, 'audit export interrupted');
+    });
+  });
+  return router;
+}

@@ -1,0 +1,66 @@
+import * as z from 'zod';
+import { ADMIN_API_MESSAGES as M } from '../messages';
+import { booleanParam, emailField, idField, intParam, oneOfParam, pagingParams, textField, textParam, type ListResponse } from './fields';
+
+export const ADMIN_NAME_MAX = 100;
+
+/** POST /v5/admins. */
+export const createAdminBody = z.object(
+  {
+    correo: emailField('correo'),
+    nombres: textField('nombres', { min: 1, max: ADMIN_NAME_MAX }),
+    apellidos: textField('apellidos', { max: ADMIN_NAME_MAX }).default(''),
+    profileId: idField('profileId'),
+  },
+  { error: M.field.body },
+);
+export type CreateAdminBody = z.infer<typeof createAdminBody>;
+
+/** PUT /v5/admins/:id: the editable fields (the e-mail is the sign-in name and does not change). */
+export const updateAdminBody = z.object(
+  {
+    nombres: textField('nombres', { min: 1, max: ADMIN_NAME_MAX }),
+    apellidos: textField('apellidos', { max: ADMIN_NAME_MAX }).default(''),
+    profileId: idField('profileId'),
+  },
+  { error: M.field.body },
+);
+export type UpdateAdminBody = z.infer<typeof updateAdminBody>;
+
+export const ADMIN_SORTS = ['nombres', 'correo', 'profile', 'createdAt'] as const;
+
+/** GET /v5/admins: search in names and e-mail, filters, paging, sort. */
+export const listAdminsQuery = z.object({
+  q: textParam('q', 100).optional(),
+  profileId: intParam('profileId', 1, 2_147_483_647).optional(),
+  enabled: booleanParam('enabled').optional(),
+  sort: oneOfParam('sort', ADMIN_SORTS).default('nombres'),
+  order: oneOfParam('order', ['asc', 'desc']).default('asc'),
+  ...pagingParams(20),
+});
+export type ListAdminsQuery = z.infer<typeof listAdminsQuery>;
+
+/** An administrator as the API answers it. */
+export interface Admin {
+  id: number;
+  correo: string;
+  nombres: string;
+  apellidos: string;
+  enabled: boolean;
+  profileId: number;
+  profileNombre: string;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export type AdminList = ListResponse<Admin>;
+
+/** POST /v5/admins answers the new administrator and, once, the temporary password (embedded identity). */
+export interface CreatedAdmin extends Admin {
+  temporaryPassword?: string;
+}
+
+/** POST /v5/admins/:id/reset-password answers the new temporary password, once. */
+export interface ResetPasswordResponse {
+  temporaryPassword: string;
+}

@@ -1,0 +1,72 @@
+import * as z from 'zod';
+import { ADMIN_API_MESSAGES as M } from '../messages';
+
+/** Control characters (NUL included, which PostgreSQL text refuses): never in a one-line value. */
+const CONTROL = /[\u0000-\u001f\u007f]/;
+
+/** A one-line text field of a body, trimmed; `min` 1 means it may not be empty. */
+export const textField = (field: string, opts: { min?: number; max: number }) =>
+  z
+    .string({ error: M.field.text(field) })
+    .trim()
+    .min(opts.min ?? 0, { error: M.field.empty(field) })
+    .max(opts.max, { error: M.field.tooLong(field, opts.max) })
+    .refine((v) => !CONTROL.test(v), { error: M.field.badCharacters(field) });
+
+/** An e-mail field, trimmed and lower-cased (the identity user name is the lower-cased e-mail). */
+export const emailField = (field: string) =>
+  z
+    .string({ error: M.field.email(field) })
+    .trim()
+    .toLowerCase()
+    .max(254, { error: M.field.tooLong(field, 254) })
+    .pipe(z.email({ error: M.field.email(field) }));
+
+/** A database id in a body: a positive integer that fits PostgreSQL's integer. */
+export const idField = (field: string) =>
+  z
+    .int({ error: M.field.positiveInteger(field) })
+    .min(1, { error: M.field.positiveInteger(field) })
+    .max(2_147_483_647, { error: M.field.positiveInteger(field) });
+
+/** An integer query or route parameter (always a string on the wire). */
+export const intParam = (param: string, min: number, max: number) =>
+  z
+    .string({ error: M.param.integer(param, min, max) })
+    .regex(/^\d{1,10}$/, { error: M.param.integer(param, min, max) })
+    .transform(Number)
+    .pipe(z.number().min(min, { error: M.param.integer(param, min, max) }).max(max, { error: M.param.integer(param, min, max) }));
+
+/** A one-line text query parameter, trimmed; empty means absent. */
+export const textParam = (param: string, max: number) =>
+  z
+    .string({ error: M.param.text(param, max) })
+    .trim()
+    .max(max, { error: M.param.text(param, max) })
+    .refine((v) => !CONTROL.test(v), { error: M.param.badCharacters(param) })
+    .transform((v) => (v === '' ? undefined : v));
+
+/** A query parameter with a fixed set of values. */
+export const oneOfParam = <const T extends readonly [string, ...string[]]>(param: string, values: T) =>
+  z.enum(values, { error: M.param.oneOf(param, values) });
+
+/** `true`/`false` in a query string. */
+export const booleanParam = (param: string) => oneOfParam(param, ['true', 'false']).transform((v) => v === 'true');
+
+export const MAX_PER_PAGE = 100;
+
+/** Paging of every list: `page` from 1, `perPage` up to 100. */
+export const pagingParams = (defaultPerPage = 20) => ({
+  page: intParam('page', 1, 1_000_000).default(1),
+  perPage: intParam('perPage', 1, MAX_PER_PAGE).default(defaultPerPage),
+});
+
+/** `/:id` routes. */
+export const idParams = z.object({ id: intParam('id', 1, 2_147_483_647) });
+export type IdParams = z.infer<typeof idParams>;
+
+/** The `{ data, total }` answer of every list. */
+export interface ListResponse<T> {
+  data: T[];
+  total: number;
+}

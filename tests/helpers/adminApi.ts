@@ -1,0 +1,64 @@
+import { randomUUID } from 'node:crypto';
+import type { Db } from '../../server/db/Db';
+import { bootstrap } from '../../server/db/seed/bootstrap';
+import { signJwt } from '../../server/identity/jwt';
+import { loadOrCreateKeys, type SigningKeys } from '../../server/identity/keys';
+import { buildTestApp, type TestApp } from './testApp';
+
+export const DEMO_PASSWORD = 'Demo-Portal-2026!';
+
+export interface AdminApi {
+  ta: TestApp;
+  db: Db;
+  /** The API headers of a signed-in administrator, with tokens as the embedded endpoint issues them. */
+  headersOf(email: string): Promise<Record<string, string>>;
+  /** An administrator with an identity user, written directly (test set-up, not the API). */
+  addAdmin(email: string, profileId: number, opts?: { enabled?: boolean }): Promise<number>;
+  /** A profile written directly (test set-up, not the API). */
+  addProfile(nombre: string, paths: readonly string[], actions: readonly number[]): Promise<number>;
+  count(table: 'admins' | 'profiles' | 'audit_log' | 'identity_users'): Promise<number>;
+}
+
+/** The app on `db` with the demo data (admin@, inventario@, soporte@demo.local) and helpers. */
+export async function adminApi(db: Db, opts: Parameters<typeof buildTestApp>[1] = {}): Promise<AdminApi> {
+  const ta = await buildTestApp(db, { ...opts, env: { DEMO_PASSWORD, ...opts.env } });
+  await bootstrap(db, ta.config, ta.deps.identity);
+  const keys: SigningKeys = await loadOrCreateKeys(db);
+  const identity = ta.deps.identity!;
+  return {
+    ta,
+    db,
+    async headersOf(email) {
+      const { sub } = await identity.adminGetUser(email);
+      const now = Math.floor(Date.now() / 1000);
+      const clientId = ta.config.identity.clientId;
+      const common = { sub, iss: identity.issuer, origin_jti: randomUUID(), event_id: randomUUID(), auth_time: now, iat: now, exp: now + 600, jti: randomUUID() };
+      return {
+        AccessToken: signJwt({ ...common, client_id: clientId, token_use: 'access', scope: 'aws.cognito.signin.user.admin', username: email }, keys.access),
+        IdToken: signJwt({ ...common, email, aud: clientId, token_use: 'id', 'cognito:username': email }, keys.id),
+        username: email,
+      };
+    },
+    async addAdmin(email, profileId, o = {}) {
+      await identity.adminCreateUser({ username: email, attributes: { email, email_verified: 'true' }, temporaryPassword: DEMO_PASSWORD });
+      await identity.adminSetUserPassword(email, DEMO_PASSWORD, true);
+      const res = await db.query<{ id: number }>(
+        'INSERT INTO admins (correo, nombres, apellidos, profile_id, enabled) VALUES ($1, $2, $3, $4, $5) RETURNING id',
+        [email, email.split('@')[0], 'Prueba', profileId, o.enabled ?? true],
+      );
+      return res.rows[0]!.id;
+    },
+    async addProfile(nombre, paths, actions) {
+      const res = await db.query<{ id: number }>('INSERT INTO profiles (nombre, paths, actions) VALUES ($1, $2, $3) RETURNING id', [
+        nombre,
+        [...paths],
+        [...actions],
+      ]);
+      return res.rows[0]!.id;
+    },
+    async count(table) {
+      const res = await db.query<{ n: number }>(`SELECT count(*) AS n FROM ${table}`);
+      return res.rows[0]!.n;
+    },
+  };
+}
