@@ -8,7 +8,7 @@ import { axiosBaseQuery } from './axiosBaseQuery';
 export const apiSlice = createApi({
   reducerPath: 'api',
   baseQuery: axiosBaseQuery,
-  tagTypes: ['User', 'Versions'],
+  tagTypes: ['User', 'Versions', 'Admins', 'Roles', 'Audit'],
   refetchOnFocus: false,
   refetchOnReconnect: false,
   endpoints: () => ({}),

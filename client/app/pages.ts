@@ -8,6 +8,10 @@ export const PAGES = {
   google: lazyPage('client/features/google/GooglePage.tsx', () => import('../features/google/GooglePage')),
   account: lazyPage('client/features/account/AccountPage.tsx', () => import('../features/account/AccountPage')),
   section: lazyPage('client/features/section/SectionPage.tsx', () => import('../features/section/SectionPage')),
+  adminSettings: lazyPage('client/features/admin-settings/AdminSettingsIndex.tsx', () => import('../features/admin-settings/AdminSettingsIndex')),
+  admins: lazyPage('client/features/admin-settings/AdminsPage.tsx', () => import('../features/admin-settings/AdminsPage')),
+  roles: lazyPage('client/features/admin-settings/RolesPage.tsx', () => import('../features/admin-settings/RolesPage')),
+  audit: lazyPage('client/features/admin-settings/AuditPage.tsx', () => import('../features/admin-settings/AuditPage')),
 } satisfies Record<string, LazyPage>;
 
 /** The signed-in frame (session check, user load, header, menu) in its own chunk: /login skips it. */
@@ -24,6 +28,10 @@ export function pageForRoute(route: PortalRoute): LazyPage {
   if (route.path === '/login') return PAGES.login;
   if (route.path === '/google') return PAGES.google;
   if (route.path === '/account') return PAGES.account;
+  if (route.path === '/admin-settings') return PAGES.adminSettings;
+  if (route.path === '/admin-settings/admins') return PAGES.admins;
+  if (route.path === '/admin-settings/roles') return PAGES.roles;
+  if (route.path === '/admin-settings/audit') return PAGES.audit;
   return PAGES.section;
 }
 

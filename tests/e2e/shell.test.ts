@@ -281,9 +281,15 @@ describeWithBrowser('the signed-in shell in Chromium', () => {
         await page.getByTestId('portal-version').filter({ hasText: portal.portalVersion }).waitFor();
         await page.getByTestId('app-version').filter({ hasText: DEMO_APP_VERSION }).waitFor();
         const main = page.getByRole('main');
-        if (route.path === '/') {
-          await page.waitForURL((u) => u.pathname === '/dashboard/general');
-          await main.getByRole('heading', { level: 1, name: 'General', exact: true }).waitFor();
+        // Two routes only redirect: `/` and `/admin-settings` go to their first allowed page.
+        const redirects: Record<string, { to: string; title: string }> = {
+          '/': { to: '/dashboard/general', title: 'General' },
+          '/admin-settings': { to: '/admin-settings/admins', title: 'Administradores' },
+        };
+        const redirect = redirects[route.path];
+        if (redirect) {
+          await page.waitForURL((u) => u.pathname === redirect.to);
+          await main.getByRole('heading', { level: 1, name: redirect.title, exact: true }).waitFor();
         } else {
           const h1 = main.getByRole('heading', { level: 1 });
           await h1.waitFor();

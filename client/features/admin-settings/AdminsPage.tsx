@@ -1,0 +1,333 @@
+import { useState } from 'react';
+import Badge from 'react-bootstrap/Badge';
+import Button from 'react-bootstrap/Button';
+import ButtonGroup from 'react-bootstrap/ButtonGroup';
+import Col from 'react-bootstrap/Col';
+import Form from 'react-bootstrap/Form';
+import Row from 'react-bootstrap/Row';
+import Table from 'react-bootstrap/Table';
+import { useForm } from 'react-hook-form';
+import { ADMIN_LABELS as L } from '../../../shared/constants/adminLabels';
+import {
+  ADMIN_NAME_MAX,
+  createAdminBody,
+  updateAdminBody,
+  type Admin,
+  type CreateAdminBody,
+  type UpdateAdminBody,
+} from '../../../shared/contracts/admins';
+import type { PageProps } from '../../app/lazyPage';
+import { AppModal } from '../../components/AppModal';
+import { CopyText } from '../../components/CopyText';
+import { displayValue } from '../../components/EmptyValue';
+import { SearchInput } from '../../components/SearchInput';
+import { TextInput, textLengthRules } from '../../components/TextInput';
+import { toastSuccess } from '../../components/toast';
+import {
+  useCreateAdminMutation,
+  useDeleteAdminMutation,
+  useListAdminsQuery,
+  useListRolesQuery,
+  useResetAdminPasswordMutation,
+  useSetAdminEnabledMutation,
+  useUpdateAdminMutation,
+} from './adminSettingsApi';
+import { ListPager } from './ListPager';
+import { ListStatus } from './ListStatus';
+import { TemporaryPasswordModal } from './TemporaryPasswordModal';
+import { useUrlQuery } from './useUrlQuery';
+import { zodFormResolver } from './zodFormResolver';
+
+type Confirm = { kind: 'disable' | 'enable' | 'reset' | 'delete'; admin: Admin };
+
+const FILTERS = ['q', 'profileId', 'enabled'] as const;
+
+function fullName(a: Pick<Admin, 'nombres' | 'apellidos'>): string {
+  return `${a.nombres} ${a.apellidos}`.trim();
+}
+
+interface AdminFormFields {
+  correo: string;
+  nombres: string;
+  apellidos: string;
+  profileId: number;
+}
+
+/** The create and edit form of an administrator (the e-mail is fixed once created). */
+function AdminForm({
+  formId,
+  admin,
+  roles,
+  onSubmit,
+}: {
+  formId: string;
+  admin?: Admin;
+  roles: { id: number; nombre: string }[];
+  onSubmit: (values: CreateAdminBody | UpdateAdminBody) => void;
+}) {
+  const form = useForm<AdminFormFields>({
+    resolver: zodFormResolver<AdminFormFields>(admin ? updateAdminBody : createAdminBody),
+    defaultValues: admin
+      ? { correo: admin.correo, nombres: admin.nombres, apellidos: admin.apellidos, profileId: admin.profileId }
+      : { correo: '', nombres: '', apellidos: '', profileId: undefined },
+  });
+  const { errors } = form.formState;
+  const submit = form.handleSubmit((values) =>
+    onSubmit(admin ? { nombres: values.nombres, apellidos: values.apellidos, profileId: values.profileId } : values),
+  );
+  return (
+    <Form id={formId} noValidate onSubmit={submit}>
+      {!admin && (
+        <TextInput
+          label={L.admins.email}
+          type="email"
+          autoComplete="off"
+          groupClassName="mb-3"
+          error={errors.correo?.message}
+          {...form.register('correo')}
+        />
+      )}
+      <TextInput
+        label={L.admins.names}
+        groupClassName="mb-3"
+        maxLength={ADMIN_NAME_MAX}
+        error={errors.nombres?.message}
+        {...form.register('nombres', textLengthRules(undefined, ADMIN_NAME_MAX))}
+      />
+      <TextInput
+        label={L.admins.lastNames}
+        groupClassName="mb-3"
+        maxLength={ADMIN_NAME_MAX}
+        error={errors.apellidos?.message}
+        {...form.register('apellidos', textLengthRules(undefined, ADMIN_NAME_MAX))}
+      />
+      <Form.Group controlId={`${formId}-profile`}>
+        <Form.Label>{L.admins.profile}</Form.Label>
+        <Form.Select
+          isInvalid={Boolean(errors.profileId)}
+          aria-invalid={errors.profileId ? true : undefined}
+          aria-describedby={errors.profileId ? `${formId}-profile-error` : undefined}
+          {...form.register('profileId', { setValueAs: (v: string) => (v === '' ? undefined : Number(v)) })}
+        >
+          <option value="">{L.admins.selectProfile}</option>
+          {roles.map((r) => (
+            <option key={r.id} value={r.id}>
+              {r.nombre}
+            </option>
+          ))}
+        </Form.Select>
+        {errors.profileId && (
+          <Form.Control.Feedback type="invalid" id={`${formId}-profile-error`}>
+            {errors.profileId.message}
+          </Form.Control.Feedback>
+        )}
+      </Form.Group>
+    </Form>
+  );
+}
+
+/** Administrators: list, search, filters, create, edit, disable/enable, reset password, delete. */
+export default function AdminsPage({ title }: PageProps) {
+  const { page, perPage, filters, update } = useUrlQuery(FILTERS);
+  const args = {
+    page,
+    perPage,
+    q: filters.q || undefined,
+    profileId: filters.profileId ? Number(filters.profileId) : undefined,
+    enabled: filters.enabled === 'true' ? true : filters.enabled === 'false' ? false : undefined,
+  };
+  const list = useListAdminsQuery(args);
+  const roles = useListRolesQuery();
+  const roleOptions = roles.data?.data ?? [];
+
+  const [creating, setCreating] = useState(false);
+  const [editing, setEditing] = useState<Admin | null>(null);
+  const [confirm, setConfirm] = useState<Confirm | null>(null);
+  const [password, setPassword] = useState<{ correo: string; password?: string } | null>(null);
+
+  const [createAdmin, createState] = useCreateAdminMutation();
+  const [updateAdmin, updateState] = useUpdateAdminMutation();
+  const [deleteAdmin, deleteState] = useDeleteAdminMutation();
+  const [setEnabled, enableState] = useSetAdminEnabledMutation();
+  const [resetPassword, resetState] = useResetAdminPasswordMutation();
+
+  const onCreate = async (values: CreateAdminBody | UpdateAdminBody) => {
+    const res = await createAdmin(values as CreateAdminBody);
+    if (!('data' in res) || !res.data) return;
+    setCreating(false);
+    toastSuccess(L.admins.created);
+    setPassword({ correo: res.data.correo, password: res.data.temporaryPassword });
+  };
+
+  const onEdit = async (values: CreateAdminBody | UpdateAdminBody) => {
+    if (!editing) return;
+    const res = await updateAdmin({ id: editing.id, body: values as UpdateAdminBody });
+    if (!('data' in res)) return;
+    setEditing(null);
+    toastSuccess(L.admins.updated);
+  };
+
+  const onConfirm = async () => {
+    if (!confirm) return;
+    const { kind, admin } = confirm;
+    if (kind === 'delete') {
+      const res = await deleteAdmin(admin.id);
+      if ('error' in res) return;
+      toastSuccess(L.admins.deleted);
+    } else if (kind === 'reset') {
+      const res = await resetPassword(admin.id);
+      if (!('data' in res) || !res.data) return;
+      setPassword({ correo: admin.correo, password: res.data.temporaryPassword });
+    } else {
+      const res = await setEnabled({ id: admin.id, enabled: kind === 'enable' });
+      if ('error' in res) return;
+      toastSuccess(kind === 'enable' ? L.admins.enabledDone : L.admins.disabledDone);
+    }
+    setConfirm(null);
+  };
+
+  const rows = list.data?.data ?? [];
+  const confirmText = confirm
+    ? {
+        disable: L.admins.confirmDisable,
+        enable: L.admins.confirmEnable,
+        reset: L.admins.confirmReset,
+        delete: L.admins.confirmDelete,
+      }[confirm.kind](confirm.admin.correo)
+    : '';
+  const confirmTitle = confirm
+    ? { disable: L.admins.disable, enable: L.admins.enable, reset: L.admins.resetPassword, delete: L.admins.delete }[confirm.kind]
+    : '';
+
+  return (
+    <section>
+      <div className="d-flex flex-wrap align-items-center justify-content-between gap-2 mb-3">
+        <h1 className="h3 mb-0">{title}</h1>
+        <Button onClick={() => setCreating(true)}>
+          <i className="bi bi-person-plus me-2" aria-hidden="true" />
+          {L.admins.create}
+        </Button>
+      </div>
+      <Row className="g-2 mb-3">
+        <Col md={6}>
+          <SearchInput
+            ariaLabel={L.admins.search}
+            placeholder={L.admins.searchPlaceholder}
+            initialValue={filters.q}
+            onSearch={(q) => update({ q })}
+          />
+        </Col>
+        <Col md={3}>
+          <Form.Select aria-label={L.admins.filterProfile} value={filters.profileId} onChange={(e) => update({ profileId: e.target.value })}>
+            <option value="">{`${L.admins.profile}: ${L.all}`}</option>
+            {roleOptions.map((r) => (
+              <option key={r.id} value={r.id}>
+                {r.nombre}
+              </option>
+            ))}
+          </Form.Select>
+        </Col>
+        <Col md={3}>
+          <Form.Select aria-label={L.admins.filterState} value={filters.enabled} onChange={(e) => update({ enabled: e.target.value })}>
+            <option value="">{`${L.admins.state}: ${L.all}`}</option>
+            <option value="true">{L.admins.active}</option>
+            <option value="false">{L.admins.disabled}</option>
+          </Form.Select>
+        </Col>
+      </Row>
+
+      <ListStatus loading={list.isLoading} error={list.isError && !list.data} empty={rows.length === 0} onRetry={() => void list.refetch()} />
+      {rows.length > 0 && (
+        <Table responsive hover className="align-middle" aria-busy={list.isFetching || undefined}>
+          <thead>
+            <tr>
+              <th scope="col">{L.admins.name}</th>
+              <th scope="col">{L.admins.email}</th>
+              <th scope="col">{L.admins.profile}</th>
+              <th scope="col">{L.admins.state}</th>
+              <th scope="col" className="text-end">
+                {L.actions}
+              </th>
+            </tr>
+          </thead>
+          <tbody>
+            {rows.map((a) => {
+              const name = fullName(a) || a.correo;
+              return (
+                <tr key={a.id} data-testid={`admin-row-${a.correo}`}>
+                  <td>{displayValue(fullName(a))}</td>
+                  <td>
+                    <CopyText text={a.correo} label={L.admins.email} />
+                  </td>
+                  <td>{displayValue(a.profileNombre)}</td>
+                  <td>
+                    <Badge bg={a.enabled ? 'success' : 'secondary'}>{a.enabled ? L.admins.active : L.admins.disabled}</Badge>
+                  </td>
+                  <td className="text-end">
+                    <ButtonGroup size="sm">
+                      <Button variant="outline-primary" aria-label={L.admins.editOf(name)} title={L.admins.edit} onClick={() => setEditing(a)}>
+                        <i className="bi bi-pencil" aria-hidden="true" />
+                      </Button>
+                      <Button
+                        variant="outline-secondary"
+                        aria-label={a.enabled ? L.admins.disableOf(name) : L.admins.enableOf(name)}
+                        title={a.enabled ? L.admins.disable : L.admins.enable}
+                        onClick={() => setConfirm({ kind: a.enabled ? 'disable' : 'enable', admin: a })}
+                      >
+                        <i className={`bi ${a.enabled ? 'bi-person-slash' : 'bi-person-check'}`} aria-hidden="true" />
+                      </Button>
+                      <Button
+                        variant="outline-secondary"
+                        aria-label={L.admins.resetPasswordOf(name)}
+                        title={L.admins.resetPassword}
+                        onClick={() => setConfirm({ kind: 'reset', admin: a })}
+                      >
+                        <i className="bi bi-key" aria-hidden="true" />
+                      </Button>
+                      <Button
+                        variant="outline-danger"
+                        aria-label={L.admins.deleteOf(name)}
+                        title={L.admins.delete}
+                        onClick={() => setConfirm({ kind: 'delete', admin: a })}
+                      >
+                        <i className="bi bi-trash" aria-hidden="true" />
+                      </Button>
+                    </ButtonGroup>
+                  </td>
+                </tr>
+              );
+            })}
+          </tbody>
+        </Table>
+      )}
+      {list.data && (
+        <ListPager
+          page={page}
+          perPage={perPage}
+          total={list.data.total}
+          onPage={(p) => update({ page: p })}
+          onPerPage={(n) => update({ perPage: n })}
+        />
+      )}
+
+      <AppModal show={creating} title={L.admins.create} formId="admin-create-form" loading={createState.isLoading} onClose={() => setCreating(false)}>
+        {creating && <AdminForm formId="admin-create-form" roles={roleOptions} onSubmit={(v) => void onCreate(v)} />}
+      </AppModal>
+      <AppModal show={editing !== null} title={L.admins.edit} formId="admin-edit-form" loading={updateState.isLoading} onClose={() => setEditing(null)}>
+        {editing && <AdminForm key={editing.id} formId="admin-edit-form" admin={editing} roles={roleOptions} onSubmit={(v) => void onEdit(v)} />}
+      </AppModal>
+      <AppModal
+        show={confirm !== null}
+        title={confirmTitle}
+        confirmLabel={L.confirm}
+        confirmVariant={confirm?.kind === 'delete' || confirm?.kind === 'disable' ? 'danger' : 'primary'}
+        loading={deleteState.isLoading || enableState.isLoading || resetState.isLoading}
+        onClose={() => setConfirm(null)}
+        onConfirm={() => void onConfirm()}
+      >
+        <p className="mb-0">{confirmText}</p>
+      </AppModal>
+      <TemporaryPasswordModal shown={password} onClose={() => setPassword(null)} />
+    </section>
+  );
+}

@@ -1,0 +1,230 @@
+import { useState, type FormEvent } from 'react';
+import Badge from 'react-bootstrap/Badge';
+import Button from 'react-bootstrap/Button';
+import Col from 'react-bootstrap/Col';
+import Form from 'react-bootstrap/Form';
+import Row from 'react-bootstrap/Row';
+import Table from 'react-bootstrap/Table';
+import { ADMIN_LABELS as L } from '../../../shared/constants/adminLabels';
+import { AUDIT_ACTIONS, AUDIT_ENTITIES, AUDIT_OUTCOMES, type AuditEntryView } from '../../../shared/contracts/audit';
+import type { PageProps } from '../../app/lazyPage';
+import { AppModal } from '../../components/AppModal';
+import { displayValue } from '../../components/EmptyValue';
+import { LoadingButton } from '../../components/LoadingButton';
+import { toastSuccess } from '../../components/toast';
+import { useExportAuditMutation, useListAuditQuery } from './adminSettingsApi';
+import { auditDiff } from './auditDiff';
+import { ListPager } from './ListPager';
+import { ListStatus } from './ListStatus';
+import { useUrlQuery } from './useUrlQuery';
+
+const FILTERS = ['actor', 'entity', 'action', 'outcome', 'from', 'to'] as const;
+type Filters = Record<(typeof FILTERS)[number], string>;
+
+const dateFormat = new Intl.DateTimeFormat('es-MX', { dateStyle: 'short', timeStyle: 'medium' });
+
+const entityLabel = (e: string) => L.audit.entities[e] ?? e;
+const actionLabel = (a: string) => L.audit.actionNames[a] ?? a;
+const outcomeLabel = (o: string) => L.audit.outcomes[o] ?? o;
+
+/** The before/after of one row: the changed keys, old → new. */
+function AuditDetail({ entry }: { entry: AuditEntryView }) {
+  const changes = auditDiff(entry.before, entry.after);
+  return (
+    <>
+      <dl className="row small">
+        <dt className="col-sm-4">{L.audit.at}</dt>
+        <dd className="col-sm-8">{dateFormat.format(new Date(entry.at))}</dd>
+        <dt className="col-sm-4">{L.audit.actor}</dt>
+        <dd className="col-sm-8">{displayValue(entry.actorEmail)}</dd>
+        <dt className="col-sm-4">{L.audit.ip}</dt>
+        <dd className="col-sm-8">{displayValue(entry.ip)}</dd>
+        <dt className="col-sm-4">{L.audit.entity}</dt>
+        <dd className="col-sm-8">
+          {entityLabel(entry.entity)} {entry.entityId ? `#${entry.entityId}` : ''}
+        </dd>
+        <dt className="col-sm-4">{L.audit.action}</dt>
+        <dd className="col-sm-8">{actionLabel(entry.action)}</dd>
+        <dt className="col-sm-4">{L.audit.outcome}</dt>
+        <dd className="col-sm-8">{outcomeLabel(entry.outcome)}</dd>
+        <dt className="col-sm-4">{L.audit.detail}</dt>
+        <dd className="col-sm-8">{displayValue(entry.detail)}</dd>
+        <dt className="col-sm-4">{L.audit.requestId}</dt>
+        <dd className="col-sm-8 text-break">{displayValue(entry.requestId)}</dd>
+      </dl>
+      <h3 className="h6">{L.audit.changes}</h3>
+      {changes.length === 0 ? (
+        <p className="mb-0">{L.audit.noChanges}</p>
+      ) : (
+        <Table size="sm" bordered responsive className="mb-0" data-testid="audit-diff">
+          <thead>
+            <tr>
+              <th scope="col">{L.audit.field}</th>
+              <th scope="col">{L.audit.before}</th>
+              <th scope="col">{L.audit.after}</th>
+            </tr>
+          </thead>
+          <tbody>
+            {changes.map((c) => (
+              <tr key={c.key}>
+                <th scope="row" className="font-monospace">
+                  {c.key}
+                </th>
+                <td className="text-danger-emphasis text-break">{c.before}</td>
+                <td className="text-success-emphasis text-break">
+                  <span className="visually-hidden">→ </span>
+                  {c.after}
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </Table>
+      )}
+    </>
+  );
+}
+
+/** The filter form: applied on submit, kept in the URL. */
+function AuditFilters({ filters, onApply }: { filters: Filters; onApply: (f: Filters) => void }) {
+  const [draft, setDraft] = useState<Filters>(filters);
+  const set = (k: keyof Filters) => (e: { target: { value: string } }) => setDraft({ ...draft, [k]: e.target.value });
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    onApply({ ...draft, actor: draft.actor.trim() });
+  };
+  const clear = () => {
+    const empty = Object.fromEntries(FILTERS.map((k) => [k, ''])) as Filters;
+    setDraft(empty);
+    onApply(empty);
+  };
+  return (
+    <Form noValidate onSubmit={submit} className="mb-3" aria-label={L.audit.filter}>
+      <Row className="g-2 align-items-end">
+        <Form.Group as={Col} md={4} lg={3} controlId="audit-actor">
+          <Form.Label className="small mb-1">{L.audit.actor}</Form.Label>
+          <Form.Control type="search" size="sm" value={draft.actor} onChange={set('actor')} autoComplete="off" />
+        </Form.Group>
+        <Form.Group as={Col} md={4} lg={2} controlId="audit-entity">
+          <Form.Label className="small mb-1">{L.audit.entity}</Form.Label>
+          <Form.Select size="sm" value={draft.entity} onChange={set('entity')}>
+            <option value="">{L.all}</option>
+            {AUDIT_ENTITIES.map((e) => (
+              <option key={e} value={e}>
+                {entityLabel(e)}
+              </option>
+            ))}
+          </Form.Select>
+        </Form.Group>
+        <Form.Group as={Col} md={4} lg={2} controlId="audit-action">
+          <Form.Label className="small mb-1">{L.audit.action}</Form.Label>
+          <Form.Select size="sm" value={draft.action} onChange={set('action')}>
+            <option value="">{L.all}</option>
+            {AUDIT_ACTIONS.map((a) => (
+              <option key={a} value={a}>
+                {actionLabel(a)}
+              </option>
+            ))}
+          </Form.Select>
+        </Form.Group>
+        <Form.Group as={Col} md={4} lg={1} controlId="audit-outcome">
+          <Form.Label className="small mb-1">{L.audit.outcome}</Form.Label>
+          <Form.Select size="sm" value={draft.outcome} onChange={set('outcome')}>
+            <option value="">{L.all}</option>
+            {AUDIT_OUTCOMES.map((o) => (
+              <option key={o} value={o}>
+                {outcomeLabel(o)}
+              </option>
+            ))}
+          </Form.Select>
+        </Form.Group>
+        <Form.Group as={Col} md={4} lg={2} controlId="audit-from">
+          <Form.Label className="small mb-1">{L.audit.from}</Form.Label>
+          <Form.Control type="date" size="sm" value={draft.from} max={draft.to || undefined} onChange={set('from')} />
+        </Form.Group>
+        <Form.Group as={Col} md={4} lg={2} controlId="audit-to">
+          <Form.Label className="small mb-1">{L.audit.to}</Form.Label>
+          <Form.Control type="date" size="sm" value={draft.to} min={draft.from || undefined} onChange={set('to')} />
+        </Form.Group>
+        <Col xs="auto" className="d-flex gap-2">
+          <Button type="submit" size="sm">
+            <i className="bi bi-funnel me-1" aria-hidden="true" />
+            {L.audit.filter}
+          </Button>
+          <Button type="button" size="sm" variant="secondary" onClick={clear}>
+            {L.audit.clear}
+          </Button>
+        </Col>
+      </Row>
+    </Form>
+  );
+}
+
+/** The audit log: filters, paged table, before/after detail, CSV export. */
+export default function AuditPage({ title }: PageProps) {
+  const { page, perPage, filters, update } = useUrlQuery(FILTERS);
+  const list = useListAuditQuery({ ...filters, page, perPage });
+  const [exportCsv, exportState] = useExportAuditMutation();
+  const [detail, setDetail] = useState<AuditEntryView | null>(null);
+  const rows = list.data?.data ?? [];
+
+  const onExport = async () => {
+    const res = await exportCsv(filters);
+    if ('data' in res) toastSuccess(L.audit.exported);
+  };
+
+  return (
+    <section>
+      <div className="d-flex flex-wrap align-items-center justify-content-between gap-2 mb-3">
+        <h1 className="h3 mb-0">{title}</h1>
+        <LoadingButton variant="primary" loading={exportState.isLoading} onClick={() => void onExport()}>
+          <i className="bi bi-download me-2" aria-hidden="true" />
+          {L.audit.export}
+        </LoadingButton>
+      </div>
+      <AuditFilters key={FILTERS.map((k) => filters[k]).join('|')} filters={filters} onApply={(f) => update(f)} />
+      <ListStatus loading={list.isLoading} error={list.isError && !list.data} empty={rows.length === 0} onRetry={() => void list.refetch()} />
+      {rows.length > 0 && (
+        <Table responsive hover size="sm" className="align-middle" data-testid="audit-table">
+          <thead>
+            <tr>
+              <th scope="col">{L.audit.at}</th>
+              <th scope="col">{L.audit.actor}</th>
+              <th scope="col">{L.audit.entity}</th>
+              <th scope="col">{L.audit.entityId}</th>
+              <th scope="col">{L.audit.action}</th>
+              <th scope="col">{L.audit.outcome}</th>
+              <th scope="col" className="text-end">
+                {L.audit.detail}
+              </th>
+            </tr>
+          </thead>
+          <tbody>
+            {rows.map((r) => (
+              <tr key={r.id} data-testid="audit-row" data-entity={r.entity} data-action={r.action} data-actor={r.actorEmail ?? ''}>
+                <td className="text-nowrap">{dateFormat.format(new Date(r.at))}</td>
+                <td>{displayValue(r.actorEmail)}</td>
+                <td>{entityLabel(r.entity)}</td>
+                <td>{displayValue(r.entityId)}</td>
+                <td>{actionLabel(r.action)}</td>
+                <td>
+                  <Badge bg={r.outcome === 'success' ? 'success' : 'danger'}>{outcomeLabel(r.outcome)}</Badge>
+                </td>
+                <td className="text-end">
+                  <Button size="sm" variant="outline-primary" aria-label={L.audit.viewOf(r.id)} title={L.audit.view} onClick={() => setDetail(r)}>
+                    <i className="bi bi-eye" aria-hidden="true" />
+                  </Button>
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </Table>
+      )}
+      {list.data && (
+        <ListPager page={page} perPage={perPage} total={list.data.total} onPage={(p) => update({ page: p })} onPerPage={(n) => update({ perPage: n })} />
+      )}
+      <AppModal show={detail !== null} size="lg" title={detail ? L.audit.detailTitle(detail.id) : ''} confirmLabel={L.close} onClose={() => setDetail(null)} onConfirm={() => setDetail(null)}>
+        {detail && <AuditDetail entry={detail} />}
+      </AppModal>
+    </section>
+  );
+}

@@ -1,0 +1,153 @@
+import { useState } from 'react';
+import Button from 'react-bootstrap/Button';
+import ButtonGroup from 'react-bootstrap/ButtonGroup';
+import Form from 'react-bootstrap/Form';
+import Table from 'react-bootstrap/Table';
+import { ADMIN_LABELS as L } from '../../../shared/constants/adminLabels';
+import { ROLE_NAME_MAX, roleBody, type Role, type RoleBody } from '../../../shared/contracts/roles';
+import type { PageProps } from '../../app/lazyPage';
+import { AppModal } from '../../components/AppModal';
+import { TextInput } from '../../components/TextInput';
+import { toastSuccess } from '../../components/toast';
+import { useCreateRoleMutation, useDeleteRoleMutation, useDuplicateRoleMutation, useListRolesQuery, useUpdateRoleMutation } from './adminSettingsApi';
+import { ListStatus } from './ListStatus';
+import { PermissionTree } from './PermissionTree';
+
+const FORM_ID = 'role-form';
+
+/** The role editor: name and grants, validated with the API's contract. */
+function RoleForm({ role, onSubmit }: { role?: Role; onSubmit: (body: RoleBody) => void }) {
+  const [value, setValue] = useState<RoleBody>({ nombre: role?.nombre ?? '', paths: role?.paths ?? [], actions: role?.actions ?? [] });
+  const [error, setError] = useState<string | undefined>(undefined);
+  const submit = (e: React.FormEvent) => {
+    e.preventDefault();
+    const parsed = roleBody.safeParse(value);
+    if (!parsed.success) {
+      setError(parsed.error.issues[0]?.message ?? L.roles.required);
+      return;
+    }
+    setError(undefined);
+    onSubmit(parsed.data);
+  };
+  return (
+    <Form id={FORM_ID} noValidate onSubmit={submit}>
+      <TextInput
+        label={L.roles.name}
+        groupClassName="mb-3"
+        maxLength={ROLE_NAME_MAX}
+        value={value.nombre}
+        error={error}
+        onChange={(e) => setValue({ ...value, nombre: e.target.value })}
+      />
+      <PermissionTree
+        idPrefix="role"
+        paths={value.paths}
+        actions={value.actions}
+        onChange={(next) => setValue({ ...value, ...next })}
+      />
+    </Form>
+  );
+}
+
+/** Roles (profiles): list, create, edit, duplicate, delete. */
+export default function RolesPage({ title }: PageProps) {
+  const list = useListRolesQuery();
+  const [editing, setEditing] = useState<Role | 'new' | null>(null);
+  const [deleting, setDeleting] = useState<Role | null>(null);
+  const [createRole, createState] = useCreateRoleMutation();
+  const [updateRole, updateState] = useUpdateRoleMutation();
+  const [deleteRole, deleteState] = useDeleteRoleMutation();
+  const [duplicateRole] = useDuplicateRoleMutation();
+
+  const onSave = async (body: RoleBody) => {
+    if (editing === null) return;
+    const res = editing === 'new' ? await createRole(body) : await updateRole({ id: editing.id, body });
+    if ('error' in res) return;
+    toastSuccess(editing === 'new' ? L.roles.created : L.roles.updated);
+    setEditing(null);
+  };
+
+  const onDelete = async () => {
+    if (!deleting) return;
+    const res = await deleteRole(deleting.id);
+    if ('error' in res) return;
+    toastSuccess(L.roles.deleted);
+    setDeleting(null);
+  };
+
+  const onDuplicate = async (role: Role) => {
+    const res = await duplicateRole(role.id);
+    if ('data' in res) toastSuccess(L.roles.duplicated);
+  };
+
+  const rows = list.data?.data ?? [];
+  return (
+    <section>
+      <div className="d-flex flex-wrap align-items-center justify-content-between gap-2 mb-3">
+        <h1 className="h3 mb-0">{title}</h1>
+        <Button onClick={() => setEditing('new')}>
+          <i className="bi bi-plus-lg me-2" aria-hidden="true" />
+          {L.roles.create}
+        </Button>
+      </div>
+      <ListStatus loading={list.isLoading} error={list.isError && !list.data} empty={rows.length === 0} onRetry={() => void list.refetch()} />
+      {rows.length > 0 && (
+        <Table responsive hover className="align-middle">
+          <thead>
+            <tr>
+              <th scope="col">{L.roles.name}</th>
+              <th scope="col" className="text-end">
+                {L.roles.adminCount}
+              </th>
+              <th scope="col" className="text-end">
+                {L.actions}
+              </th>
+            </tr>
+          </thead>
+          <tbody>
+            {rows.map((r) => (
+              <tr key={r.id} data-testid={`role-row-${r.nombre}`}>
+                <td>{r.nombre}</td>
+                <td className="text-end">{r.adminCount.toLocaleString('es-MX')}</td>
+                <td className="text-end">
+                  <ButtonGroup size="sm">
+                    <Button variant="outline-primary" aria-label={L.roles.editOf(r.nombre)} title={L.roles.edit} onClick={() => setEditing(r)}>
+                      <i className="bi bi-pencil" aria-hidden="true" />
+                    </Button>
+                    <Button variant="outline-secondary" aria-label={L.roles.duplicateOf(r.nombre)} title={L.roles.duplicate} onClick={() => void onDuplicate(r)}>
+                      <i className="bi bi-files" aria-hidden="true" />
+                    </Button>
+                    <Button variant="outline-danger" aria-label={L.roles.deleteOf(r.nombre)} title={L.roles.delete} onClick={() => setDeleting(r)}>
+                      <i className="bi bi-trash" aria-hidden="true" />
+                    </Button>
+                  </ButtonGroup>
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </Table>
+      )}
+      <AppModal
+        show={editing !== null}
+        size="lg"
+        title={editing === 'new' ? L.roles.create : L.roles.edit}
+        formId={FORM_ID}
+        loading={createState.isLoading || updateState.isLoading}
+        onClose={() => setEditing(null)}
+      >
+        {editing !== null && <RoleForm key={editing === 'new' ? 'new' : editing.id} role={editing === 'new' ? undefined : editing} onSubmit={(b) => void onSave(b)} />}
+      </AppModal>
+      <AppModal
+        show={deleting !== null}
+        title={L.roles.delete}
+        confirmLabel={L.confirm}
+        confirmVariant="danger"
+        loading={deleteState.isLoading}
+        onClose={() => setDeleting(null)}
+        onConfirm={() => void onDelete()}
+      >
+        <p className="mb-0">{deleting ? L.roles.confirmDelete(deleting.nombre) : ''}</p>
+      </AppModal>
+    </section>
+  );
+}
