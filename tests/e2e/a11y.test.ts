@@ -2,10 +2,10 @@
  * Accessibility in Chromium with axe-core: the sign-in page, the signed-in layout and the
  * account page have no violation of impact 'serious' or 'critical'.
  */
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { MESSAGES } from '../../shared/messages';
-import { announceNoBrowser, chromePath, launchBrowser, waitForHydration } from '../helpers/browser';
-import { ADMIN_EMAIL, WIDE, signIn, startPortal, waitForLayout, type Portal } from '../helpers/portalSession';
+import { announceNoBrowser, chromePath, waitForHydration } from '../helpers/browser';
+import { ADMIN_EMAIL, signIn, usePortalBrowser, waitForLayout } from '../helpers/portalSession';
 
 const hasBrowser = Boolean(chromePath());
 if (!hasBrowser) announceNoBrowser();
@@ -50,37 +50,14 @@ function expectNoSerious(where: string, violations: AxeViolation[]): void {
 }
 
 describeWithBrowser('accessibility (axe-core)', () => {
-  let portal: Portal;
-  let browser: Browser;
-  let context: BrowserContext | undefined;
-
-  beforeAll(async () => {
-    [portal, browser] = await Promise.all([startPortal(), launchBrowser()]);
-  }, 90_000);
-
-  afterAll(async () => {
-    await browser?.close();
-    await portal?.close();
-  });
-
-  afterEach(async () => {
-    await context?.close();
-    context = undefined;
-  });
-
-  /**
-   * The portal's CSP allows same-origin scripts and nonce-carrying ones only (no
-   * 'unsafe-inline'); axe-core is injected as an inline script, so these contexts bypass the
-   * CSP. The pages themselves are unchanged.
-   */
-  async function axePage(): Promise<Page> {
-    context = await browser.newContext({ viewport: WIDE, bypassCSP: true });
-    return context.newPage();
-  }
+  const ctx = usePortalBrowser();
+  // The portal's CSP allows same-origin and nonce-carrying scripts only; axe-core is injected
+  // as an inline script, so these contexts bypass the CSP. The pages themselves are unchanged.
+  const axePage = () => ctx.freshPage({ bypassCSP: true });
 
   test('/login', async () => {
     const page = await axePage();
-    await page.goto(`${portal.url}/login`);
+    await page.goto(`${ctx.portal.url}/login`);
     await waitForHydration(page);
     await page.getByRole('button', { name: MESSAGES.loginSubmit, exact: true }).waitFor();
     expectNoSerious('/login', await seriousViolations(page));
@@ -88,16 +65,16 @@ describeWithBrowser('accessibility (axe-core)', () => {
 
   test('the signed-in layout (/dashboard/general)', async () => {
     const page = await axePage();
-    await signIn(page, portal.url, ADMIN_EMAIL, undefined, { landing: '/dashboard/general' });
+    await signIn(page, ctx.portal.url, ADMIN_EMAIL, undefined, { landing: '/dashboard/general' });
     await page.getByTestId('app-version').filter({ hasText: 'Macrolock (3.4.1)' }).waitFor();
-    await page.getByTestId('portal-version').filter({ hasText: portal.portalVersion }).waitFor();
+    await page.getByTestId('portal-version').filter({ hasText: ctx.portal.portalVersion }).waitFor();
     expectNoSerious('/dashboard/general', await seriousViolations(page));
   });
 
   test('/account', async () => {
     const page = await axePage();
-    await signIn(page, portal.url, ADMIN_EMAIL);
-    await page.goto(`${portal.url}/account`);
+    await signIn(page, ctx.portal.url, ADMIN_EMAIL);
+    await page.goto(`${ctx.portal.url}/account`);
     await waitForLayout(page);
     await page.getByRole('main').getByRole('heading', { level: 1, name: 'Mi Perfil', exact: true }).waitFor();
     await page.getByTestId('account-modules').waitFor();

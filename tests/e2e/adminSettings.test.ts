@@ -4,24 +4,22 @@
  * that module, and the audit rows of all of it; the three pages without console problems and
  * without serious or critical axe-core violations.
  */
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { ADMIN_LABELS } from '../../shared/constants/adminLabels';
 import { MENU } from '../../shared/constants/routes';
 import { MESSAGES, SPEC_TEXT } from '../../shared/messages';
-import { announceNoBrowser, chromePath, collectProblems, launchBrowser, waitForHydration } from '../helpers/browser';
+import { announceNoBrowser, chromePath, collectProblems, waitForHydration } from '../helpers/browser';
 import {
   ADMIN_EMAIL,
-  WIDE,
   dismissToasts,
   expectedMenu,
   readExpandedMenu,
   signIn,
   signOut,
-  startPortal,
   submitSignIn,
   toast,
   waitForLayout,
-  type Portal,
+  usePortalBrowser,
 } from '../helpers/portalSession';
 
 const hasBrowser = Boolean(chromePath());
@@ -58,32 +56,12 @@ async function seriousViolations(page: Page): Promise<string[]> {
 }
 
 describeWithBrowser('administrators, roles and audit log in Chromium', () => {
-  let portal: Portal;
-  let browser: Browser;
-  let context: BrowserContext | undefined;
-
-  beforeAll(async () => {
-    [portal, browser] = await Promise.all([startPortal(), launchBrowser()]);
-  }, 90_000);
-
-  afterAll(async () => {
-    await browser?.close();
-    await portal?.close();
-  });
-
-  afterEach(async () => {
-    await context?.close();
-    context = undefined;
-  });
-
-  async function freshPage(opts: { bypassCSP?: boolean } = {}): Promise<Page> {
-    context = await browser.newContext({ viewport: WIDE, ...opts });
-    return context.newPage();
-  }
+  const ctx = usePortalBrowser();
+  const freshPage = (opts: { bypassCSP?: boolean } = {}) => ctx.freshPage(opts);
 
   /** Opens a signed-in page and waits for its heading and its first list answer. */
   async function openPage(page: Page, path: string, heading: string): Promise<void> {
-    await page.goto(`${portal.url}${path}`);
+    await page.goto(`${ctx.portal.url}${path}`);
     await waitForHydration(page);
     await waitForLayout(page);
     await page.getByRole('main').getByRole('heading', { level: 1, name: heading, exact: true }).waitFor();
@@ -92,7 +70,7 @@ describeWithBrowser('administrators, roles and audit log in Chromium', () => {
 
   test('a role with only the inventory module, an administrator holding it, the first sign-in and the audit rows', async () => {
     const page = await freshPage();
-    await signIn(page, portal.url, ADMIN_EMAIL);
+    await signIn(page, ctx.portal.url, ADMIN_EMAIL);
 
     // The role.
     await openPage(page, '/admin-settings/roles', 'Roles');
@@ -148,7 +126,7 @@ describeWithBrowser('administrators, roles and audit log in Chromium', () => {
     expect(INVENTORY_PATHS).toContain(new URL(page.url()).pathname);
     expect(await readExpandedMenu(page)).toEqual(expectedMenu(INVENTORY_PATHS));
 
-    await page.goto(`${portal.url}/admin-settings/admins`);
+    await page.goto(`${ctx.portal.url}/admin-settings/admins`);
     await waitForHydration(page);
     await waitForLayout(page);
     const denied = page.getByRole('main').getByRole('alert');
@@ -159,7 +137,7 @@ describeWithBrowser('administrators, roles and audit log in Chromium', () => {
     // The audit log, as the administrator again.
     await dismissToasts(page);
     await signOut(page);
-    await signIn(page, portal.url, ADMIN_EMAIL);
+    await signIn(page, ctx.portal.url, ADMIN_EMAIL);
     await openPage(page, '/admin-settings/audit', 'Auditoría');
     const rows = page.getByTestId('audit-row');
     await rows.first().waitFor();
@@ -180,7 +158,7 @@ describeWithBrowser('administrators, roles and audit log in Chromium', () => {
     );
 
     // The detail of the role creation shows the new values.
-    await page.goto(`${portal.url}/admin-settings/audit?entity=role&action=create`);
+    await page.goto(`${ctx.portal.url}/admin-settings/audit?entity=role&action=create`);
     await waitForHydration(page);
     const roleCreate = page.locator('[data-testid="audit-row"][data-entity="role"][data-action="create"]').first();
     await roleCreate.waitFor();
@@ -193,7 +171,7 @@ describeWithBrowser('administrators, roles and audit log in Chromium', () => {
   test('edit, disable, enable, reset password and delete an administrator, each confirmed; filters live in the URL; the CSV downloads', async () => {
     const page = await freshPage();
     const problems = collectProblems(page);
-    await signIn(page, portal.url, ADMIN_EMAIL);
+    await signIn(page, ctx.portal.url, ADMIN_EMAIL);
     await openPage(page, '/admin-settings/admins', 'Administradores');
     const email = 'temporal@demo.local';
 
@@ -273,7 +251,7 @@ describeWithBrowser('administrators, roles and audit log in Chromium', () => {
   test('duplicate a role, edit the copy with its grants loaded, delete it after confirming', async () => {
     const page = await freshPage();
     const problems = collectProblems(page);
-    await signIn(page, portal.url, ADMIN_EMAIL);
+    await signIn(page, ctx.portal.url, ADMIN_EMAIL);
     await openPage(page, '/admin-settings/roles', 'Roles');
     const source = page.getByTestId('role-row-Soporte');
     await source.getByRole('button', { name: ADMIN_LABELS.roles.duplicateOf('Soporte'), exact: true }).click();
@@ -308,11 +286,11 @@ describeWithBrowser('administrators, roles and audit log in Chromium', () => {
   test('the three pages load without console errors or warnings, and /admin-settings goes to the first of them', async () => {
     const page = await freshPage();
     const problems = collectProblems(page);
-    await signIn(page, portal.url, ADMIN_EMAIL);
+    await signIn(page, ctx.portal.url, ADMIN_EMAIL);
     await openPage(page, '/admin-settings/admins', 'Administradores');
     await openPage(page, '/admin-settings/roles', 'Roles');
     await openPage(page, '/admin-settings/audit', 'Auditoría');
-    await page.goto(`${portal.url}/admin-settings`);
+    await page.goto(`${ctx.portal.url}/admin-settings`);
     await page.waitForURL((u) => u.pathname === '/admin-settings/admins');
     await page.getByRole('main').getByRole('heading', { level: 1, name: 'Administradores', exact: true }).waitFor();
     expect(problems).toEqual([]);
@@ -320,7 +298,7 @@ describeWithBrowser('administrators, roles and audit log in Chromium', () => {
 
   test('axe-core finds no serious or critical violation on the three pages', async () => {
     const page = await freshPage({ bypassCSP: true });
-    await signIn(page, portal.url, ADMIN_EMAIL);
+    await signIn(page, ctx.portal.url, ADMIN_EMAIL);
     const titles: Record<(typeof ADMIN_PAGES)[number], string> = {
       '/admin-settings/admins': 'Administradores',
       '/admin-settings/roles': 'Roles',

@@ -3,10 +3,9 @@
  * profile is allowed, NO AUTORIZADO, where / goes, the compact menu and its persisted choice,
  * and every route of the route table loading cleanly for the administrator.
  */
-import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { ROUTES } from '../../shared/constants/routes';
 import { MESSAGES, SPEC_TEXT } from '../../shared/messages';
-import { announceNoBrowser, chromePath, collectProblems, launchBrowser, waitForHydration } from '../helpers/browser';
+import { announceNoBrowser, chromePath, collectProblems, waitForHydration } from '../helpers/browser';
 import {
   ADMIN_EMAIL,
   DEMO_PROFILE_PATHS,
@@ -19,11 +18,10 @@ import {
   readExpandedMenu,
   sidebar,
   signIn,
-  startPortal,
   storedSession,
   submitSignIn,
   waitForLayout,
-  type Portal,
+  usePortalBrowser,
 } from '../helpers/portalSession';
 
 const hasBrowser = Boolean(chromePath());
@@ -34,46 +32,25 @@ const describeWithBrowser = hasBrowser ? describe : describe.skip;
 const DEMO_APP_VERSION = 'Macrolock (3.4.1)';
 
 describeWithBrowser('the signed-in shell in Chromium', () => {
-  let portal: Portal;
-  let browser: Browser;
-  let context: BrowserContext | undefined;
-
-  beforeAll(async () => {
-    [portal, browser] = await Promise.all([startPortal(), launchBrowser()]);
-  }, 90_000);
-
-  afterAll(async () => {
-    await browser?.close();
-    await portal?.close();
-  });
-
-  afterEach(async () => {
-    await context?.close();
-    context = undefined;
-  });
-
-  /** A page in a fresh context: clean storage, its own viewport. */
-  async function freshPage(viewport: { width: number; height: number } = WIDE): Promise<Page> {
-    context = await browser.newContext({ viewport });
-    return context.newPage();
-  }
+  const ctx = usePortalBrowser();
+  const freshPage = (viewport: { width: number; height: number } = WIDE) => ctx.freshPage({ viewport });
 
   describe('sign-in', () => {
     test('SRP sign-in of the administrator lands on /dashboard/general with the header, the stored session and no console problems', async () => {
       const page = await freshPage();
       const problems = collectProblems(page);
-      const landing = await signIn(page, portal.url, ADMIN_EMAIL);
+      const landing = await signIn(page, ctx.portal.url, ADMIN_EMAIL);
       expect(landing).toBe('/dashboard/general');
       await page.getByRole('heading', { level: 1, name: 'General', exact: true }).waitFor();
 
       const version = page.getByTestId('portal-version');
-      await version.filter({ hasText: portal.portalVersion }).waitFor();
-      expect((await version.innerText()).trim()).toBe(`${SPEC_TEXT.portalVersion} ${portal.portalVersion}`);
-      expect(portal.portalVersion).toMatch(/^\d+\.\d+\.\d+/);
+      await version.filter({ hasText: ctx.portal.portalVersion }).waitFor();
+      expect((await version.innerText()).trim()).toBe(`${SPEC_TEXT.portalVersion} ${ctx.portal.portalVersion}`);
+      expect(ctx.portal.portalVersion).toMatch(/^\d+\.\d+\.\d+/);
       expect((await page.getByTestId('user-names').innerText()).trim()).toBe('Administrador Demo');
       expect((await page.getByTestId('user-profile').innerText()).trim()).toBe('Administrador');
 
-      const stored = await storedSession(page, portal.clientId);
+      const stored = await storedSession(page, ctx.portal.clientId);
       expect(stored.username).toBe(ADMIN_EMAIL);
       for (const k of ['idToken', 'accessToken', 'refreshToken', 'clockDrift']) {
         expect(stored.keys).toContain(`${stored.prefix}.${ADMIN_EMAIL}.${k}`);
@@ -87,17 +64,17 @@ describeWithBrowser('the signed-in shell in Chromium', () => {
     });
 
     test('a wrong password and a disabled user get their Spanish messages', async () => {
-      await createPortalUser(portal, { email: 'clave-mala@demo.local', password: 'Buena-Clave-2026!', nombres: 'Clave Mala', profile: 'Soporte' });
-      await portal.identity.adminCreateUser({
+      await createPortalUser(ctx.portal, { email: 'clave-mala@demo.local', password: 'Buena-Clave-2026!', nombres: 'Clave Mala', profile: 'Soporte' });
+      await ctx.portal.identity.adminCreateUser({
         username: 'deshabilitado@demo.local',
         attributes: { email: 'deshabilitado@demo.local' },
         temporaryPassword: 'Pausa-Clave-2026!',
       });
-      await portal.identity.adminSetUserPassword('deshabilitado@demo.local', 'Pausa-Clave-2026!', true);
-      await portal.identity.adminDisableUser('deshabilitado@demo.local');
+      await ctx.portal.identity.adminSetUserPassword('deshabilitado@demo.local', 'Pausa-Clave-2026!', true);
+      await ctx.portal.identity.adminDisableUser('deshabilitado@demo.local');
 
       const page = await freshPage();
-      await page.goto(`${portal.url}/login`);
+      await page.goto(`${ctx.portal.url}/login`);
       await waitForHydration(page);
       const alert = page.locator('main').getByRole('alert');
 
@@ -110,7 +87,7 @@ describeWithBrowser('the signed-in shell in Chromium', () => {
       await alert.filter({ hasText: MESSAGES.auth.disabled }).waitFor();
       expect((await alert.innerText()).trim()).toBe('Tu usuario está deshabilitado. Contacta a un administrador.');
       expect(new URL(page.url()).pathname).toBe('/login');
-      expect(await storedSession(page, portal.clientId)).toMatchObject({ username: null, keys: [] });
+      expect(await storedSession(page, ctx.portal.clientId)).toMatchObject({ username: null, keys: [] });
     });
 
     test("the submit button shows 'Cargando...' while signing in", async () => {
@@ -121,7 +98,7 @@ describeWithBrowser('the signed-in shell in Chromium', () => {
         await new Promise((r) => setTimeout(r, 700));
         await route.continue();
       });
-      await page.goto(`${portal.url}/login`);
+      await page.goto(`${ctx.portal.url}/login`);
       await waitForHydration(page);
       await submitSignIn(page, INVENTARIO_EMAIL, 'Demo-Portal-2026!');
       const submit = page.locator('main form button[type="submit"]');
@@ -145,12 +122,12 @@ describeWithBrowser('the signed-in shell in Chromium', () => {
       const expected = expectedMenu(granted);
       expect(expected.length).toBeGreaterThan(0);
       const page = await freshPage();
-      expect(await signIn(page, portal.url, email)).toBe(LANDING[email]);
+      expect(await signIn(page, ctx.portal.url, email)).toBe(LANDING[email]);
       expect(await sidebar(page).getAttribute('data-compact')).toBe('false');
       expect(await readExpandedMenu(page)).toEqual(expected);
 
       // `/` typed directly goes to the same first allowed page.
-      await page.goto(`${portal.url}/`);
+      await page.goto(`${ctx.portal.url}/`);
       await page.waitForURL((u) => u.pathname === LANDING[email]);
       await waitForLayout(page);
       expect(await readExpandedMenu(page)).toEqual(expected);
@@ -170,10 +147,10 @@ describeWithBrowser('the signed-in shell in Chromium', () => {
 
     test('a page outside the profile typed directly shows NO AUTORIZADO; an allowed one does not', async () => {
       const page = await freshPage();
-      await signIn(page, portal.url, SOPORTE_EMAIL);
+      await signIn(page, ctx.portal.url, SOPORTE_EMAIL);
       const main = page.getByRole('main');
 
-      await page.goto(`${portal.url}/admin-settings/roles`);
+      await page.goto(`${ctx.portal.url}/admin-settings/roles`);
       await waitForLayout(page);
       const denied = main.getByRole('alert');
       await denied.waitFor();
@@ -182,7 +159,7 @@ describeWithBrowser('the signed-in shell in Chromium', () => {
       expect(await main.getByRole('heading', { level: 1 }).count()).toBe(0);
       expect(new URL(page.url()).pathname).toBe('/admin-settings/roles');
 
-      await page.goto(`${portal.url}/inventory-management/devices`);
+      await page.goto(`${ctx.portal.url}/inventory-management/devices`);
       await waitForLayout(page);
       await main.getByRole('heading', { level: 1, name: 'Dispositivos enrolados', exact: true }).waitFor();
       expect(await main.getByText(SPEC_TEXT.notAuthorized).count()).toBe(0);
@@ -192,7 +169,7 @@ describeWithBrowser('the signed-in shell in Chromium', () => {
   describe('the compact menu', () => {
     test('narrower than 768 px: module icon buttons whose dropdown lists the allowed entries; an entry navigates', async () => {
       const page = await freshPage(NARROW);
-      await signIn(page, portal.url, SOPORTE_EMAIL);
+      await signIn(page, ctx.portal.url, SOPORTE_EMAIL);
       const nav = page.locator('nav[aria-label="Menú principal"][data-compact="true"]');
       await nav.waitFor();
       const expected = expectedMenu(DEMO_PROFILE_PATHS[SOPORTE_EMAIL]!);
@@ -226,7 +203,7 @@ describeWithBrowser('the signed-in shell in Chromium', () => {
 
     test('wide: the header toggle collapses the menu, the choice survives a reload, and the app version moves into a tooltip', async () => {
       const page = await freshPage(WIDE);
-      await signIn(page, portal.url, ADMIN_EMAIL);
+      await signIn(page, ctx.portal.url, ADMIN_EMAIL);
       const nav = sidebar(page);
       const footer = page.getByTestId('app-version');
       expect(await nav.getAttribute('data-compact')).toBe('false');
@@ -269,16 +246,16 @@ describeWithBrowser('the signed-in shell in Chromium', () => {
   test('every route of the route table loads signed in as the administrator: no console problem, no hydration error, the route title as h1', async () => {
     const page = await freshPage();
     const problems = collectProblems(page);
-    await signIn(page, portal.url, ADMIN_EMAIL);
+    await signIn(page, ctx.portal.url, ADMIN_EMAIL);
     const visited: string[] = [];
     for (const route of ROUTES) {
-      const res = await page.goto(`${portal.url}${route.path}`);
+      const res = await page.goto(`${ctx.portal.url}${route.path}`);
       expect(res?.status()).toBe(200);
       await waitForHydration(page);
       if (route.frame === 'app') {
         await waitForLayout(page);
         // Both calls of the layout answered: nothing is still on its way to the console.
-        await page.getByTestId('portal-version').filter({ hasText: portal.portalVersion }).waitFor();
+        await page.getByTestId('portal-version').filter({ hasText: ctx.portal.portalVersion }).waitFor();
         await page.getByTestId('app-version').filter({ hasText: DEMO_APP_VERSION }).waitFor();
         const main = page.getByRole('main');
         // Two routes only redirect: `/` and `/admin-settings` go to their first allowed page.

@@ -3,11 +3,11 @@
  * retries, API and network errors as toasts, the token refresh threshold, an unreadable stored
  * session, the account page and the password flows (change, first sign-in, forgotten).
  */
-import type { Browser, BrowserContext, Page, Request } from 'playwright-core';
+import type { Page, Request } from 'playwright-core';
 import { TOKEN_REFRESH_THRESHOLD_SECONDS, USER_DATA_EXTRA_RETRIES } from '../../shared/constants/business';
 import { LABELS } from '../../shared/constants/labels';
 import { MESSAGES, SPEC_TEXT } from '../../shared/messages';
-import { announceNoBrowser, chromePath, launchBrowser, waitForHydration } from '../helpers/browser';
+import { announceNoBrowser, chromePath, waitForHydration } from '../helpers/browser';
 import {
   ADMIN_EMAIL,
   DEMO_PROFILE_PATHS,
@@ -22,12 +22,11 @@ import {
   refreshWith,
   signIn,
   signOut,
-  startPortal,
   storedSession,
   submitSignIn,
   toast,
   waitForLayout,
-  type Portal,
+  usePortalBrowser,
 } from '../helpers/portalSession';
 
 const hasBrowser = Boolean(chromePath());
@@ -37,39 +36,19 @@ const describeWithBrowser = hasBrowser ? describe : describe.skip;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 describeWithBrowser('the session in Chromium', () => {
-  let portal: Portal;
-  let browser: Browser;
-  let context: BrowserContext | undefined;
-
-  beforeAll(async () => {
-    [portal, browser] = await Promise.all([startPortal(), launchBrowser()]);
-  }, 90_000);
-
-  afterAll(async () => {
-    await browser?.close();
-    await portal?.close();
-  });
-
-  afterEach(async () => {
-    await context?.close();
-    context = undefined;
-  });
-
-  async function freshPage(): Promise<Page> {
-    context = await browser.newContext({ viewport: WIDE });
-    return context.newPage();
-  }
+  const ctx = usePortalBrowser();
+  const freshPage = () => ctx.freshPage();
 
   const path = (page: Page) => new URL(page.url()).pathname;
 
   describe('logout', () => {
     test('the confirm dialog: Cancelar keeps the session; accepting revokes it, clears storage, and Back does not re-enter', async () => {
       const page = await freshPage();
-      await signIn(page, portal.url, INVENTARIO_EMAIL);
+      await signIn(page, ctx.portal.url, INVENTARIO_EMAIL);
       // A second history entry, so that Back has a protected page to return to.
       await page.getByRole('navigation', { name: 'Menú principal' }).getByRole('link', { name: 'Grupos de dispositivos', exact: true }).click();
       await page.waitForURL((u) => u.pathname === '/inventory-management/devices-group');
-      const before = await storedSession(page, portal.clientId);
+      const before = await storedSession(page, ctx.portal.clientId);
       expect(before.refreshToken).toBeTruthy();
 
       let dialog = await openLogoutDialog(page);
@@ -81,7 +60,7 @@ describeWithBrowser('the session in Chromium', () => {
       await dialog.waitFor({ state: 'detached' });
       expect(path(page)).toBe('/inventory-management/devices-group');
       await waitForLayout(page);
-      expect((await storedSession(page, portal.clientId)).keys).toEqual(before.keys);
+      expect((await storedSession(page, ctx.portal.clientId)).keys).toEqual(before.keys);
 
       dialog = await openLogoutDialog(page);
       await dialog.getByRole('button', { name: 'Si, estoy seguro', exact: true }).click();
@@ -95,7 +74,7 @@ describeWithBrowser('the session in Chromium', () => {
       expect(await page.getByTestId('user-names').count()).toBe(0);
       expect(await page.getByRole('heading', { name: 'Grupos de dispositivos' }).count()).toBe(0);
 
-      const after = await refreshWith(portal, before.refreshToken!);
+      const after = await refreshWith(ctx.portal, before.refreshToken!);
       expect(after.body).toEqual({ __type: 'NotAuthorizedException', message: 'Refresh Token has been revoked' });
     });
   });
@@ -103,12 +82,12 @@ describeWithBrowser('the session in Chromium', () => {
   describe('API errors', () => {
     test('HTTP 401 from the API ends the session: /login?current_session_expire=1, the notice, storage cleared', async () => {
       const page = await freshPage();
-      await signIn(page, portal.url, ADMIN_EMAIL);
+      await signIn(page, ctx.portal.url, ADMIN_EMAIL);
       expect((await cognitoKeys(page)).length).toBeGreaterThan(0);
       await page.route('**/api/portal/getVersion', (r) =>
         r.fulfill({ status: 401, contentType: 'application/json', body: '{"message":"Unauthorized"}' }),
       );
-      await page.goto(`${portal.url}/dashboard/general`);
+      await page.goto(`${ctx.portal.url}/dashboard/general`);
       await page.waitForURL((u) => u.pathname === '/login' && u.searchParams.get('current_session_expire') === '1');
       await waitForHydration(page);
       const notice = page.getByTestId('session-expired');
@@ -122,13 +101,13 @@ describeWithBrowser('the session in Chromium', () => {
 
     test(`the user record is requested ${USER_DATA_EXTRA_RETRIES + 1} times, then 'Error al cargar datos del Usuario' and /login`, async () => {
       const page = await freshPage();
-      await signIn(page, portal.url, SOPORTE_EMAIL);
+      await signIn(page, ctx.portal.url, SOPORTE_EMAIL);
       let calls = 0;
       await page.route('**/api/v5/users/getUserByEmail', (r) => {
         calls += 1;
         return r.fulfill(notFound);
       });
-      await page.goto(`${portal.url}/dashboard/general`);
+      await page.goto(`${ctx.portal.url}/dashboard/general`);
       // Five attempts 300 ms apart take about two seconds.
       const failed = toast(page, SPEC_TEXT.userLoadError);
       await failed.waitFor({ timeout: 8000 }).catch(() => {
@@ -145,14 +124,14 @@ describeWithBrowser('the session in Chromium', () => {
 
     test('an identity user without a portal record (the real API answers 404): five attempts, the toast, /login', async () => {
       const email = 'sin-registro@demo.local';
-      await portal.identity.adminCreateUser({ username: email, attributes: { email }, temporaryPassword: 'Sin-Registro-2026!' });
-      await portal.identity.adminSetUserPassword(email, 'Sin-Registro-2026!', true);
+      await ctx.portal.identity.adminCreateUser({ username: email, attributes: { email }, temporaryPassword: 'Sin-Registro-2026!' });
+      await ctx.portal.identity.adminSetUserPassword(email, 'Sin-Registro-2026!', true);
       const page = await freshPage();
       let calls = 0;
       page.on('request', (req) => {
         if (new URL(req.url()).pathname === '/api/v5/users/getUserByEmail') calls += 1;
       });
-      await page.goto(`${portal.url}/login`);
+      await page.goto(`${ctx.portal.url}/login`);
       await waitForHydration(page);
       await submitSignIn(page, email, 'Sin-Registro-2026!');
       await toast(page, SPEC_TEXT.userLoadError).waitFor({ timeout: 8000 }).catch(() => {
@@ -165,13 +144,13 @@ describeWithBrowser('the session in Chromium', () => {
 
     test('the user record answered at the third attempt: the layout shows', async () => {
       const page = await freshPage();
-      await signIn(page, portal.url, SOPORTE_EMAIL);
+      await signIn(page, ctx.portal.url, SOPORTE_EMAIL);
       let calls = 0;
       await page.route('**/api/v5/users/getUserByEmail', (r) => {
         calls += 1;
         return calls < 3 ? r.fulfill(notFound) : r.continue();
       });
-      await page.goto(`${portal.url}/dashboard/general`);
+      await page.goto(`${ctx.portal.url}/dashboard/general`);
       await waitForLayout(page, 8000).catch(() => {
         throw new Error(`no layout after ${calls} requests of the user record (still at ${page.url()})`);
       });
@@ -184,9 +163,9 @@ describeWithBrowser('the session in Chromium', () => {
 
     test("a network failure toasts 'Verifica tu conexión e intentalo de nuevo': top right, no progress bar, gone after 5 s", async () => {
       const page = await freshPage();
-      await signIn(page, portal.url, SOPORTE_EMAIL);
+      await signIn(page, ctx.portal.url, SOPORTE_EMAIL);
       await page.route('**/api/portal/getVersion', (r) => r.abort('internetdisconnected'));
-      await page.goto(`${portal.url}/dashboard/general`);
+      await page.goto(`${ctx.portal.url}/dashboard/general`);
       const shown = toast(page, SPEC_TEXT.networkError);
       await shown.waitFor();
       const appeared = Date.now();
@@ -218,11 +197,11 @@ describeWithBrowser('the session in Chromium', () => {
       ['', SPEC_TEXT.apiErrorFallback],
     ])('an API error 500 with body %j toasts %j', async (body, expected) => {
       const page = await freshPage();
-      await signIn(page, portal.url, SOPORTE_EMAIL);
+      await signIn(page, ctx.portal.url, SOPORTE_EMAIL);
       await page.route('**/api/portal/getVersion', (r) =>
         r.fulfill({ status: 500, ...(body ? { contentType: 'application/json' } : {}), body }),
       );
-      await page.goto(`${portal.url}/dashboard/general`);
+      await page.goto(`${ctx.portal.url}/dashboard/general`);
       await waitForLayout(page);
       const shown = toast(page, expected);
       await shown.waitFor();
@@ -246,7 +225,7 @@ describeWithBrowser('the session in Chromium', () => {
           // Seconds left = exp - (now - drift).
           localStorage.setItem(`${prefix}.${user}.clockDrift`, String(seconds - exp + now));
         },
-        { clientId: portal.clientId, seconds: left },
+        { clientId: ctx.portal.clientId, seconds: left },
       );
     }
 
@@ -265,42 +244,42 @@ describeWithBrowser('the session in Chromium', () => {
     test(`the session is refreshed with ${TOKEN_REFRESH_THRESHOLD_SECONDS - 1} s left, not with 1100 s left`, async () => {
       expect(TOKEN_REFRESH_THRESHOLD_SECONDS).toBe(1000);
       const page = await freshPage();
-      await signIn(page, portal.url, ADMIN_EMAIL);
+      await signIn(page, ctx.portal.url, ADMIN_EMAIL);
       const refreshes = countRefreshes(page);
       const settled = async () => {
         await waitForLayout(page);
-        await page.getByTestId('portal-version').filter({ hasText: portal.portalVersion }).waitFor();
+        await page.getByTestId('portal-version').filter({ hasText: ctx.portal.portalVersion }).waitFor();
         await page.getByTestId('app-version').filter({ hasText: 'Macrolock (3.4.1)' }).waitFor();
       };
 
       await setSecondsLeft(page, 1100);
-      const untouched = (await storedSession(page, portal.clientId)).accessToken;
+      const untouched = (await storedSession(page, ctx.portal.clientId)).accessToken;
       await page.reload();
       await settled();
       expect(refreshes.count).toBe(0);
-      expect((await storedSession(page, portal.clientId)).accessToken).toBe(untouched);
+      expect((await storedSession(page, ctx.portal.clientId)).accessToken).toBe(untouched);
 
       await setSecondsLeft(page, 999);
       await page.reload();
       await settled();
       expect(refreshes.count).toBeGreaterThanOrEqual(1);
-      const after = await storedSession(page, portal.clientId);
+      const after = await storedSession(page, ctx.portal.clientId);
       expect(after.accessToken).not.toBe(untouched);
       expect(path(page)).toBe('/dashboard/general');
     });
 
     test('a failed refresh (revoked refresh token) ends the session', async () => {
       const page = await freshPage();
-      await signIn(page, portal.url, INVENTARIO_EMAIL);
+      await signIn(page, ctx.portal.url, INVENTARIO_EMAIL);
       const refreshes = countRefreshes(page);
-      const { refreshToken } = await storedSession(page, portal.clientId);
-      const revoked = await cognitoCall(portal.url, 'RevokeToken', { Token: refreshToken, ClientId: portal.clientId });
+      const { refreshToken } = await storedSession(page, ctx.portal.clientId);
+      const revoked = await cognitoCall(ctx.portal.url, 'RevokeToken', { Token: refreshToken, ClientId: ctx.portal.clientId });
       expect(revoked).toEqual({ status: 200, body: {} });
       await page.evaluate((clientId) => {
         const prefix = `CognitoIdentityServiceProvider.${clientId}`;
         const user = localStorage.getItem(`${prefix}.LastAuthUser`);
         localStorage.setItem(`${prefix}.${user}.clockDrift`, '-100000');
-      }, portal.clientId);
+      }, ctx.portal.clientId);
       await page.reload();
       // amazon-cognito-identity-js retries a failed refresh with a jittered backoff (about 7 s in all).
       await page.waitForURL((u) => u.pathname === '/login', { timeout: 20_000 });
@@ -313,12 +292,12 @@ describeWithBrowser('the session in Chromium', () => {
 
   test("an unreadable stored session: '¡Ups!' and back to /login", async () => {
     const page = await freshPage();
-    await signIn(page, portal.url, SOPORTE_EMAIL);
+    await signIn(page, ctx.portal.url, SOPORTE_EMAIL);
     await page.evaluate((clientId) => {
       const prefix = `CognitoIdentityServiceProvider.${clientId}`;
       const user = localStorage.getItem(`${prefix}.LastAuthUser`);
       localStorage.setItem(`${prefix}.${user}.idToken`, 'garbage');
-    }, portal.clientId);
+    }, ctx.portal.clientId);
     await page.reload();
     const ups = toast(page, SPEC_TEXT.sessionUnreadable);
     await ups.waitFor();
@@ -330,8 +309,8 @@ describeWithBrowser('the session in Chromium', () => {
   describe('/account', () => {
     test('shows the names, e-mail, profile and exactly the modules the profile grants', async () => {
       const page = await freshPage();
-      await signIn(page, portal.url, SOPORTE_EMAIL);
-      await page.goto(`${portal.url}/account`);
+      await signIn(page, ctx.portal.url, SOPORTE_EMAIL);
+      await page.goto(`${ctx.portal.url}/account`);
       await waitForLayout(page);
       await page.getByRole('main').getByRole('heading', { level: 1, name: 'Mi Perfil', exact: true }).waitFor();
       expect(await page.getByTestId('account-names').innerText()).toContain('Soporte');
@@ -350,10 +329,10 @@ describeWithBrowser('the session in Chromium', () => {
       const email = 'cambio-clave@demo.local';
       const first = 'Primera-Clave-2026!';
       const second = 'Segunda-Clave-2026!';
-      await createPortalUser(portal, { email, password: first, nombres: 'Cambio', apellidos: 'Clave', profile: 'Soporte' });
+      await createPortalUser(ctx.portal, { email, password: first, nombres: 'Cambio', apellidos: 'Clave', profile: 'Soporte' });
       const page = await freshPage();
-      await signIn(page, portal.url, email, first);
-      await page.goto(`${portal.url}/account`);
+      await signIn(page, ctx.portal.url, email, first);
+      await page.goto(`${ctx.portal.url}/account`);
       await waitForLayout(page);
       const form = page.getByRole('main').locator('form');
       const current = form.getByLabel(MESSAGES.currentPassword, { exact: true });
@@ -394,9 +373,9 @@ describeWithBrowser('the session in Chromium', () => {
   describe('password flows on /login', () => {
     test('first sign-in with a temporary password: choose a new one (mismatch, weak, then good)', async () => {
       const email = 'primera-vez@demo.local';
-      await createPortalUser(portal, { email, password: 'Temporal-Clave-2026!', nombres: 'Primera Vez', profile: 'Soporte', temporary: true });
+      await createPortalUser(ctx.portal, { email, password: 'Temporal-Clave-2026!', nombres: 'Primera Vez', profile: 'Soporte', temporary: true });
       const page = await freshPage();
-      await page.goto(`${portal.url}/login`);
+      await page.goto(`${ctx.portal.url}/login`);
       await waitForHydration(page);
       await submitSignIn(page, email, 'Temporal-Clave-2026!');
       await page.getByRole('heading', { level: 2, name: MESSAGES.newPasswordTitle, exact: true }).waitFor();
@@ -424,15 +403,15 @@ describeWithBrowser('the session in Chromium', () => {
       await page.waitForURL((u) => u.pathname === '/dashboard/general');
       await waitForLayout(page);
       expect((await page.getByTestId('user-names').innerText()).trim()).toBe('Primera Vez');
-      expect((await storedSession(page, portal.clientId)).username).toBe(email);
+      expect((await storedSession(page, ctx.portal.clientId)).username).toBe(email);
     });
 
     test('forgotten password: the code from the server log sets a new password that signs in', async () => {
       const email = 'olvido@demo.local';
       const fresh = 'Recuperada-Clave-2026!';
-      await createPortalUser(portal, { email, password: 'Olvidada-Clave-2026!', nombres: 'Olvido', profile: 'Operador de inventario' });
+      await createPortalUser(ctx.portal, { email, password: 'Olvidada-Clave-2026!', nombres: 'Olvido', profile: 'Operador de inventario' });
       const page = await freshPage();
-      await page.goto(`${portal.url}/login`);
+      await page.goto(`${ctx.portal.url}/login`);
       await waitForHydration(page);
       await page.getByRole('button', { name: MESSAGES.forgotLink, exact: true }).click();
       await page.getByRole('heading', { level: 2, name: MESSAGES.forgotTitle, exact: true }).waitFor();
@@ -440,7 +419,7 @@ describeWithBrowser('the session in Chromium', () => {
       await page.getByRole('button', { name: MESSAGES.forgotSend, exact: true }).click();
       await page.getByText(MESSAGES.forgotCodeSent, { exact: true }).waitFor();
 
-      const line = portal.logs.lines.filter((l) => l.username === email && typeof l.code === 'string').at(-1);
+      const line = ctx.portal.logs.lines.filter((l) => l.username === email && typeof l.code === 'string').at(-1);
       expect(line).toBeDefined();
       await page.getByLabel(MESSAGES.forgotCode, { exact: true }).fill(line!.code as string);
       await page.getByLabel(MESSAGES.newPassword, { exact: true }).fill(fresh);

@@ -7,13 +7,13 @@ import fs from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
-import type { Locator, Page } from 'playwright-core';
+import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import type { Config } from '../../server/config';
 import { ADMIN_PROFILE, DEFAULT_ADMIN_EMAIL, DEMO_ACCOUNTS, bootstrap } from '../../server/db/seed/bootstrap';
 import type { IdentityService } from '../../server/identity/identityService';
 import { MENU } from '../../shared/constants/routes';
 import { MESSAGES } from '../../shared/messages';
-import { waitForHydration } from './browser';
+import { launchBrowser, waitForHydration } from './browser';
 import type { LogCapture } from './testApp';
 import { createTestDb, type TestDb } from './testDb';
 
@@ -274,4 +274,44 @@ export async function signOut(page: Page): Promise<void> {
   await dialog.getByRole('button', { name: 'Si, estoy seguro', exact: true }).click();
   await page.waitForURL((u) => u.pathname === '/login');
   await waitForHydration(page);
+}
+
+export interface PortalBrowser {
+  readonly portal: Portal;
+  readonly browser: Browser;
+  /** A page in a fresh context (clean storage, its own viewport), closed after the test. */
+  freshPage(opts?: { viewport?: { width: number; height: number }; bypassCSP?: boolean }): Promise<Page>;
+}
+
+/**
+ * The set-up every browser suite shares: one portal and one Chromium for the file (beforeAll),
+ * a fresh context per test (closed afterEach), both shut down afterAll.
+ */
+export function usePortalBrowser(): PortalBrowser {
+  let portal: Portal | undefined;
+  let browser: Browser | undefined;
+  let context: BrowserContext | undefined;
+  beforeAll(async () => {
+    [portal, browser] = await Promise.all([startPortal(), launchBrowser()]);
+  }, 90_000);
+  afterAll(async () => {
+    await browser?.close();
+    await portal?.close();
+  });
+  afterEach(async () => {
+    await context?.close();
+    context = undefined;
+  });
+  return {
+    get portal() {
+      return portal!;
+    },
+    get browser() {
+      return browser!;
+    },
+    async freshPage({ viewport = WIDE, bypassCSP = false } = {}) {
+      context = await browser!.newContext({ viewport, bypassCSP });
+      return context.newPage();
+    },
+  };
 }
