@@ -1,0 +1,25 @@
+import { beyond, canonicalGrant, describeGrant, isEmptyGrant } from './grantChecks';
+
+describe('grant computation', () => {
+  const held = { paths: new Set(['/dashboard', '/dashboard/general']), actions: new Set([5, 7]) };
+
+  test('beyond: what a wanted grant holds that the holder does not', () => {
+    expect(beyond({ paths: ['/dashboard', '/admin-settings/roles'], actions: [7, 0] }, held)).toEqual({
+      paths: ['/admin-settings/roles'],
+      actions: [0],
+    });
+    expect(isEmptyGrant(beyond({ paths: ['/dashboard/general'], actions: [5] }, held))).toBe(true);
+    expect(isEmptyGrant(beyond({ paths: [], actions: [1] }, held))).toBe(false);
+  });
+
+  test('canonical form: menu order, actions ascending, each once', () => {
+    expect(canonicalGrant({ paths: ['/admin-settings/roles', '/dashboard', '/dashboard', '/admin-settings'], actions: [7, 0, 7] })).toEqual({
+      paths: ['/dashboard', '/admin-settings', '/admin-settings/roles'],
+      actions: [0, 7],
+    });
+  });
+
+  test('Spanish description of a grant for messages', () => {
+    expect(describeGrant({ paths: ['/admin-settings/roles'], actions: [0, 5] })).toBe('/admin-settings/roles, acción Bloquear, acción Enviar notificación');
+  });
+});
