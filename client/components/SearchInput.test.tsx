@@ -1,9 +1,8 @@
 /** @jest-environment jsdom */
 import { act, render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { hydrateRoot } from 'react-dom/client';
-import { renderToString } from 'react-dom/server';
 import { SearchInput, cleanSearchText } from './SearchInput';
+import { expectCleanHydration } from '../../tests/helpers/hydration';
 
 beforeEach(() => {
   jest.useFakeTimers();
@@ -92,21 +91,7 @@ test('nothing is reported after unmount', async () => {
 });
 
 test('renders the same on the server and in the browser (no hydration error)', () => {
-  const element = <SearchInput onSearch={() => undefined} ariaLabel="Buscar" initialValue="356" />;
-  const root = document.createElement('div');
-  root.innerHTML = renderToString(element);
-  document.body.appendChild(root);
-  const errors = jest.spyOn(console, 'error').mockImplementation(() => undefined);
-  const recoverable: unknown[] = [];
-  try {
-    act(() => {
-      hydrateRoot(root, element, { onRecoverableError: (e) => recoverable.push(e) });
-    });
-    expect(recoverable).toEqual([]);
-    expect(errors).not.toHaveBeenCalled();
+  expectCleanHydration(<SearchInput onSearch={() => undefined} ariaLabel="Buscar" initialValue="356" />, (root) => {
     expect((root.querySelector('input') as HTMLInputElement).value).toBe('356');
-  } finally {
-    errors.mockRestore();
-    root.remove();
-  }
+  });
 });

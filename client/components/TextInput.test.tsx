@@ -1,11 +1,10 @@
 /** @jest-environment jsdom */
-import { act, render, screen } from '@testing-library/react';
+import { render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { useState } from 'react';
-import { hydrateRoot } from 'react-dom/client';
-import { renderToString } from 'react-dom/server';
 import { useForm } from 'react-hook-form';
 import { TextInput, textLengthError, textLengthRules } from './TextInput';
+import { expectCleanHydration } from '../../tests/helpers/hydration';
 
 function Controlled({ initial = '', error }: { initial?: string; error?: string }) {
   const [value, setValue] = useState(initial);
@@ -122,22 +121,8 @@ test('with react-hook-form: register works (ref, default value, rules, messages)
 });
 
 test('renders the same on the server and in the browser (no hydration error)', () => {
-  const element = <TextInput label="IMEI" defaultValue="356938035643809" error="IMEI inválido" />;
-  const root = document.createElement('div');
-  root.innerHTML = renderToString(element);
-  document.body.appendChild(root);
-  const errors = jest.spyOn(console, 'error').mockImplementation(() => undefined);
-  const recoverable: unknown[] = [];
-  try {
-    act(() => {
-      hydrateRoot(root, element, { onRecoverableError: (e) => recoverable.push(e) });
-    });
-    expect(recoverable).toEqual([]);
-    expect(errors).not.toHaveBeenCalled();
+  expectCleanHydration(<TextInput label="IMEI" defaultValue="356938035643809" error="IMEI inválido" />, (root) => {
     const input = root.querySelector('input')!;
     expect(root.querySelector('label')?.htmlFor).toBe(input.id);
-  } finally {
-    errors.mockRestore();
-    root.remove();
-  }
+  });
 });

@@ -8,7 +8,8 @@ import type { Page } from 'playwright-core';
 import { ADMIN_LABELS } from '../../shared/constants/adminLabels';
 import { MENU } from '../../shared/constants/routes';
 import { MESSAGES, SPEC_TEXT } from '../../shared/messages';
-import { announceNoBrowser, chromePath, collectProblems, waitForHydration } from '../helpers/browser';
+import { seriousViolations } from '../helpers/axe';
+import { describeWithBrowser, collectProblems, waitForHydration } from '../helpers/browser';
 import {
   ADMIN_EMAIL,
   dismissToasts,
@@ -22,38 +23,12 @@ import {
   usePortalBrowser,
 } from '../helpers/portalSession';
 
-const hasBrowser = Boolean(chromePath());
-if (!hasBrowser) announceNoBrowser();
-const describeWithBrowser = hasBrowser ? describe : describe.skip;
-
-const AXE_PATH = require.resolve('axe-core/axe.min.js');
-
 const ROLE_NAME = 'Solo inventario';
 const NEW_EMAIL = 'solo.inventario@demo.local';
 const NEW_PASSWORD = 'Inventario-Nuevo-2026!';
 const INVENTORY = MENU.find((m) => m.path === '/inventory-management')!;
 const INVENTORY_PATHS = [INVENTORY.path, ...INVENTORY.submodules.map((s) => s.path)];
 const ADMIN_PAGES = ['/admin-settings/admins', '/admin-settings/roles', '/admin-settings/audit'] as const;
-
-interface AxeViolation {
-  id: string;
-  impact: string | null;
-  nodes: { target: unknown[]; html: string }[];
-}
-
-/** axe-core on the whole page, once transitions (a modal fading in) are over: the 'serious' or 'critical' violations. */
-async function seriousViolations(page: Page): Promise<string[]> {
-  await page.waitForFunction(() => document.getAnimations().every((a) => a.playState !== 'running'));
-  await page.addScriptTag({ path: AXE_PATH });
-  const violations = await page.evaluate(async () => {
-    const axe = (window as unknown as { axe: { run(ctx: Document, opts: object): Promise<{ violations: AxeViolation[] }> } }).axe;
-    const result = await axe.run(document, { resultTypes: ['violations'] });
-    return result.violations.map((v) => ({ id: v.id, impact: v.impact, nodes: v.nodes.map((n) => ({ target: n.target, html: n.html.slice(0, 200) })) }));
-  });
-  return violations
-    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map((v) => `[${v.impact}] ${v.id}: ${v.nodes.map((n) => `${JSON.stringify(n.target)} ${n.html}`).join(' | ')}`);
-}
 
 describeWithBrowser('administrators, roles and audit log in Chromium', () => {
   const ctx = usePortalBrowser();

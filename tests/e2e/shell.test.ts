@@ -5,7 +5,7 @@
  */
 import { ROUTES } from '../../shared/constants/routes';
 import { MESSAGES, SPEC_TEXT } from '../../shared/messages';
-import { announceNoBrowser, chromePath, collectProblems, waitForHydration } from '../helpers/browser';
+import { describeWithBrowser, collectProblems, waitForHydration } from '../helpers/browser';
 import {
   ADMIN_EMAIL,
   DEMO_PROFILE_PATHS,
@@ -24,9 +24,6 @@ import {
   usePortalBrowser,
 } from '../helpers/portalSession';
 
-const hasBrowser = Boolean(chromePath());
-if (!hasBrowser) announceNoBrowser();
-const describeWithBrowser = hasBrowser ? describe : describe.skip;
 
 /** The version of the lock app the demo seeds (bootstrap), as 'name (version)'. */
 const DEMO_APP_VERSION = 'Macrolock (3.4.1)';

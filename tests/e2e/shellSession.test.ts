@@ -7,7 +7,7 @@ import type { Page, Request } from 'playwright-core';
 import { TOKEN_REFRESH_THRESHOLD_SECONDS, USER_DATA_EXTRA_RETRIES } from '../../shared/constants/business';
 import { LABELS } from '../../shared/constants/labels';
 import { MESSAGES, SPEC_TEXT } from '../../shared/messages';
-import { announceNoBrowser, chromePath, waitForHydration } from '../helpers/browser';
+import { describeWithBrowser, waitForHydration } from '../helpers/browser';
 import {
   ADMIN_EMAIL,
   DEMO_PROFILE_PATHS,
@@ -29,9 +29,6 @@ import {
   usePortalBrowser,
 } from '../helpers/portalSession';
 
-const hasBrowser = Boolean(chromePath());
-if (!hasBrowser) announceNoBrowser();
-const describeWithBrowser = hasBrowser ? describe : describe.skip;
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 

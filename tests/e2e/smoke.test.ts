@@ -4,13 +4,10 @@ import path from 'node:path';
 import type { Browser } from 'playwright-core';
 import { ROUTES } from '../../shared/constants/routes';
 import { PRODUCT_NAME } from '../../shared/messages';
-import { announceNoBrowser, chromePath, collectProblems, launchBrowser, waitForHydration } from '../helpers/browser';
+import { describeWithBrowser, collectProblems, launchBrowser, waitForHydration } from '../helpers/browser';
 import { spawnServer, type RunningServer } from '../helpers/spawnServer';
 
 const ROOT = path.resolve(__dirname, '../..');
-const hasBrowser = Boolean(chromePath());
-if (!hasBrowser) announceNoBrowser();
-const describeWithBrowser = hasBrowser ? describe : describe.skip;
 
 describeWithBrowser('portal in Chromium', () => {
   let server: RunningServer;

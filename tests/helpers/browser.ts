@@ -50,3 +50,13 @@ export function announceNoBrowser(): void {
     `\n${line}\n!! NO CHROMIUM FOUND: the end-to-end suite is SKIPPED.\n!! Install it (apt-get install -y chromium) or set CHROME_PATH.\n${line}\n`,
   );
 }
+
+/**
+ * `describe` for the browser suites: skipped, with the loud notice, where no Chromium exists
+ * (the only suites ever skipped).
+ */
+export function describeWithBrowser(name: string, fn: () => void): void {
+  const available = Boolean(chromePath());
+  if (!available) announceNoBrowser();
+  (available ? describe : describe.skip)(name, fn);
+}

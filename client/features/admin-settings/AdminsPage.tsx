@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import Badge from 'react-bootstrap/Badge';
 import Button from 'react-bootstrap/Button';
+import { IconButton } from '../../components/IconButton';
 import ButtonGroup from 'react-bootstrap/ButtonGroup';
 import Col from 'react-bootstrap/Col';
 import Form from 'react-bootstrap/Form';
@@ -265,33 +266,22 @@ export default function AdminsPage({ title }: PageProps) {
                   </td>
                   <td className="text-end">
                     <ButtonGroup size="sm">
-                      <Button variant="outline-primary" aria-label={L.admins.editOf(name)} title={L.admins.edit} onClick={() => setEditing(a)}>
-                        <i className="bi bi-pencil" aria-hidden="true" />
-                      </Button>
-                      <Button
+                      <IconButton variant="outline-primary" icon="pencil" label={L.admins.editOf(name)} title={L.admins.edit} onClick={() => setEditing(a)} />
+                      <IconButton
                         variant="outline-secondary"
-                        aria-label={a.enabled ? L.admins.disableOf(name) : L.admins.enableOf(name)}
+                        icon={a.enabled ? 'person-slash' : 'person-check'}
+                        label={a.enabled ? L.admins.disableOf(name) : L.admins.enableOf(name)}
                         title={a.enabled ? L.admins.disable : L.admins.enable}
                         onClick={() => setConfirm({ kind: a.enabled ? 'disable' : 'enable', admin: a })}
-                      >
-                        <i className={`bi ${a.enabled ? 'bi-person-slash' : 'bi-person-check'}`} aria-hidden="true" />
-                      </Button>
-                      <Button
+                      />
+                      <IconButton
                         variant="outline-secondary"
-                        aria-label={L.admins.resetPasswordOf(name)}
+                        icon="key"
+                        label={L.admins.resetPasswordOf(name)}
                         title={L.admins.resetPassword}
                         onClick={() => setConfirm({ kind: 'reset', admin: a })}
-                      >
-                        <i className="bi bi-key" aria-hidden="true" />
-                      </Button>
-                      <Button
-                        variant="outline-danger"
-                        aria-label={L.admins.deleteOf(name)}
-                        title={L.admins.delete}
-                        onClick={() => setConfirm({ kind: 'delete', admin: a })}
-                      >
-                        <i className="bi bi-trash" aria-hidden="true" />
-                      </Button>
+                      />
+                      <IconButton variant="outline-danger" icon="trash" label={L.admins.deleteOf(name)} title={L.admins.delete} onClick={() => setConfirm({ kind: 'delete', admin: a })} />
                     </ButtonGroup>
                   </td>
                 </tr>

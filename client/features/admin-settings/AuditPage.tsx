@@ -1,6 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import Badge from 'react-bootstrap/Badge';
 import Button from 'react-bootstrap/Button';
+import { IconButton } from '../../components/IconButton';
 import Col from 'react-bootstrap/Col';
 import Form from 'react-bootstrap/Form';
 import Row from 'react-bootstrap/Row';
@@ -210,9 +211,7 @@ export default function AuditPage({ title }: PageProps) {
                   <Badge bg={r.outcome === 'success' ? 'success' : 'danger'}>{outcomeLabel(r.outcome)}</Badge>
                 </td>
                 <td className="text-end">
-                  <Button size="sm" variant="outline-primary" aria-label={L.audit.viewOf(r.id)} title={L.audit.view} onClick={() => setDetail(r)}>
-                    <i className="bi bi-eye" aria-hidden="true" />
-                  </Button>
+                  <IconButton size="sm" variant="outline-primary" icon="eye" label={L.audit.viewOf(r.id)} title={L.audit.view} onClick={() => setDetail(r)} />
                 </td>
               </tr>
             ))}

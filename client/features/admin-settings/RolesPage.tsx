@@ -1,5 +1,6 @@
 import { useState } from 'react';
 import Button from 'react-bootstrap/Button';
+import { IconButton } from '../../components/IconButton';
 import ButtonGroup from 'react-bootstrap/ButtonGroup';
 import Form from 'react-bootstrap/Form';
 import Table from 'react-bootstrap/Table';
@@ -111,15 +112,9 @@ export default function RolesPage({ title }: PageProps) {
                 <td className="text-end">{r.adminCount.toLocaleString('es-MX')}</td>
                 <td className="text-end">
                   <ButtonGroup size="sm">
-                    <Button variant="outline-primary" aria-label={L.roles.editOf(r.nombre)} title={L.roles.edit} onClick={() => setEditing(r)}>
-                      <i className="bi bi-pencil" aria-hidden="true" />
-                    </Button>
-                    <Button variant="outline-secondary" aria-label={L.roles.duplicateOf(r.nombre)} title={L.roles.duplicate} onClick={() => void onDuplicate(r)}>
-                      <i className="bi bi-files" aria-hidden="true" />
-                    </Button>
-                    <Button variant="outline-danger" aria-label={L.roles.deleteOf(r.nombre)} title={L.roles.delete} onClick={() => setDeleting(r)}>
-                      <i className="bi bi-trash" aria-hidden="true" />
-                    </Button>
+                    <IconButton variant="outline-primary" icon="pencil" label={L.roles.editOf(r.nombre)} title={L.roles.edit} onClick={() => setEditing(r)} />
+                    <IconButton variant="outline-secondary" icon="files" label={L.roles.duplicateOf(r.nombre)} title={L.roles.duplicate} onClick={() => void onDuplicate(r)} />
+                    <IconButton variant="outline-danger" icon="trash" label={L.roles.deleteOf(r.nombre)} title={L.roles.delete} onClick={() => setDeleting(r)} />
                   </ButtonGroup>
                 </td>
               </tr>

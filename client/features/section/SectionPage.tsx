@@ -29,7 +29,7 @@ export default function SectionPage({ title, path }: PageProps) {
           ))}
         </div>
       ) : (
-        <p className="text-secondary">{MESSAGES.sectionPending}</p>
+        <p className="text-secondary-emphasis">{MESSAGES.sectionPending}</p>
       )}
     </section>
   );
