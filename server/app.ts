@@ -21,6 +21,16 @@ import { AuditService } from './api/audit/auditService';
 import { rolesRouter } from './api/roles/rolesRouter';
 import { RolesService } from './api/roles/rolesService';
 import { usersRouter } from './api/users/usersRouter';
+import { deviceActionsRouter } from './api/devices/deviceActionsRouter';
+import { DeviceActionsService } from './api/devices/deviceActionsService';
+import type { InventorySettings } from './api/devices/deviceQueries';
+import { devicesRouter } from './api/devices/devicesRouter';
+import { DevicesService } from './api/devices/devicesService';
+import { groupsRouter } from './api/groups/groupsRouter';
+import { GroupsService } from './api/groups/groupsService';
+import { JobRunner } from './api/jobs/jobRunner';
+import { jobsRouter } from './api/jobs/jobsRouter';
+import { JobsService } from './api/jobs/jobsService';
 import { UsersRepository } from './api/users/usersRepository';
 import { UsersService } from './api/users/usersService';
 import type { TokenVerifiers } from './auth/tokenVerifier';
@@ -51,6 +61,8 @@ export interface AppDeps {
   /** Shared with the process owner, which flips it on SIGTERM. Created when absent. */
   readiness?: Readiness;
   metrics?: Metrics;
+  /** The inventory's clock (tests move it); `Date` by default. */
+  now?: () => Date;
 }
 
 export interface PortalApp extends Express {
@@ -58,6 +70,8 @@ export interface PortalApp extends Express {
   metrics: Metrics;
   /** Every API route with its declared permission (the authorization matrix test walks it). */
   apiRoutes: DeclaredRoute[];
+  /** Runs the bulk-action jobs; server/index.ts starts and stops it. */
+  jobRunner: JobRunner;
 }
 
 /** The settings the browser may see. */
@@ -207,6 +221,14 @@ export function createApp(deps: AppDeps): PortalApp {
   mount(api, '/v5/roles', rolesRouter(can, new RolesService(db)), mounts);
   mount(api, '/v5/admins', adminsRouter(can, new AdminsService(db, deps.directory, logger)), mounts);
   mount(api, '/v5/audit', auditRouter(can, new AuditService(db)), mounts);
+  const inventory: InventorySettings = { offlineAfterHours: config.deviceOfflineAfterHours, now: deps.now ?? (() => new Date()) };
+  const jobs = new JobsService(db, inventory, logger);
+  app.jobRunner = new JobRunner(jobs);
+  // The action routes first: /bulk-actions must not be read as a device id.
+  mount(api, '/v5/devices', deviceActionsRouter(can, new DeviceActionsService(db, inventory), jobs), mounts);
+  mount(api, '/v5/devices', devicesRouter(can, new DevicesService(db, inventory)), mounts);
+  mount(api, '/v5/groups', groupsRouter(can, new GroupsService(db)), mounts);
+  mount(api, '/v5/jobs', jobsRouter(can, jobs), mounts);
   api.use(apiNotFound);
   // Deny by default: a route without a declared permission stops the server here.
   app.apiRoutes = listRoutes(api, '/api', mounts);

@@ -48,6 +48,8 @@ export const envSchema = z
     DEMO_PASSWORD: z.string().min(8, 'debe tener al menos 8 caracteres').optional(),
     SEED_DEMO: z.enum(['true', 'false']).default('true'),
     IDENTITY_RATE_LIMIT_PER_MINUTE: intFrom(60, 1),
+    DEVICE_OFFLINE_AFTER_HOURS: intFrom(72, 1),
+    DEMO_DEVICES: intFrom(5000),
   })
   .superRefine((env, ctx) => {
     const mode = env.IDENTITY_MODE ?? (env.NODE_ENV === 'production' ? 'cognito' : 'embedded');
@@ -98,6 +100,10 @@ export interface Config {
   tokens: { accessTtlSeconds: number; refreshTtlSeconds: number };
   /** Requests per minute and client IP to the embedded identity endpoint. */
   identityRateLimitPerMinute: number;
+  /** A device not seen for this long shows as 'sin_conexion'. */
+  deviceOfflineAfterHours: number;
+  /** Demo devices the seed registers in a new embedded database (demo mode only). */
+  demoDevices: number;
   bootstrap: { adminEmail?: string; adminPassword?: string; demoPassword?: string; seedDemo: boolean };
 }
 
@@ -142,6 +148,8 @@ export function loadConfig(source: NodeJS.ProcessEnv, portalVersion: string): Co
     ssrCacheEntries: env.SSR_CACHE_ENTRIES,
     portalVersion,
     identityRateLimitPerMinute: env.IDENTITY_RATE_LIMIT_PER_MINUTE,
+    deviceOfflineAfterHours: env.DEVICE_OFFLINE_AFTER_HOURS,
+    demoDevices: env.DEMO_DEVICES,
     tokens: { accessTtlSeconds: env.IDENTITY_ACCESS_TOKEN_TTL_SECONDS, refreshTtlSeconds: env.IDENTITY_REFRESH_TOKEN_TTL_SECONDS },
     bootstrap: {
       adminEmail: env.BOOTSTRAP_ADMIN_EMAIL,

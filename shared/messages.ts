@@ -153,3 +153,67 @@ export const ADMIN_API_MESSAGES = {
     exportFileName: (day: string) => `auditoria-${day}.csv`,
   },
 } as const;
+
+/** Texts of the inventory API and pages (devices, groups, actions, bulk jobs, CSV). */
+export const INVENTORY_MESSAGES = {
+  field: {
+    imei: (field: string) => `El campo ${field} debe tener 15 dígitos`,
+    imeiCheckDigit: (field: string) => `El campo ${field} no es un IMEI válido (dígito verificador incorrecto)`,
+    deviceType: (field: string) => `El campo ${field} debe ser 1 (Móvil) o 2 (TV)`,
+    lockType: (field: string) => `El campo ${field} debe ser uno de: PorCredito, PorNoConexion, PorCambioSIM, SinKiosko`,
+    action: (field: string) => `El campo ${field} debe ser un código de acción válido`,
+    futureDate: (field: string) => `El campo ${field} debe ser una fecha futura`,
+    dateTooFar: (field: string, days: number) => `El campo ${field} no puede estar a más de ${days} días`,
+    date: (field: string) => `El campo ${field} debe ser una fecha y hora ISO 8601`,
+    reference: (field: string) => `El campo ${field} solo admite letras, números y guiones`,
+    ids: (field: string, max: number) => `El campo ${field} debe ser una lista de 1 a ${max} identificadores`,
+    boolean: (field: string) => `El campo ${field} debe ser verdadero o falso`,
+    selection: 'Indique los dispositivos con ids o con filter',
+    historyIsNotACommand: 'El historial se consulta en /devices/:id/history',
+  },
+  param: {
+    status: 'El parámetro status debe ser un código de estado o una entrada del filtro de estados',
+    groupId: 'El parámetro groupId debe ser el id de un grupo o "none"',
+  },
+  devices: {
+    notFound: 'Dispositivo no encontrado',
+    imeiTaken: (imei: string) => `Ya existe un dispositivo con el IMEI ${imei}`,
+    groupNotFound: 'El campo groupId no corresponde a un grupo existente',
+    imeiNotEditable: 'El IMEI solo se puede cambiar mientras el dispositivo está pre-enrolado',
+  },
+  actions: {
+    disabledForStatus: (action: string, status: string) => `La acción ${action} no está disponible para dispositivos en estado ${status}`,
+    pendingConflict: (pending: string) => `El dispositivo tiene un comando pendiente (${pending}); espere la respuesta o cancélelo`,
+    notGranted: (action: string) => `Su perfil no permite la acción ${action}`,
+    notEnrolled: 'El dispositivo aún no está enrolado: solo se puede editar, asignar a un grupo o eliminar',
+    alreadyReleased: 'El dispositivo ya está liberado',
+    deleteWhileInUse: 'No se puede eliminar un dispositivo activo o bloqueado',
+    commandNotFound: 'Comando no encontrado',
+    notCancellable: 'Solo se puede cancelar una liberación pendiente dentro de las 48 horas',
+    idempotencyMismatch: 'La clave Idempotency-Key ya se usó con otra solicitud',
+    idempotencyKey: 'El encabezado Idempotency-Key debe tener de 1 a 200 caracteres visibles',
+  },
+  bulk: {
+    tooMany: (max: number) => `Una acción masiva admite como máximo ${max.toLocaleString('es-MX')} dispositivos`,
+    nothingToDo: 'Ningún dispositivo de la selección admite esta acción',
+    jobNotFound: 'Trabajo no encontrado',
+    interrupted: 'El servidor se reinició durante el trabajo',
+  },
+  groups: {
+    notFound: 'Grupo no encontrado',
+    nameTaken: 'Ya existe un grupo con ese nombre',
+    notEmpty: (count: number) => `El grupo tiene ${count === 1 ? '1 dispositivo' : `${count.toLocaleString('es-MX')} dispositivos`}; muévalos a otro grupo antes de eliminarlo`,
+    moveToSelf: 'El grupo destino debe ser otro grupo',
+    moveToNotFound: 'El parámetro moveTo no corresponde a un grupo existente',
+  },
+  csv: {
+    tooLarge: (mb: number) => `El archivo CSV admite como máximo ${mb} MB`,
+    tooManyRows: (max: number) => `El archivo CSV admite como máximo ${max.toLocaleString('es-MX')} filas`,
+    notCsv: 'El archivo debe ser un CSV (text/csv) en UTF-8',
+    empty: 'El archivo CSV no tiene filas de datos',
+    missingColumns: (cols: string[]) => `Faltan columnas en el encabezado: ${cols.join(', ')}`,
+    duplicateInFile: (row: number) => `IMEI repetido en el archivo (fila ${row})`,
+    duplicateInDb: 'Ya existe un dispositivo con este IMEI',
+    groupUnknown: (name: string) => `El grupo "${name}" no existe`,
+  },
+} as const;

@@ -8,7 +8,7 @@ import { axiosBaseQuery } from './axiosBaseQuery';
 export const apiSlice = createApi({
   reducerPath: 'api',
   baseQuery: axiosBaseQuery,
-  tagTypes: ['User', 'Versions', 'Admins', 'Roles', 'Audit'],
+  tagTypes: ['User', 'Versions', 'Admins', 'Roles', 'Audit', 'Devices', 'Device', 'Groups', 'Jobs'],
   refetchOnFocus: false,
   refetchOnReconnect: false,
   endpoints: () => ({}),

@@ -6,6 +6,8 @@ export interface ApiRequest {
   method?: Method;
   data?: unknown;
   params?: AxiosRequestConfig['params'];
+  /** Extra headers (Idempotency-Key, Content-Type of a CSV upload). */
+  headers?: Record<string, string>;
 }
 
 export interface ApiError {
@@ -43,7 +45,7 @@ export const axiosBaseQuery: BaseQueryFn<ApiRequest, unknown, ApiError> = async 
       method: args.method ?? 'GET',
       data: args.data,
       params: args.params,
-      headers,
+      headers: { ...args.headers, ...headers },
       signal: api.signal,
     });
     return { data: res.data };

@@ -12,6 +12,11 @@ export const PAGES = {
   admins: lazyPage('client/features/admin-settings/AdminsPage.tsx', () => import('../features/admin-settings/AdminsPage')),
   roles: lazyPage('client/features/admin-settings/RolesPage.tsx', () => import('../features/admin-settings/RolesPage')),
   audit: lazyPage('client/features/admin-settings/AuditPage.tsx', () => import('../features/admin-settings/AuditPage')),
+  inventory: lazyPage('client/features/inventory/InventoryIndex.tsx', () => import('../features/inventory/InventoryIndex')),
+  devices: lazyPage('client/features/inventory/DevicesPage.tsx', () => import('../features/inventory/DevicesPage')),
+  preEnrolled: lazyPage('client/features/inventory/PreEnrolledPage.tsx', () => import('../features/inventory/PreEnrolledPage')),
+  addDevice: lazyPage('client/features/inventory/AddDevicePage.tsx', () => import('../features/inventory/AddDevicePage')),
+  groups: lazyPage('client/features/inventory/GroupsPage.tsx', () => import('../features/inventory/GroupsPage')),
 } satisfies Record<string, LazyPage>;
 
 /** The signed-in frame (session check, user load, header, menu) in its own chunk: /login skips it. */
@@ -32,6 +37,11 @@ export function pageForRoute(route: PortalRoute): LazyPage {
   if (route.path === '/admin-settings/admins') return PAGES.admins;
   if (route.path === '/admin-settings/roles') return PAGES.roles;
   if (route.path === '/admin-settings/audit') return PAGES.audit;
+  if (route.path === '/inventory-management') return PAGES.inventory;
+  if (route.path === '/inventory-management/devices') return PAGES.devices;
+  if (route.path === '/inventory-management/devices-pre-enrolled') return PAGES.preEnrolled;
+  if (route.path === '/inventory-management/add-device') return PAGES.addDevice;
+  if (route.path === '/inventory-management/devices-group') return PAGES.groups;
   return PAGES.section;
 }
 

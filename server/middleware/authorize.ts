@@ -1,5 +1,6 @@
 import type { RequestHandler, Router } from 'express';
-import { MESSAGES } from '../../shared/messages';
+import { actionLabel } from '../../shared/deviceActionRules';
+import { INVENTORY_MESSAGES, MESSAGES } from '../../shared/messages';
 import type { Queryable } from '../db/Db';
 import { AppError } from '../errors';
 
@@ -14,11 +15,20 @@ export type Permission =
   /** The profile grants this portal path (specification §2 route table). */
   | { kind: 'path'; path: string }
   /** The profile grants the path and this device action (specification §4 action code). */
-  | { kind: 'action'; path: string; action: number };
+  | { kind: 'action'; path: string; action: number }
+  /** The profile grants at least one of these paths (data several pages show, e.g. the groups). */
+  | { kind: 'anyPath'; paths: readonly string[] }
+  /**
+   * The profile grants the path; the action named in the validated body is checked by the
+   * route itself with `assertActionGranted` (device actions and bulk actions).
+   */
+  | { kind: 'bodyAction'; path: string };
 
 export const signedIn = (): Permission => ({ kind: 'signedIn' });
 export const requirePath = (path: string): Permission => ({ kind: 'path', path });
 export const requireAction = (path: string, action: number): Permission => ({ kind: 'action', path, action });
+export const requireAnyPath = (...paths: string[]): Permission => ({ kind: 'anyPath', paths });
+export const requireBodyAction = (path: string): Permission => ({ kind: 'bodyAction', path });
 
 export interface Grants {
   adminId: number;
@@ -56,7 +66,7 @@ export function guard(db: Queryable): Guard {
       const grants = auth && (res.locals.grants ??= await loadGrants(db, auth.email));
       const allowed =
         grants !== undefined &&
-        grants.paths.has(permission.path) &&
+        (permission.kind === 'anyPath' ? permission.paths.some((p) => grants.paths.has(p)) : grants.paths.has(permission.path)) &&
         (permission.kind !== 'action' || grants.actions.has(permission.action));
       if (!allowed) throw new AppError(403, 'FORBIDDEN', MESSAGES.api.forbidden);
       next();
@@ -64,6 +74,16 @@ export function guard(db: Queryable): Guard {
     handler.permission = permission;
     return handler;
   };
+}
+
+/**
+ * The second half of a `bodyAction` route: 403 unless the caller's profile grants `action`
+ * (the guard already loaded the grants and checked the path).
+ */
+export function assertActionGranted(res: { locals: { grants?: Grants } }, action: number): void {
+  if (!res.locals.grants?.actions.has(action)) {
+    throw new AppError(403, 'ACTION_NOT_GRANTED', INVENTORY_MESSAGES.actions.notGranted(actionLabel(action)));
+  }
 }
 
 export interface DeclaredRoute {

@@ -126,8 +126,22 @@ describe('authorization on the server', () => {
 
   /** The authorization matrix: every route × every demo profile, generated from the route list. */
   test('matrix: 403 exactly when the profile lacks the path or action', async () => {
-    const allows = (p: Permission, profile: (typeof PROFILES)[number]) =>
-      p.kind === 'signedIn' || (profile.paths.includes(p.path) && (p.kind !== 'action' || profile.actions.includes(p.action)));
+    const allows = (p: Permission, profile: (typeof PROFILES)[number], body: object) => {
+      switch (p.kind) {
+        case 'signedIn':
+          return true;
+        case 'anyPath':
+          return p.paths.some((path) => profile.paths.includes(path));
+        case 'path':
+          return profile.paths.includes(p.path);
+        case 'action':
+          return profile.paths.includes(p.path) && profile.actions.includes(p.action);
+        case 'bodyAction': {
+          const action = (body as { action?: number; payload?: { action: number } }).action ?? (body as { payload: { action: number } }).payload.action;
+          return profile.paths.includes(p.path) && profile.actions.includes(action);
+        }
+      }
+    };
     const cells: string[] = [];
     for (const route of ta.app.apiRoutes) {
       for (const profile of PROFILES) {
@@ -135,7 +149,7 @@ describe('authorization on the server', () => {
         const call = request(ta.app)[route.method.toLowerCase() as 'get' | 'post' | 'put' | 'delete'](url).set(await headersOf(profile.email));
         const body = BODIES[`${route.method} ${route.path}`] ?? { correo: profile.email };
         const res = await (route.method === 'GET' || route.method === 'DELETE' ? call : call.send(body));
-        const expected = allows(route.permission!, profile);
+        const expected = allows(route.permission!, profile, body);
         cells.push(`${route.method} ${route.path} × ${profile.email}: ${res.status}`);
         if (expected) expect(res.status).not.toBe(403);
         else expect(res.status).toBe(403);

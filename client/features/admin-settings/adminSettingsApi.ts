@@ -2,7 +2,9 @@ import type { Admin, AdminList, CreateAdminBody, CreatedAdmin, ResetPasswordResp
 import type { AuditList } from '../../../shared/contracts/audit';
 import type { Role, RoleBody, RoleList } from '../../../shared/contracts/roles';
 import { apiSlice } from '../../api/apiSlice';
-import { http, type ApiError, type ApiExtra } from '../../api/axiosBaseQuery';
+import { http, type ApiExtra } from '../../api/axiosBaseQuery';
+import { downloadFile } from '../../api/downloadFile';
+import { queryParams } from '../../api/queryParams';
 
 export interface AdminListArgs {
   q?: string;
@@ -23,28 +25,11 @@ export interface AuditListArgs {
   perPage: number;
 }
 
-/** Drops empty values so the query string carries only the filters in use. */
-function params(obj: object): Record<string, unknown> {
-  return Object.fromEntries(Object.entries(obj).filter(([, v]) => v !== undefined && v !== ''));
-}
-
-/** Saves a Blob as a file through an object URL. */
-function saveBlob(blob: Blob, fileName: string): void {
-  const url = URL.createObjectURL(blob);
-  const a = document.createElement('a');
-  a.href = url;
-  a.download = fileName;
-  document.body.appendChild(a);
-  a.click();
-  a.remove();
-  setTimeout(() => URL.revokeObjectURL(url), 1000);
-}
-
 /** Administrators, roles and the audit log (/v5/admins, /v5/roles, /v5/audit). */
 export const adminSettingsApi = apiSlice.injectEndpoints({
   endpoints: (build) => ({
     listAdmins: build.query<AdminList, AdminListArgs>({
-      query: (args) => http.get('/v5/admins', params(args)),
+      query: (args) => http.get('/v5/admins', queryParams(args)),
       providesTags: ['Admins'],
     }),
     createAdmin: build.mutation<CreatedAdmin, CreateAdminBody>({
@@ -88,46 +73,12 @@ export const adminSettingsApi = apiSlice.injectEndpoints({
       invalidatesTags: ['Roles', 'Audit'],
     }),
     listAudit: build.query<AuditList, AuditListArgs>({
-      query: (args) => http.get('/v5/audit', params(args)),
+      query: (args) => http.get('/v5/audit', queryParams(args)),
       providesTags: ['Audit'],
     }),
     /** Downloads the CSV of the filtered log with the session headers; the file never enters the store. */
     exportAudit: build.mutation<null, Omit<AuditListArgs, 'page' | 'perPage'>>({
-      async queryFn(args, api) {
-        const extra = api.extra as ApiExtra;
-        let headers: Record<string, string>;
-        try {
-          headers = await extra.getAuthHeaders();
-        } catch {
-          return { error: { status: 401, code: 'SESSION_EXPIRED', data: { message: 'Unauthorized' } } satisfies ApiError };
-        }
-        const { default: axios } = await import('axios');
-        try {
-          const res = await axios.get<Blob>('/v5/audit/export', {
-            baseURL: extra.apiBase,
-            params: params(args),
-            headers,
-            responseType: 'blob',
-          });
-          const disposition = String(res.headers['content-disposition'] ?? '');
-          const fileName = /filename="?([^";]+)"?/.exec(disposition)?.[1] ?? 'auditoria.csv';
-          saveBlob(res.data, fileName);
-          return { data: null };
-        } catch (err) {
-          if (axios.isAxiosError(err) && err.response) {
-            let data: unknown = err.response.data;
-            if (data instanceof Blob) {
-              try {
-                data = JSON.parse(await data.text());
-              } catch {
-                data = undefined;
-              }
-            }
-            return { error: { status: err.response.status, code: err.code, data } satisfies ApiError };
-          }
-          return { error: { status: 'NETWORK_ERROR', data: String(err) } satisfies ApiError };
-        }
-      },
+      queryFn: (args, api) => downloadFile(api.extra as ApiExtra, '/v5/audit/export', queryParams(args), 'auditoria.csv'),
     }),
   }),
 });

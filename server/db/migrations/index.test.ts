@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import { baseStatusSql } from '../../../shared/deviceStatus';
 import { migrations } from './index';
 
 describe('migration list', () => {
@@ -15,5 +16,12 @@ describe('migration list', () => {
       expect(Number(m.id.slice(0, 4))).toBe(i + 1);
       expect(m.sql).toBe(fs.readFileSync(path.join(__dirname, `${m.id}.sql`), 'utf8'));
     });
+  });
+});
+
+describe('0006_inventory', () => {
+  test('the generated devices.base_status is the rule list of shared/deviceStatus.ts', () => {
+    const sql = migrations.find((m) => m.id === '0006_inventory')!.sql;
+    expect(sql).toContain(`base_status smallint GENERATED ALWAYS AS (${baseStatusSql()}) STORED`);
   });
 });

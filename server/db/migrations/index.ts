@@ -3,6 +3,7 @@ import m0002 from './0002_identity.sql';
 import m0003 from './0003_admins.sql';
 import m0004 from './0004_lock_app_versions.sql';
 import m0005 from './0005_audit.sql';
+import m0006 from './0006_inventory.sql';
 
 export interface Migration {
   /** The file name without `.sql`: a four-digit number, an underscore, a name. */
@@ -17,4 +18,5 @@ export const migrations: readonly Migration[] = [
   { id: '0003_admins', sql: m0003 },
   { id: '0004_lock_app_versions', sql: m0004 },
   { id: '0005_audit', sql: m0005 },
+  { id: '0006_inventory', sql: m0006 },
 ];

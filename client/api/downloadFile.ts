@@ -1,0 +1,53 @@
+import type { ApiError, ApiExtra } from './axiosBaseQuery';
+
+/** Saves a Blob as a file through an object URL. */
+function saveBlob(blob: Blob, fileName: string): void {
+  const url = URL.createObjectURL(blob);
+  const a = document.createElement('a');
+  a.href = url;
+  a.download = fileName;
+  document.body.appendChild(a);
+  a.click();
+  a.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 1000);
+}
+
+/**
+ * Downloads a file (CSV exports, templates, job results) with the session headers and saves
+ * it under the name the server gives; the file never enters the store. For an RTK Query
+ * `queryFn`: answers `{ data: null }` or `{ error }` like the base query.
+ */
+export async function downloadFile(
+  extra: ApiExtra,
+  url: string,
+  params: Record<string, unknown> | undefined,
+  fallbackName: string,
+): Promise<{ data: null } | { error: ApiError }> {
+  let headers: Record<string, string>;
+  try {
+    headers = await extra.getAuthHeaders();
+  } catch {
+    return { error: { status: 401, code: 'SESSION_EXPIRED', data: { message: 'Unauthorized' } } };
+  }
+  const { default: axios } = await import('axios');
+  try {
+    const res = await axios.get<Blob>(url, { baseURL: extra.apiBase, params, headers, responseType: 'blob' });
+    const disposition = String(res.headers['content-disposition'] ?? '');
+    const fileName = /filename="?([^";]+)"?/.exec(disposition)?.[1] ?? fallbackName;
+    saveBlob(res.data, fileName);
+    return { data: null };
+  } catch (err) {
+    if (axios.isAxiosError(err) && err.response) {
+      let data: unknown = err.response.data;
+      if (data instanceof Blob) {
+        try {
+          data = JSON.parse(await data.text());
+        } catch {
+          data = undefined;
+        }
+      }
+      return { error: { status: err.response.status, code: err.code, data } };
+    }
+    return { error: { status: 'NETWORK_ERROR', data: String(err) } };
+  }
+}

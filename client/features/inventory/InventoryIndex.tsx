@@ -1,0 +1,13 @@
+import { Navigate } from 'react-router';
+import { MENU } from '../../../shared/constants/routes';
+import type { PageProps } from '../../app/lazyPage';
+import { useCurrentUser } from '../../auth/CurrentUserContext';
+
+const CHILDREN = MENU.find((m) => m.path === '/inventory-management')?.submodules.map((s) => s.path) ?? [];
+
+/** /inventory-management: the first of its pages the profile allows. */
+export default function InventoryIndex({ path }: PageProps) {
+  const { allowed } = useCurrentUser();
+  const target = CHILDREN.find((p) => allowed.has(p));
+  return <Navigate replace to={target ?? `${path}/devices`} />;
+}

@@ -1,0 +1,5 @@
+import type { PageProps } from '../../app/lazyPage';
+
+export default function PreEnrolledPage({ title }: PageProps) {
+  return <h1 className="h3 mb-4">{title}</h1>;
+}

@@ -1,0 +1,168 @@
+/**
+ * The SQL every inventory feature shares: the columns of a device row, the row → `Device`
+ * mapping (the status derived with shared/deviceStatus.ts), and the WHERE clause of the list
+ * filters (list, export, bulk selections). Plain parameterised SQL; no value is ever spliced.
+ */
+import type { Device, DeviceFilter } from '../../../shared/contracts/devices';
+import { findStatusFilter, type DeviceStatusCode, type DeviceTypeCode, type LockType } from '../../../shared/constants/domain';
+import { deviceStatus, statusFilterSql, type Lifecycle, type LockState } from '../../../shared/deviceStatus';
+
+/** The columns `toDevice` reads, for `SELECT ${DEVICE_COLUMNS} FROM devices d LEFT JOIN device_groups g …`. */
+export const DEVICE_COLUMNS = `d.id, d.imei, d.imei2, d.serial, d.device_type, d.brand, d.model, d.os_version, d.agent_version,
+  d.group_id, g.name AS group_name, d.customer_name, d.credit_reference, d.lifecycle, d.lock_state, d.lock_type,
+  d.lock_message, d.temporary_until, d.pending_command_id, d.pending_action, d.pending_until, d.failure_reason,
+  d.last_seen_at, d.enrolled_at, d.created_at, d.updated_at, d.sim_iccid, d.sim_carrier, d.base_status,
+  pc.requested_at AS pending_requested_at, pc.requested_by AS pending_requested_by, pc.deliver_after AS pending_deliver_after`;
+
+/** The joins `DEVICE_COLUMNS` needs (group name, command in flight). */
+export const DEVICE_JOINS = `LEFT JOIN device_groups g ON g.id = d.group_id
+  LEFT JOIN device_commands pc ON pc.id = d.pending_command_id`;
+
+export interface DeviceRow {
+  id: string | number;
+  imei: string;
+  imei2: string | null;
+  serial: string | null;
+  device_type: number;
+  brand: string | null;
+  model: string | null;
+  os_version: string | null;
+  agent_version: string | null;
+  group_id: number | null;
+  group_name: string | null;
+  customer_name: string | null;
+  credit_reference: string | null;
+  lifecycle: Lifecycle;
+  lock_state: LockState;
+  lock_type: LockType | null;
+  lock_message: string | null;
+  temporary_until: Date | null;
+  pending_command_id: string | number | null;
+  pending_action: number | null;
+  pending_until: Date | null;
+  failure_reason: string | null;
+  last_seen_at: Date | null;
+  enrolled_at: Date | null;
+  created_at: Date;
+  updated_at: Date;
+  sim_iccid: string | null;
+  sim_carrier: string | null;
+  base_status: number;
+  pending_requested_at: Date | null;
+  pending_requested_by: string | null;
+  pending_deliver_after: Date | null;
+}
+
+const iso = (d: Date | string | null): string | null => (d === null ? null : new Date(d).toISOString());
+
+/** A device row as the API answers it, with its status at the moment `cutoff` describes. */
+export function toDevice(r: DeviceRow, cutoff: Date): Device {
+  return {
+    id: Number(r.id),
+    imei: r.imei,
+    imei2: r.imei2,
+    serial: r.serial,
+    deviceType: r.device_type as DeviceTypeCode,
+    brand: r.brand,
+    model: r.model,
+    osVersion: r.os_version,
+    agentVersion: r.agent_version,
+    groupId: r.group_id,
+    groupName: r.group_name,
+    customerName: r.customer_name,
+    creditReference: r.credit_reference,
+    status: deviceStatus(
+      {
+        lifecycle: r.lifecycle,
+        lockState: r.lock_state,
+        pendingAction: r.pending_action,
+        pendingUntil: r.pending_until,
+        failureReason: r.failure_reason,
+        lastSeenAt: r.last_seen_at,
+      },
+      cutoff,
+    ) as DeviceStatusCode,
+    lockType: r.lock_type,
+    lockMessage: r.lock_message,
+    temporaryUntil: iso(r.temporary_until),
+    pendingCommand:
+      r.pending_command_id === null || r.pending_action === null
+        ? null
+        : {
+            id: Number(r.pending_command_id),
+            action: r.pending_action,
+            requestedAt: iso(r.pending_requested_at)!,
+            requestedBy: r.pending_requested_by,
+            deliverAfter: iso(r.pending_deliver_after)!,
+          },
+    failureReason: r.failure_reason,
+    lastSeenAt: iso(r.last_seen_at),
+    enrolledAt: iso(r.enrolled_at),
+    createdAt: iso(r.created_at)!,
+    updatedAt: iso(r.updated_at)!,
+    simIccid: r.sim_iccid,
+    simCarrier: r.sim_carrier,
+  };
+}
+
+/** A WHERE clause under construction: conditions joined with AND, parameters numbered in order. */
+export class SqlWhere {
+  readonly conditions: string[] = [];
+  constructor(readonly params: unknown[] = []) {}
+
+  /** Adds a parameter and returns its placeholder ($n). */
+  param(value: unknown): string {
+    this.params.push(value);
+    return `$${this.params.length}`;
+  }
+
+  add(condition: string): this {
+    this.conditions.push(condition);
+    return this;
+  }
+
+  toString(): string {
+    return this.conditions.length ? `WHERE ${this.conditions.join(' AND ')}` : '';
+  }
+}
+
+/** Escapes LIKE wildcards in a user's text. */
+export const likeEscape = (s: string): string => s.replace(/[\\%_]/g, (c) => `\\${c}`);
+
+/**
+ * The live devices (not deleted) matching `filter`, on the alias `d`. `cutoff` is the offline
+ * cutoff (the status filter needs it). Search: a run of digits is an IMEI prefix (either IMEI);
+ * any text also matches serial, customer name and credit reference (trigram index).
+ */
+export function deviceWhere(filter: DeviceFilter, cutoff: Date, where = new SqlWhere()): SqlWhere {
+  where.add('d.deleted_at IS NULL');
+  if (filter.status !== undefined) {
+    const entry = findStatusFilter(filter.status);
+    if (entry) {
+      where.add(statusFilterSql(entry.status, where.param(cutoff), 'd'));
+      if (entry.lockType) where.add(`d.lock_type = ${where.param(entry.lockType)}`);
+    }
+  }
+  if (filter.deviceType !== undefined) where.add(`d.device_type = ${where.param(filter.deviceType)}`);
+  if (filter.groupId === 'none') where.add('d.group_id IS NULL');
+  else if (filter.groupId !== undefined) where.add(`d.group_id = ${where.param(filter.groupId)}`);
+  if (filter.search !== undefined) {
+    const text = filter.search.trim().toLowerCase();
+    const like = where.param(`%${likeEscape(text)}%`);
+    const textMatch = `lower(coalesce(d.serial, '') || ' ' || coalesce(d.customer_name, '') || ' ' || coalesce(d.credit_reference, '')) LIKE ${like}`;
+    if (/^\d+$/.test(text)) {
+      const prefix = where.param(`${text}%`);
+      where.add(`(d.imei LIKE ${prefix} OR d.imei2 LIKE ${prefix} OR ${textMatch})`);
+    } else {
+      where.add(`(${textMatch})`);
+    }
+  }
+  return where;
+}
+
+/** What the inventory services need of the configuration, and their clock. */
+export interface InventorySettings {
+  /** A device not seen for this long shows as 'sin_conexion'. */
+  offlineAfterHours: number;
+  now: () => Date;
+}
