@@ -12,23 +12,25 @@ import { AppError } from '../errors';
 export type Permission =
   /** A valid session of an enabled administrator: their own record, the versions. */
   | { kind: 'signedIn' }
-  /** The profile grants this portal path (specification §2 route table). */
-  | { kind: 'path'; path: string }
-  /** The profile grants the path and this device action (specification §4 action code). */
-  | { kind: 'action'; path: string; action: number }
-  /** The profile grants at least one of these paths (data several pages show, e.g. the groups). */
-  | { kind: 'anyPath'; paths: readonly string[] }
+  /** The profile grants one of these portal paths (specification §2 route table). */
+  | { kind: 'path'; paths: readonly string[] }
+  /** The profile grants one of the paths and this device action (specification §4 action code). */
+  | { kind: 'action'; paths: readonly string[]; action: number }
   /**
-   * The profile grants the path; the action named in the validated body is checked by the
-   * route itself with `assertActionGranted` (device actions and bulk actions).
+   * The profile grants one of the paths; the action named in the validated body is checked by
+   * the route itself with `assertActionGranted` (device actions and bulk actions).
    */
-  | { kind: 'bodyAction'; path: string };
+  | { kind: 'bodyAction'; paths: readonly string[] };
 
 export const signedIn = (): Permission => ({ kind: 'signedIn' });
-export const requirePath = (path: string): Permission => ({ kind: 'path', path });
-export const requireAction = (path: string, action: number): Permission => ({ kind: 'action', path, action });
-export const requireAnyPath = (...paths: string[]): Permission => ({ kind: 'anyPath', paths });
-export const requireBodyAction = (path: string): Permission => ({ kind: 'bodyAction', path });
+/** Any of the paths (data several pages show, e.g. the groups). */
+export const requirePath = (...paths: [string, ...string[]]): Permission => ({ kind: 'path', paths });
+export const requireAction = (paths: string | readonly string[], action: number): Permission => ({
+  kind: 'action',
+  paths: typeof paths === 'string' ? [paths] : paths,
+  action,
+});
+export const requireBodyAction = (...paths: [string, ...string[]]): Permission => ({ kind: 'bodyAction', paths });
 
 export interface Grants {
   adminId: number;
@@ -66,7 +68,7 @@ export function guard(db: Queryable): Guard {
       const grants = auth && (res.locals.grants ??= await loadGrants(db, auth.email));
       const allowed =
         grants !== undefined &&
-        (permission.kind === 'anyPath' ? permission.paths.some((p) => grants.paths.has(p)) : grants.paths.has(permission.path)) &&
+        permission.paths.some((p) => grants.paths.has(p)) &&
         (permission.kind !== 'action' || grants.actions.has(permission.action));
       if (!allowed) throw new AppError(403, 'FORBIDDEN', MESSAGES.api.forbidden);
       next();

@@ -85,8 +85,13 @@ const groupParam = z
   .refine((v) => v === '' || v === 'none' || (/^\d{1,10}$/.test(v) && Number(v) >= 1 && Number(v) <= 2_147_483_647), { error: M.param.groupId })
   .transform((v): number | 'none' | undefined => (v === '' ? undefined : v === 'none' ? 'none' : Number(v)));
 
+/** Which part of the registry: enrolled devices (every status but PRE_ENROLLED) or the pre-enrolled ones. */
+export const DEVICE_STAGES = ['enrolled', 'preEnrolled'] as const;
+export type DeviceStage = (typeof DEVICE_STAGES)[number];
+
 /** The filters shared by the list, the export and bulk selections. */
 export const deviceFilterFields = {
+  stage: oneOfParam('stage', DEVICE_STAGES).optional(),
   /** A value of the §4 status filter list: '3', '3:PorCredito'… */
   status: statusParam.optional(),
   deviceType: oneOfParam('deviceType', ['1', '2']).transform((v) => Number(v) as DeviceTypeCode).optional(),

@@ -130,15 +130,13 @@ describe('authorization on the server', () => {
       switch (p.kind) {
         case 'signedIn':
           return true;
-        case 'anyPath':
-          return p.paths.some((path) => profile.paths.includes(path));
         case 'path':
-          return profile.paths.includes(p.path);
+          return p.paths.some((path) => profile.paths.includes(path));
         case 'action':
-          return profile.paths.includes(p.path) && profile.actions.includes(p.action);
+          return p.paths.some((path) => profile.paths.includes(path)) && profile.actions.includes(p.action);
         case 'bodyAction': {
           const action = (body as { action?: number; payload?: { action: number } }).action ?? (body as { payload: { action: number } }).payload.action;
-          return profile.paths.includes(p.path) && profile.actions.includes(action);
+          return p.paths.some((path) => profile.paths.includes(path)) && profile.actions.includes(action);
         }
       }
     };

@@ -33,11 +33,11 @@ import {
   useSetAdminEnabledMutation,
   useUpdateAdminMutation,
 } from './adminSettingsApi';
-import { ListPager } from './ListPager';
-import { ListStatus } from './ListStatus';
+import { ListPager } from '../../components/ListPager';
+import { ListStatus } from '../../components/ListStatus';
 import { TemporaryPasswordModal } from './TemporaryPasswordModal';
-import { useUrlQuery } from './useUrlQuery';
-import { zodFormResolver } from './zodFormResolver';
+import { useUrlQuery } from '../../components/useUrlQuery';
+import { zodFormResolver } from '../../components/zodFormResolver';
 
 type Confirm = { kind: 'disable' | 'enable' | 'reset' | 'delete'; admin: Admin };
 

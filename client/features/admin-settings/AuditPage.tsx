@@ -15,9 +15,9 @@ import { LoadingButton } from '../../components/LoadingButton';
 import { toastSuccess } from '../../components/toast';
 import { useExportAuditMutation, useListAuditQuery } from './adminSettingsApi';
 import { auditDiff } from './auditDiff';
-import { ListPager } from './ListPager';
-import { ListStatus } from './ListStatus';
-import { useUrlQuery } from './useUrlQuery';
+import { ListPager } from '../../components/ListPager';
+import { ListStatus } from '../../components/ListStatus';
+import { useUrlQuery } from '../../components/useUrlQuery';
 
 const FILTERS = ['actor', 'entity', 'action', 'outcome', 'from', 'to'] as const;
 type Filters = Record<(typeof FILTERS)[number], string>;

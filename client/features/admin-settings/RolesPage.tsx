@@ -11,7 +11,7 @@ import { AppModal } from '../../components/AppModal';
 import { TextInput } from '../../components/TextInput';
 import { toastSuccess } from '../../components/toast';
 import { useCreateRoleMutation, useDeleteRoleMutation, useDuplicateRoleMutation, useListRolesQuery, useUpdateRoleMutation } from './adminSettingsApi';
-import { ListStatus } from './ListStatus';
+import { ListStatus } from '../../components/ListStatus';
 import { PermissionTree } from './PermissionTree';
 
 const FORM_ID = 'role-form';

@@ -8,6 +8,7 @@ import type {
   DeviceBodyInput,
   DeviceList,
   DeviceSort,
+  DeviceStage,
   Group,
   GroupBody,
   GroupList,
@@ -24,6 +25,7 @@ import { queryParams } from '../../api/queryParams';
 
 /** The list filters as the URL and the API carry them (strings, empty = absent). */
 export interface DeviceFilterArgs {
+  stage?: DeviceStage;
   status?: string;
   deviceType?: string;
   groupId?: string;

@@ -4,7 +4,7 @@
  * filters (list, export, bulk selections). Plain parameterised SQL; no value is ever spliced.
  */
 import type { Device, DeviceFilter } from '../../../shared/contracts/devices';
-import { findStatusFilter, type DeviceStatusCode, type DeviceTypeCode, type LockType } from '../../../shared/constants/domain';
+import { DEVICE_STATUS, findStatusFilter, type DeviceStatusCode, type DeviceTypeCode, type LockType } from '../../../shared/constants/domain';
 import { deviceStatus, statusFilterSql, type Lifecycle, type LockState } from '../../../shared/deviceStatus';
 
 /** The columns `toDevice` reads, for `SELECT ${DEVICE_COLUMNS} FROM devices d LEFT JOIN device_groups g …`. */
@@ -136,6 +136,8 @@ export const likeEscape = (s: string): string => s.replace(/[\\%_]/g, (c) => `\\
  */
 export function deviceWhere(filter: DeviceFilter, cutoff: Date, where = new SqlWhere()): SqlWhere {
   where.add('d.deleted_at IS NULL');
+  if (filter.stage === 'enrolled') where.add(`d.base_status <> ${DEVICE_STATUS.PRE_ENROLLED}`);
+  else if (filter.stage === 'preEnrolled') where.add(`d.base_status = ${DEVICE_STATUS.PRE_ENROLLED}`);
   if (filter.status !== undefined) {
     const entry = findStatusFilter(filter.status);
     if (entry) {

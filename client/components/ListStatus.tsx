@@ -1,7 +1,7 @@
 import Alert from 'react-bootstrap/Alert';
 import Button from 'react-bootstrap/Button';
-import { ADMIN_LABELS as L } from '../../../shared/constants/adminLabels';
-import { PageSpinner } from '../../components/PageSpinner';
+import { ADMIN_LABELS as L } from '../../shared/constants/adminLabels';
+import { PageSpinner } from './PageSpinner';
 
 /** Loading, error and empty states of a list; null when the list has rows to show. */
 export function ListStatus({ loading, error, empty, onRetry }: { loading: boolean; error: boolean; empty: boolean; onRetry: () => void }) {

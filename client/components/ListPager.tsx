@@ -1,7 +1,7 @@
 import { useId } from 'react';
 import Form from 'react-bootstrap/Form';
 import Pagination from 'react-bootstrap/Pagination';
-import { ADMIN_LABELS as L } from '../../../shared/constants/adminLabels';
+import { ADMIN_LABELS as L } from '../../shared/constants/adminLabels';
 import { PER_PAGE_OPTIONS } from './useUrlQuery';
 
 export interface ListPagerProps {

@@ -1,0 +1,75 @@
+/**
+ * Devices for tests, written straight into the tables (the facts a test needs, nothing more).
+ * The registry's own code paths are tested through the API; these fixtures give the other
+ * suites (actions, bulk, lists) devices in any state without an agent.
+ */
+import { randomBytes } from 'node:crypto';
+import type { Queryable } from '../../server/db/Db';
+import type { LockType } from '../../shared/constants/domain';
+import { luhnCheckDigit } from '../../shared/contracts/devices';
+import type { Lifecycle, LockState } from '../../shared/deviceStatus';
+
+/** A valid IMEI (Luhn) built from a number: the same n always gives the same IMEI. */
+export function testImei(n: number, prefix = '35'): string {
+  const body = `${prefix}${String(n).padStart(14 - prefix.length, '0')}`;
+  return `${body}${luhnCheckDigit(body)}`;
+}
+
+export interface DeviceFixture {
+  imei?: string;
+  deviceType?: 1 | 2;
+  lifecycle?: Lifecycle;
+  lockState?: LockState;
+  lockType?: LockType | null;
+  failureReason?: string | null;
+  lastSeenAt?: Date | null;
+  groupId?: number | null;
+  brand?: string | null;
+  model?: string | null;
+  serial?: string | null;
+  customerName?: string | null;
+  creditReference?: string | null;
+  createdAt?: Date;
+}
+
+let counter = 0;
+
+/** Inserts devices (one row per fixture, defaults: an enrolled, active smartphone seen now); returns their ids. */
+export async function insertDevices(db: Queryable, fixtures: DeviceFixture[]): Promise<number[]> {
+  const ids: number[] = [];
+  for (const f of fixtures) {
+    counter += 1;
+    const lifecycle = f.lifecycle ?? 'operating';
+    const res = await db.query<{ id: string }>(
+      `INSERT INTO devices (imei, device_type, lifecycle, lock_state, lock_type, failure_reason, last_seen_at, group_id,
+                            brand, model, serial, customer_name, credit_reference, created_at, enrolled_at, secret)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16) RETURNING id`,
+      [
+        f.imei ?? testImei(900_000 + counter, '86'),
+        f.deviceType ?? 1,
+        lifecycle,
+        f.lockState ?? 'active',
+        f.lockType ?? (f.lockState === 'locked' ? 'PorCredito' : null),
+        f.failureReason ?? null,
+        f.lastSeenAt === undefined ? (lifecycle === 'pre_enrolled' ? null : new Date()) : f.lastSeenAt,
+        f.groupId ?? null,
+        f.brand ?? 'Samsung',
+        f.model ?? 'Galaxy A15',
+        f.serial ?? null,
+        f.customerName ?? null,
+        f.creditReference ?? null,
+        f.createdAt ?? new Date(),
+        lifecycle === 'pre_enrolled' ? null : new Date(),
+        randomBytes(32),
+      ],
+    );
+    ids.push(Number(res.rows[0]!.id));
+  }
+  return ids;
+}
+
+/** Inserts a device group; returns its id. */
+export async function insertGroup(db: Queryable, name: string): Promise<number> {
+  const res = await db.query<{ id: number }>('INSERT INTO device_groups (name) VALUES ($1) RETURNING id', [name]);
+  return res.rows[0]!.id;
+}
