@@ -8,6 +8,8 @@ const transform = {
 };
 const common = {
   transform,
+  // @tanstack/* ship ESM only: compiled like the sources (the other packages stay untransformed).
+  transformIgnorePatterns: ['/node_modules/(?!@tanstack/)'],
   moduleFileExtensions: ['ts', 'tsx', 'js', 'cjs', 'mjs', 'json', 'sql'],
   testEnvironment: 'node',
 };

@@ -11,13 +11,11 @@ import { fork, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { gzipSync } from 'node:zlib';
 import autocannon from 'autocannon';
-import { chunksForPath } from '../client/app/pages';
-import type { AssetManifest } from '../server/ssr/manifest';
 import { chromePath, launchBrowser, waitForHydration } from '../tests/helpers/browser';
 import { spawnServer } from '../tests/helpers/spawnServer';
 import { DIST, build, isBuildStale } from './build';
+import { bundleSizes } from './bundleSizes';
 
 const arg = (name: string, def: number) => Number(process.argv.find((a) => a.startsWith(`--${name}=`))?.split('=')[1] ?? def);
 const DURATION = arg('duration', 5);
@@ -80,17 +78,12 @@ async function p1(lines: string[]) {
 }
 
 function p2(lines: string[]) {
-  const manifest = JSON.parse(fs.readFileSync(path.join(DIST, 'manifest.json'), 'utf8')) as AssetManifest;
-  const gz = (url: string) => gzipSync(fs.readFileSync(path.join(DIST, 'public', url))).length;
+  const sizes = bundleSizes(DIST);
   lines.push('| route | first-load JS, gzipped | page chunk, gzipped |', '|---|---|---|');
-  for (const route of ['/login', '/dashboard/general', '/inventory-management/devices']) {
-    const chunks = chunksForPath(route).map((c) => manifest.pages[c.id]!);
-    const page = chunks.at(-1)!;
-    const files = [...new Set([manifest.entry.js, ...manifest.entry.preload, ...chunks.flatMap((c) => [c.js, ...c.preload])])];
-    const total = files.reduce((s, f) => s + gz(f), 0);
-    lines.push(`| ${route} | ${(total / 1024).toFixed(1)} KB | ${(gz(page.js) / 1024).toFixed(1)} KB |`);
+  for (const route of ['/login', '/dashboard/general', '/inventory-management/devices', '/inventory-management/add-device']) {
+    lines.push(`| ${route} | ${(sizes.firstLoad(route) / 1024).toFixed(1)} KB | ${(sizes.pageChunk(route) / 1024).toFixed(1)} KB |`);
   }
-  const css = manifest.entry.css.reduce((s, f) => s + gz(f), 0);
+  const css = sizes.manifest.entry.css.reduce((s, f) => s + sizes.gz(f), 0);
   lines.push('', `CSS (bootstrap + bootstrap-icons), gzipped: ${(css / 1024).toFixed(1)} KB`);
 }
 

@@ -7,6 +7,7 @@ import { createDb } from './db/createDb';
 import { migrate } from './db/migrate';
 import { migrations } from './db/migrations/index';
 import { bootstrap, bootstrapBanner, hasAdministrators, logBootstrap } from './db/seed/bootstrap';
+import { seedDemoDevices } from './db/seed/demoDevices';
 import { createIdentity } from './identity/createIdentity';
 import { createLogger } from './logger';
 import { installSignalHandlers } from './shutdown';
@@ -37,6 +38,11 @@ async function main(): Promise<void> {
   const { identity, verifiers, directory } = await createIdentity(config, db, logger);
   const boot = await bootstrap(db, config, identity);
   logBootstrap(logger, boot, await hasAdministrators(db));
+  // Demo mode (embedded identity with the demo data): a fleet to look at, once, while the registry is empty.
+  if (identity && config.bootstrap.seedDemo) {
+    const seeded = await seedDemoDevices(db, config.demoDevices);
+    if (seeded > 0) logger.info({ devices: seeded }, `demo: ${seeded} devices seeded`);
+  }
 
   const app = createApp({ config, db, logger, assets, identity, verifiers, directory });
   const server = http.createServer(app);
@@ -48,7 +54,11 @@ async function main(): Promise<void> {
     logger,
     delayMs: config.shutdown.delayMs,
     timeoutMs: config.shutdown.timeoutMs,
-    close: () => db.close(),
+    // The job runner lets its batch in flight commit before the database closes.
+    close: async () => {
+      await app.jobRunner.stop();
+      await db.close();
+    },
   });
   server.listen(config.port, config.host, () => {
     const addr = server.address();
@@ -56,6 +66,8 @@ async function main(): Promise<void> {
     logger.info({ port, identity: config.identity.mode, database: db.engine }, `portal listening on http://localhost:${port}`);
     // The credentials of a first start go to the console once, never into the JSON log.
     if (boot.created) process.stdout.write(bootstrapBanner(boot, `http://localhost:${port}`));
+    // Bulk-action jobs: queued ones, and those a previous process or another replica left unfinished.
+    app.jobRunner.start();
   });
 }
 

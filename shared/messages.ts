@@ -198,6 +198,12 @@ export const INVENTORY_MESSAGES = {
     nothingToDo: 'Ningún dispositivo de la selección admite esta acción',
     jobNotFound: 'Trabajo no encontrado',
     interrupted: 'El servidor se reinició durante el trabajo',
+    failed: 'El trabajo se detuvo por un error inesperado; los lotes ya procesados se conservan y el resto no se aplicó',
+    batchDetail: (action: string, done: number, skipped: number, failed: number) =>
+      `${action}: ${done} realizados, ${skipped} omitidos, ${failed} fallidos`,
+    /** The `resultado` column of a job's results CSV. */
+    outcome: { done: 'realizado', skipped: 'omitido', failed: 'fallido' },
+    resultsFileName: (id: number) => `trabajo-${id}.csv`,
   },
   groups: {
     notFound: 'Grupo no encontrado',
@@ -215,5 +221,7 @@ export const INVENTORY_MESSAGES = {
     duplicateInFile: (row: number) => `IMEI repetido en el archivo (fila ${row})`,
     duplicateInDb: 'Ya existe un dispositivo con este IMEI',
     groupUnknown: (name: string) => `El grupo "${name}" no existe`,
+    exportFileName: (date: string) => `dispositivos-${date}.csv`,
+    templateFileName: 'plantilla-dispositivos.csv',
   },
 } as const;

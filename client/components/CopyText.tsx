@@ -1,3 +1,4 @@
+import type { ReactNode } from 'react';
 import Button from 'react-bootstrap/Button';
 import { LABELS } from '../../shared/constants/labels';
 import { displayValue } from './EmptyValue';
@@ -9,6 +10,8 @@ export interface CopyTextProps {
   /** What the text is, e.g. 'IMEI': names the button and the toast. */
   label: string;
   className?: string;
+  /** What is shown instead of the plain text (e.g. a link to the record); the text is still what is copied. */
+  children?: ReactNode;
 }
 
 /** Copies `text`; toasts '<label> <text> copiado' (specification §5), or an error. */
@@ -27,11 +30,11 @@ async function copy(text: string, label: string) {
 }
 
 /** A text with a button that copies it to the clipboard. */
-export function CopyText({ text, label, className }: CopyTextProps) {
+export function CopyText({ text, label, className, children }: CopyTextProps) {
   const copyLabel = LABELS.copyLabel(label);
   return (
     <span className={['d-inline-flex align-items-center gap-1', className].filter(Boolean).join(' ')}>
-      <span>{displayValue(text)}</span>
+      {text && children !== undefined ? children : <span>{displayValue(text)}</span>}
       {text ? (
         <Button
           variant="link"

@@ -1,4 +1,4 @@
-import { useId } from 'react';
+import { useId, type ReactNode } from 'react';
 import Form from 'react-bootstrap/Form';
 import Pagination from 'react-bootstrap/Pagination';
 import { ADMIN_LABELS as L } from '../../shared/constants/adminLabels';
@@ -10,39 +10,48 @@ export interface ListPagerProps {
   total: number;
   onPage: (page: number) => void;
   onPerPage: (perPage: number) => void;
+  /** The page sizes offered (default 10/25/50). */
+  perPageOptions?: readonly number[];
+  /** Replaces the 'Página x de y (n registros)' text (e.g. an estimated total). */
+  summary?: ReactNode;
+  /** Texts of a list with its own labels (default: the administrator pages' texts). */
+  labels?: { perPage: string; pagination: string };
 }
 
 /** The page numbers around the current one (first and last always shown). */
 function pageNumbers(page: number, pages: number): (number | 'gap')[] {
+  // Only the shown numbers are visited: a list of millions of rows has hundreds of thousands of pages.
+  const shown = [...new Set([1, ...[-2, -1, 0, 1, 2].map((d) => page + d), pages])].filter((p) => p >= 1 && p <= pages).sort((a, b) => a - b);
   const out: (number | 'gap')[] = [];
-  for (let p = 1; p <= pages; p++) {
-    if (p === 1 || p === pages || Math.abs(p - page) <= 2) out.push(p);
-    else if (out[out.length - 1] !== 'gap') out.push('gap');
+  for (const p of shown) {
+    const last = out[out.length - 1];
+    if (typeof last === 'number' && p > last + 1) out.push('gap');
+    out.push(p);
   }
   return out;
 }
 
-/** Page numbers and the page size (10/25/50) of a list. */
-export function ListPager({ page, perPage, total, onPage, onPerPage }: ListPagerProps) {
+/** Page numbers and the page size (10/25/50 unless `perPageOptions`) of a list. */
+export function ListPager({ page, perPage, total, onPage, onPerPage, perPageOptions = PER_PAGE_OPTIONS, summary, labels = L }: ListPagerProps) {
   const selectId = useId();
   const pages = Math.max(1, Math.ceil(total / perPage));
   return (
     <div className="d-flex flex-wrap align-items-center justify-content-between gap-2 mt-3">
       <div className="d-flex align-items-center gap-2">
         <Form.Label htmlFor={selectId} className="mb-0 small">
-          {L.perPage}
+          {labels.perPage}
         </Form.Label>
         <Form.Select id={selectId} size="sm" style={{ width: 'auto' }} value={perPage} onChange={(e) => onPerPage(Number(e.target.value))}>
-          {PER_PAGE_OPTIONS.map((n) => (
+          {perPageOptions.map((n) => (
             <option key={n} value={n}>
               {n}
             </option>
           ))}
         </Form.Select>
-        <span className="small">{L.pageOf(Math.min(page, pages), pages, total)}</span>
+        <span className="small">{summary ?? L.pageOf(Math.min(page, pages), pages, total)}</span>
       </div>
       {pages > 1 && (
-        <nav aria-label={L.pagination}>
+        <nav aria-label={labels.pagination}>
           <Pagination size="sm" className="mb-0">
             {pageNumbers(page, pages).map((p, i) =>
               p === 'gap' ? (

@@ -16,13 +16,15 @@ export interface SearchInputProps {
   placeholder?: string;
   initialValue?: string;
   className?: string;
+  /** The input's id (for a visible `<label htmlFor>`). */
+  id?: string;
 }
 
 /**
  * The text search input: cleans what is typed as it is typed and reports it after
  * SEARCH_DEBOUNCE_MS without typing. A value equal to the last one reported is not reported again.
  */
-export function SearchInput({ onSearch, ariaLabel, placeholder = LABELS.search, initialValue = '', className }: SearchInputProps) {
+export function SearchInput({ onSearch, ariaLabel, placeholder = LABELS.search, initialValue = '', className, id }: SearchInputProps) {
   const [value, setValue] = useState(() => cleanSearchText(initialValue));
   const timer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
   const reported = useRef(value);
@@ -49,6 +51,7 @@ export function SearchInput({ onSearch, ariaLabel, placeholder = LABELS.search, 
         <i className="bi bi-search" />
       </InputGroup.Text>
       <Form.Control
+        id={id}
         type="search"
         value={value}
         onChange={handleChange}

@@ -73,3 +73,63 @@ export async function insertGroup(db: Queryable, name: string): Promise<number> 
   const res = await db.query<{ id: number }>('INSERT INTO device_groups (name) VALUES ($1) RETURNING id', [name]);
   return res.rows[0]!.id;
 }
+
+// Helper B (actions, bulk) ---------------------------------------------------------------
+
+/**
+ * Gives a device a command in flight, as the actions API leaves it: a pending device_commands
+ * row and the device's pending fields. Returns the command id.
+ */
+export async function setPendingCommand(
+  db: Queryable,
+  deviceId: number,
+  action: number,
+  opts: { until?: Date | null; deliverAfter?: Date; requestedBy?: string } = {},
+): Promise<number> {
+  const res = await db.query<{ id: string }>(
+    `INSERT INTO device_commands (device_id, action, status, requested_by, deliver_after)
+     VALUES ($1, $2, 'pending', $3, $4) RETURNING id`,
+    [deviceId, action, opts.requestedBy ?? 'fixture@demo.local', opts.deliverAfter ?? new Date()],
+  );
+  const commandId = Number(res.rows[0]!.id);
+  await db.query('UPDATE devices SET pending_command_id = $2, pending_action = $3, pending_until = $4 WHERE id = $1', [
+    deviceId,
+    commandId,
+    action,
+    opts.until ?? null,
+  ]);
+  return commandId;
+}
+
+let manyCounter = 0;
+
+/**
+ * Many devices with the same facts in one statement (thousands in a fraction of a second); IMEIs
+ * with the prefix 49 so they never meet the other fixtures'. Returns their ids in order.
+ */
+export async function insertManyDevices(db: Queryable, count: number, f: DeviceFixture = {}): Promise<number[]> {
+  const imeis = Array.from({ length: count }, () => testImei(++manyCounter, '49'));
+  const lifecycle = f.lifecycle ?? 'operating';
+  const res = await db.query<{ id: string }>(
+    `INSERT INTO devices (imei, device_type, lifecycle, lock_state, lock_type, failure_reason, last_seen_at, group_id, brand, model,
+                          customer_name, enrolled_at, secret)
+     SELECT u.imei, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, decode(md5(random()::text) || md5(random()::text), 'hex')
+       FROM unnest($1::text[]) WITH ORDINALITY AS u(imei, n) ORDER BY u.n
+     RETURNING id`,
+    [
+      imeis,
+      f.deviceType ?? 1,
+      lifecycle,
+      f.lockState ?? 'active',
+      f.lockType ?? (f.lockState === 'locked' ? 'PorCredito' : null),
+      f.failureReason ?? null,
+      f.lastSeenAt === undefined ? (lifecycle === 'pre_enrolled' ? null : new Date()) : f.lastSeenAt,
+      f.groupId ?? null,
+      f.brand ?? 'Motorola',
+      f.model ?? 'Moto G',
+      f.customerName ?? null,
+      lifecycle === 'pre_enrolled' ? null : new Date(),
+    ],
+  );
+  return res.rows.map((r) => Number(r.id)).sort((a, b) => a - b);
+}

@@ -122,6 +122,13 @@ describe('authorization on the server', () => {
     'PUT /api/v5/roles/:id': { nombre: ADMIN_PROFILE.nombre, paths: ADMIN_PROFILE.paths, actions: ADMIN_PROFILE.actions },
     'POST /api/v5/admins/': { correo: 'matriz@demo.local', nombres: 'Matriz', profileId: 3 },
     'PUT /api/v5/admins/:id': { nombres: 'Administrador Demo', apellidos: '', profileId: 1 },
+    'POST /api/v5/devices/:id/actions': { action: 5, title: 'Hola', message: 'Prueba' },
+    'POST /api/v5/devices/bulk-actions/preview': { selection: { ids: [1] }, payload: { action: 5, title: 'x', message: 'y' } },
+    'POST /api/v5/devices/bulk-actions': { selection: { ids: [1] }, payload: { action: 5, title: 'x', message: 'y' } },
+    'POST /api/v5/devices/': { imei: '356938035643809', deviceType: 1 },
+    'PUT /api/v5/devices/:id': { imei: '356938035643809', deviceType: 1, brand: 'Samsung' },
+    'POST /api/v5/groups/': { name: 'Matriz' },
+    'PUT /api/v5/groups/:id': { name: 'Matriz', description: 'Grupo de la matriz' },
   };
 
   /** The authorization matrix: every route × every demo profile, generated from the route list. */

@@ -121,9 +121,9 @@ describe('server-side rendering', () => {
     expect(res.text).toMatch(/<script type="module" nonce="[^"]+" src="\/assets\/entry\.client-[A-Z0-9]+\.js"><\/script>/);
     expect(res.text).toMatch(/<link rel="stylesheet" href="\/assets\/entry\.client-[A-Z0-9]+\.css">/);
     expect(res.text).toMatch(/<link rel="modulepreload" href="\/assets\/chunks\/LoginPage-[A-Z0-9]+\.js">/);
-    const other = await request(app).get('/inventory-management').expect(200);
+    const other = await request(app).get('/inventory-management/devices').expect(200);
     expect(other.text).not.toMatch(/LoginPage-/);
-    expect(other.text).toMatch(/<link rel="modulepreload" href="\/assets\/chunks\/SectionPage-[A-Z0-9]+\.js">/);
+    expect(other.text).toMatch(/<link rel="modulepreload" href="\/assets\/chunks\/DevicesPage-[A-Z0-9]+\.js">/);
     // The signed-in frame is a chunk of its own: preloaded for its pages, never for /login.
     expect(other.text).toMatch(/<link rel="modulepreload" href="\/assets\/chunks\/AppFrame-[A-Z0-9]+\.js">/);
     expect(res.text).not.toMatch(/AppFrame-/);

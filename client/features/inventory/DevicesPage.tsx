@@ -1,5 +1,242 @@
+import { lazy, Suspense, useCallback, useEffect, useId, useMemo, useState } from 'react';
+import Alert from 'react-bootstrap/Alert';
+import Button from 'react-bootstrap/Button';
+import { INVENTORY_LABELS } from '../../../shared/constants/inventoryLabels';
+import type { BulkBodyInput, Device } from '../../../shared/contracts/devices';
 import type { PageProps } from '../../app/lazyPage';
+import { ListPager } from '../../components/ListPager';
+import { LoadingButton } from '../../components/LoadingButton';
+import { toastSuccess } from '../../components/toast';
+import type { ActionRequest } from './ActionModal';
+import { BulkActionBar, SelectAllBanner } from './BulkActionBar';
+import { newIdempotencyKey } from './deviceActionItems';
+import { DeviceFilters } from './DeviceFilters';
+import { DevicesTable, type PageSelection } from './DevicesTable';
+import { useExportDevicesMutation, useListDevicesQuery, useListGroupsQuery } from './inventoryApi';
+import type { ShownOfflineCode } from './OfflineCodeModal';
+import { DEVICE_PER_PAGE_OPTIONS, selectionFilter, useDeviceListQuery } from './useDeviceListQuery';
+import { useGrantedActions } from './useGrantedActions';
+import { useNow } from './useNow';
 
+// The overlays load when first opened: the page's own chunk stays small.
+const ActionModal = lazy(() => import('./ActionModal').then((m) => ({ default: m.ActionModal })));
+const OfflineCodeModal = lazy(() => import('./OfflineCodeModal').then((m) => ({ default: m.OfflineCodeModal })));
+const DeviceDetail = lazy(() => import('./DeviceDetail').then((m) => ({ default: m.DeviceDetail })));
+const BulkActionModal = lazy(() => import('./BulkActionModal').then((m) => ({ default: m.BulkActionModal })));
+
+const L = INVENTORY_LABELS.devices;
+const NO_ROWS: Device[] = [];
+const NO_GROUPS: { id: number; name: string }[] = [];
+
+/** The selected devices: ids (of any page), or every device the filter matches. Valid for one filter only. */
+interface Selection {
+  filterKey: string;
+  mode: 'ids' | 'filter';
+  ids: ReadonlySet<number>;
+}
+const emptySelection = (filterKey: string): Selection => ({ filterKey, mode: 'ids', ids: new Set() });
+
+interface BulkRequest {
+  action: number;
+  selection: BulkBodyInput['selection'];
+  selectionText: string;
+}
+
+/**
+ * Enrolled devices (/inventory-management/devices): the server-paged, sortable, filterable
+ * list with its state in the URL; per-row action menus; the device detail; bulk actions on a
+ * selection or on everything the filter matches; CSV export of the filtered set.
+ */
 export default function DevicesPage({ title }: PageProps) {
-  return <h1 className="h3 mb-4">{title}</h1>;
+  const idPrefix = useId();
+  const q = useDeviceListQuery();
+  const granted = useGrantedActions();
+  const now = useNow();
+  const list = useListDevicesQuery(q.args);
+  const groups = useListGroupsQuery();
+  const [exportCsv, exportState] = useExportDevicesMutation();
+
+  const [selectionState, setSelection] = useState<Selection>(() => emptySelection(q.filterKey));
+  const [actionRequest, setActionRequest] = useState<ActionRequest | null>(null);
+  const [offlineCode, setOfflineCode] = useState<ShownOfflineCode | null>(null);
+  const [bulk, setBulk] = useState<BulkRequest | null>(null);
+  const [searchKey, setSearchKey] = useState(0);
+
+  const rows = list.data?.data ?? NO_ROWS;
+  const total = list.data?.total ?? 0;
+  const estimate = list.data?.totalIsEstimate ?? false;
+  // A selection belongs to the filter it was made with: a new filter starts with none.
+  const selection = selectionState.filterKey === q.filterKey ? selectionState : emptySelection(q.filterKey);
+  const selectedOnPage = selection.mode === 'filter' ? rows.length : rows.filter((d) => selection.ids.has(d.id)).length;
+  const pageSelection: PageSelection = rows.length === 0 || selectedOnPage === 0 ? 'none' : selectedOnPage === rows.length ? 'all' : 'some';
+  const selectedCount = selection.mode === 'filter' ? total : selection.ids.size;
+
+  const { filterKey, page, setPage } = q;
+  // A page past the end (devices deleted, a hand-edited URL): back to the first page.
+  useEffect(() => {
+    if (list.data && list.data.data.length === 0 && page > 1 && !list.isFetching) setPage(1);
+  }, [list.data, list.isFetching, page, setPage]);
+
+  const clearSelection = useCallback(() => setSelection(emptySelection(filterKey)), [filterKey]);
+  const isSelected = useCallback((id: number) => selection.mode === 'filter' || selection.ids.has(id), [selection]);
+  const onToggleRow = useCallback(
+    (device: Device) => {
+      if (selection.mode === 'filter') {
+        setSelection({ filterKey, mode: 'ids', ids: new Set(rows.filter((d) => d.id !== device.id).map((d) => d.id)) });
+        return;
+      }
+      const ids = new Set(selection.ids);
+      if (ids.has(device.id)) ids.delete(device.id);
+      else ids.add(device.id);
+      setSelection({ filterKey, mode: 'ids', ids });
+    },
+    [selection, rows, filterKey],
+  );
+  const onTogglePage = useCallback(() => {
+    if (selection.mode === 'filter') return setSelection(emptySelection(filterKey));
+    const ids = new Set(selection.ids);
+    if (pageSelection === 'all') for (const d of rows) ids.delete(d.id);
+    else for (const d of rows) ids.add(d.id);
+    setSelection({ filterKey, mode: 'ids', ids });
+  }, [selection, pageSelection, rows, filterKey]);
+
+  const onAction = useCallback((device: Pick<Device, 'id' | 'imei'>, action: number) => {
+    // One Idempotency-Key per opened modal: a retried submit cannot act twice.
+    setActionRequest({ device: { id: device.id, imei: device.imei }, action, idempotencyKey: newIdempotencyKey() });
+  }, []);
+
+  const onBulkStart = (action: number) => {
+    const body: BulkBodyInput['selection'] = selection.mode === 'filter' ? { filter: selectionFilter(q.filter) } : { ids: [...selection.ids] };
+    setBulk({ action, selection: body, selectionText: INVENTORY_LABELS.bulk.selected(selectedCount, selection.mode === 'filter' && estimate) });
+  };
+
+  const onExport = async () => {
+    const res = await exportCsv({ ...q.filter, sort: q.sort, order: q.order });
+    if ('data' in res) toastSuccess(L.exported);
+  };
+
+  const clearFilters = () => {
+    q.clearFilters();
+    setSearchKey((k) => k + 1);
+  };
+
+  const groupOptions = useMemo(() => groups.data?.data.map((g) => ({ id: g.id, name: g.name })) ?? NO_GROUPS, [groups.data]);
+  const pages = Math.max(1, Math.ceil(total / q.perPage));
+  const showBanner = rows.length > 0 && (selection.mode === 'filter' || (pageSelection === 'all' && total > rows.length));
+
+  return (
+    <section>
+      <div className="d-flex flex-wrap align-items-center justify-content-between gap-2 mb-3">
+        <h1 className="h3 mb-0">{title}</h1>
+        <LoadingButton variant="primary" loading={exportState.isLoading} onClick={() => void onExport()}>
+          <i className="bi bi-download me-2" aria-hidden="true" />
+          {L.export}
+        </LoadingButton>
+      </div>
+
+      <DeviceFilters
+        idPrefix={idPrefix}
+        filters={q.filters}
+        groups={groupOptions}
+        onChange={q.setFilter}
+        searchKey={searchKey}
+        filtersActive={q.filtersActive}
+        onClear={clearFilters}
+      />
+
+      {selectedCount > 0 && (
+        <BulkActionBar count={selectedCount} estimate={selection.mode === 'filter' && estimate} granted={granted} onClear={clearSelection} onStart={onBulkStart} />
+      )}
+      {showBanner && (
+        <SelectAllBanner
+          mode={selection.mode === 'filter' ? 'filter' : 'page'}
+          pageCount={rows.length}
+          total={total}
+          estimate={estimate}
+          onSelectAll={() => setSelection({ filterKey, mode: 'filter', ids: new Set() })}
+          onClear={clearSelection}
+        />
+      )}
+
+      {list.isError && !list.data ? (
+        <Alert variant="danger" className="d-flex align-items-center justify-content-between">
+          <span>{INVENTORY_LABELS.common.loadError}</span>
+          <Button variant="outline-danger" size="sm" onClick={() => void list.refetch()}>
+            {INVENTORY_LABELS.common.retry}
+          </Button>
+        </Alert>
+      ) : !list.isLoading && rows.length === 0 && !list.isFetching ? (
+        <div className="py-5 text-center" data-testid="devices-empty">
+          <p className="mb-3">{q.filtersActive ? L.emptyFiltered : L.empty}</p>
+          {q.filtersActive && (
+            <Button variant="outline-primary" onClick={clearFilters}>
+              {L.clearFilters}
+            </Button>
+          )}
+        </div>
+      ) : (
+        <>
+          {list.isLoading && (
+            <span className="visually-hidden" role="status">
+              {L.loading}
+            </span>
+          )}
+          <DevicesTable
+            rows={rows}
+            loading={list.isLoading}
+            fetching={list.isFetching}
+            placeholderRows={Math.min(q.perPage, 10)}
+            sort={q.sort}
+            order={q.order}
+            onSort={q.toggleSort}
+            isSelected={isSelected}
+            onToggleRow={onToggleRow}
+            pageSelection={pageSelection}
+            onTogglePage={onTogglePage}
+            granted={granted}
+            now={now}
+            onDetail={q.openDevice}
+            onAction={onAction}
+          />
+        </>
+      )}
+      {list.data && total > 0 && (
+        <ListPager
+          page={q.page}
+          perPage={q.perPage}
+          total={total}
+          perPageOptions={DEVICE_PER_PAGE_OPTIONS}
+          labels={{ perPage: L.perPage, pagination: L.pagination }}
+          summary={L.pageOf(Math.min(q.page, pages), pages, total, estimate)}
+          onPage={q.setPage}
+          onPerPage={q.setPerPage}
+        />
+      )}
+
+      <Suspense fallback={null}>
+        {q.device !== null && <DeviceDetail key={q.device} deviceId={q.device} granted={granted} onClose={q.closeDevice} onAction={onAction} />}
+        {actionRequest && (
+          <ActionModal
+            key={actionRequest.idempotencyKey}
+            request={actionRequest}
+            onClose={() => setActionRequest(null)}
+            onOfflineCode={setOfflineCode}
+            onDeleted={(id) => {
+              if (q.device === id) q.closeDevice();
+            }}
+          />
+        )}
+        {offlineCode && <OfflineCodeModal shown={offlineCode} onClose={() => setOfflineCode(null)} />}
+        {bulk && (
+          <BulkActionModal
+            action={bulk.action}
+            selection={bulk.selection}
+            selectionText={bulk.selectionText}
+            onClose={() => setBulk(null)}
+            onStarted={clearSelection}
+          />
+        )}
+      </Suspense>
+    </section>
+  );
 }

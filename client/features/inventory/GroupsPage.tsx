@@ -1,5 +1,120 @@
+import { useState } from 'react';
+import Button from 'react-bootstrap/Button';
+import ButtonGroup from 'react-bootstrap/ButtonGroup';
+import Table from 'react-bootstrap/Table';
+import { Link } from 'react-router';
+import type { Group, GroupBody } from '../../../shared/contracts/devices';
+import { errorMessage } from '../../api/apiErrors';
+import type { ApiError } from '../../api/axiosBaseQuery';
 import type { PageProps } from '../../app/lazyPage';
+import { useCurrentUser } from '../../auth/CurrentUserContext';
+import { displayValue } from '../../components/EmptyValue';
+import { IconButton } from '../../components/IconButton';
+import { ListStatus } from '../../components/ListStatus';
+import { toastSuccess } from '../../components/toast';
+import type { SaveOutcome } from './DeviceForm';
+import { GroupDeleteModal } from './GroupDeleteModal';
+import { GroupFormModal } from './GroupFormModal';
+import { useCreateGroupMutation, useDeleteGroupMutation, useListGroupsQuery, useUpdateGroupMutation } from './inventoryApi';
+import { INVENTORY_LABELS } from '../../../shared/constants/inventoryLabels';
 
+const L = INVENTORY_LABELS.groups;
+const DEVICES_PATH = '/inventory-management/devices';
+const dateFormat = new Intl.DateTimeFormat('es-MX', { dateStyle: 'medium' });
+
+/** Device groups: list with device counts, create, rename, delete (moving the devices first). */
 export default function GroupsPage({ title }: PageProps) {
-  return <h1 className="h3 mb-4">{title}</h1>;
+  const { allowed } = useCurrentUser();
+  const canSeeDevices = allowed.has(DEVICES_PATH);
+  const list = useListGroupsQuery();
+  const [editing, setEditing] = useState<Group | 'new' | null>(null);
+  const [deleting, setDeleting] = useState<Group | null>(null);
+  const [createGroup, createState] = useCreateGroupMutation();
+  const [updateGroup, updateState] = useUpdateGroupMutation();
+  const [deleteGroup, deleteState] = useDeleteGroupMutation();
+
+  const onSave = async (body: GroupBody): Promise<SaveOutcome> => {
+    if (editing === null) return undefined;
+    const res = editing === 'new' ? await createGroup(body) : await updateGroup({ id: editing.id, body });
+    if ('error' in res) return { error: errorMessage(res.error as ApiError) };
+    toastSuccess(editing === 'new' ? L.createdDone(res.data.name) : L.renamedDone(res.data.name));
+    setEditing(null);
+    return undefined;
+  };
+
+  const onDelete = async (moveTo: number | undefined) => {
+    if (!deleting) return;
+    const res = await deleteGroup({ id: deleting.id, moveTo });
+    if ('error' in res) return;
+    toastSuccess(L.deletedDone(deleting.name));
+    setDeleting(null);
+  };
+
+  const rows = list.data?.data ?? [];
+  return (
+    <section>
+      <div className="d-flex flex-wrap align-items-center justify-content-between gap-2 mb-3">
+        <h1 className="h3 mb-0">{title}</h1>
+        <Button onClick={() => setEditing('new')}>
+          <i className="bi bi-plus-lg me-2" aria-hidden="true" />
+          {L.create}
+        </Button>
+      </div>
+      <ListStatus loading={list.isLoading} error={list.isError && !list.data} empty={false} onRetry={() => void list.refetch()} />
+      {list.data && rows.length === 0 && (
+        <div className="py-4 text-center" data-testid="groups-empty">
+          <p>{L.empty}</p>
+          <Button variant="outline-primary" onClick={() => setEditing('new')}>
+            {L.create}
+          </Button>
+        </div>
+      )}
+      {rows.length > 0 && (
+        <Table responsive hover className="align-middle" aria-busy={list.isFetching || undefined}>
+          <thead>
+            <tr>
+              <th scope="col">{L.name}</th>
+              <th scope="col">{L.description}</th>
+              <th scope="col" className="text-end">
+                {L.devices}
+              </th>
+              <th scope="col">{L.created}</th>
+              <th scope="col" className="text-end">
+                {L.actions}
+              </th>
+            </tr>
+          </thead>
+          <tbody>
+            {rows.map((g) => {
+              const count = g.deviceCount.toLocaleString('es-MX');
+              return (
+                <tr key={g.id} data-testid={`group-row-${g.name}`}>
+                  <td>{g.name}</td>
+                  <td>{displayValue(g.description)}</td>
+                  <td className="text-end">
+                    {canSeeDevices ? (
+                      <Link to={`${DEVICES_PATH}?groupId=${g.id}`} aria-label={L.viewDevices(g.deviceCount, g.name)}>
+                        {count}
+                      </Link>
+                    ) : (
+                      count
+                    )}
+                  </td>
+                  <td className="text-nowrap">{dateFormat.format(new Date(g.createdAt))}</td>
+                  <td className="text-end">
+                    <ButtonGroup size="sm">
+                      <IconButton variant="outline-primary" icon="pencil" label={L.renameOf(g.name)} title={L.rename} onClick={() => setEditing(g)} />
+                      <IconButton variant="outline-danger" icon="trash" label={L.deleteOf(g.name)} title={L.delete} onClick={() => setDeleting(g)} />
+                    </ButtonGroup>
+                  </td>
+                </tr>
+              );
+            })}
+          </tbody>
+        </Table>
+      )}
+      <GroupFormModal editing={editing} loading={createState.isLoading || updateState.isLoading} onClose={() => setEditing(null)} onSubmit={onSave} />
+      <GroupDeleteModal group={deleting} groups={rows} loading={deleteState.isLoading} onClose={() => setDeleting(null)} onConfirm={(moveTo) => void onDelete(moveTo)} />
+    </section>
+  );
 }

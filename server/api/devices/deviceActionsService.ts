@@ -1,5 +1,59 @@
-import type { Db } from '../../db/Db';
-import type { InventorySettings } from './deviceQueries';
+import type { ActionPayload, ActionResult, BulkBody, BulkPreview, Command, Device, History, HistoryQuery } from '../../../shared/contracts/devices';
+import { RELEASE_CANCEL_HOURS } from '../../../shared/contracts/devices';
+import { DEVICE_ACTION } from '../../../shared/constants/deviceActions';
+import { ACTION_ORIGIN } from '../../../shared/constants/domain';
+import { refusal } from '../../../shared/deviceActionRules';
+import { STATEFUL_ACTIONS, offlineCutoff } from '../../../shared/deviceStatus';
+import { INVENTORY_MESSAGES as M } from '../../../shared/messages';
+import { record, type AuditActor } from '../../audit/auditRepository';
+import type { Db, Queryable } from '../../db/Db';
+import { transaction } from '../../db/transactionScope';
+import { AppError } from '../../errors';
+import { auditActionName, commandPayload, pendingUntil, summarize } from '../jobs/bulkRules';
+import { DeviceCommandsRepository, toCommand, type CommandRow, type LockedDevice } from './deviceCommandsRepository';
+import { toDevice, type InventorySettings } from './deviceQueries';
+import { idempotent, type Answer, type IdempotencyRequest } from './idempotency';
+import { OFFLINE_ACTIONS, issuedCode, offlineExpiry } from './offlineCodes';
+
+const notFound = () => new AppError(404, 'DEVICE_NOT_FOUND', M.devices.notFound);
+
+/** What the audit log keeps of a device: its facts (never its secret). */
+export function deviceFacts(d: Device) {
+  return {
+    id: d.id,
+    imei: d.imei,
+    status: d.status,
+    lockType: d.lockType,
+    lockMessage: d.lockMessage,
+    temporaryUntil: d.temporaryUntil,
+    pendingCommand: d.pendingCommand ? { id: d.pendingCommand.id, action: d.pendingCommand.action } : null,
+    failureReason: d.failureReason,
+    groupId: d.groupId,
+  };
+}
+
+/** What the audit log keeps of a command (an offline code's nonce and expiry, never the code). */
+const commandFacts = (c: CommandRow) => ({
+  id: Number(c.id),
+  action: c.action,
+  status: c.status,
+  origin: c.origin,
+  payload: c.payload,
+  deliverAfter: new Date(c.deliver_after).toISOString(),
+  ...(c.nonce !== null ? { nonce: c.nonce } : {}),
+  ...(c.expires_at !== null ? { expiresAt: new Date(c.expires_at).toISOString() } : {}),
+});
+
+/** What an idempotency key stores of an action's answer: the offline code is not stored (its nonce is). */
+interface StoredResult extends Omit<ActionResult, 'offlineCode'> {
+  offlineCode?: { expiresAt: string; nonce: number };
+}
+
+/** An action's answer and, for an offline code, the nonce it was derived with. */
+interface Acted {
+  result: ActionResult;
+  nonce?: number;
+}
 
 /** Actions on one device: commands, offline codes, release cancellation; bulk previews. */
 export class DeviceActionsService {
@@ -7,4 +61,162 @@ export class DeviceActionsService {
     private readonly db: Db,
     private readonly settings: InventorySettings,
   ) {}
+
+  private clock() {
+    const now = this.settings.now();
+    return { now, cutoff: offlineCutoff(now, this.settings.offlineAfterHours) };
+  }
+
+  /** The device locked for a change: 404 when unknown or deleted. */
+  private async lock(repo: DeviceCommandsRepository, id: number): Promise<LockedDevice> {
+    const row = await repo.lockDevice(id);
+    if (!row || row.deleted_at !== null) throw notFound();
+    return row;
+  }
+
+  /** POST /devices/:id/actions: one action, in one transaction, once per Idempotency-Key. */
+  async act(actor: AuditActor, id: number, payload: ActionPayload, idem?: IdempotencyRequest): Promise<Answer<ActionResult>> {
+    const answer = await idempotent<Acted>(this.db, idem, 201, (tx) => this.actIn(tx, actor, id, payload), {
+      // The offline code is shown once and never stored: a replay derives it again from its nonce.
+      toStored: ({ result, nonce }): StoredResult => {
+        const { offlineCode, ...rest } = result;
+        return offlineCode && nonce !== undefined ? { ...rest, offlineCode: { expiresAt: offlineCode.expiresAt, nonce } } : rest;
+      },
+      fromStored: async (tx, stored) => {
+        const { offlineCode, ...rest } = stored as StoredResult;
+        if (!offlineCode || !rest.command) return { result: rest };
+        const secret = await new DeviceCommandsRepository(tx).secretOf(rest.command.deviceId);
+        const code = issuedCode(secret!, rest.command.action, offlineCode.nonce, new Date(offlineCode.expiresAt));
+        return { result: { ...rest, offlineCode: { code, expiresAt: offlineCode.expiresAt } } };
+      },
+    });
+    return { ...answer, body: answer.body.result };
+  }
+
+  private async actIn(tx: Queryable, actor: AuditActor, id: number, p: ActionPayload): Promise<Acted> {
+    const { now, cutoff } = this.clock();
+    const repo = new DeviceCommandsRepository(tx);
+    const row = await this.lock(repo, id);
+    const before = toDevice(row, cutoff);
+    const refused = refusal({ status: before.status, lockType: before.lockType, pendingAction: row.pending_action }, p.action);
+    if (refused) throw new AppError(refused.status, refused.code, refused.reason);
+
+    if (p.action === DEVICE_ACTION.DELETE_DEVICE) {
+      const command = await this.deleteIn(tx, actor, before, now);
+      return { result: { device: null, command: toCommand(command, now) } };
+    }
+
+    const common = {
+      deviceId: id,
+      action: p.action,
+      payload: commandPayload(p),
+      origin: p.action === DEVICE_ACTION.LOCK && p.stolen ? ACTION_ORIGIN.LOCK_BY_STOLEN : null,
+      requestedAt: now,
+      requestedByAdminId: actor.adminId,
+      requestedBy: actor.email,
+    };
+    let command: CommandRow;
+    let offline: { code: string; expiresAt: string; nonce: number } | undefined;
+    if ((OFFLINE_ACTIONS as readonly number[]).includes(p.action)) {
+      const { nonce, secret } = await repo.nextOfflineNonce(id, now);
+      const expiresAt = offlineExpiry(p.action, now, p.action === DEVICE_ACTION.UNLOCK_OFFLINE_WITH_DATE ? new Date(p.until) : null);
+      command = await repo.insertCommand({ ...common, status: 'issued', deliverAfter: now, nonce, expiresAt });
+      offline = { code: issuedCode(secret, p.action, nonce, expiresAt), expiresAt: expiresAt.toISOString(), nonce };
+    } else {
+      const release = p.action === DEVICE_ACTION.RELEASE;
+      const deliverAfter = release ? new Date(now.getTime() + RELEASE_CANCEL_HOURS * 3600_000) : now;
+      command = await repo.insertCommand({ ...common, status: 'pending', deliverAfter });
+      if (STATEFUL_ACTIONS.includes(p.action)) await repo.setPending(id, Number(command.id), p.action, pendingUntil(p), now);
+    }
+    const after = toDevice((await repo.findDevice(id))!, cutoff);
+    await record(tx, {
+      actor,
+      entity: 'device',
+      entityId: id,
+      action: auditActionName(p.action),
+      before: deviceFacts(before),
+      after: { ...deviceFacts(after), command: commandFacts(command) },
+    });
+    const result: ActionResult = { device: after, command: toCommand(command, now) };
+    if (!offline) return { result };
+    return { result: { ...result, offlineCode: { code: offline.code, expiresAt: offline.expiresAt } }, nonce: offline.nonce };
+  }
+
+  /** Soft delete with its history row (origin DELETE_DEVICE), audited. The rules were checked. */
+  private async deleteIn(tx: Queryable, actor: AuditActor, before: Device, now: Date): Promise<CommandRow> {
+    const repo = new DeviceCommandsRepository(tx);
+    await repo.softDelete([before.id], now);
+    const command = await repo.insertCommand({
+      deviceId: before.id,
+      action: DEVICE_ACTION.DELETE_DEVICE,
+      payload: {},
+      origin: ACTION_ORIGIN.DELETE_DEVICE,
+      status: 'acknowledged',
+      requestedAt: now,
+      requestedByAdminId: actor.adminId,
+      requestedBy: actor.email,
+      deliverAfter: now,
+      acknowledgedAt: now,
+    });
+    await record(tx, {
+      actor,
+      entity: 'device',
+      entityId: before.id,
+      action: auditActionName(DEVICE_ACTION.DELETE_DEVICE),
+      before: deviceFacts(before),
+      after: { id: before.id, imei: before.imei, deletedAt: now.toISOString(), command: commandFacts(command) },
+    });
+    return command;
+  }
+
+  /** DELETE /devices/:id: the DELETE_DEVICE action. */
+  async remove(actor: AuditActor, id: number): Promise<void> {
+    await this.act(actor, id, { action: DEVICE_ACTION.DELETE_DEVICE });
+  }
+
+  /** Cancels a RELEASE inside its window: the command is cancelled and the device waits for nothing. */
+  cancel(actor: AuditActor, id: number, commandId: number): Promise<Command> {
+    return transaction(this.db, async (tx) => {
+      const { now, cutoff } = this.clock();
+      const repo = new DeviceCommandsRepository(tx);
+      const row = await repo.lockDevice(id);
+      const command = row ? await repo.findCommand(id, commandId) : undefined;
+      if (!row || !command) throw new AppError(404, 'COMMAND_NOT_FOUND', M.actions.commandNotFound);
+      if (row.deleted_at !== null || !toCommand(command, now).cancellable) {
+        throw new AppError(409, 'NOT_CANCELLABLE', M.actions.notCancellable);
+      }
+      const before = toDevice(row, cutoff);
+      const cancelled = await repo.setCommandStatus(commandId, 'cancelled');
+      if (row.pending_command_id !== null && Number(row.pending_command_id) === commandId) await repo.clearPending(id, now);
+      const after = toDevice((await repo.findDevice(id))!, cutoff);
+      await record(tx, {
+        actor,
+        entity: 'device',
+        entityId: id,
+        action: 'cancel_release',
+        before: deviceFacts(before),
+        after: { ...deviceFacts(after), command: commandFacts(cancelled) },
+      });
+      return toCommand(cancelled, now);
+    });
+  }
+
+  /** GET /devices/:id/history: every command, newest first (deleted devices too). */
+  async history(id: number, q: HistoryQuery): Promise<History> {
+    const repo = new DeviceCommandsRepository(this.db);
+    if (!(await repo.deviceExists(id))) throw notFound();
+    const { now } = this.clock();
+    const [rows, total] = await Promise.all([
+      repo.history(id, { offset: (q.page - 1) * q.perPage, limit: q.perPage }),
+      repo.countHistory(id),
+    ]);
+    return { data: rows.map((r) => toCommand(r, now)), total };
+  }
+
+  /** POST /devices/bulk-actions/preview: the dry run, set-based (one grouped query). */
+  async preview(body: BulkBody): Promise<BulkPreview> {
+    const { cutoff } = this.clock();
+    const groups = await new DeviceCommandsRepository(this.db).selectionGroups(body.selection, cutoff);
+    return summarize(groups, body.payload.action);
+  }
 }

@@ -5,7 +5,7 @@
  */
 import type { Device, DeviceFilter } from '../../../shared/contracts/devices';
 import { DEVICE_STATUS, findStatusFilter, type DeviceStatusCode, type DeviceTypeCode, type LockType } from '../../../shared/constants/domain';
-import { deviceStatus, statusFilterSql, type Lifecycle, type LockState } from '../../../shared/deviceStatus';
+import { OFFLINE_OVERLAID, deviceStatus, statusFilterSql, type Lifecycle, type LockState } from '../../../shared/deviceStatus';
 
 /** The columns `toDevice` reads, for `SELECT ${DEVICE_COLUMNS} FROM devices d LEFT JOIN device_groups g …`. */
 export const DEVICE_COLUMNS = `d.id, d.imei, d.imei2, d.serial, d.device_type, d.brand, d.model, d.os_version, d.agent_version,
@@ -141,7 +141,9 @@ export function deviceWhere(filter: DeviceFilter, cutoff: Date, where = new SqlW
   if (filter.status !== undefined) {
     const entry = findStatusFilter(filter.status);
     if (entry) {
-      where.add(statusFilterSql(entry.status, where.param(cutoff), 'd'));
+      // Only the clock-dependent statuses use the cutoff (an unused parameter has no type).
+      const clock = entry.status === DEVICE_STATUS.sin_conexion || OFFLINE_OVERLAID.includes(entry.status);
+      where.add(statusFilterSql(entry.status, clock ? where.param(cutoff) : 'NULL', 'd'));
       if (entry.lockType) where.add(`d.lock_type = ${where.param(entry.lockType)}`);
     }
   }

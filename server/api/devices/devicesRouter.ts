@@ -1,9 +1,110 @@
-import { Router } from 'express';
-import type { Guard } from '../../middleware/authorize';
+import express, { Router, type Request, type RequestHandler, type Response } from 'express';
+import { idParams, type IdParams } from '../../../shared/contracts/fields';
+import { IMPORT_MAX_BYTES, deviceBody, deviceListQuery, importQuery, type DeviceBody, type DeviceListQuery, type ImportQuery } from '../../../shared/contracts/devices';
+import { INVENTORY_MESSAGES as M } from '../../../shared/messages';
+import { actorOf } from '../../audit/actorOf';
+import { AppError } from '../../errors';
+import { requirePath, type Guard } from '../../middleware/authorize';
+import { validateBody, validateParams, validateQuery } from '../../middleware/validate';
+import { CSV_CONTENT_TYPES, IMPORT_MAX_MB } from './deviceCsv';
 import type { DevicesService } from './devicesService';
 
-/** /api/v5/devices: the device registry. */
+export const DEVICES_PAGE = '/inventory-management/devices';
+export const PRE_ENROLLED_PAGE = '/inventory-management/devices-pre-enrolled';
+export const ADD_DEVICE_PAGE = '/inventory-management/add-device';
+
+const notCsv = () => new AppError(415, 'CSV_NOT_CSV', M.csv.notCsv);
+
+/**
+ * The body of an import: CSV text (UTF-8) up to IMPORT_MAX_BYTES. Anything else is a 415, a
+ * larger file a 413, both with the Spanish message of the import.
+ */
+function csvBody(): RequestHandler {
+  const parse = express.text({ type: CSV_CONTENT_TYPES, limit: IMPORT_MAX_BYTES });
+  return (req, res, next) => {
+    if (!req.is(CSV_CONTENT_TYPES)) throw notCsv();
+    parse(req, res, (err?: unknown) => {
+      if (!err) return next();
+      const type = (err as { type?: string }).type;
+      if (type === 'entity.too.large') return next(new AppError(413, 'CSV_TOO_LARGE', M.csv.tooLarge(IMPORT_MAX_MB)));
+      if (type === 'charset.unsupported' || type === 'encoding.unsupported') return next(notCsv());
+      next(err);
+    });
+  };
+}
+
+/** Resolves once the response can take more (or is gone). */
+const drained = (res: Response) =>
+  new Promise<void>((resolve) => {
+    if (res.destroyed) return resolve();
+    const done = () => {
+      res.off('drain', done);
+      res.off('close', done);
+      resolve();
+    };
+    res.on('drain', done);
+    res.on('close', done);
+  });
+
+/** Writes the chunks with back-pressure; stops reading when the client goes away. */
+async function stream(req: Request, res: Response, chunks: AsyncIterable<string>): Promise<void> {
+  try {
+    for await (const chunk of chunks) {
+      if (res.destroyed) break;
+      if (!res.write(chunk)) await drained(res);
+    }
+    if (!res.destroyed) res.end();
+  } catch (err) {
+    // Once the first bytes are out, a failure can only cut the file.
+    if (!res.headersSent) throw err;
+    req.log?.error({ err }, 'device export interrupted');
+    res.destroy();
+  }
+}
+
+const csvHeaders = (fileName: string) => ({
+  'Content-Type': 'text/csv; charset=utf-8',
+  'Content-Disposition': `attachment; filename="${fileName}"`,
+});
+
+/** /api/v5/devices: the device registry (list, export, registration, edit). */
 export function devicesRouter(can: Guard, service: DevicesService): Router {
   const router = Router();
+  const registry = () => can(requirePath(DEVICES_PAGE, PRE_ENROLLED_PAGE));
+  const register = () => can(requirePath(ADD_DEVICE_PAGE));
+  const id = (params: unknown) => (params as IdParams).id;
+
+  router.get('/', registry(), validateQuery(deviceListQuery), async (req, res) => {
+    res.json(await service.list(req.query as unknown as DeviceListQuery));
+  });
+
+  // Fixed paths before '/:id'.
+  router.get('/export', registry(), validateQuery(deviceListQuery), async (req, res) => {
+    const file = await service.export(actorOf(req, res), req.query as unknown as DeviceListQuery);
+    res.status(200).set(csvHeaders(file.fileName));
+    await stream(req, res, file.chunks);
+  });
+
+  router.get('/import/template', register(), (_req, res) => {
+    const file = service.template();
+    res.status(200).set(csvHeaders(file.fileName)).send(file.content);
+  });
+
+  router.post('/', register(), validateBody(deviceBody), async (req, res) => {
+    res.status(201).json(await service.create(actorOf(req, res), req.body as DeviceBody));
+  });
+
+  router.post('/import', register(), csvBody(), validateQuery(importQuery), async (req, res) => {
+    const csv = typeof req.body === 'string' ? req.body : '';
+    res.json(await service.import(actorOf(req, res), csv, (req.query as unknown as ImportQuery).mode));
+  });
+
+  router.get('/:id', registry(), validateParams(idParams), async (req, res) => {
+    res.json(await service.get(id(req.params)));
+  });
+
+  router.put('/:id', registry(), validateParams(idParams), validateBody(deviceBody), async (req, res) => {
+    res.json(await service.update(actorOf(req, res), id(req.params), req.body as DeviceBody));
+  });
   return router;
 }

@@ -1,10 +1,207 @@
-import type { Db } from '../../db/Db';
+import { randomBytes } from 'node:crypto';
+import type {
+  Device,
+  DeviceBody,
+  DeviceFilter,
+  DeviceList,
+  DeviceListQuery,
+  ImportQuery,
+  ImportResult,
+} from '../../../shared/contracts/devices';
+import { DEVICE_STATUS } from '../../../shared/constants/domain';
+import { offlineCutoff } from '../../../shared/deviceStatus';
+import { INVENTORY_MESSAGES as M } from '../../../shared/messages';
+import { record, type AuditActor } from '../../audit/auditRepository';
+import type { Db, Queryable } from '../../db/Db';
+import { transaction } from '../../db/transactionScope';
+import { AppError } from '../../errors';
+import { exportHeader, exportLines, importTemplate, invalidRows, markTaken, parseImportCsv, validateImportRows } from './deviceCsv';
 import type { InventorySettings } from './deviceQueries';
+import { DevicesRepository } from './devicesRepository';
 
-/** Devices: list, read, register (one or from CSV), edit, delete, export, history. */
+/** Up to this many matching devices the list counts exactly; above it, counters or an estimate. */
+export const EXACT_COUNT_CAP = 10_000;
+/** Devices per query of the export (keyset on the id). */
+export const EXPORT_BATCH = 5_000;
+/** Valid rows an import preview shows. */
+export const IMPORT_SAMPLE = 100;
+
+/** What the audit log keeps of a device (its registry fields; never the secret). */
+const snapshot = (d: Device) => ({
+  id: d.id,
+  imei: d.imei,
+  imei2: d.imei2,
+  serial: d.serial,
+  deviceType: d.deviceType,
+  brand: d.brand,
+  model: d.model,
+  groupId: d.groupId,
+  customerName: d.customerName,
+  creditReference: d.creditReference,
+});
+
+const notFound = () => new AppError(404, 'DEVICE_NOT_FOUND', M.devices.notFound);
+const imeiTaken = (imei: string) => new AppError(409, 'IMEI_TAKEN', M.devices.imeiTaken(imei));
+const groupNotFound = () => new AppError(400, 'GROUP_NOT_FOUND', M.devices.groupNotFound);
+
+const pgCode = (err: unknown): string | undefined =>
+  err !== null && typeof err === 'object' && 'code' in err && typeof err.code === 'string' ? err.code : undefined;
+
+/** A constraint the checks could not see coming (a concurrent request) as the answer the check gives. */
+function constraintError(err: unknown, imei: string | undefined): unknown {
+  if (pgCode(err) === '23505') return imei === undefined ? new AppError(409, 'IMEI_TAKEN', M.csv.duplicateInDb) : imeiTaken(imei);
+  if (pgCode(err) === '23503') return groupNotFound();
+  return err;
+}
+
+/** The filter part of a list query. */
+export const filterOf = (q: DeviceFilter): DeviceFilter => ({
+  stage: q.stage,
+  status: q.status,
+  deviceType: q.deviceType,
+  groupId: q.groupId,
+  search: q.search,
+});
+
+export interface CsvDownload {
+  fileName: string;
+  /** The file in pieces (BOM and header first), read from the database batch by batch. */
+  chunks: AsyncIterable<string>;
+}
+
+/** Devices: list, read, register (one or from CSV), edit, export. */
 export class DevicesService {
   constructor(
     private readonly db: Db,
     private readonly settings: InventorySettings,
   ) {}
+
+  private cutoff(): Date {
+    return offlineCutoff(this.settings.now(), this.settings.offlineAfterHours);
+  }
+
+  async list(q: DeviceListQuery): Promise<DeviceList> {
+    const repo = new DevicesRepository(this.db);
+    const filter = filterOf(q);
+    const cutoff = this.cutoff();
+    const [data, total] = await Promise.all([
+      repo.list(filter, cutoff, q.sort, q.order, q.perPage, (q.page - 1) * q.perPage),
+      this.total(repo, filter, cutoff),
+    ]);
+    return { data, total: total.n, totalIsEstimate: total.estimate };
+  }
+
+  /**
+   * Exact up to EXACT_COUNT_CAP (a bounded count); above it the maintained counters when they
+   * can answer the filter, otherwise the planner's estimate (flagged as such).
+   */
+  private async total(repo: DevicesRepository, filter: DeviceFilter, cutoff: Date): Promise<{ n: number; estimate: boolean }> {
+    const n = await repo.countUpTo(filter, cutoff, EXACT_COUNT_CAP + 1);
+    if (n <= EXACT_COUNT_CAP) return { n, estimate: false };
+    const counted = await repo.countFromCounters(filter);
+    if (counted !== undefined) return { n: counted, estimate: false };
+    return { n: Math.max(EXACT_COUNT_CAP + 1, Math.round(await repo.estimate(filter, cutoff))), estimate: true };
+  }
+
+  async get(id: number): Promise<Device> {
+    const device = await new DevicesRepository(this.db).find(id, this.cutoff());
+    if (!device) throw notFound();
+    return device;
+  }
+
+  /** Registers one device (PRE_ENROLLED, with a new secret). */
+  async create(actor: AuditActor, body: DeviceBody): Promise<Device> {
+    try {
+      return await transaction(this.db, async (tx) => {
+        const repo = new DevicesRepository(tx);
+        if (body.groupId !== null && !(await repo.groupExists(body.groupId))) throw groupNotFound();
+        if (await repo.imeiTaken(body.imei)) throw imeiTaken(body.imei);
+        const id = await repo.insert(body, randomBytes(32));
+        const device = (await repo.find(id, this.cutoff()))!;
+        await record(tx, { actor, entity: 'device', entityId: id, action: 'create', after: snapshot(device) });
+        return device;
+      });
+    } catch (err) {
+      throw constraintError(err, body.imei);
+    }
+  }
+
+  /** Edits the registry fields; the IMEI only while the device is pre-enrolled. */
+  async update(actor: AuditActor, id: number, body: DeviceBody): Promise<Device> {
+    try {
+      return await transaction(this.db, async (tx) => {
+        const repo = new DevicesRepository(tx);
+        const found = await repo.findForEdit(id, this.cutoff());
+        if (!found) throw notFound();
+        const before = found.device;
+        if (body.imei !== before.imei) {
+          if (found.baseStatus !== DEVICE_STATUS.PRE_ENROLLED) throw new AppError(409, 'IMEI_NOT_EDITABLE', M.devices.imeiNotEditable);
+          if (await repo.imeiTaken(body.imei, id)) throw imeiTaken(body.imei);
+        }
+        if (body.groupId !== null && body.groupId !== before.groupId && !(await repo.groupExists(body.groupId))) throw groupNotFound();
+        const unchanged = JSON.stringify(snapshot(before)) === JSON.stringify(snapshot({ ...before, ...body }));
+        if (unchanged) return before;
+        await repo.update(id, body);
+        const after = (await repo.find(id, this.cutoff()))!;
+        await record(tx, { actor, entity: 'device', entityId: id, action: 'update', before: snapshot(before), after: snapshot(after) });
+        return after;
+      });
+    } catch (err) {
+      throw constraintError(err, body.imei);
+    }
+  }
+
+  /**
+   * Validates a CSV file row by row (preview) or also registers its valid rows (commit): all of
+   * them in one statement and one transaction, with one audit row; nothing when anything fails.
+   */
+  async import(actor: AuditActor, csv: string, mode: ImportQuery['mode']): Promise<ImportResult> {
+    const records = parseImportCsv(csv);
+    const run = async (q: Queryable): Promise<ImportResult> => {
+      const repo = new DevicesRepository(q);
+      const rows = validateImportRows(records, await repo.groupsByName());
+      markTaken(rows, await repo.takenImeis(rows.flatMap((r) => (r.body ? [r.body.imei] : []))));
+      const valid = rows.flatMap((r) => (r.body ? [r.body] : []));
+      let imported = 0;
+      if (mode === 'commit' && valid.length > 0) {
+        imported = await repo.insertMany(valid, randomBytes(32 * valid.length));
+        await record(q, { actor, entity: 'device', action: 'import', after: { count: imported } });
+      }
+      return { mode, rows: rows.length, valid: valid.length, invalid: invalidRows(rows), sample: valid.slice(0, IMPORT_SAMPLE), imported };
+    };
+    if (mode === 'preview') return run(this.db);
+    try {
+      return await transaction(this.db, run);
+    } catch (err) {
+      throw constraintError(err, undefined);
+    }
+  }
+
+  /** The import template (BOM, header, one example row). */
+  template(): { fileName: string; content: string } {
+    return { fileName: M.csv.templateFileName, content: importTemplate() };
+  }
+
+  /**
+   * Records the export (its own small transaction), then hands out the whole filtered set in
+   * id order, EXPORT_BATCH devices per query (keyset: constant memory and cost per batch).
+   */
+  async export(actor: AuditActor, q: DeviceFilter): Promise<CsvDownload> {
+    const filter = filterOf(q);
+    const now = this.settings.now();
+    const cutoff = offlineCutoff(now, this.settings.offlineAfterHours);
+    await transaction(this.db, (tx) => record(tx, { actor, entity: 'device', action: 'export', detail: JSON.stringify(filter) }));
+    const repo = new DevicesRepository(this.db);
+    async function* chunks(): AsyncGenerator<string> {
+      yield exportHeader();
+      let after = 0;
+      for (;;) {
+        const batch = await repo.exportBatch(filter, cutoff, after, EXPORT_BATCH);
+        if (batch.length > 0) yield exportLines(batch);
+        if (batch.length < EXPORT_BATCH) return;
+        after = batch[batch.length - 1]![0];
+      }
+    }
+    return { fileName: M.csv.exportFileName(now.toISOString().slice(0, 10)), chunks: chunks() };
+  }
 }

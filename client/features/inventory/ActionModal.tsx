@@ -1,0 +1,94 @@
+import { DEVICE_ACTION } from '../../../shared/constants/deviceActions';
+import { INVENTORY_LABELS } from '../../../shared/constants/inventoryLabels';
+import { OFFLINE_CODE_ACTIONS, RELEASE_CANCEL_HOURS, type ActionPayloadInput, type Device } from '../../../shared/contracts/devices';
+import { actionLabel } from '../../../shared/deviceActionRules';
+import { AppModal } from '../../components/AppModal';
+import { toastSuccess } from '../../components/toast';
+import { ActionPayloadForm } from './ActionPayloadForm';
+import { useDeleteDeviceMutation, useDeviceActionMutation } from './inventoryApi';
+import type { ShownOfflineCode } from './OfflineCodeModal';
+
+const L = INVENTORY_LABELS.actions;
+
+/** One opening of an action's modal: the device, the action and the Idempotency-Key of this intent. */
+export interface ActionRequest {
+  device: Pick<Device, 'id' | 'imei'>;
+  action: number;
+  idempotencyKey: string;
+}
+
+export interface ActionModalProps {
+  request: ActionRequest;
+  onClose: () => void;
+  /** An offline action answered its code (shown once, by the caller). */
+  onOfflineCode: (code: ShownOfflineCode) => void;
+  /** The device was deleted. */
+  onDeleted?: (id: number) => void;
+}
+
+/** Actions whose confirm button is red. */
+const DESTRUCTIVE: readonly number[] = [DEVICE_ACTION.LOCK, DEVICE_ACTION.RELEASE, DEVICE_ACTION.RELEASE_OFFLINE];
+
+/**
+ * The confirmation of one action on one device, with the action's payload form. Errors are
+ * toasted by the API layer; success toasts here (or hands the offline code on).
+ */
+export function ActionModal({ request, onClose, onOfflineCode, onDeleted }: ActionModalProps) {
+  const { device, action, idempotencyKey } = request;
+  const [runAction, actionState] = useDeviceActionMutation();
+  const [deleteDevice, deleteState] = useDeleteDeviceMutation();
+  const label = actionLabel(action);
+
+  if (action === DEVICE_ACTION.DELETE_DEVICE) {
+    const onConfirm = async () => {
+      const res = await deleteDevice(device.id);
+      if ('error' in res) return;
+      toastSuccess(L.deleted(device.imei));
+      onDeleted?.(device.id);
+      onClose();
+    };
+    return (
+      <AppModal
+        show
+        title={L.deleteTitle}
+        confirmLabel={L.deleteConfirmLabel}
+        confirmVariant="danger"
+        loading={deleteState.isLoading}
+        onClose={onClose}
+        onConfirm={() => void onConfirm()}
+      >
+        <p className="mb-0">{L.confirmDelete(device.imei)}</p>
+      </AppModal>
+    );
+  }
+
+  const formId = `device-action-form-${action}`;
+  const onSubmit = async (payload: ActionPayloadInput) => {
+    const res = await runAction({ id: device.id, payload, idempotencyKey });
+    if (!('data' in res) || !res.data) return;
+    const code = res.data.offlineCode;
+    if (code) onOfflineCode({ code: code.code, expiresAt: code.expiresAt, action, imei: device.imei });
+    else toastSuccess(L.requested(label, device.imei));
+    onClose();
+  };
+  const intro = (
+    <>
+      <p className="mb-0">{L.confirmAction(label, device.imei)}</p>
+      {action === DEVICE_ACTION.RELEASE && <p className="mb-0 mt-2">{L.releaseNote(RELEASE_CANCEL_HOURS)}</p>}
+      {OFFLINE_CODE_ACTIONS.includes(action) && <p className="mb-0 mt-2">{L.offlineCodeNote}</p>}
+    </>
+  );
+  return (
+    <AppModal
+      show
+      title={label}
+      formId={formId}
+      confirmLabel={INVENTORY_LABELS.common.confirm}
+      confirmVariant={DESTRUCTIVE.includes(action) ? 'danger' : 'primary'}
+      loading={actionState.isLoading}
+      onClose={onClose}
+    >
+      <ActionPayloadForm formId={formId} action={action} intro={intro} onSubmit={(p) => void onSubmit(p)} />
+    </AppModal>
+  );
+}

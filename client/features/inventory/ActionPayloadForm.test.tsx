@@ -1,0 +1,101 @@
+/** @jest-environment jsdom */
+import { render, screen } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { DEVICE_ACTION } from '../../../shared/constants/deviceActions';
+import { ActionPayloadForm } from './ActionPayloadForm';
+
+function setup(action: number) {
+  const onSubmit = jest.fn();
+  const user = userEvent.setup();
+  render(
+    <>
+      <ActionPayloadForm formId="f" action={action} intro={<p>Intro</p>} onSubmit={onSubmit} />
+      <button type="submit" form="f">
+        Enviar
+      </button>
+    </>,
+  );
+  return { onSubmit, user, submit: () => user.click(screen.getByRole('button', { name: 'Enviar' })) };
+}
+
+test('LOCK: lock type (the specification labels), message with its counter, reported stolen', async () => {
+  const { onSubmit, user, submit } = setup(DEVICE_ACTION.LOCK);
+  const lockType = screen.getByRole('combobox', { name: 'Tipo de bloqueo' });
+  expect([...lockType.querySelectorAll('option')].map((o) => o.textContent)).toEqual(['Por Crédito', 'Por No Conexión', 'Por Cambio SIM', 'Sin Kiosko']);
+  await user.selectOptions(lockType, 'Por Cambio SIM');
+  await user.type(screen.getByRole('textbox', { name: 'Mensaje en la pantalla de bloqueo' }), 'Pague su cuota');
+  expect(screen.getByText('14/500')).toBeTruthy();
+  await user.click(screen.getByRole('checkbox', { name: 'Reportado como robado' }));
+  await submit();
+  expect(onSubmit).toHaveBeenCalledWith({ action: 0, lockType: 'PorCambioSIM', message: 'Pague su cuota', stolen: true });
+});
+
+test('LOCK: a message over 500 characters is refused by the shared contract, below the field', async () => {
+  const { onSubmit, user, submit } = setup(DEVICE_ACTION.LOCK);
+  const message = screen.getByRole('textbox', { name: 'Mensaje en la pantalla de bloqueo' });
+  await user.click(message);
+  await user.paste('x'.repeat(501));
+  expect(screen.getByText('501/500')).toBeTruthy();
+  await submit();
+  expect(onSubmit).not.toHaveBeenCalled();
+  expect(message.getAttribute('aria-invalid')).toBe('true');
+  expect(document.getElementById(message.getAttribute('aria-describedby')!.split(' ')[0]!)?.textContent).toMatch(/message/);
+});
+
+test('SEND_NOTIFICATION: title and message are required; counters show the limits', async () => {
+  const { onSubmit, user, submit } = setup(DEVICE_ACTION.SEND_NOTIFICATION);
+  expect(screen.getByText('0/100')).toBeTruthy();
+  expect(screen.getByText('0/500')).toBeTruthy();
+  await submit();
+  expect(onSubmit).not.toHaveBeenCalled();
+  expect(screen.getByRole('textbox', { name: 'Título' }).getAttribute('aria-invalid')).toBe('true');
+  await user.type(screen.getByRole('textbox', { name: 'Título' }), 'Aviso');
+  await user.type(screen.getByRole('textbox', { name: 'Mensaje' }), 'Su pago vence mañana');
+  await submit();
+  expect(onSubmit).toHaveBeenCalledWith({ action: 5, title: 'Aviso', message: 'Su pago vence mañana' });
+});
+
+test('UNLOCK: "Hasta" is optional (null), or an instant in the future', async () => {
+  const first = setup(DEVICE_ACTION.UNLOCK);
+  await first.submit();
+  expect(first.onSubmit).toHaveBeenCalledWith({ action: 1, until: null });
+});
+
+test('UNLOCK: a past "Hasta" is refused', async () => {
+  const { onSubmit, user, submit } = setup(DEVICE_ACTION.UNLOCK);
+  const until = screen.getByLabelText('Hasta');
+  await user.type(until, '2020-01-01T10:00');
+  await submit();
+  expect(onSubmit).not.toHaveBeenCalled();
+  expect(until.getAttribute('aria-invalid')).toBe('true');
+});
+
+test('UNLOCK_OFFLINE_WITH_DATE: the code is valid until the end of the chosen day', async () => {
+  const { onSubmit, user, submit } = setup(DEVICE_ACTION.UNLOCK_OFFLINE_WITH_DATE);
+  await submit();
+  expect(onSubmit).not.toHaveBeenCalled();
+  const d = new Date(Date.now() + 3 * 86_400_000);
+  const day = `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, '0')}-${String(d.getDate()).padStart(2, '0')}`;
+  await user.type(screen.getByLabelText('Válido hasta'), day);
+  await submit();
+  expect(onSubmit).toHaveBeenCalledWith({ action: 12, until: new Date(`${day}T23:59:59`).toISOString() });
+});
+
+test('CODE_BAR: the reference admits letters, digits and dashes', async () => {
+  const { onSubmit, user, submit } = setup(DEVICE_ACTION.CODE_BAR);
+  const reference = screen.getByRole('textbox', { name: 'Referencia de pago' });
+  await user.type(reference, 'REF 12');
+  await submit();
+  expect(onSubmit).not.toHaveBeenCalled();
+  await user.clear(reference);
+  await user.type(reference, 'REF-12');
+  await submit();
+  expect(onSubmit).toHaveBeenCalledWith({ action: 6, reference: 'REF-12' });
+});
+
+test('an action without a payload submits just its code', async () => {
+  const { onSubmit, submit } = setup(DEVICE_ACTION.RESTRICTIONS);
+  expect(screen.getByText('Intro')).toBeTruthy();
+  await submit();
+  expect(onSubmit).toHaveBeenCalledWith({ action: 8 });
+});

@@ -1,0 +1,212 @@
+import { useId, type ReactNode } from 'react';
+import Form from 'react-bootstrap/Form';
+import { useForm, type UseFormReturn } from 'react-hook-form';
+import * as z from 'zod';
+import { DEVICE_ACTION } from '../../../shared/constants/deviceActions';
+import { LOCK_TYPES, type LockType } from '../../../shared/constants/domain';
+import { INVENTORY_LABELS } from '../../../shared/constants/inventoryLabels';
+import {
+  actionPayload,
+  MESSAGE_MAX,
+  NOTIFICATION_TITLE_MAX,
+  OFFLINE_UNLOCK_MAX_DAYS,
+  type ActionPayload,
+  type ActionPayloadInput,
+} from '../../../shared/contracts/devices';
+import { zodFormResolver } from '../../components/zodFormResolver';
+import { useNow } from './useNow';
+
+const L = INVENTORY_LABELS.actions;
+
+/** The form's fields (named like the payload's, so the shared schema's errors land on them). */
+export interface PayloadFields {
+  lockType: LockType;
+  message: string;
+  stolen: boolean;
+  /** UNLOCK: a local date and time (datetime-local); UNLOCK_OFFLINE_WITH_DATE: a date. */
+  until: string;
+  title: string;
+  reference: string;
+}
+
+const DEFAULTS: PayloadFields = { lockType: LOCK_TYPES[0].key, message: '', stolen: false, until: '', title: '', reference: '' };
+
+/** A local date-time ('2026-03-05T14:05') as an ISO instant; an unreadable text is passed on for the schema to refuse. */
+function localInstant(value: string): string {
+  const d = new Date(value);
+  return Number.isNaN(d.getTime()) ? value : d.toISOString();
+}
+
+/** The last second of a local date ('2026-03-05'). */
+function endOfLocalDay(value: string): string {
+  return /^\d{4}-\d{2}-\d{2}$/.test(value) ? localInstant(`${value}T23:59:59`) : value;
+}
+
+/** The API payload an action's form values make. */
+export function payloadOf(action: number, v: PayloadFields): Record<string, unknown> {
+  switch (action) {
+    case DEVICE_ACTION.LOCK:
+      return { action, lockType: v.lockType, message: v.message, stolen: v.stolen };
+    case DEVICE_ACTION.UNLOCK:
+      return { action, until: v.until ? localInstant(v.until) : null };
+    case DEVICE_ACTION.SEND_NOTIFICATION:
+      return { action, title: v.title, message: v.message };
+    case DEVICE_ACTION.CODE_BAR:
+      return { action, reference: v.reference };
+    case DEVICE_ACTION.UNLOCK_OFFLINE_WITH_DATE:
+      return { action, until: v.until ? endOfLocalDay(v.until) : undefined };
+    default:
+      return { action };
+  }
+}
+
+/** The shared `actionPayload` contract over the form's values. */
+const schemaFor = (action: number) => z.preprocess((v) => payloadOf(action, v as PayloadFields), actionPayload);
+
+/** `yyyy-mm-dd` of a local date (for the min/max of a date input). */
+function localDay(ms: number): string {
+  const d = new Date(ms);
+  return `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, '0')}-${String(d.getDate()).padStart(2, '0')}`;
+}
+
+/** `yyyy-mm-ddThh:mm` of a local time (for the min/max of a datetime-local input). */
+function localMinute(ms: number): string {
+  const d = new Date(ms);
+  return `${localDay(ms)}T${String(d.getHours()).padStart(2, '0')}:${String(d.getMinutes()).padStart(2, '0')}`;
+}
+
+function Counter({ id, value, max }: { id: string; value: string; max: number }) {
+  return (
+    <Form.Text id={id} className={`d-block text-end ${value.length > max ? 'text-danger' : ''}`}>
+      {INVENTORY_LABELS.common.counter(value.length, max)}
+    </Form.Text>
+  );
+}
+
+function Field({
+  form,
+  name,
+  label,
+  max,
+  help,
+  textarea = false,
+  type = 'text',
+  inputProps,
+}: {
+  form: UseFormReturn<PayloadFields>;
+  name: 'message' | 'title' | 'reference' | 'until';
+  label: string;
+  max?: number;
+  help?: string;
+  textarea?: boolean;
+  type?: string;
+  inputProps?: Record<string, string | undefined>;
+}) {
+  const id = useId();
+  const error = form.formState.errors[name]?.message;
+  const value = String(form.watch(name) ?? '');
+  const describedBy = [error && `${id}-error`, max !== undefined && `${id}-counter`, help && `${id}-help`].filter(Boolean).join(' ') || undefined;
+  const common = {
+    isInvalid: Boolean(error),
+    'aria-invalid': error ? true : undefined,
+    'aria-describedby': describedBy,
+    autoComplete: 'off',
+    ...form.register(name),
+  };
+  return (
+    <Form.Group className="mb-3" controlId={id}>
+      <Form.Label>{label}</Form.Label>
+      {textarea ? (
+        <Form.Control as="textarea" rows={3} {...common} />
+      ) : (
+        <Form.Control type={type} {...inputProps} {...common} />
+      )}
+      {error && (
+        <Form.Control.Feedback type="invalid" id={`${id}-error`}>
+          {error}
+        </Form.Control.Feedback>
+      )}
+      {help && (
+        <Form.Text id={`${id}-help`} className="d-block">
+          {help}
+        </Form.Text>
+      )}
+      {max !== undefined && <Counter id={`${id}-counter`} value={value} max={max} />}
+    </Form.Group>
+  );
+}
+
+export interface ActionPayloadFormProps {
+  formId: string;
+  action: number;
+  /** The sentence above the fields (what will happen to which devices). */
+  intro: ReactNode;
+  onSubmit: (payload: ActionPayloadInput) => void;
+}
+
+/**
+ * The payload of an action, validated by the shared `actionPayload` contract: LOCK (lock type,
+ * message, reported stolen), UNLOCK (optional end), SEND_NOTIFICATION (title, message),
+ * CODE_BAR (reference), UNLOCK_OFFLINE_WITH_DATE (date); the others have no fields. The modal's
+ * confirm button submits it (`formId`).
+ */
+export function ActionPayloadForm({ formId, action, intro, onSubmit }: ActionPayloadFormProps) {
+  const form = useForm<PayloadFields>({ resolver: zodFormResolver<PayloadFields>(schemaFor(action)), defaultValues: DEFAULTS });
+  const now = useNow();
+  const submit = form.handleSubmit((payload) => onSubmit(payload as unknown as ActionPayload));
+  const lockTypeId = `${formId}-lock-type`;
+  const lockTypeError = form.formState.errors.lockType?.message;
+  return (
+    <Form id={formId} noValidate onSubmit={(e) => void submit(e)}>
+      <div className="mb-3">{intro}</div>
+      {action === DEVICE_ACTION.LOCK && (
+        <>
+          <Form.Group className="mb-3" controlId={lockTypeId}>
+            <Form.Label>{L.lockType}</Form.Label>
+            <Form.Select isInvalid={Boolean(lockTypeError)} aria-describedby={lockTypeError ? `${lockTypeId}-error` : undefined} {...form.register('lockType')}>
+              {LOCK_TYPES.map((t) => (
+                <option key={t.key} value={t.key}>
+                  {t.label}
+                </option>
+              ))}
+            </Form.Select>
+            {lockTypeError && (
+              <Form.Control.Feedback type="invalid" id={`${lockTypeId}-error`}>
+                {lockTypeError}
+              </Form.Control.Feedback>
+            )}
+          </Form.Group>
+          <Field form={form} name="message" label={L.lockMessage} max={MESSAGE_MAX} textarea />
+          <Form.Check type="checkbox" id={`${formId}-stolen`} label={L.stolen} {...form.register('stolen')} />
+        </>
+      )}
+      {action === DEVICE_ACTION.UNLOCK && (
+        <Field
+          form={form}
+          name="until"
+          label={L.until}
+          type="datetime-local"
+          help={L.untilHelp}
+          inputProps={now === null ? {} : { min: localMinute(now), max: localMinute(now + OFFLINE_UNLOCK_MAX_DAYS * 86_400_000) }}
+        />
+      )}
+      {action === DEVICE_ACTION.SEND_NOTIFICATION && (
+        <>
+          <Field form={form} name="title" label={L.notificationTitle} max={NOTIFICATION_TITLE_MAX} />
+          <Field form={form} name="message" label={L.notificationMessage} max={MESSAGE_MAX} textarea />
+        </>
+      )}
+      {action === DEVICE_ACTION.CODE_BAR && <Field form={form} name="reference" label={L.reference} max={64} help={L.referenceHelp} />}
+      {action === DEVICE_ACTION.UNLOCK_OFFLINE_WITH_DATE && (
+        <Field
+          form={form}
+          name="until"
+          label={L.validUntil}
+          type="date"
+          help={L.validUntilHelp(OFFLINE_UNLOCK_MAX_DAYS)}
+          inputProps={now === null ? {} : { min: localDay(now), max: localDay(now + (OFFLINE_UNLOCK_MAX_DAYS - 1) * 86_400_000) }}
+        />
+      )}
+    </Form>
+  );
+}

@@ -1,0 +1,116 @@
+/** @jest-environment jsdom */
+import { render, screen, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { DEVICE_ACTION, DEVICE_ACTIONS } from '../../../shared/constants/deviceActions';
+import { DEVICE_STATUS, STATUS_FILTERS, type LockType } from '../../../shared/constants/domain';
+import type { Device, PendingCommand } from '../../../shared/contracts/devices';
+import { STATEFUL_ACTIONS } from '../../../shared/deviceStatus';
+import { DeviceActionMenu } from './DeviceActionMenu';
+import { BULK_ACTIONS, MENU_ACTIONS } from './deviceActionItems';
+
+/** react-bootstrap marks a disabled dropdown item with aria-disabled (and the class) and ignores its clicks. */
+const disabled = (el: HTMLElement) => el.getAttribute('aria-disabled') === 'true' && el.classList.contains('disabled');
+
+const ALL = new Set(DEVICE_ACTIONS.map((a) => a.code));
+const label = (code: number) => DEVICE_ACTIONS.find((a) => a.code === code)!.label;
+
+function device(status: number, opts: { lockType?: LockType | null; pending?: number | null } = {}) {
+  const pendingCommand: PendingCommand | null =
+    opts.pending === undefined || opts.pending === null
+      ? null
+      : { id: 9, action: opts.pending, requestedAt: '2026-03-01T10:00:00Z', requestedBy: 'ana@demo.local', deliverAfter: '2026-03-01T10:00:00Z' };
+  return { id: 7, imei: '356938035643809', status: status as Device['status'], lockType: opts.lockType ?? null, pendingCommand };
+}
+
+async function openMenu(dev: ReturnType<typeof device>, granted: ReadonlySet<number> = ALL) {
+  const user = userEvent.setup();
+  const onAction = jest.fn();
+  const onDetail = jest.fn();
+  render(<DeviceActionMenu device={dev} granted={granted} onAction={onAction} onDetail={onDetail} />);
+  await user.click(screen.getByRole('button', { name: 'Acciones del dispositivo 356938035643809' }));
+  const menu = await screen.findByTestId('device-action-menu');
+  const item = (code: number) => menu.querySelector<HTMLButtonElement>(`[data-action="${code}"]`)!;
+  return { user, onAction, onDetail, menu, item };
+}
+
+test('every action but HISTORY, with the specification labels; bulk leaves out HISTORY and the offline codes', () => {
+  expect(MENU_ACTIONS.map((a) => a.code)).toEqual([0, 1, 2, 3, 4, 5, 6, 8, 9, 10, 11, 12, 13]);
+  expect(BULK_ACTIONS.map((a) => a.code)).toEqual([0, 1, 2, 3, 4, 5, 6, 8, 10, 11]);
+});
+
+test('Liberado: the §4 table disables Bloquear (and its row) with the reason, shown and as the title', async () => {
+  const { menu, item } = await openMenu(device(DEVICE_STATUS.liberado));
+  const lock = item(DEVICE_ACTION.LOCK);
+  expect(disabled(lock)).toBe(true);
+  const reason = 'La acción Bloquear no está disponible para dispositivos en estado Liberado';
+  expect(lock.title).toBe(reason);
+  expect(within(lock).getByText(reason)).toBeTruthy();
+  const disabledByTable = STATUS_FILTERS.find((f) => f.value === String(DEVICE_STATUS.liberado))!.disabledActions;
+  expect([...disabledByTable].sort((a, b) => a - b)).toEqual([0, 1, 4, 6, 8, 9, 12]);
+  for (const code of disabledByTable) expect(disabled(item(code))).toBe(true);
+  // Liberar again: refused as already released; Eliminar and Enviar notificación stay available.
+  expect(item(DEVICE_ACTION.RELEASE).title).toBe('El dispositivo ya está liberado');
+  expect(disabled(item(DEVICE_ACTION.DELETE_DEVICE))).toBe(false);
+  expect(disabled(item(DEVICE_ACTION.SEND_NOTIFICATION))).toBe(false);
+  expect(menu.querySelector(`[data-action="${DEVICE_ACTION.HISTORY}"]`)).toBeNull();
+});
+
+test('Activo: only Eliminar dispositivo is disabled by the table', async () => {
+  const { item } = await openMenu(device(DEVICE_STATUS.activo));
+  for (const a of MENU_ACTIONS) {
+    expect(disabled(item(a.code))).toBe(a.code === DEVICE_ACTION.DELETE_DEVICE);
+  }
+  expect(item(DEVICE_ACTION.DELETE_DEVICE).title).toBe('La acción Eliminar dispositivo no está disponible para dispositivos en estado Activo');
+});
+
+test('Bloqueado Por Crédito uses its own entry of the table (delete disabled)', async () => {
+  const { item } = await openMenu(device(DEVICE_STATUS.bloqueado, { lockType: 'PorCredito' }));
+  expect(disabled(item(DEVICE_ACTION.DELETE_DEVICE))).toBe(true);
+  expect(disabled(item(DEVICE_ACTION.UNLOCK))).toBe(false);
+});
+
+test('a pending command disables the stateful actions (and delete) with the conflict reason; the others stay', async () => {
+  const { item } = await openMenu(device(DEVICE_STATUS.fallido, { pending: DEVICE_ACTION.LOCK }));
+  const reason = 'El dispositivo tiene un comando pendiente (Bloquear); espere la respuesta o cancélelo';
+  for (const code of [...STATEFUL_ACTIONS, DEVICE_ACTION.DELETE_DEVICE]) {
+    expect(disabled(item(code))).toBe(true);
+    expect(item(code).title).toBe(reason);
+  }
+  for (const code of [DEVICE_ACTION.SEND_NOTIFICATION, DEVICE_ACTION.CODE_BAR, DEVICE_ACTION.UNLOCK_OFFLINE]) expect(disabled(item(code))).toBe(false);
+});
+
+test('an action the profile does not grant is disabled with "Su perfil no permite…"', async () => {
+  const granted = new Set([DEVICE_ACTION.UNLOCK, DEVICE_ACTION.HISTORY]);
+  const { item } = await openMenu(device(DEVICE_STATUS.activo), granted);
+  expect(disabled(item(DEVICE_ACTION.LOCK))).toBe(true);
+  expect(item(DEVICE_ACTION.LOCK).title).toBe(`Su perfil no permite la acción ${label(DEVICE_ACTION.LOCK)}`);
+  expect(disabled(item(DEVICE_ACTION.UNLOCK))).toBe(false);
+});
+
+test('keyboard: the menu opens from the keyboard, arrows skip disabled items, Enter chooses', async () => {
+  const user = userEvent.setup();
+  const onAction = jest.fn();
+  const granted = new Set([DEVICE_ACTION.UNLOCK, DEVICE_ACTION.SEND_NOTIFICATION]);
+  render(<DeviceActionMenu device={device(DEVICE_STATUS.bloqueado)} granted={granted} onAction={onAction} />);
+  const toggle = screen.getByRole('button', { name: 'Acciones del dispositivo 356938035643809' });
+  toggle.focus();
+  await user.keyboard('{Enter}');
+  await screen.findByTestId('device-action-menu');
+  await user.keyboard('{ArrowDown}');
+  expect(document.activeElement?.getAttribute('data-action')).toBe(String(DEVICE_ACTION.UNLOCK));
+  await user.keyboard('{ArrowDown}');
+  expect(document.activeElement?.getAttribute('data-action')).toBe(String(DEVICE_ACTION.SEND_NOTIFICATION));
+  await user.keyboard('{Enter}');
+  expect(onAction).toHaveBeenCalledWith(DEVICE_ACTION.SEND_NOTIFICATION);
+});
+
+test('clicking an enabled action or "Ver detalle" reports it; a disabled one does nothing', async () => {
+  const { user, item, onAction, onDetail } = await openMenu(device(DEVICE_STATUS.liberado));
+  await user.click(item(DEVICE_ACTION.LOCK));
+  expect(onAction).not.toHaveBeenCalled();
+  await user.click(item(DEVICE_ACTION.SEND_NOTIFICATION));
+  expect(onAction).toHaveBeenCalledWith(DEVICE_ACTION.SEND_NOTIFICATION);
+  await user.click(screen.getByRole('button', { name: 'Acciones del dispositivo 356938035643809' }));
+  await user.click(await screen.findByRole('button', { name: 'Ver detalle' }));
+  expect(onDetail).toHaveBeenCalledTimes(1);
+});

@@ -1,0 +1,62 @@
+import Dropdown from 'react-bootstrap/Dropdown';
+import { INVENTORY_LABELS as L } from '../../../shared/constants/inventoryLabels';
+import type { Device } from '../../../shared/contracts/devices';
+import { menuItems } from './deviceActionItems';
+
+export interface DeviceActionMenuProps {
+  device: Pick<Device, 'id' | 'imei' | 'status' | 'lockType' | 'pendingCommand'>;
+  /** The profile's granted action codes. */
+  granted: ReadonlySet<number>;
+  /** An enabled action was chosen. */
+  onAction: (code: number) => void;
+  /** 'Ver detalle' (the detail holds the history); omitted inside the detail itself. */
+  onDetail?: () => void;
+}
+
+/**
+ * A device's action menu: 'Ver detalle' and every action but HISTORY. An action the rules
+ * refuse (specification §4 table, a pending command, the profile) is disabled, with the reason
+ * shown under its name and as its title.
+ */
+export function DeviceActionMenu({ device, granted, onAction, onDetail }: DeviceActionMenuProps) {
+  const items = menuItems(device, granted);
+  return (
+    <Dropdown align="end">
+      <Dropdown.Toggle
+        variant="outline-secondary"
+        size="sm"
+        className="portal-icon-toggle"
+        aria-label={L.actions.menuOf(device.imei)}
+        title={L.actions.menu}
+        id={`device-actions-${device.id}`}
+      >
+        <i className="bi bi-three-dots-vertical" aria-hidden="true" />
+      </Dropdown.Toggle>
+      <Dropdown.Menu className="portal-device-menu" popperConfig={{ strategy: 'fixed' }} style={{ minWidth: '16rem', maxWidth: '22rem' }} data-testid="device-action-menu">
+        {onDetail && (
+          <>
+            <Dropdown.Item as="button" type="button" onClick={onDetail}>
+              <i className="bi bi-eye me-2" aria-hidden="true" />
+              {L.devices.viewDetail}
+            </Dropdown.Item>
+            <Dropdown.Divider />
+          </>
+        )}
+        {items.map((item) => (
+          <Dropdown.Item
+            key={item.code}
+            as="button"
+            type="button"
+            disabled={item.reason !== null}
+            title={item.reason ?? undefined}
+            data-action={item.code}
+            onClick={() => onAction(item.code)}
+          >
+            {item.label}
+            {item.reason && <small className="d-block text-wrap portal-disabled-reason">{item.reason}</small>}
+          </Dropdown.Item>
+        ))}
+      </Dropdown.Menu>
+    </Dropdown>
+  );
+}

@@ -1,0 +1,80 @@
+/** @jest-environment jsdom */
+import { render, screen } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { STATUS_FILTERS } from '../../../shared/constants/domain';
+import { DeviceFilters, StatusFilterSelect } from './DeviceFilters';
+
+const optionsOf = (select: HTMLElement) => [...select.querySelectorAll('option')].map((o) => o.textContent);
+
+test('the status filter offers "Todos" and exactly the specification §4 filter list, in order', () => {
+  render(<StatusFilterSelect id="s" value="" onChange={() => undefined} />);
+  const select = screen.getByRole('combobox');
+  expect(optionsOf(select)).toEqual(['Todos', ...STATUS_FILTERS.map((f) => f.label)]);
+  // The specification's table, spelled out: a regression in the shared list fails here too.
+  expect(optionsOf(select)).toEqual([
+    'Todos',
+    'Enrolado',
+    'Enrolando',
+    'Bloqueado',
+    'Bloqueando',
+    'Desbloqueado',
+    'Desbloqueando',
+    'Activo',
+    'Desbloqueado offline',
+    'Liberando',
+    'Activo temporal',
+    'Liberado',
+    'Fallido',
+    'Suspendido',
+    'Desbloqueando temporal',
+    'Bloqueado Por Crédito',
+    'Bloqueado Por No Conexión',
+    'Bloqueado Por Cambio SIM',
+    'Bloqueado Sin Kiosko',
+  ]);
+  expect([...select.querySelectorAll('option')].map((o) => o.getAttribute('value'))).toEqual(['', ...STATUS_FILTERS.map((f) => f.value)]);
+});
+
+function setup(filters = { status: '', deviceType: '', groupId: '', search: '' }, filtersActive = false) {
+  const onChange = jest.fn();
+  const onClear = jest.fn();
+  render(
+    <DeviceFilters
+      idPrefix="f"
+      filters={filters}
+      groups={[{ id: 4, name: 'Norte' }]}
+      onChange={onChange}
+      searchKey={0}
+      filtersActive={filtersActive}
+      onClear={onClear}
+    />,
+  );
+  return { onChange, onClear, user: userEvent.setup() };
+}
+
+test('each filter is labelled; choosing a value reports it', async () => {
+  const { onChange, user } = setup();
+  await user.selectOptions(screen.getByRole('combobox', { name: 'Estado' }), 'Bloqueado Por Crédito');
+  expect(onChange).toHaveBeenLastCalledWith('status', '3:PorCredito');
+  const type = screen.getByRole('combobox', { name: 'Tipo' });
+  expect(optionsOf(type)).toEqual(['Todos', 'Móvil', 'TV']);
+  await user.selectOptions(type, 'TV');
+  expect(onChange).toHaveBeenLastCalledWith('deviceType', '2');
+  const group = screen.getByRole('combobox', { name: 'Grupo' });
+  expect(optionsOf(group)).toEqual(['Todos', 'Sin grupo', 'Norte']);
+  await user.selectOptions(group, 'Sin grupo');
+  expect(onChange).toHaveBeenLastCalledWith('groupId', 'none');
+  expect(screen.getByRole('searchbox', { name: 'Buscar dispositivos' })).toBeTruthy();
+});
+
+test('"Limpiar filtros" is enabled only while a filter is active', async () => {
+  setup();
+  expect((screen.getByRole('button', { name: 'Limpiar filtros' }) as HTMLButtonElement).disabled).toBe(true);
+});
+
+test('with filters active, "Limpiar filtros" clears them', async () => {
+  const { onClear, user } = setup({ status: '9', deviceType: '', groupId: '', search: '' }, true);
+  await user.click(screen.getByRole('button', { name: 'Limpiar filtros' }));
+  expect(onClear).toHaveBeenCalledTimes(1);
+  expect((screen.getByRole('combobox', { name: 'Estado' }) as HTMLSelectElement).value).toBe('9');
+});

@@ -1,0 +1,100 @@
+import Button from 'react-bootstrap/Button';
+import Col from 'react-bootstrap/Col';
+import Form from 'react-bootstrap/Form';
+import Row from 'react-bootstrap/Row';
+import { DEVICE_TYPES, STATUS_FILTERS } from '../../../shared/constants/domain';
+import { INVENTORY_LABELS } from '../../../shared/constants/inventoryLabels';
+import { SearchInput } from '../../components/SearchInput';
+import type { DeviceFilterKey } from './useDeviceListQuery';
+
+const L = INVENTORY_LABELS.devices;
+const C = INVENTORY_LABELS.common;
+
+export interface DeviceFiltersProps {
+  idPrefix: string;
+  filters: Record<DeviceFilterKey, string>;
+  groups: readonly { id: number; name: string }[];
+  onChange: (key: DeviceFilterKey, value: string) => void;
+  /** Remounts the search input (after 'Limpiar filtros' empties it). */
+  searchKey: number;
+  filtersActive: boolean;
+  onClear: () => void;
+}
+
+/** The status select: 'Todos' and the specification §4 filter list, in its order. */
+export function StatusFilterSelect({ id, value, onChange }: { id: string; value: string; onChange: (value: string) => void }) {
+  return (
+    <Form.Select id={id} size="sm" value={value} onChange={(e) => onChange(e.target.value)}>
+      <option value="">{C.all}</option>
+      {STATUS_FILTERS.map((f) => (
+        <option key={f.value} value={f.value}>
+          {f.label}
+        </option>
+      ))}
+    </Form.Select>
+  );
+}
+
+/** Search, status, device type and group filters of the enrolled devices list (applied at once, kept in the URL). */
+export function DeviceFilters({ idPrefix, filters, groups, onChange, searchKey, filtersActive, onClear }: DeviceFiltersProps) {
+  return (
+    <Row className="g-2 mb-3 align-items-end" role="search" aria-label={L.filters}>
+      <Col md={12} lg>
+        <Form.Label htmlFor={`${idPrefix}-search`} className="small mb-1">
+          {L.search}
+        </Form.Label>
+        <SearchInput
+          key={searchKey}
+          id={`${idPrefix}-search`}
+          ariaLabel={L.search}
+          placeholder={L.searchPlaceholder}
+          initialValue={filters.search}
+          onSearch={(v) => onChange('search', v)}
+          className="input-group-sm"
+        />
+      </Col>
+      <Col sm={4} lg={3}>
+        <Form.Label htmlFor={`${idPrefix}-status`} className="small mb-1">
+          {INVENTORY_LABELS.devices.columns.status}
+        </Form.Label>
+        <StatusFilterSelect id={`${idPrefix}-status`} value={filters.status} onChange={(v) => onChange('status', v)} />
+      </Col>
+      <Col sm={4} lg={2}>
+        <Form.Label htmlFor={`${idPrefix}-type`} className="small mb-1">
+          {INVENTORY_LABELS.devices.columns.type}
+        </Form.Label>
+        <Form.Select id={`${idPrefix}-type`} size="sm" value={filters.deviceType} onChange={(e) => onChange('deviceType', e.target.value)}>
+          <option value="">{C.all}</option>
+          {DEVICE_TYPES.map((t) => (
+            <option key={t.code} value={t.code}>
+              {t.label}
+            </option>
+          ))}
+        </Form.Select>
+      </Col>
+      <Col sm={4} lg={2}>
+        <Form.Label htmlFor={`${idPrefix}-group`} className="small mb-1">
+          {INVENTORY_LABELS.devices.columns.group}
+        </Form.Label>
+        <Form.Select id={`${idPrefix}-group`} size="sm" value={filters.groupId} onChange={(e) => onChange('groupId', e.target.value)}>
+          <option value="">{C.all}</option>
+          <option value="none">{C.noGroup}</option>
+          {groups.map((g) => (
+            <option key={g.id} value={g.id}>
+              {g.name}
+            </option>
+          ))}
+          {/* A group in the URL that the list does not (yet) hold keeps its value selectable. */}
+          {filters.groupId && filters.groupId !== 'none' && !groups.some((g) => String(g.id) === filters.groupId) && (
+            <option value={filters.groupId}>{`#${filters.groupId}`}</option>
+          )}
+        </Form.Select>
+      </Col>
+      <Col xs="auto">
+        <Button size="sm" variant="outline-dark" className="text-nowrap" disabled={!filtersActive} onClick={onClear}>
+          {L.clearFilters}
+        </Button>
+      </Col>
+    </Row>
+  );
+}

@@ -1,0 +1,127 @@
+/** @jest-environment jsdom */
+import { render, screen, waitFor } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { INVENTORY_LABELS } from '../../../shared/constants/inventoryLabels';
+import type { DeviceBody } from '../../../shared/contracts/devices';
+import { INVENTORY_MESSAGES as M } from '../../../shared/messages';
+import { DeviceForm, fieldOfMessage, type SaveOutcome } from './DeviceForm';
+
+const F = INVENTORY_LABELS.deviceForm;
+const GROUPS = [
+  { id: 1, name: 'Norte' },
+  { id: 2, name: 'Sur' },
+];
+const VALID_IMEI = '490154203237518';
+const BAD_CHECK_DIGIT = '490154203237519';
+
+function setup(onSubmit: (body: DeviceBody) => Promise<SaveOutcome> | SaveOutcome = () => undefined) {
+  const submit = jest.fn(onSubmit);
+  const user = userEvent.setup();
+  render(
+    <>
+      <DeviceForm formId="test-device-form" groups={GROUPS} onSubmit={submit} />
+      <button type="submit" form="test-device-form">
+        Guardar
+      </button>
+    </>,
+  );
+  return { submit, user };
+}
+
+const errorOf = (input: HTMLElement) => {
+  const id = input.getAttribute('aria-describedby');
+  return id ? document.getElementById(id)?.textContent : undefined;
+};
+
+test('every field is labelled; type and group are selects with Móvil/TV and Sin grupo', () => {
+  setup();
+  for (const label of [F.imei, F.imei2, F.serial, F.brand, F.model, F.customerName, F.creditReference]) {
+    expect(screen.getByRole('textbox', { name: label })).toBeTruthy();
+  }
+  const type = screen.getByRole('combobox', { name: F.deviceType }) as HTMLSelectElement;
+  expect([...type.options].map((o) => o.textContent)).toEqual(['Móvil', 'TV']);
+  const group = screen.getByRole('combobox', { name: F.group }) as HTMLSelectElement;
+  expect([...group.options].map((o) => o.textContent)).toEqual(['Sin grupo', 'Norte', 'Sur']);
+});
+
+test('a wrong check digit shows the Luhn error under the IMEI field and nothing is submitted', async () => {
+  const { user, submit } = setup();
+  const imei = screen.getByRole('textbox', { name: F.imei });
+  await user.type(imei, BAD_CHECK_DIGIT);
+  await user.click(screen.getByRole('button', { name: 'Guardar' }));
+  await waitFor(() => expect(imei.getAttribute('aria-invalid')).toBe('true'));
+  expect(errorOf(imei)).toBe(M.field.imeiCheckDigit('imei'));
+  expect(submit).not.toHaveBeenCalled();
+
+  await user.clear(imei);
+  await user.type(imei, '12345');
+  await user.click(screen.getByRole('button', { name: 'Guardar' }));
+  await waitFor(() => expect(errorOf(imei)).toBe(M.field.imei('imei')));
+  expect(submit).not.toHaveBeenCalled();
+});
+
+test('a valid form submits the parsed body of the shared schema (empty texts → null)', async () => {
+  const { user, submit } = setup();
+  await user.type(screen.getByRole('textbox', { name: F.imei }), `${VALID_IMEI.slice(0, 8)} ${VALID_IMEI.slice(8)}`);
+  await user.selectOptions(screen.getByRole('combobox', { name: F.deviceType }), 'TV');
+  await user.type(screen.getByRole('textbox', { name: F.brand }), 'Samsung');
+  await user.type(screen.getByRole('textbox', { name: F.model }), 'QN55');
+  await user.selectOptions(screen.getByRole('combobox', { name: F.group }), 'Sur');
+  await user.type(screen.getByRole('textbox', { name: F.creditReference }), 'CR-1');
+  await user.click(screen.getByRole('button', { name: 'Guardar' }));
+  await waitFor(() => expect(submit).toHaveBeenCalledTimes(1));
+  expect(submit.mock.calls[0]![0]).toEqual({
+    imei: VALID_IMEI,
+    imei2: null,
+    serial: null,
+    deviceType: 2,
+    brand: 'Samsung',
+    model: 'QN55',
+    groupId: 2,
+    customerName: null,
+    creditReference: 'CR-1',
+  });
+});
+
+test('the server 409 (IMEI taken) shows under the IMEI field', async () => {
+  const { user, submit } = setup(() => ({ error: M.devices.imeiTaken(VALID_IMEI) }));
+  const imei = screen.getByRole('textbox', { name: F.imei });
+  await user.type(imei, VALID_IMEI);
+  await user.click(screen.getByRole('button', { name: 'Guardar' }));
+  await waitFor(() => expect(errorOf(imei)).toBe(M.devices.imeiTaken(VALID_IMEI)));
+  expect(submit).toHaveBeenCalledTimes(1);
+});
+
+test('editing: the fields start with the device (its group chosen) and an untouched form submits them', async () => {
+  const submit = jest.fn();
+  const user = userEvent.setup();
+  const device = {
+    id: 7, imei: VALID_IMEI, imei2: null, serial: 'SN-1', deviceType: 1, brand: 'Moto', model: 'G8', osVersion: null, agentVersion: null,
+    groupId: 2, groupName: 'Sur', customerName: 'Ana', creditReference: null, status: 25, lockType: null, lockMessage: null,
+    temporaryUntil: null, pendingCommand: null, failureReason: null, lastSeenAt: null, enrolledAt: null,
+    createdAt: '2025-01-01T00:00:00.000Z', updatedAt: '2025-01-01T00:00:00.000Z', simIccid: null, simCarrier: null,
+  } as const;
+  render(
+    <>
+      <DeviceForm formId="edit-form" device={device} groups={GROUPS} onSubmit={submit} />
+      <button type="submit" form="edit-form">
+        Guardar
+      </button>
+    </>,
+  );
+  expect((screen.getByRole('combobox', { name: F.group }) as HTMLSelectElement).value).toBe('2');
+  await user.click(screen.getByRole('button', { name: 'Guardar' }));
+  await waitFor(() => expect(submit).toHaveBeenCalledTimes(1));
+  expect(submit.mock.calls[0]![0]).toEqual({
+    imei: VALID_IMEI, imei2: null, serial: 'SN-1', deviceType: 1, brand: 'Moto', model: 'G8', groupId: 2, customerName: 'Ana', creditReference: null,
+  });
+});
+
+test('fieldOfMessage: the field a server message is about', () => {
+  const body = { imei: VALID_IMEI, imei2: '356938035643809' };
+  expect(fieldOfMessage(M.devices.imeiTaken(VALID_IMEI), body)).toBe('imei');
+  expect(fieldOfMessage(M.devices.imeiTaken('356938035643809'), body)).toBe('imei2');
+  expect(fieldOfMessage(M.devices.groupNotFound, body)).toBe('groupId');
+  expect(fieldOfMessage(M.field.imei('imei2'), body)).toBe('imei2');
+  expect(fieldOfMessage('No Autorizado', body)).toBeNull();
+});

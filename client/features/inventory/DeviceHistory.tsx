@@ -1,0 +1,138 @@
+import { useState } from 'react';
+import Alert from 'react-bootstrap/Alert';
+import Button from 'react-bootstrap/Button';
+import Spinner from 'react-bootstrap/Spinner';
+import { ACTION_ORIGINS } from '../../../shared/constants/domain';
+import { DEVICE_ACTION } from '../../../shared/constants/deviceActions';
+import { INVENTORY_LABELS } from '../../../shared/constants/inventoryLabels';
+import { HISTORY_DEFAULT_PER_PAGE, type Command, type CommandStatus } from '../../../shared/contracts/devices';
+import { actionLabel } from '../../../shared/deviceActionRules';
+import { INVENTORY_MESSAGES } from '../../../shared/messages';
+import { displayValue } from '../../components/EmptyValue';
+import { LoadingButton } from '../../components/LoadingButton';
+import { useDeviceHistoryQuery } from './inventoryApi';
+import { formatDateTime } from './relativeTime';
+
+const L = INVENTORY_LABELS.history;
+
+const STATUS_CLASS: Record<CommandStatus, string> = {
+  pending: 'text-bg-warning',
+  acknowledged: 'text-bg-success',
+  rejected: 'text-bg-danger',
+  cancelled: 'text-bg-secondary',
+  issued: 'text-bg-info',
+  redeemed: 'text-bg-success',
+};
+
+/** The origin of a command: a specification §4 action origin, or the portal. */
+export function originLabel(origin: number | null): string {
+  if (origin === null) return L.portal;
+  return ACTION_ORIGINS.find((o) => o.code === origin)?.label ?? String(origin);
+}
+
+const date = (at: string | null) => (at ? formatDateTime(at) : null);
+
+/** One entry of the timeline. */
+export function HistoryEntry({ entry }: { entry: Command }) {
+  return (
+    <li className="border-start border-2 ps-3 pb-3" data-testid="history-entry">
+      <div className="d-flex flex-wrap justify-content-between align-items-center gap-2 mb-1">
+        <span className="fw-semibold">{actionLabel(entry.action)}</span>
+        <span className={`badge ${STATUS_CLASS[entry.status] ?? 'text-bg-light border'}`}>{L.statuses[entry.status] ?? entry.status}</span>
+      </div>
+      <dl className="row small mb-0">
+        <dt className="col-5">{L.origin}</dt>
+        <dd className="col-7 mb-1">{originLabel(entry.origin)}</dd>
+        <dt className="col-5">{L.requestedBy}</dt>
+        <dd className="col-7 mb-1 text-break">{displayValue(entry.requestedBy)}</dd>
+        <dt className="col-5">{L.requestedAt}</dt>
+        <dd className="col-7 mb-1">{formatDateTime(entry.requestedAt)}</dd>
+        <dt className="col-5">{L.acknowledgedAt}</dt>
+        <dd className="col-7 mb-1">{displayValue(date(entry.acknowledgedAt))}</dd>
+        <dt className="col-5">{L.result}</dt>
+        <dd className="col-7 mb-1 text-break">{displayValue(entry.result)}</dd>
+        {entry.expiresAt && (
+          <>
+            <dt className="col-5">{L.expiresAt}</dt>
+            <dd className="col-7 mb-1">{formatDateTime(entry.expiresAt)}</dd>
+          </>
+        )}
+        {entry.jobId !== null && (
+          <>
+            <dt className="col-5">{L.job}</dt>
+            <dd className="col-7 mb-1">#{entry.jobId}</dd>
+          </>
+        )}
+      </dl>
+    </li>
+  );
+}
+
+function HistoryPage({ deviceId, page }: { deviceId: number; page: number }) {
+  const { data } = useDeviceHistoryQuery({ id: deviceId, page, perPage: HISTORY_DEFAULT_PER_PAGE });
+  return (
+    <>
+      {data?.data.map((entry) => (
+        <HistoryEntry key={entry.id} entry={entry} />
+      ))}
+    </>
+  );
+}
+
+/** The history timeline of a device, newest first, a page at a time ('Ver más'). */
+function HistoryTimeline({ deviceId }: { deviceId: number }) {
+  const [pages, setPages] = useState(1);
+  const last = useDeviceHistoryQuery({ id: deviceId, page: pages, perPage: HISTORY_DEFAULT_PER_PAGE });
+  const first = useDeviceHistoryQuery({ id: deviceId, page: 1, perPage: HISTORY_DEFAULT_PER_PAGE });
+  if (first.isLoading)
+    return (
+      <div role="status" className="py-3 text-center">
+        <Spinner animation="border" size="sm" aria-hidden="true" />
+        <span className="visually-hidden">{INVENTORY_LABELS.common.loading}</span>
+      </div>
+    );
+  if (first.isError && !first.data)
+    return (
+      <Alert variant="danger" className="d-flex align-items-center justify-content-between">
+        <span>{INVENTORY_LABELS.common.loadError}</span>
+        <Button variant="outline-danger" size="sm" onClick={() => void first.refetch()}>
+          {INVENTORY_LABELS.common.retry}
+        </Button>
+      </Alert>
+    );
+  const total = last.data?.total ?? first.data?.total ?? 0;
+  if (total === 0) return <p className="mb-0">{L.empty}</p>;
+  const hasMore = pages * HISTORY_DEFAULT_PER_PAGE < total;
+  return (
+    <>
+      <ol className="list-unstyled mb-2" aria-label={L.title}>
+        {Array.from({ length: pages }, (_, i) => (
+          <HistoryPage key={i + 1} deviceId={deviceId} page={i + 1} />
+        ))}
+      </ol>
+      {(hasMore || last.isFetching) && (
+        <LoadingButton variant="outline-primary" size="sm" loading={last.isFetching} onClick={() => setPages((p) => p + 1)}>
+          {L.more}
+        </LoadingButton>
+      )}
+    </>
+  );
+}
+
+/** The history section: the timeline, or why it is not shown (the profile lacks HISTORY). */
+export function DeviceHistory({ deviceId, granted }: { deviceId: number; granted: ReadonlySet<number> }) {
+  return (
+    <section aria-labelledby={`device-history-${deviceId}`}>
+      <h3 className="h6" id={`device-history-${deviceId}`}>
+        {L.title}
+      </h3>
+      {granted.has(DEVICE_ACTION.HISTORY) ? (
+        <HistoryTimeline key={deviceId} deviceId={deviceId} />
+      ) : (
+        <Alert variant="secondary" className="mb-0">
+          {INVENTORY_MESSAGES.actions.notGranted(actionLabel(DEVICE_ACTION.HISTORY))}
+        </Alert>
+      )}
+    </section>
+  );
+}

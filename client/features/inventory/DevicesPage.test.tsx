@@ -1,0 +1,364 @@
+/** @jest-environment jsdom */
+import '../../../tests/helpers/textEncoderPolyfill';
+import { act, render, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import axios, { type AxiosAdapter, type InternalAxiosRequestConfig } from 'axios';
+import { Provider } from 'react-redux';
+import { MemoryRouter, Route, Routes, useLocation } from 'react-router';
+import { toast } from 'react-toastify/unstyled';
+import { DEVICE_ACTION, DEVICE_ACTIONS } from '../../../shared/constants/deviceActions';
+import { DEVICE_STATUS } from '../../../shared/constants/domain';
+import type { BulkPreview, Device, DeviceList, Job } from '../../../shared/contracts/devices';
+import type { PortalUser } from '../../api/portalApi';
+import { makeStore } from '../../app/store';
+import { CurrentUserProvider } from '../../auth/CurrentUserContext';
+import { PortalToastContainer } from '../../components/PortalToastContainer';
+import DevicesPage from './DevicesPage';
+
+const PATH = '/inventory-management/devices';
+
+function device(id: number, over: Partial<Device> = {}): Device {
+  return {
+    id,
+    imei: `35693803564${String(id).padStart(4, '0')}`,
+    imei2: null,
+    serial: null,
+    deviceType: 1,
+    brand: 'Samsung',
+    model: 'Galaxy A15',
+    osVersion: '14',
+    agentVersion: '5.2.0',
+    groupId: null,
+    groupName: null,
+    customerName: `Cliente ${id}`,
+    creditReference: `CR-${id}`,
+    status: DEVICE_STATUS.activo,
+    lockType: null,
+    lockMessage: null,
+    temporaryUntil: null,
+    pendingCommand: null,
+    failureReason: null,
+    lastSeenAt: new Date(Date.now() - 5.5 * 60_000).toISOString(),
+    enrolledAt: '2026-01-01T00:00:00Z',
+    createdAt: '2026-01-01T00:00:00Z',
+    updatedAt: '2026-01-01T00:00:00Z',
+    simIccid: null,
+    simCarrier: null,
+    ...over,
+  };
+}
+
+interface Call {
+  method: string;
+  url: string;
+  params: Record<string, unknown>;
+  body: unknown;
+  headers: Record<string, unknown>;
+}
+
+/** A fake portal API behind axios: answers by method and path, records every call. */
+function fakeApi(routes: Record<string, (call: Call) => unknown>) {
+  const calls: Call[] = [];
+  const adapter: AxiosAdapter = async (config: InternalAxiosRequestConfig) => {
+    const call: Call = {
+      method: (config.method ?? 'get').toUpperCase(),
+      url: config.url ?? '',
+      params: (config.params ?? {}) as Record<string, unknown>,
+      body: typeof config.data === 'string' ? JSON.parse(config.data) : config.data,
+      headers: config.headers.toJSON() as Record<string, unknown>,
+    };
+    calls.push(call);
+    const route = Object.keys(routes).find((k) => new RegExp(`^${k}$`).test(`${call.method} ${call.url}`));
+    if (!route) return { data: { message: 'no route' }, status: 404, statusText: 'Not Found', headers: {}, config };
+    return { data: routes[route]!(call), status: 200, statusText: 'OK', headers: {}, config };
+  };
+  axios.defaults.adapter = adapter;
+  return calls;
+}
+
+let location = '';
+function LocationProbe() {
+  location = useLocation().search;
+  return null;
+}
+
+const ALL_ACTIONS = DEVICE_ACTIONS.map((a) => a.code);
+
+function renderPage(url = PATH, actions: number[] = ALL_ACTIONS) {
+  const store = makeStore(undefined, { apiBase: 'http://api.test', getAuthHeaders: async () => ({}), onUnauthorized: jest.fn() });
+  const user: PortalUser = {
+    id: 1,
+    correo: 'admin@demo.local',
+    nombres: 'Admin',
+    apellidos: 'Demo',
+    profile: { id: 1, nombre: 'Administrador', details: [], actions },
+  };
+  render(
+    <Provider store={store}>
+      <CurrentUserProvider value={{ user, allowed: new Set([PATH]) }}>
+        <MemoryRouter initialEntries={[url]}>
+          <Routes>
+            <Route
+              path={PATH}
+              element={
+                <>
+                  <DevicesPage title="Dispositivos enrolados" path={PATH} />
+                  <LocationProbe />
+                </>
+              }
+            />
+          </Routes>
+        </MemoryRouter>
+        <PortalToastContainer />
+      </CurrentUserProvider>
+    </Provider>,
+  );
+  return userEvent.setup();
+}
+
+const listOf = (rows: Device[], total = rows.length, totalIsEstimate = false): DeviceList => ({ data: rows, total, totalIsEstimate });
+const PAGE = Array.from({ length: 25 }, (_, i) => device(i + 1));
+const GROUPS = { 'GET /v5/groups': () => ({ data: [{ id: 3, name: 'Norte', description: null, deviceCount: 2, createdAt: '', updatedAt: '' }], total: 1 }) };
+
+beforeAll(() => {
+  // The Offcanvas asks for the breakpoint; jsdom has no matchMedia.
+  window.matchMedia ??= ((query: string) => ({
+    matches: false,
+    media: query,
+    onchange: null,
+    addListener: () => undefined,
+    removeListener: () => undefined,
+    addEventListener: () => undefined,
+    removeEventListener: () => undefined,
+    dispatchEvent: () => false,
+  })) as typeof window.matchMedia;
+});
+
+afterEach(() => {
+  act(() => toast.dismiss());
+});
+
+test('lists the enrolled devices of the URL page: columns, badges, labels, relative last-seen, total', async () => {
+  const calls = fakeApi({
+    ...GROUPS,
+    'GET /v5/devices': () =>
+      listOf(
+        [
+          device(1, { status: DEVICE_STATUS.bloqueado, lockType: 'PorCredito', groupId: 3, groupName: 'Norte' }),
+          device(2, { deviceType: 2, brand: null, model: null, customerName: null, creditReference: null, lastSeenAt: null, agentVersion: null }),
+        ],
+        2,
+      ),
+  });
+  renderPage();
+  const rows = await screen.findAllByTestId('device-row');
+  expect(rows).toHaveLength(2);
+  const cells = (row: HTMLElement) => [...row.querySelectorAll('td')].map((td) => td.textContent);
+  expect(cells(rows[0]!).slice(2, 10)).toEqual(['Móvil', 'Samsung Galaxy A15', 'Bloqueado', 'Por Crédito', 'Norte', 'Cliente 1CR-1', 'hace 5 minutos', '5.2.0']);
+  expect(cells(rows[1]!).slice(2, 10)).toEqual(['TV', '-', 'Activo', '-', '-', '-', 'Nunca', '-']);
+  expect(rows[0]!.querySelector('.badge')?.className).toContain('text-bg-danger');
+  expect(rows[0]!.querySelector('time')?.getAttribute('title')).toMatch(/\d{4}/);
+  expect(within(rows[0]!).getByRole('button', { name: 'Copiar IMEI' })).toBeTruthy();
+  expect(screen.getByText('Página 1 de 1 (2 dispositivos)')).toBeTruthy();
+  const list = calls.find((c) => c.url === '/v5/devices')!;
+  expect(list.params).toEqual({ stage: 'enrolled', page: 1, perPage: 25 });
+});
+
+test('the URL drives the request; sorting and filters write the URL (page back to 1), with aria-sort', async () => {
+  const calls = fakeApi({ ...GROUPS, 'GET /v5/devices': () => listOf(PAGE, 1_000_000, true) });
+  const user = renderPage(`${PATH}?page=3&perPage=50&status=3:PorCredito&deviceType=2&groupId=none&search=3569&sort=bogus`);
+  await screen.findAllByTestId('device-row');
+  expect(calls.find((c) => c.url === '/v5/devices')!.params).toEqual({
+    stage: 'enrolled',
+    status: '3:PorCredito',
+    deviceType: '2',
+    groupId: 'none',
+    search: '3569',
+    page: 3,
+    perPage: 50,
+  });
+  expect(screen.getByText('Página 3 de ≈20,000 (≈1,000,000 dispositivos)')).toBeTruthy();
+
+  const imeiHeader = screen.getByRole('columnheader', { name: /IMEI/ });
+  expect(imeiHeader.getAttribute('aria-sort')).toBe('none');
+  await user.click(within(imeiHeader).getByRole('button'));
+  await waitFor(() => expect(imeiHeader.getAttribute('aria-sort')).toBe('ascending'));
+  expect(location).toContain('sort=imei');
+  expect(location).not.toContain('page=3');
+  await user.click(within(imeiHeader).getByRole('button'));
+  await waitFor(() => expect(imeiHeader.getAttribute('aria-sort')).toBe('descending'));
+  expect(calls.at(-1)!.params).toMatchObject({ sort: 'imei', order: 'desc', page: 1 });
+
+  await user.selectOptions(screen.getByRole('combobox', { name: 'Estado' }), 'Liberado');
+  await waitFor(() => expect(calls.at(-1)!.params).toMatchObject({ status: '9' }));
+  await user.selectOptions(screen.getByRole('combobox', { name: 'Resultados por página' }), '100');
+  await waitFor(() => expect(calls.at(-1)!.params).toMatchObject({ perPage: 100, page: 1 }));
+});
+
+test('empty states: with filters a different text and "Limpiar filtros"; without, the plain one', async () => {
+  fakeApi({ ...GROUPS, 'GET /v5/devices': () => listOf([]) });
+  const user = renderPage(`${PATH}?status=21`);
+  const empty = await screen.findByTestId('devices-empty');
+  expect(empty.textContent).toContain('Ningún dispositivo coincide con los filtros');
+  await user.click(within(empty).getByRole('button', { name: 'Limpiar filtros' }));
+  await waitFor(() => expect(screen.getByTestId('devices-empty').textContent).toContain('No hay dispositivos enrolados'));
+  expect(location).toBe('');
+});
+
+test('an error state with a retry', async () => {
+  let fail = true;
+  fakeApi({
+    ...GROUPS,
+    'GET /v5/devices': () => {
+      if (fail) throw new Error('boom');
+      return listOf([device(1)]);
+    },
+  });
+  const user = renderPage();
+  await user.click(await screen.findByRole('button', { name: 'Reintentar' }));
+  fail = false;
+  await user.click(await screen.findByRole('button', { name: 'Reintentar' }));
+  expect(await screen.findAllByTestId('device-row')).toHaveLength(1);
+});
+
+test('bulk: select the page, then every match of the filter; preview, confirm, progress, result', async () => {
+  const preview: BulkPreview = {
+    total: 60,
+    eligible: 58,
+    byStatus: [{ status: DEVICE_STATUS.activo, count: 58 }, { status: DEVICE_STATUS.liberado, count: 2 }],
+    skipped: [{ reason: 'La acción Bloquear no está disponible para dispositivos en estado Liberado', count: 2 }],
+    offline: 3,
+    overLimit: false,
+  };
+  const job: Job = {
+    id: 77, kind: 'bulk_action', action: 0, status: 'completed', total: 58, processed: 58, succeeded: 55, skipped: 2, failed: 1,
+    createdAt: '', createdBy: 'admin@demo.local', startedAt: '', finishedAt: '', error: null,
+  };
+  const calls = fakeApi({
+    ...GROUPS,
+    'GET /v5/devices': () => listOf(PAGE, 60),
+    'POST /v5/devices/bulk-actions/preview': () => preview,
+    'POST /v5/devices/bulk-actions': () => ({ ...job, status: 'queued', processed: 0 }),
+    'GET /v5/jobs/77': () => job,
+  });
+  const user = renderPage(`${PATH}?deviceType=1`);
+  await screen.findAllByTestId('device-row');
+  await user.click(screen.getByRole('checkbox', { name: 'Seleccionar los dispositivos de esta página' }));
+  expect(screen.getByTestId('bulk-bar').textContent).toContain('25 dispositivos seleccionados');
+  await user.click(screen.getByRole('button', { name: 'Seleccionar los 60 dispositivos que coinciden con el filtro' }));
+  expect(screen.getByTestId('bulk-bar').textContent).toContain('60 dispositivos seleccionados');
+
+  const bar = screen.getByTestId('bulk-bar');
+  const picker = within(bar).getByRole('combobox', { name: 'Acción masiva' });
+  expect([...picker.querySelectorAll('option')].map((o) => o.textContent)).toEqual([
+    'Seleccione una acción', 'Bloquear', 'Desbloquear', 'Liberar', 'Actualizar app de bloqueo', 'Actualizar apps de negocio',
+    'Enviar notificación', 'Código de barras de pago', 'Aplicar restricciones', 'Configuración de SIM', 'Eliminar dispositivo',
+  ]);
+  await user.selectOptions(picker, 'Bloquear');
+  await user.click(within(bar).getByRole('button', { name: 'Continuar' }));
+  const dialog = await screen.findByRole('dialog', { name: 'Acción masiva: Bloquear' });
+  await user.click(within(dialog).getByRole('button', { name: 'Vista previa' }));
+  expect(await within(dialog).findByTestId('bulk-summary')).toBeTruthy();
+  const previewCall = calls.find((c) => c.url === '/v5/devices/bulk-actions/preview')!;
+  expect(previewCall.body).toEqual({ selection: { filter: { stage: 'enrolled', deviceType: '1' } }, payload: { action: 0, lockType: 'PorCredito', message: null, stolen: false } });
+
+  await user.click(within(dialog).getByRole('button', { name: 'Confirmar' }));
+  const result = await within(dialog).findByTestId('bulk-result');
+  expect([...result.querySelectorAll('dd')].map((d) => d.textContent)).toEqual(['55', '2', '1']);
+  const bar2 = within(dialog).getByRole('progressbar', { name: 'Progreso' });
+  expect(bar2.getAttribute('aria-valuenow')).toBe('100');
+  const start = calls.find((c) => c.method === 'POST' && c.url === '/v5/devices/bulk-actions')!;
+  expect(start.headers['Idempotency-Key']).toMatch(/^[0-9a-f-]{36}$/);
+  expect(within(dialog).getByRole('button', { name: 'Descargar resultados (CSV)' })).toBeTruthy();
+  // The job started: the selection is gone.
+  expect(screen.queryByTestId('bulk-bar')).toBeNull();
+  expect(await screen.findByText('Acción masiva "Bloquear" iniciada')).toBeTruthy();
+});
+
+test('a row action: the confirmation modal sends the payload with an Idempotency-Key, then toasts', async () => {
+  const calls = fakeApi({
+    ...GROUPS,
+    'GET /v5/devices': () => listOf([device(1)]),
+    'POST /v5/devices/1/actions': () => ({ device: device(1), command: null }),
+  });
+  const user = renderPage();
+  const row = (await screen.findAllByTestId('device-row'))[0]!;
+  await user.click(within(row).getByRole('button', { name: `Acciones del dispositivo ${device(1).imei}` }));
+  await user.click(await screen.findByRole('button', { name: 'Enviar notificación' }));
+  const dialog = await screen.findByRole('dialog', { name: 'Enviar notificación' });
+  expect(dialog.textContent).toContain(`IMEI ${device(1).imei}`);
+  await user.type(within(dialog).getByRole('textbox', { name: 'Título' }), 'Aviso');
+  await user.type(within(dialog).getByRole('textbox', { name: 'Mensaje' }), 'Hola');
+  await user.click(within(dialog).getByRole('button', { name: 'Confirmar' }));
+  expect(await screen.findByText(`Acción "Enviar notificación" solicitada para el dispositivo ${device(1).imei}`)).toBeTruthy();
+  const post = calls.find((c) => c.method === 'POST')!;
+  expect(post.body).toEqual({ action: DEVICE_ACTION.SEND_NOTIFICATION, title: 'Aviso', message: 'Hola' });
+  expect(post.headers['Idempotency-Key']).toMatch(/^[0-9a-f-]{36}$/);
+  await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+});
+
+test('an offline code is shown once, large, with copy, expiry and the warning', async () => {
+  fakeApi({
+    ...GROUPS,
+    'GET /v5/devices': () => listOf([device(1, { status: DEVICE_STATUS.bloqueado, lockType: 'PorNoConexion' })]),
+    'POST /v5/devices/1/actions': () => ({ device: null, command: null, offlineCode: { code: '48213907', expiresAt: '2026-03-12T10:00:00Z' } }),
+  });
+  const user = renderPage();
+  const row = (await screen.findAllByTestId('device-row'))[0]!;
+  await user.click(within(row).getByRole('button', { name: /Acciones del dispositivo/ }));
+  await user.click(await screen.findByRole('button', { name: 'Desbloqueo sin conexión' }));
+  await user.click(within(await screen.findByRole('dialog', { name: 'Desbloqueo sin conexión' })).getByRole('button', { name: 'Confirmar' }));
+  const dialog = await screen.findByRole('dialog', { name: 'Código sin conexión' });
+  expect(within(dialog).getByTestId('offline-code').textContent).toContain('48213907');
+  expect(within(dialog).getByRole('button', { name: 'Copiar Código' })).toBeTruthy();
+  expect(dialog.textContent).toContain('se muestra una sola vez');
+  expect(dialog.textContent).toMatch(/Vence: .*2026/);
+  await user.click(within(dialog).getByRole('button', { name: 'Entendido' }));
+  await waitFor(() => expect(screen.queryByText('48213907')).toBeNull());
+});
+
+test('the detail opens from the IMEI (device=<id> in the URL): facts, pending release with cancel, history', async () => {
+  const pending = { id: 50, action: DEVICE_ACTION.RELEASE, requestedAt: '2026-03-01T10:00:00Z', requestedBy: 'ana@demo.local', deliverAfter: new Date(Date.now() + 86_400_000).toISOString() };
+  const d = device(1, { status: DEVICE_STATUS.liberando, pendingCommand: pending });
+  const calls = fakeApi({
+    ...GROUPS,
+    'GET /v5/devices': () => listOf([d]),
+    'GET /v5/devices/1': () => d,
+    'GET /v5/devices/1/history': () => ({
+      data: [
+        { id: 50, deviceId: 1, action: 2, payload: {}, origin: null, status: 'pending', requestedAt: '2026-03-01T10:00:00Z', requestedBy: 'ana@demo.local', deliverAfter: pending.deliverAfter, acknowledgedAt: null, result: null, expiresAt: null, cancellable: true, jobId: null },
+        { id: 40, deviceId: 1, action: 0, payload: {}, origin: 0, status: 'acknowledged', requestedAt: '2026-02-01T10:00:00Z', requestedBy: 'ana@demo.local', deliverAfter: '2026-02-01T10:00:00Z', acknowledgedAt: '2026-02-01T10:01:00Z', result: 'ok', expiresAt: null, cancellable: false, jobId: null },
+      ],
+      total: 2,
+    }),
+    'POST /v5/devices/1/actions/50/cancel': () => ({}),
+  });
+  const user = renderPage();
+  const row = (await screen.findAllByTestId('device-row'))[0]!;
+  await user.click(within(row).getByRole('button', { name: `Ver el detalle del dispositivo ${d.imei}` }));
+  const panel = await screen.findByRole('dialog', { name: `Dispositivo ${d.imei}` });
+  expect(location).toContain('device=1');
+  const facts = within(panel).getByTestId('device-facts');
+  expect(facts.textContent).toContain('Cliente 1');
+  expect(within(panel).getByTestId('pending-command').textContent).toContain('Liberar');
+  const entries = await within(panel).findAllByTestId('history-entry');
+  expect(entries.map((e) => e.querySelector('.badge')?.textContent)).toEqual(['Pendiente', 'Confirmado']);
+  expect(entries[0]!.textContent).toContain('Portal');
+  expect(entries[1]!.textContent).toContain('Bloqueo por robo');
+  await user.click(within(panel).getByRole('button', { name: 'Cancelar liberación' }));
+  const confirm = await screen.findByRole('dialog', { name: 'Cancelar liberación' });
+  await user.click(within(confirm).getByRole('button', { name: 'Confirmar' }));
+  expect(await screen.findByText('Liberación cancelada')).toBeTruthy();
+  expect(calls.some((c) => c.method === 'POST' && c.url === '/v5/devices/1/actions/50/cancel')).toBe(true);
+});
+
+test('without HISTORY granted the detail says why and does not fetch the history; no RELEASE, no cancel', async () => {
+  const pending = { id: 50, action: DEVICE_ACTION.RELEASE, requestedAt: '2026-03-01T10:00:00Z', requestedBy: null, deliverAfter: new Date(Date.now() + 86_400_000).toISOString() };
+  const d = device(1, { status: DEVICE_STATUS.liberando, pendingCommand: pending });
+  const calls = fakeApi({ ...GROUPS, 'GET /v5/devices': () => listOf([d]), 'GET /v5/devices/1': () => d });
+  renderPage(`${PATH}?device=1`, [DEVICE_ACTION.LOCK]);
+  const panel = await screen.findByRole('dialog', { name: `Dispositivo ${d.imei}` });
+  expect(panel.textContent).toContain('Su perfil no permite la acción Historial');
+  expect(within(panel).queryByRole('button', { name: 'Cancelar liberación' })).toBeNull();
+  expect(calls.some((c) => c.url.endsWith('/history'))).toBe(false);
+});

@@ -1,0 +1,167 @@
+/** @jest-environment jsdom */
+import { render, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import axios, { type AxiosRequestConfig } from 'axios';
+import { TextDecoder, TextEncoder } from 'node:util';
+import { Provider } from 'react-redux';
+import { INVENTORY_LABELS } from '../../../shared/constants/inventoryLabels';
+import type { Group } from '../../../shared/contracts/devices';
+import { INVENTORY_MESSAGES as M } from '../../../shared/messages';
+import { GroupDeleteModal } from './GroupDeleteModal';
+
+const L = INVENTORY_LABELS.groups;
+const at = '2025-03-01T12:00:00.000Z';
+const group = (id: number, name: string, deviceCount: number): Group => ({ id, name, description: null, deviceCount, createdAt: at, updatedAt: at });
+const NORTE = group(1, 'Norte', 3);
+const SUR = group(2, 'Sur', 0);
+const ESTE = group(3, 'Este', 1250);
+
+function setup(target: Group, groups: Group[]) {
+  const onConfirm = jest.fn();
+  const onClose = jest.fn();
+  render(<GroupDeleteModal group={target} groups={groups} loading={false} onClose={onClose} onConfirm={onConfirm} />);
+  return { onConfirm, onClose, user: userEvent.setup() };
+}
+
+describe('GroupDeleteModal', () => {
+  test('an empty group: a plain confirmation, deleted without a destination', async () => {
+    const { onConfirm, user } = setup(SUR, [NORTE, SUR]);
+    const dialog = await screen.findByRole('dialog', { name: L.deleteTitle });
+    expect(dialog.textContent).toContain(L.confirmDelete('Sur'));
+    expect(within(dialog).queryByRole('combobox')).toBeNull();
+    await user.click(within(dialog).getByRole('button', { name: L.delete }));
+    expect(onConfirm).toHaveBeenCalledWith(undefined);
+  });
+
+  test('a group with devices explains it and requires another group to move them to', async () => {
+    const { onConfirm, user } = setup(NORTE, [NORTE, SUR, ESTE]);
+    const dialog = await screen.findByRole('dialog', { name: L.deleteTitle });
+    expect(dialog.textContent).toContain(M.groups.notEmpty(3));
+    const select = within(dialog).getByRole('combobox', { name: L.moveTo }) as HTMLSelectElement;
+    expect([...select.options].map((o) => o.textContent)).toEqual([L.selectGroup, 'Sur', 'Este']);
+
+    await user.click(within(dialog).getByRole('button', { name: L.delete }));
+    expect(onConfirm).not.toHaveBeenCalled();
+    expect(select.getAttribute('aria-invalid')).toBe('true');
+    expect(document.getElementById(select.getAttribute('aria-describedby')!)?.textContent).toBe(L.moveToRequired);
+
+    await user.selectOptions(select, 'Este');
+    expect(select.getAttribute('aria-invalid')).toBeNull();
+    await user.click(within(dialog).getByRole('button', { name: L.delete }));
+    expect(onConfirm).toHaveBeenCalledWith(3);
+  });
+
+  test('a group with devices and no other group cannot be deleted', async () => {
+    const { onConfirm, user } = setup(NORTE, [NORTE]);
+    const dialog = await screen.findByRole('dialog', { name: L.deleteTitle });
+    expect(dialog.textContent).toContain(L.noOtherGroup);
+    await user.click(within(dialog).getByRole('button', { name: L.delete }));
+    expect(onConfirm).not.toHaveBeenCalled();
+  });
+});
+
+// The page, over the real store and API slice (axios answers from a stub).
+let m: {
+  router: typeof import('react-router');
+  store: typeof import('../../app/store');
+  user: typeof import('../../auth/CurrentUserContext');
+  page: typeof import('./GroupsPage');
+};
+beforeAll(async () => {
+  // react-router needs TextEncoder, which jest's jsdom environment lacks.
+  Object.assign(globalThis, { TextEncoder, TextDecoder });
+  m = {
+    router: await import('react-router'),
+    store: await import('../../app/store'),
+    user: await import('../../auth/CurrentUserContext'),
+    page: await import('./GroupsPage'),
+  };
+});
+
+describe('GroupsPage', () => {
+  const calls: AxiosRequestConfig[] = [];
+  beforeEach(() => {
+    calls.length = 0;
+    jest.spyOn(axios, 'request').mockImplementation(async (config: AxiosRequestConfig) => {
+      calls.push(config);
+      if (config.method === 'GET') return { data: { data: [NORTE, SUR, ESTE], total: 3 } };
+      return { data: null };
+    });
+  });
+  afterEach(() => jest.restoreAllMocks());
+
+  function renderPage(allowed: string[]) {
+    const store = m.store.makeStore(undefined, { apiBase: 'http://api.test/api', getAuthHeaders: async () => ({}), onUnauthorized: () => undefined });
+    const current = { user: { id: 1, correo: 'a@b.mx', nombres: 'A', apellidos: 'B', profile: null }, allowed: new Set(allowed) };
+    render(
+      <Provider store={store}>
+        <m.router.MemoryRouter>
+          <m.user.CurrentUserProvider value={current}>
+            <m.page.default title="Grupos de dispositivos" path="/inventory-management/devices-group" />
+          </m.user.CurrentUserProvider>
+        </m.router.MemoryRouter>
+      </Provider>,
+    );
+    return userEvent.setup();
+  }
+
+  test('rows with es-MX counts linking to the filtered devices; deleting a non-empty group sends moveTo', async () => {
+    const user = renderPage(['/inventory-management/devices-group', '/inventory-management/devices']);
+    const row = await screen.findByTestId('group-row-Este');
+    const link = within(row).getByRole('link', { name: L.viewDevices(1250, 'Este') });
+    expect(link.textContent).toBe('1,250');
+    expect(link.getAttribute('href')).toBe('/inventory-management/devices?groupId=3');
+
+    await user.click(within(screen.getByTestId('group-row-Norte')).getByRole('button', { name: L.deleteOf('Norte') }));
+    const dialog = await screen.findByRole('dialog', { name: L.deleteTitle });
+    await user.click(within(dialog).getByRole('button', { name: L.delete }));
+    expect(calls.filter((c) => c.method === 'DELETE')).toHaveLength(0);
+    await user.selectOptions(within(dialog).getByRole('combobox', { name: L.moveTo }), 'Sur');
+    await user.click(within(dialog).getByRole('button', { name: L.delete }));
+    await waitFor(() => expect(calls.filter((c) => c.method === 'DELETE')).toHaveLength(1));
+    expect(calls.find((c) => c.method === 'DELETE')).toMatchObject({ url: '/v5/groups/1', params: { moveTo: 2 } });
+  });
+
+  test('without the devices page the counts are plain numbers', async () => {
+    renderPage(['/inventory-management/devices-group']);
+    const row = await screen.findByTestId('group-row-Norte');
+    expect(within(row).queryByRole('link')).toBeNull();
+    expect(row.textContent).toContain('3');
+  });
+});
+
+test('axe: no serious violations on the groups page, the create modal and the delete modal', async () => {
+  jest.spyOn(axios, 'request').mockResolvedValue({ data: { data: [NORTE, SUR], total: 2 } });
+  const { default: axe } = await import('axe-core');
+  const serious = async () => {
+    // jsdom has no layout (contrast) and no canvas (label/content mismatch): Chromium checks those.
+    const result = await axe.run(document.body, { rules: { 'color-contrast': { enabled: false }, 'label-content-name-mismatch': { enabled: false } }, resultTypes: ['violations'] });
+    return result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id}: ${v.nodes.map((n) => n.html).join(' | ')}`);
+  };
+  const store = m.store.makeStore(undefined, { apiBase: 'http://api.test/api', getAuthHeaders: async () => ({}), onUnauthorized: () => undefined });
+  const current = { user: { id: 1, correo: 'a@b.mx', nombres: 'A', apellidos: 'B', profile: null }, allowed: new Set(['/inventory-management/devices']) };
+  render(
+    <Provider store={store}>
+      <m.router.MemoryRouter>
+        <m.user.CurrentUserProvider value={current}>
+          <m.page.default title="Grupos de dispositivos" path="/inventory-management/devices-group" />
+        </m.user.CurrentUserProvider>
+      </m.router.MemoryRouter>
+    </Provider>,
+  );
+  const user = userEvent.setup();
+  await screen.findByTestId('group-row-Norte');
+  expect(await serious()).toEqual([]);
+  await user.click(screen.getByRole('button', { name: L.create }));
+  const create = await screen.findByRole('dialog', { name: L.createTitle });
+  expect(await serious()).toEqual([]);
+  // The shared schema's message under the empty name.
+  await user.click(within(create).getByRole('button', { name: 'Guardar' }));
+  const name = within(create).getByRole('textbox', { name: L.name });
+  await waitFor(() => expect(name.getAttribute('aria-invalid')).toBe('true'));
+  await user.click(within(create).getByRole('button', { name: 'Cancelar' }));
+  await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+  await user.click(within(screen.getByTestId('group-row-Norte')).getByRole('button', { name: L.deleteOf('Norte') }));
+  await screen.findByRole('dialog', { name: L.deleteTitle });
+  expect(await serious()).toEqual([]);
+});

@@ -1,0 +1,39 @@
+import { DEVICE_ACTION, DEVICE_ACTIONS } from '../../../shared/constants/deviceActions';
+import type { Device } from '../../../shared/contracts/devices';
+import { OFFLINE_CODE_ACTIONS } from '../../../shared/contracts/devices';
+import { refusal, type ActionTarget } from '../../../shared/deviceActionRules';
+
+/** What the action rules need of a device. */
+export function actionTarget(device: Pick<Device, 'status' | 'lockType' | 'pendingCommand'>): ActionTarget {
+  return { status: device.status, lockType: device.lockType, pendingAction: device.pendingCommand?.action ?? null };
+}
+
+/** The row menu: every action but HISTORY (the detail shows the history). */
+export const MENU_ACTIONS = DEVICE_ACTIONS.filter((a) => a.code !== DEVICE_ACTION.HISTORY);
+
+/** Actions a bulk job can run: not HISTORY and not the offline codes (one code per device, shown once). */
+export const BULK_ACTIONS = DEVICE_ACTIONS.filter((a) => a.code !== DEVICE_ACTION.HISTORY && !OFFLINE_CODE_ACTIONS.includes(a.code));
+
+export interface MenuItem {
+  code: number;
+  label: string;
+  /** Why the action cannot be requested now; null when it can. */
+  reason: string | null;
+}
+
+/** The row menu's items for a device and the caller's granted actions. */
+export function menuItems(device: Pick<Device, 'status' | 'lockType' | 'pendingCommand'>, granted: ReadonlySet<number>): MenuItem[] {
+  const target = actionTarget(device);
+  return MENU_ACTIONS.map((a) => ({ code: a.code, label: a.label, reason: refusal(target, a.code, granted)?.reason ?? null }));
+}
+
+/** A fresh Idempotency-Key (one per user intent); works outside secure contexts too. */
+export function newIdempotencyKey(): string {
+  const c = globalThis.crypto;
+  if (typeof c?.randomUUID === 'function') return c.randomUUID();
+  const bytes = c.getRandomValues(new Uint8Array(16));
+  bytes[6] = (bytes[6]! & 0x0f) | 0x40;
+  bytes[8] = (bytes[8]! & 0x3f) | 0x80;
+  const hex = [...bytes].map((b) => b.toString(16).padStart(2, '0')).join('');
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+}

@@ -1,0 +1,217 @@
+/**
+ * `npm run bench:inventory`: the inventory targets of docs/quality.md, measured at the API.
+ *   P4/P5  list pages (every status filter entry, type, group, every offered sort and order,
+ *          pages 1–50) and IMEI prefix search, p95 over ≥ 200 requests; device counts
+ *   P6     bulk lock of 10,000 devices (dry run + commit + job done), CSV import of 10,000
+ *          rows, CSV export of the whole fleet (rows/s and the process's RSS growth)
+ * Each engine gets a fresh database seeded with the demo generator (server/db/seed/demoDevices.ts).
+ * Options: --devices=N (default 1000000), --requests=N (default 300), --engines=pglite,postgres
+ * (PostgreSQL needs TEST_DATABASE_URL; default: both when it is set).
+ * Paste the printed Markdown into docs/benchmarks.md.
+ */
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import os from 'node:os';
+import { performance } from 'node:perf_hooks';
+import { createApp } from '../server/app';
+import { loadConfig } from '../server/config';
+import { bootstrap } from '../server/db/seed/bootstrap';
+import { DEMO_GROUPS, demoDeviceRows, insertDemoBatch } from '../server/db/seed/demoDevices';
+import { createIdentity } from '../server/identity/createIdentity';
+import { signJwt } from '../server/identity/jwt';
+import { loadOrCreateKeys } from '../server/identity/keys';
+import { createLogger } from '../server/logger';
+import { loadClientAssets } from '../server/ssr/manifest';
+import { DEVICE_SORTS, luhnCheckDigit, type BulkPreview, type Job } from '../shared/contracts/devices';
+import { STATUS_FILTERS } from '../shared/constants/domain';
+import { createTestDb, type Engine } from '../tests/helpers/testDb';
+import { DIST, build, isBuildStale } from './build';
+
+const opt = (name: string) => process.argv.find((a) => a.startsWith(`--${name}=`))?.split('=')[1];
+const DEVICES = Number(opt('devices') ?? 1_000_000);
+const REQUESTS = Number(opt('requests') ?? 300);
+const ENGINES = (opt('engines')?.split(',') ?? (process.env.TEST_DATABASE_URL ? ['pglite', 'postgres'] : ['pglite'])) as Engine[];
+const ADMIN = 'admin@demo.local';
+
+const pct = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((xs.length * p) / 100))]!;
+const ms = (x: number) => `${x.toFixed(1)} ms`;
+
+/** A deterministic pseudo-random generator (the request mix is the same on both engines). */
+function prng(seed: number) {
+  let s = seed >>> 0;
+  return () => {
+    s = (s + 0x6d2b79f5) >>> 0;
+    let t = s;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+async function measure(engine: Engine, lines: string[]): Promise<void> {
+  const t = await createTestDb(engine);
+  const db = t.db;
+  const config = loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'warn', DEMO_PASSWORD: 'Demo-Portal-2026!' }, 'bench');
+  const logger = createLogger('warn');
+  const runtime = await createIdentity(config, db, logger);
+  await bootstrap(db, config, runtime.identity);
+
+  // Seed: the demo groups and DEVICES devices, 10,000 per statement.
+  const seedStart = performance.now();
+  const now = new Date();
+  await db.query('INSERT INTO device_groups (name, description) SELECT * FROM unnest($1::text[], $2::text[])', [
+    DEMO_GROUPS.map((g) => g.name),
+    DEMO_GROUPS.map((g) => g.description),
+  ]);
+  const groups = (await db.query<{ id: number }>('SELECT id FROM device_groups ORDER BY id')).rows.map((r) => r.id);
+  for (const batch of demoDeviceRows(DEVICES, 7, now, 10_000)) {
+    await db.transaction((tx) => insertDemoBatch(tx, batch, groups, now));
+  }
+  await db.exec('ANALYZE');
+  const seedSeconds = (performance.now() - seedStart) / 1000;
+
+  const app = createApp({ config, db, logger, assets: loadClientAssets(DIST), ...runtime });
+  const server = http.createServer(app);
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}/api/v5`;
+  const keys = await loadOrCreateKeys(db);
+  const { sub } = await runtime.identity!.adminGetUser(ADMIN);
+  const iat = Math.floor(Date.now() / 1000);
+  const common = { sub, iss: runtime.identity!.issuer, auth_time: iat, iat, exp: iat + 7200 };
+  const headers = {
+    AccessToken: signJwt({ ...common, client_id: config.identity.clientId, token_use: 'access', username: ADMIN, jti: 'a' }, keys.access),
+    IdToken: signJwt({ ...common, email: ADMIN, aud: config.identity.clientId, token_use: 'id', 'cognito:username': ADMIN, jti: 'i' }, keys.id),
+    username: ADMIN,
+  };
+  const call = async (path: string, init: RequestInit = {}) => {
+    const res = await fetch(`${base}${path}`, { ...init, headers: { ...headers, ...(init.headers as Record<string, string>) } });
+    if (!res.ok) throw new Error(`${init.method ?? 'GET'} ${path}: ${res.status} ${await res.text()}`);
+    return res;
+  };
+  const timed = async (path: string) => {
+    const start = performance.now();
+    await (await call(path)).arrayBuffer();
+    return performance.now() - start;
+  };
+
+  try {
+    const rnd = prng(42);
+    const pick = <T>(xs: readonly T[]) => xs[Math.floor(rnd() * xs.length)]!;
+    await timed('/devices'); // warm-up
+
+    // P4/P5 list pages: filter × sort × order × page.
+    const filters: string[] = [
+      '',
+      ...STATUS_FILTERS.map((f) => `status=${encodeURIComponent(f.value)}`),
+      'deviceType=1',
+      'deviceType=2',
+      ...groups.map((g) => `groupId=${g}`),
+      'groupId=none',
+    ];
+    const byFilter = new Map<string, number[]>();
+    const all: number[] = [];
+    const rounds = Math.max(REQUESTS, filters.length * 10);
+    for (let i = 0; i < rounds; i++) {
+      const f = filters[i % filters.length]!;
+      const q = [f, 'stage=enrolled', `sort=${pick(DEVICE_SORTS)}`, `order=${pick(['asc', 'desc'])}`, `page=${1 + Math.floor(rnd() * 50)}`, 'perPage=25']
+        .filter(Boolean)
+        .join('&');
+      const took = await timed(`/devices?${q}`);
+      all.push(took);
+      const key = f.split('=')[0] || 'none';
+      byFilter.set(key, [...(byFilter.get(key) ?? []), took]);
+    }
+    const worst = [...byFilter.entries()].map(([k, xs]) => `${k} ${ms(pct(xs, 95))}`).join(', ');
+
+    // IMEI prefix search (4–10 digits of existing IMEIs).
+    const imeis = (await db.query<{ imei: string }>('SELECT imei FROM devices ORDER BY id LIMIT 2000')).rows.map((r) => r.imei);
+    const search: number[] = [];
+    for (let i = 0; i < REQUESTS; i++) {
+      const imei = pick(imeis);
+      search.push(await timed(`/devices?search=${imei.slice(0, 4 + Math.floor(rnd() * 7))}&perPage=25`));
+    }
+
+    // Device counts (what a dashboard reads): per status from the maintained counters.
+    const counts: number[] = [];
+    for (let i = 0; i < REQUESTS; i++) {
+      const start = performance.now();
+      await db.query('SELECT base_status, sum(n)::bigint AS n FROM device_counts GROUP BY base_status');
+      counts.push(performance.now() - start);
+    }
+
+    lines.push(
+      `| ${engine} list page (${all.length} requests: ${filters.length} filters × 5 sorts × 2 orders, pages 1–50) | p95 ${ms(pct(all, 95))}, median ${ms(pct(all, 50))}, max ${ms(Math.max(...all))} |`,
+      `| ${engine} list page p95 per filter | ${worst} |`,
+      `| ${engine} IMEI prefix search (${search.length} requests, 4–10 digits) | p95 ${ms(pct(search, 95))}, median ${ms(pct(search, 50))} |`,
+      `| ${engine} device counts per status (${counts.length} queries) | p95 ${ms(pct(counts, 95))} |`,
+    );
+    console.log(lines.slice(-4).join('\n'));
+
+    // P6 bulk lock of 10,000 devices: dry run, commit, job done.
+    const ids = (
+      await db.query<{ id: string }>("SELECT id FROM devices WHERE deleted_at IS NULL AND base_status = 5 ORDER BY id LIMIT 10000")
+    ).rows.map((r) => Number(r.id));
+    const body = JSON.stringify({ selection: { ids }, payload: { action: 0, lockType: 'PorCredito', message: 'Pago vencido' } });
+    const json = { 'Content-Type': 'application/json' };
+    const bulkStart = performance.now();
+    const preview = (await (await call('/devices/bulk-actions/preview', { method: 'POST', body, headers: json })).json()) as BulkPreview;
+    const previewMs = performance.now() - bulkStart;
+    let job = (await (await call('/devices/bulk-actions', { method: 'POST', body, headers: json })).json()) as Job;
+    while (job.status === 'queued' || job.status === 'running') {
+      await new Promise((r) => setTimeout(r, 50));
+      job = (await (await call(`/jobs/${job.id}`)).json()) as Job;
+    }
+    const bulkMs = performance.now() - bulkStart;
+
+    // P6 CSV import of 10,000 rows (IMEIs outside the seeded range).
+    const csv = ['imei,tipo,marca,modelo,cliente,referencia_credito'];
+    for (let i = 0; i < 10_000; i++) {
+      const body14 = `99${String(i).padStart(12, '0')}`;
+      csv.push(`${body14}${luhnCheckDigit(body14)},Móvil,Samsung,Galaxy A15,Cliente ${i},CR-B-${i}`);
+    }
+    const importStart = performance.now();
+    const imported = (await (
+      await call('/devices/import?mode=commit', { method: 'POST', body: csv.join('\n'), headers: { 'Content-Type': 'text/csv; charset=utf-8' } })
+    ).json()) as { imported: number };
+    const importMs = performance.now() - importStart;
+
+    // P6 export of the whole fleet: rows per second and RSS growth while streaming.
+    const rssBefore = process.memoryUsage().rss;
+    let rssMax = rssBefore;
+    const sampler = setInterval(() => (rssMax = Math.max(rssMax, process.memoryUsage().rss)), 50);
+    const exportStart = performance.now();
+    const res = await call('/devices/export');
+    let newlines = 0;
+    for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) {
+      for (const byte of chunk) if (byte === 10) newlines++;
+    }
+    const exportSeconds = (performance.now() - exportStart) / 1000;
+    clearInterval(sampler);
+    const rows = newlines - 1;
+
+    lines.push(
+      `| ${engine} bulk lock of ${ids.length} devices (dry run ${ms(previewMs)} + commit + job ${job.status}, ${job.succeeded} commands; preview eligible ${preview.eligible}) | ${(bulkMs / 1000).toFixed(2)} s |`,
+      `| ${engine} CSV import of 10,000 rows (commit, ${imported.imported} registered) | ${(importMs / 1000).toFixed(2)} s |`,
+      `| ${engine} CSV export of ${rows} devices | ${(rows / exportSeconds).toFixed(0)} rows/s (${exportSeconds.toFixed(1)} s), RSS +${((rssMax - rssBefore) / 2 ** 20).toFixed(0)} MiB |`,
+      `| ${engine} seeding ${DEVICES} devices | ${seedSeconds.toFixed(0)} s |`,
+    );
+    console.log(lines.slice(-4).join('\n'));
+  } finally {
+    await app.jobRunner.stop();
+    server.closeAllConnections();
+    await new Promise((r) => server.close(r));
+    await t.dispose();
+  }
+}
+
+if (isBuildStale()) await build();
+const lines: string[] = [
+  `Measured ${new Date().toISOString().slice(0, 10)} on ${os.cpus().length} × ${os.cpus()[0]?.model ?? 'cpu'}, ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}.`,
+  `Command: \`npm run bench:inventory -- --devices=${DEVICES} --requests=${REQUESTS} --engines=${ENGINES.join(',')}\``,
+  '',
+  '| what | result |',
+  '|---|---|',
+];
+for (const engine of ENGINES) await measure(engine, lines);
+console.log(`\n${lines.join('\n')}\n`);
+process.exit(0);

@@ -1,0 +1,181 @@
+import Papa from 'papaparse';
+import { EXPORT_COLUMNS, IMPORT_COLUMNS, IMPORT_MAX_ROWS, deviceBody, luhnCheckDigit, type Device } from '../../../shared/contracts/devices';
+import { AppError } from '../../errors';
+import { deviceTypeOf, exportHeader, exportLines, exportRecordOf, importTemplate, invalidRows, markTaken, parseImportCsv, validateImportRows } from './deviceCsv';
+
+const imei = (n: number) => {
+  const body = `35${String(n).padStart(12, '0')}`;
+  return `${body}${luhnCheckDigit(body)}`;
+};
+const badCheckDigit = (n: number) => {
+  const good = imei(n);
+  return `${good.slice(0, 14)}${(Number(good[14]) + 1) % 10}`;
+};
+
+function refusal(fn: () => unknown): AppError {
+  try {
+    fn();
+  } catch (err) {
+    if (err instanceof AppError) return err;
+    throw err;
+  }
+  throw new Error('expected a refusal');
+}
+
+const GROUPS = new Map([['sucursal centro cdmx', 7], ['tvs guadalajara', 9]]);
+
+describe('parseImportCsv', () => {
+  test('comma file with BOM: header trimmed and lower-cased, cells trimmed, line numbers from the header', () => {
+    const text = `\uFEFF IMEI , Tipo ,cliente\r\n${imei(1)}, 1 ,  José Pérez \r\n${imei(2)},2,Ana\r\n`;
+    expect(parseImportCsv(text)).toEqual([
+      { line: 2, cells: { imei: imei(1), tipo: '1', cliente: 'José Pérez' } },
+      { line: 3, cells: { imei: imei(2), tipo: '2', cliente: 'Ana' } },
+    ]);
+  });
+
+  test("';' and tab delimiters are detected from the header; commas inside cells stay in the cell", () => {
+    const semi = parseImportCsv(`imei;tipo;cliente\n${imei(1)};1;Pérez, Juan\n`);
+    expect(semi).toEqual([{ line: 2, cells: { imei: imei(1), tipo: '1', cliente: 'Pérez, Juan' } }]);
+    const tab = parseImportCsv(`imei\ttipo\tmarca\n${imei(1)}\tTV\tTCL\n`);
+    expect(tab[0]!.cells).toEqual({ imei: imei(1), tipo: 'TV', marca: 'TCL' });
+  });
+
+  test('quotes: delimiters, doubled quotes and line breaks inside a quoted cell; lines still counted', () => {
+    const text = [
+      'imei,tipo,cliente,modelo',
+      `${imei(1)},1,"López, María","Galaxy ""A15"""`,
+      `${imei(2)},1,"Dirección:`,
+      `Calle 5",A25`,
+      `${imei(3)},2,Núñez,55U6K`,
+    ].join('\r\n');
+    const rows = parseImportCsv(text);
+    expect(rows.map((r) => r.line)).toEqual([2, 3, 5]);
+    expect(rows[0]!.cells).toMatchObject({ cliente: 'López, María', modelo: 'Galaxy "A15"' });
+    expect(rows[1]!.cells.cliente).toBe('Dirección:\nCalle 5');
+    expect(rows[2]!.cells.cliente).toBe('Núñez');
+  });
+
+  test('empty lines (and lines of empty cells) are skipped without shifting line numbers', () => {
+    const text = `imei,tipo\n\n${imei(1)},1\n\n   \n,\n${imei(2)},2\n\n`;
+    expect(parseImportCsv(text).map((r) => [r.line, r.cells.imei])).toEqual([
+      [3, imei(1)],
+      [7, imei(2)],
+    ]);
+  });
+
+  test('accents survive (UTF-8 text) and unknown columns are ignored', () => {
+    const rows = parseImportCsv(`imei,tipo,cliente,comentario\n${imei(1)},Móvil,Begoña Ibáñez Ñúñez,ignorado\n`);
+    expect(rows[0]!.cells).toEqual({ imei: imei(1), tipo: 'Móvil', cliente: 'Begoña Ibáñez Ñúñez' });
+  });
+
+  test(`${IMPORT_MAX_ROWS.toLocaleString('en')} data rows pass; one more is refused`, () => {
+    const lines = (n: number) => ['imei,tipo', ...Array.from({ length: n }, (_, i) => `${imei(i)},1`)].join('\n');
+    expect(parseImportCsv(lines(IMPORT_MAX_ROWS))).toHaveLength(IMPORT_MAX_ROWS);
+    const err = refusal(() => parseImportCsv(lines(IMPORT_MAX_ROWS + 1)));
+    expect([err.status, err.message]).toEqual([400, 'El archivo CSV admite como máximo 10,000 filas']);
+  });
+
+  test('missing required columns and files without data rows are refused', () => {
+    let err = refusal(() => parseImportCsv(`serie,marca\nA,B\n`));
+    expect([err.status, err.code, err.message]).toEqual([400, 'CSV_MISSING_COLUMNS', 'Faltan columnas en el encabezado: imei, tipo']);
+    err = refusal(() => parseImportCsv(`imei;marca\n${imei(1)};B\n`));
+    expect(err.message).toBe('Faltan columnas en el encabezado: tipo');
+    for (const empty of ['', '\uFEFF', 'imei,tipo\n', 'imei,tipo\n\n\n']) {
+      err = refusal(() => parseImportCsv(empty));
+      expect([err.status, err.message]).toEqual([400, 'El archivo CSV no tiene filas de datos']);
+    }
+  });
+});
+
+describe('validateImportRows', () => {
+  const validate = (text: string) => validateImportRows(parseImportCsv(text), GROUPS);
+
+  test('tipo: 1/2, Móvil/Movil/TV in any case', () => {
+    expect(['1', '2', 'Móvil', 'MOVIL', 'movil', 'móvil', 'tv', 'Tv', ' TV '].map(deviceTypeOf)).toEqual([1, 2, 1, 1, 1, 1, 2, 2, 2]);
+    expect(deviceTypeOf('Tableta')).toBe('Tableta');
+    const rows = validate(`imei,tipo\n${imei(1)},Movil\n${imei(2)},tv\n${imei(3)},3\n`);
+    expect(rows.map((r) => r.body?.deviceType)).toEqual([1, 2, undefined]);
+    expect(rows[2]!.errors).toEqual([{ field: 'tipo', message: 'El campo tipo debe ser 1 (Móvil) o 2 (TV)' }]);
+  });
+
+  test('a valid row becomes the body the API would register (group by name, empty cells null)', () => {
+    const [row] = validate(`imei,imei2,serie,tipo,marca,modelo,grupo,cliente,referencia_credito\n${imei(1)},,SN1,1,Samsung,A15,SUCURSAL centro cdmx,Ana,CR-1\n`);
+    expect(row).toEqual({
+      line: 2,
+      imei: imei(1),
+      errors: [],
+      body: deviceBody.parse({ imei: imei(1), serial: 'SN1', deviceType: 1, brand: 'Samsung', model: 'A15', groupId: 7, customerName: 'Ana', creditReference: 'CR-1' }),
+    });
+  });
+
+  test('every error of a row is reported under its CSV column, in Spanish', () => {
+    const [row] = validate(`imei,imei2,tipo,marca,grupo,cliente\n${badCheckDigit(1)},123,5,${'x'.repeat(61)},Norte,"a\u0001b"\n`);
+    expect(row!.body).toBeUndefined();
+    expect(row!.errors).toEqual(
+      expect.arrayContaining([
+        { field: 'grupo', message: 'El grupo "Norte" no existe' },
+        { field: 'imei', message: 'El campo imei no es un IMEI válido (dígito verificador incorrecto)' },
+        { field: 'imei2', message: 'El campo imei2 debe tener 15 dígitos' },
+        { field: 'tipo', message: 'El campo tipo debe ser 1 (Móvil) o 2 (TV)' },
+        { field: 'marca', message: 'El campo marca admite como máximo 60 caracteres' },
+        { field: 'cliente', message: 'El campo cliente contiene caracteres no permitidos' },
+      ]),
+    );
+    expect(row!.errors).toHaveLength(6);
+    const [empty] = validate(`imei,tipo,cliente\n,,Ana\n${imei(2)},1,Luis\n`);
+    expect(empty!.errors).toEqual([
+      { field: 'imei', message: 'El campo imei es obligatorio' },
+      { field: 'tipo', message: 'El campo tipo es obligatorio' },
+    ]);
+  });
+
+  test('IMEIs repeated in the file: the later rows are refused with the first line (spaces and dashes ignored)', () => {
+    const spaced = `${imei(1).slice(0, 5)} ${imei(1).slice(5, 10)}-${imei(1).slice(10)}`;
+    const rows = validate(`imei,tipo\n${imei(1)},1\n${imei(2)},1\n${spaced},2\n${imei(1)},9\n`);
+    expect(rows.map((r) => r.body !== undefined)).toEqual([true, true, false, false]);
+    expect(rows[2]!.errors).toEqual([{ field: 'imei', message: 'IMEI repetido en el archivo (fila 2)' }]);
+    expect(rows[3]!.errors).toEqual([
+      { field: 'tipo', message: 'El campo tipo debe ser 1 (Móvil) o 2 (TV)' },
+      { field: 'imei', message: 'IMEI repetido en el archivo (fila 2)' },
+    ]);
+  });
+
+  test('IMEIs live devices have are refused; the report lists invalid rows only', () => {
+    const rows = validate(`imei,tipo\n${imei(1)},1\n${imei(2)},1\nmal,1\n`);
+    markTaken(rows, new Set([imei(2)]));
+    expect(invalidRows(rows)).toEqual([
+      { line: 3, imei: imei(2), errors: [{ field: 'imei', message: 'Ya existe un dispositivo con este IMEI' }] },
+      { line: 4, imei: 'mal', errors: [{ field: 'imei', message: 'El campo imei debe tener 15 dígitos' }] },
+    ]);
+  });
+});
+
+describe('CSV writing', () => {
+  const device = (over: Partial<Device>): Device => ({
+    id: 1, imei: imei(1), imei2: null, serial: null, deviceType: 1, brand: 'Samsung', model: 'A15', osVersion: null, agentVersion: '3.4.1',
+    groupId: null, groupName: null, customerName: null, creditReference: null, status: 5, lockType: null, lockMessage: null,
+    temporaryUntil: null, pendingCommand: null, failureReason: null, lastSeenAt: '2026-01-02T03:04:05.000Z', enrolledAt: null,
+    createdAt: '2026-01-01T00:00:00.000Z', updatedAt: '2026-01-01T00:00:00.000Z', simIccid: null, simCarrier: null, ...over,
+  });
+
+  test('export: BOM + header, Spanish labels, ISO dates, quoting and formula cells neutralised', () => {
+    expect(exportHeader()).toBe(`\uFEFF${EXPORT_COLUMNS.join(',')}\r\n`);
+    const text = exportLines([
+      device({}),
+      device({ id: 2, deviceType: 2, status: 3, lockType: 'PorCambioSIM', customerName: '=HYPERLINK("x")', creditReference: '+52, "A"', groupName: 'Sucursal Centro' }),
+    ].map(exportRecordOf));
+    const parsed = Papa.parse<string[]>(text.trimEnd(), { newline: '\r\n' }).data;
+    expect(parsed[0]).toEqual(['1', imei(1), '', '', 'Móvil', 'Samsung', 'A15', 'Activo', '', '', '', '', '2026-01-02T03:04:05.000Z', '3.4.1', '', '2026-01-01T00:00:00.000Z']);
+    expect(parsed[1]!.slice(4, 12)).toEqual(['TV', 'Samsung', 'A15', 'Bloqueado', 'Por Cambio SIM', 'Sucursal Centro', `'=HYPERLINK("x")`, `'+52, "A"`]);
+    expect(exportLines([])).toBe('');
+  });
+
+  test('the template has the import header and one example row that imports cleanly', () => {
+    const text = importTemplate();
+    expect(text.startsWith(`\uFEFF${IMPORT_COLUMNS.join(',')}\r\n`)).toBe(true);
+    const rows = validateImportRows(parseImportCsv(text), GROUPS);
+    expect(rows).toHaveLength(1);
+    expect(rows[0]!.errors).toEqual([]);
+    expect(rows[0]!.body).toMatchObject({ deviceType: 1, brand: 'Samsung' });
+  });
+});

@@ -1,0 +1,276 @@
+/**
+ * The CSV side of the registry, pure (no database): reading an import file into rows,
+ * validating each row with the shared `deviceBody` schema, and writing CSV (export, template).
+ * Parsed and written with papaparse; nothing in a file is ever executed or spliced into SQL.
+ */
+import Papa from 'papaparse';
+import { DEVICE_TYPES, LOCK_TYPES, deviceStatusLabel } from '../../../shared/constants/domain';
+import {
+  EXPORT_COLUMNS,
+  IMPORT_COLUMNS,
+  IMPORT_MAX_BYTES,
+  IMPORT_MAX_ROWS,
+  IMPORT_REQUIRED_COLUMNS,
+  deviceBody,
+  luhnCheckDigit,
+  type Device,
+  type DeviceBody,
+  type ImportRowError,
+} from '../../../shared/contracts/devices';
+import { INVENTORY_MESSAGES, MESSAGES } from '../../../shared/messages';
+import { AppError } from '../../errors';
+
+const M = INVENTORY_MESSAGES.csv;
+
+/** Written first so spreadsheet programs read the file as UTF-8. */
+export const UTF8_BOM = '\uFEFF';
+
+/** Content types an import may arrive with (browsers label .csv files differently). */
+export const CSV_CONTENT_TYPES = ['text/csv', 'text/plain', 'application/csv', 'application/vnd.ms-excel'];
+
+/** The import size limit in MB, for the message. */
+export const IMPORT_MAX_MB = Math.round(IMPORT_MAX_BYTES / (1024 * 1024));
+
+export type ImportColumn = (typeof IMPORT_COLUMNS)[number];
+
+/** One data row of the file: its 1-based line (the header is line 1) and its cells by column. */
+export interface CsvRecord {
+  line: number;
+  cells: Partial<Record<ImportColumn, string>>;
+}
+
+const DELIMITERS = [',', ';', '\t'] as const;
+
+/** The delimiter of the header line: the candidate that occurs most often in it (',' by default). */
+function headerDelimiter(text: string): string {
+  const firstLine = text.slice(0, text.indexOf('\n') === -1 ? text.length : text.indexOf('\n'));
+  let best: string = ',';
+  let bestCount = 0;
+  for (const d of DELIMITERS) {
+    const count = firstLine.split(d).length - 1;
+    if (count > bestCount) {
+      best = d;
+      bestCount = count;
+    }
+  }
+  return best;
+}
+
+const countNewlines = (s: string, from: number, to: number): number => {
+  let n = 0;
+  for (let i = from; i < to; i++) if (s.charCodeAt(i) === 10) n++;
+  return n;
+};
+
+/**
+ * Reads an import file: BOM stripped, line breaks normalised, delimiter taken from the header
+ * line (',', ';' or tab), quotes honoured (a quoted cell may hold the delimiter or a line break),
+ * empty lines skipped, header names trimmed and lower-cased, cells trimmed. Refuses a file
+ * without data rows, with more than IMPORT_MAX_ROWS of them, or without the required columns.
+ */
+export function parseImportCsv(input: string): CsvRecord[] {
+  const text = (input.startsWith(UTF8_BOM) ? input.slice(1) : input).replace(/\r\n?/g, '\n');
+  const delimiter = headerDelimiter(text);
+  let header: string[] | undefined;
+  const records: CsvRecord[] = [];
+  let tooMany = false;
+  // Line numbers: newlines before the end of each row, minus the ones inside its quoted cells.
+  let scanned = 0;
+  let linesBefore = 0;
+  Papa.parse<string[]>(text, {
+    delimiter,
+    newline: '\n',
+    quoteChar: '"',
+    skipEmptyLines: 'greedy',
+    step(result, parser) {
+      const values = result.data;
+      let end = result.meta.cursor;
+      if (end > 0 && text.charCodeAt(end - 1) === 10) end -= 1;
+      linesBefore += countNewlines(text, scanned, end);
+      scanned = end;
+      const inside = values.reduce((n, v) => n + countNewlines(v, 0, v.length), 0);
+      const line = linesBefore + 1 - inside;
+      if (!header) {
+        header = values.map((h) => h.trim().toLowerCase());
+        return;
+      }
+      if (records.length >= IMPORT_MAX_ROWS) {
+        tooMany = true;
+        parser.abort();
+        return;
+      }
+      const cells: CsvRecord['cells'] = {};
+      header.forEach((name, i) => {
+        if ((IMPORT_COLUMNS as readonly string[]).includes(name) && cells[name as ImportColumn] === undefined) {
+          cells[name as ImportColumn] = (values[i] ?? '').trim();
+        }
+      });
+      records.push({ line, cells });
+    },
+  });
+  if (tooMany) throw new AppError(400, 'CSV_TOO_MANY_ROWS', M.tooManyRows(IMPORT_MAX_ROWS));
+  const missing = IMPORT_REQUIRED_COLUMNS.filter((c) => !header?.includes(c));
+  if (header && missing.length) throw new AppError(400, 'CSV_MISSING_COLUMNS', M.missingColumns(missing));
+  if (records.length === 0) throw new AppError(400, 'CSV_EMPTY', M.empty);
+  return records;
+}
+
+/** The body field each column fills (the group is looked up by name instead). */
+const FIELD_OF: Record<Exclude<ImportColumn, 'grupo'>, keyof DeviceBody> = {
+  imei: 'imei',
+  imei2: 'imei2',
+  serie: 'serial',
+  tipo: 'deviceType',
+  marca: 'brand',
+  modelo: 'model',
+  cliente: 'customerName',
+  referencia_credito: 'creditReference',
+};
+const COLUMN_OF = Object.fromEntries(Object.entries(FIELD_OF).map(([col, field]) => [field, col])) as Record<string, ImportColumn>;
+
+/** 'tipo' as people write it: the code, or the label with or without the accent. */
+export function deviceTypeOf(value: string): number | string {
+  const v = value.trim().toLowerCase().normalize('NFD').replace(/[\u0300-\u036f]/g, '');
+  if (v === '1') return 1;
+  if (v === '2') return 2;
+  for (const t of DEVICE_TYPES) {
+    if (v === t.label.toLowerCase().normalize('NFD').replace(/[\u0300-\u036f]/g, '')) return t.code;
+  }
+  return value;
+}
+
+/** A row after validation: the body to register, or its errors. */
+export interface ValidatedRow {
+  line: number;
+  /** The IMEI as written in the file. */
+  imei: string;
+  body?: DeviceBody;
+  errors: { field: string; message: string }[];
+}
+
+/**
+ * Validates every row with the shared schema, collecting all the errors of a row under the
+ * CSV column names; `groups` maps lower-cased group names to ids. A later row repeating an
+ * IMEI of an earlier valid-IMEI row is refused (duplicateInFile with the first line).
+ */
+export function validateImportRows(records: readonly CsvRecord[], groups: ReadonlyMap<string, number>): ValidatedRow[] {
+  const firstLineOf = new Map<string, number>();
+  return records.map((rec) => {
+    const c = rec.cells;
+    const errors: ValidatedRow['errors'] = [];
+    let groupId: number | null = null;
+    const groupName = c.grupo ?? '';
+    if (groupName !== '') {
+      const id = groups.get(groupName.toLowerCase());
+      if (id === undefined) errors.push({ field: 'grupo', message: M.groupUnknown(groupName) });
+      else groupId = id;
+    }
+    const input = {
+      imei: c.imei ?? '',
+      imei2: c.imei2 ?? '',
+      serial: c.serie ?? '',
+      deviceType: deviceTypeOf(c.tipo ?? ''),
+      brand: c.marca ?? '',
+      model: c.modelo ?? '',
+      groupId,
+      customerName: c.cliente ?? '',
+      creditReference: c.referencia_credito ?? '',
+    };
+    const parsed = deviceBody.safeParse(input);
+    const imeiErrors = new Set<string>();
+    if (!parsed.success) {
+      for (const issue of parsed.error.issues) {
+        const field = String(issue.path[0] ?? '');
+        const column = COLUMN_OF[field] ?? field;
+        const empty = (column === 'imei' || column === 'tipo') && (c[column] ?? '') === '';
+        const message = empty ? MESSAGES.required(column) : issue.message.replace(`El campo ${field} `, `El campo ${column} `);
+        if (errors.some((e) => e.field === column && e.message === message)) continue;
+        errors.push({ field: column, message });
+        if (column === 'imei') imeiErrors.add(message);
+      }
+    }
+    // Duplicates: judged on the normalised IMEI whenever the IMEI itself is valid.
+    const imei = parsed.success ? parsed.data.imei : imeiErrors.size === 0 ? (c.imei ?? '').replace(/[\s-]/g, '') : undefined;
+    if (imei !== undefined) {
+      const first = firstLineOf.get(imei);
+      if (first !== undefined) errors.push({ field: 'imei', message: M.duplicateInFile(first) });
+      else firstLineOf.set(imei, rec.line);
+    }
+    return { line: rec.line, imei: c.imei ?? '', body: errors.length === 0 && parsed.success ? parsed.data : undefined, errors };
+  });
+}
+
+/** Refuses the valid rows whose IMEI a live device already has. */
+export function markTaken(rows: ValidatedRow[], taken: ReadonlySet<string>): void {
+  for (const row of rows) {
+    if (row.body && taken.has(row.body.imei)) {
+      row.errors.push({ field: 'imei', message: M.duplicateInDb });
+      row.body = undefined;
+    }
+  }
+}
+
+/** The invalid rows as the answer lists them. */
+export const invalidRows = (rows: readonly ValidatedRow[]): ImportRowError[] =>
+  rows.filter((r) => !r.body).map((r) => ({ line: r.line, imei: r.imei, errors: r.errors }));
+
+// Writing -----------------------------------------------------------------------------------
+
+/** CSV lines (CRLF) of `rows`, formula cells neutralised with a leading apostrophe. */
+export function csvLines(rows: readonly (readonly unknown[])[]): string {
+  if (rows.length === 0) return '';
+  return `${Papa.unparse(rows as unknown[][], { newline: '\r\n', escapeFormulae: true })}\r\n`;
+}
+
+const typeLabel = (code: number) => DEVICE_TYPES.find((t) => t.code === code)?.label ?? String(code);
+const lockLabel = (key: string | null) => (key === null ? null : (LOCK_TYPES.find((t) => t.key === key)?.label ?? key));
+
+/** The first chunk of an export: BOM and the header. */
+export const exportHeader = (): string => UTF8_BOM + csvLines([EXPORT_COLUMNS]);
+
+/**
+ * One device as the export query reads it, in EXPORT_COLUMNS order: id, imei, imei2, serial,
+ * device type code, brand, model, derived status code, lock type key, group name, customer,
+ * credit reference, last seen, agent version, enrolled, created (dates ISO 8601).
+ */
+export type ExportRecord = [
+  id: number, imei: string, imei2: string | null, serial: string | null, deviceType: number, brand: string | null,
+  model: string | null, status: number, lockType: string | null, groupName: string | null, customerName: string | null,
+  creditReference: string | null, lastSeenAt: string | null, agentVersion: string | null, enrolledAt: string | null, createdAt: string,
+];
+
+/** One export line per device, with the Spanish labels of the type, status and lock type. */
+export function exportLines(records: readonly ExportRecord[]): string {
+  return csvLines(
+    records.map((r) => {
+      const line: unknown[] = [...r];
+      line[4] = typeLabel(r[4]);
+      line[7] = deviceStatusLabel(r[7]) ?? String(r[7]);
+      line[8] = lockLabel(r[8]);
+      return line;
+    }),
+  );
+}
+
+/** A device of the API as an export record (the same columns the export query reads). */
+export const exportRecordOf = (d: Device): ExportRecord => [
+  d.id, d.imei, d.imei2, d.serial, d.deviceType, d.brand, d.model, d.status, d.lockType, d.groupName, d.customerName,
+  d.creditReference, d.lastSeenAt, d.agentVersion, d.enrolledAt, d.createdAt,
+];
+
+/** The downloadable template: BOM, the IMPORT_COLUMNS header and one example row. */
+export function importTemplate(): string {
+  const body = '35693803564380';
+  const example: Record<ImportColumn, string> = {
+    imei: `${body}${luhnCheckDigit(body)}`,
+    imei2: '',
+    serie: 'R58W20ABCDE',
+    tipo: DEVICE_TYPES[0].label,
+    marca: 'Samsung',
+    modelo: 'Galaxy A15',
+    grupo: '',
+    cliente: 'María Fernanda López García',
+    referencia_credito: 'CR-2026-000123',
+  };
+  return UTF8_BOM + csvLines([IMPORT_COLUMNS, IMPORT_COLUMNS.map((c) => example[c])]);
+}

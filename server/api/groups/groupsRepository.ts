@@ -1,0 +1,85 @@
+import type { Group, GroupBody } from '../../../shared/contracts/devices';
+import type { Queryable } from '../../db/Db';
+
+interface GroupRecord {
+  id: number;
+  name: string;
+  description: string | null;
+  device_count: number | string;
+  created_at: Date;
+  updated_at: Date;
+}
+
+const toGroup = (r: GroupRecord): Group => ({
+  id: r.id,
+  name: r.name,
+  description: r.description,
+  deviceCount: Number(r.device_count),
+  createdAt: new Date(r.created_at).toISOString(),
+  updatedAt: new Date(r.updated_at).toISOString(),
+});
+
+/** Groups with their live devices, counted by the maintained counters (no scan of devices). */
+const SELECT = `SELECT g.id, g.name, g.description, g.created_at, g.updated_at, coalesce(c.n, 0)::bigint AS device_count
+                  FROM device_groups g
+                  LEFT JOIN (SELECT group_id, sum(n) AS n FROM device_counts GROUP BY group_id) c ON c.group_id = g.id`;
+
+/** All SQL of device groups. */
+export class GroupsRepository {
+  constructor(private readonly db: Queryable) {}
+
+  async list(): Promise<Group[]> {
+    const res = await this.db.query<GroupRecord>(`${SELECT} ORDER BY lower(g.name), g.id`);
+    return res.rows.map(toGroup);
+  }
+
+  async find(id: number): Promise<Group | undefined> {
+    const res = await this.db.query<GroupRecord>(`${SELECT} WHERE g.id = $1`, [id]);
+    return res.rows[0] && toGroup(res.rows[0]);
+  }
+
+  /** Locks the group row until the transaction ends (devices cannot be added to it meanwhile). */
+  async lock(id: number): Promise<boolean> {
+    const res = await this.db.query('SELECT 1 FROM device_groups WHERE id = $1 FOR UPDATE', [id]);
+    return res.rowCount > 0;
+  }
+
+  /** Whether another group already has this name (case-insensitive). */
+  async nameTaken(name: string, exceptId?: number): Promise<boolean> {
+    const res = await this.db.query('SELECT 1 FROM device_groups WHERE lower(name) = lower($1) AND id <> $2', [name, exceptId ?? 0]);
+    return res.rowCount > 0;
+  }
+
+  async insert(body: GroupBody): Promise<number> {
+    const res = await this.db.query<{ id: number }>('INSERT INTO device_groups (name, description) VALUES ($1, $2) RETURNING id', [
+      body.name,
+      body.description,
+    ]);
+    return res.rows[0]!.id;
+  }
+
+  async update(id: number, body: GroupBody): Promise<void> {
+    await this.db.query('UPDATE device_groups SET name = $2, description = $3, updated_at = now() WHERE id = $1', [id, body.name, body.description]);
+  }
+
+  /** Moves every device of the group (deleted ones too) to another group; returns the live ones moved. */
+  async moveDevices(from: number, to: number): Promise<number> {
+    const res = await this.db.query<{ n: number }>(
+      `WITH moved AS (
+         UPDATE devices SET group_id = $2, updated_at = CASE WHEN deleted_at IS NULL THEN now() ELSE updated_at END
+          WHERE group_id = $1 RETURNING deleted_at IS NULL AS live)
+       SELECT count(*) FILTER (WHERE live) AS n FROM moved`,
+      [from, to],
+    );
+    return Number(res.rows[0]!.n);
+  }
+
+  /** Deleted devices keep their history but let go of the group. */
+  async releaseDeletedDevices(id: number): Promise<void> {
+    await this.db.query('UPDATE devices SET group_id = NULL WHERE group_id = $1 AND deleted_at IS NOT NULL', [id]);
+  }
+
+  async delete(id: number): Promise<void> {
+    await this.db.query('DELETE FROM device_groups WHERE id = $1', [id]);
+  }
+}
