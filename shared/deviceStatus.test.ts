@@ -85,8 +85,8 @@ describe('device status from facts', () => {
     for (const f of settled) {
       expect(deviceStatus(facts({ ...f, lastSeenAt: OLD }), CUTOFF)).toBe(20);
       expect(deviceStatus(facts({ ...f, lastSeenAt: RECENT }), CUTOFF)).not.toBe(20);
-      // Never seen (no agent yet) is not "offline"; exactly at the cutoff is still online.
-      expect(deviceStatus(facts({ ...f, lastSeenAt: null }), CUTOFF)).not.toBe(20);
+      // An enrolled device that never checked in is offline; exactly at the cutoff is still online.
+      expect(deviceStatus(facts({ ...f, lastSeenAt: null }), CUTOFF)).toBe(20);
       expect(deviceStatus(facts({ ...f, lastSeenAt: CUTOFF }), CUTOFF)).not.toBe(20);
     }
     expect(settled.map((f) => baseStatus(facts(f))).sort()).toEqual([...OFFLINE_OVERLAID].sort());

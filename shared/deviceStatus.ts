@@ -125,9 +125,12 @@ export function offlineCutoff(now: Date, offlineAfterHours: number): Date {
   return new Date(now.getTime() - offlineAfterHours * 3600_000);
 }
 
-/** Whether a status with this last-seen time shows as 'sin_conexion'. */
+/**
+ * Whether a status with this last-seen time shows as 'sin_conexion'. An enrolled device that
+ * never checked in counts as offline (and the SQL filters stay single index ranges).
+ */
 export function isOffline(base: number, lastSeenAt: string | Date | null, cutoff: Date): boolean {
-  return lastSeenAt !== null && OFFLINE_OVERLAID.includes(base as DeviceStatusCode) && new Date(lastSeenAt) < cutoff;
+  return OFFLINE_OVERLAID.includes(base as DeviceStatusCode) && (lastSeenAt === null || new Date(lastSeenAt) < cutoff);
 }
 
 /** The specification's status code of a device at `now`. */
@@ -176,15 +179,15 @@ export function baseStatusSql(): string {
 export function statusFilterSql(code: number, cutoff: string, alias = ''): string {
   const a = alias ? `${alias}.` : '';
   const overlaid = OFFLINE_OVERLAID.join(', ');
-  if (code === DEVICE_STATUS.sin_conexion) return `(${a}base_status IN (${overlaid}) AND ${a}last_seen_at < ${cutoff})`;
-  if (OFFLINE_OVERLAID.includes(code as DeviceStatusCode)) {
-    return `(${a}base_status = ${Number(code)} AND (${a}last_seen_at IS NULL OR ${a}last_seen_at >= ${cutoff}))`;
+  if (code === DEVICE_STATUS.sin_conexion) {
+    return `(${a}base_status IN (${overlaid}) AND (${a}last_seen_at < ${cutoff} OR ${a}last_seen_at IS NULL))`;
   }
+  if (OFFLINE_OVERLAID.includes(code as DeviceStatusCode)) return `(${a}base_status = ${Number(code)} AND ${a}last_seen_at >= ${cutoff})`;
   return `(${a}base_status = ${Number(code)})`;
 }
 
 /** The derived status as a SQL expression (for exports and group-by counts). */
 export function statusSql(cutoff: string, alias = ''): string {
   const a = alias ? `${alias}.` : '';
-  return `(CASE WHEN ${a}base_status IN (${OFFLINE_OVERLAID.join(', ')}) AND ${a}last_seen_at < ${cutoff} THEN ${DEVICE_STATUS.sin_conexion} ELSE ${a}base_status END)`;
+  return `(CASE WHEN ${a}base_status IN (${OFFLINE_OVERLAID.join(', ')}) AND (${a}last_seen_at < ${cutoff} OR ${a}last_seen_at IS NULL) THEN ${DEVICE_STATUS.sin_conexion} ELSE ${a}base_status END)`;
 }

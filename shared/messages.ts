@@ -169,7 +169,6 @@ export const INVENTORY_MESSAGES = {
     ids: (field: string, max: number) => `El campo ${field} debe ser una lista de 1 a ${max} identificadores`,
     boolean: (field: string) => `El campo ${field} debe ser verdadero o falso`,
     selection: 'Indique los dispositivos con ids o con filter',
-    historyIsNotACommand: 'El historial se consulta en /devices/:id/history',
   },
   param: {
     status: 'El parámetro status debe ser un código de estado o una entrada del filtro de estados',
@@ -197,7 +196,6 @@ export const INVENTORY_MESSAGES = {
     tooMany: (max: number) => `Una acción masiva admite como máximo ${max.toLocaleString('es-MX')} dispositivos`,
     nothingToDo: 'Ningún dispositivo de la selección admite esta acción',
     jobNotFound: 'Trabajo no encontrado',
-    interrupted: 'El servidor se reinició durante el trabajo',
     failed: 'El trabajo se detuvo por un error inesperado; los lotes ya procesados se conservan y el resto no se aplicó',
     batchDetail: (action: string, done: number, skipped: number, failed: number) =>
       `${action}: ${done} realizados, ${skipped} omitidos, ${failed} fallidos`,
@@ -221,6 +219,7 @@ export const INVENTORY_MESSAGES = {
     duplicateInFile: (row: number) => `IMEI repetido en el archivo (fila ${row})`,
     duplicateInDb: 'Ya existe un dispositivo con este IMEI',
     groupUnknown: (name: string) => `El grupo "${name}" no existe`,
+    unclosedQuote: (line: number) => `El archivo CSV tiene comillas sin cerrar en la fila ${line}`,
     exportFileName: (date: string) => `dispositivos-${date}.csv`,
     templateFileName: 'plantilla-dispositivos.csv',
   },

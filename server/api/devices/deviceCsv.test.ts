@@ -85,6 +85,15 @@ describe('parseImportCsv', () => {
       expect([err.status, err.message]).toEqual([400, 'El archivo CSV no tiene filas de datos']);
     }
   });
+
+  test('a quote that never closes would swallow every later row: the file is refused naming the line where it opens', () => {
+    let err = refusal(() => parseImportCsv(`imei,tipo\r\n${imei(1)},1\r\n\r\n"${imei(2)},1\r\n${imei(3)},1\r\n${imei(4)},1\r\n`));
+    expect([err.status, err.code, err.message]).toEqual([400, 'CSV_UNCLOSED_QUOTE', 'El archivo CSV tiene comillas sin cerrar en la fila 4']);
+    err = refusal(() => parseImportCsv(`imei,tipo,cliente\n${imei(1)},1,"Ana\nPérez"\n${imei(2)},1,"Luis\n`));
+    expect(err.message).toBe('El archivo CSV tiene comillas sin cerrar en la fila 4');
+    err = refusal(() => parseImportCsv(`\n"imei,tipo\n${imei(1)},1\n`));
+    expect(err.message).toBe('El archivo CSV tiene comillas sin cerrar en la fila 2');
+  });
 });
 
 describe('validateImportRows', () => {

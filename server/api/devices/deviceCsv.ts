@@ -74,6 +74,7 @@ export function parseImportCsv(input: string): CsvRecord[] {
   let header: string[] | undefined;
   const records: CsvRecord[] = [];
   let tooMany = false;
+  let unclosedQuoteLine: number | undefined;
   // Line numbers: newlines before the end of each row, minus the ones inside its quoted cells.
   let scanned = 0;
   let linesBefore = 0;
@@ -83,6 +84,14 @@ export function parseImportCsv(input: string): CsvRecord[] {
     quoteChar: '"',
     skipEmptyLines: 'greedy',
     step(result, parser) {
+      if (result.errors.some((e) => e.code === 'MissingQuotes')) {
+        // The cell never closes: it swallowed every later line. The row starts after the empty lines.
+        let start = scanned;
+        while (start < text.length && text.charCodeAt(start) === 10) start++;
+        unclosedQuoteLine = linesBefore + countNewlines(text, scanned, start) + 1;
+        parser.abort();
+        return;
+      }
       const values = result.data;
       let end = result.meta.cursor;
       if (end > 0 && text.charCodeAt(end - 1) === 10) end -= 1;
@@ -108,6 +117,7 @@ export function parseImportCsv(input: string): CsvRecord[] {
       records.push({ line, cells });
     },
   });
+  if (unclosedQuoteLine !== undefined) throw new AppError(400, 'CSV_UNCLOSED_QUOTE', M.unclosedQuote(unclosedQuoteLine));
   if (tooMany) throw new AppError(400, 'CSV_TOO_MANY_ROWS', M.tooManyRows(IMPORT_MAX_ROWS));
   const missing = IMPORT_REQUIRED_COLUMNS.filter((c) => !header?.includes(c));
   if (header && missing.length) throw new AppError(400, 'CSV_MISSING_COLUMNS', M.missingColumns(missing));

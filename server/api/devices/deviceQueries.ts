@@ -131,8 +131,9 @@ export const likeEscape = (s: string): string => s.replace(/[\\%_]/g, (c) => `\\
 
 /**
  * The live devices (not deleted) matching `filter`, on the alias `d`. `cutoff` is the offline
- * cutoff (the status filter needs it). Search: a run of digits is an IMEI prefix (either IMEI);
- * any text also matches serial, customer name and credit reference (trigram index).
+ * cutoff (the status filter needs it). Search: a run of digits is a prefix of either IMEI, the
+ * serial or the credit reference; other text is a substring of serial, customer name or credit
+ * reference (trigram index).
  */
 export function deviceWhere(filter: DeviceFilter, cutoff: Date, where = new SqlWhere()): SqlWhere {
   where.add('d.deleted_at IS NULL');
@@ -152,13 +153,14 @@ export function deviceWhere(filter: DeviceFilter, cutoff: Date, where = new SqlW
   else if (filter.groupId !== undefined) where.add(`d.group_id = ${where.param(filter.groupId)}`);
   if (filter.search !== undefined) {
     const text = filter.search.trim().toLowerCase();
-    const like = where.param(`%${likeEscape(text)}%`);
-    const textMatch = `lower(coalesce(d.serial, '') || ' ' || coalesce(d.customer_name, '') || ' ' || coalesce(d.credit_reference, '')) LIKE ${like}`;
     if (/^\d+$/.test(text)) {
+      // Digits: a prefix of either IMEI, of the serial or of the credit reference (btree ranges,
+      // so a prefix shared by a whole model stays fast whatever the sort).
       const prefix = where.param(`${text}%`);
-      where.add(`(d.imei LIKE ${prefix} OR d.imei2 LIKE ${prefix} OR ${textMatch})`);
+      where.add(`(d.imei LIKE ${prefix} OR d.imei2 LIKE ${prefix} OR lower(d.serial) LIKE ${prefix} OR lower(d.credit_reference) LIKE ${prefix})`);
     } else {
-      where.add(`(${textMatch})`);
+      const like = where.param(`%${likeEscape(text)}%`);
+      where.add(`(lower(coalesce(d.serial, '') || ' ' || coalesce(d.customer_name, '') || ' ' || coalesce(d.credit_reference, '')) LIKE ${like})`);
     }
   }
   return where;
