@@ -1,6 +1,6 @@
 /**
- * `npm run screenshot`: docs/screenshot.png, the signed-in layout with its menu as the demo
- * administrator sees /inventory-management, in Chromium at 1280×800. It runs the built server
+ * `npm run screenshot`: docs/screenshot.png, the enrolled devices page of the demo fleet as the
+ * demo administrator sees it, in Chromium at 1280×800. It runs the built server
  * (`dist/`, built first when stale) on a temporary database with the demo accounts.
  */
 import fs from 'node:fs';
@@ -25,8 +25,9 @@ try {
   await page.getByLabel('Contraseña').fill(PASSWORD);
   await page.getByRole('button', { name: 'Iniciar sesión' }).click();
   await page.waitForURL('**/dashboard/general');
-  await page.goto(`${server.url}/inventory-management`);
-  await page.getByRole('heading', { level: 1, name: 'Gestión de inventario' }).waitFor();
+  await page.goto(`${server.url}/inventory-management/devices`);
+  await page.getByRole('heading', { level: 1, name: 'Dispositivos enrolados' }).waitFor();
+  await page.getByTestId('device-row').first().waitFor();
   await page.getByTestId('portal-version').getByText('0.').waitFor();
   await page.screenshot({ path: OUT });
   console.log(`screenshot: ${path.relative(ROOT, OUT)}`);

@@ -97,6 +97,12 @@ export const OFFLINE_OVERLAID: readonly DeviceStatusCode[] = [
   DEVICE_STATUS.TEMPORARY_ACTIVE,
 ];
 
+/**
+ * Lifecycles of a device that has been in contact: the database requires their last_seen_at
+ * (CHECK devices_settled_seen), so the offline filters below are plain ranges.
+ */
+export const SETTLED_LIFECYCLES: readonly Lifecycle[] = ['enrolled', 'configured', 'operating', 'reconfigured'];
+
 /** Default of the offline threshold (product: 72 h). */
 export const DEFAULT_OFFLINE_AFTER_HOURS = 72;
 
@@ -126,8 +132,8 @@ export function offlineCutoff(now: Date, offlineAfterHours: number): Date {
 }
 
 /**
- * Whether a status with this last-seen time shows as 'sin_conexion'. An enrolled device that
- * never checked in counts as offline (and the SQL filters stay single index ranges).
+ * Whether a status with this last-seen time shows as 'sin_conexion'. The database never holds a
+ * settled device without last_seen_at (CHECK devices_settled_seen); one would count as offline.
  */
 export function isOffline(base: number, lastSeenAt: string | Date | null, cutoff: Date): boolean {
   return OFFLINE_OVERLAID.includes(base as DeviceStatusCode) && (lastSeenAt === null || new Date(lastSeenAt) < cutoff);
@@ -179,9 +185,8 @@ export function baseStatusSql(): string {
 export function statusFilterSql(code: number, cutoff: string, alias = ''): string {
   const a = alias ? `${alias}.` : '';
   const overlaid = OFFLINE_OVERLAID.join(', ');
-  if (code === DEVICE_STATUS.sin_conexion) {
-    return `(${a}base_status IN (${overlaid}) AND (${a}last_seen_at < ${cutoff} OR ${a}last_seen_at IS NULL))`;
-  }
+  // A settled device always has a last_seen_at (a CHECK of migration 0007): plain index ranges.
+  if (code === DEVICE_STATUS.sin_conexion) return `(${a}base_status IN (${overlaid}) AND ${a}last_seen_at < ${cutoff})`;
   if (OFFLINE_OVERLAID.includes(code as DeviceStatusCode)) return `(${a}base_status = ${Number(code)} AND ${a}last_seen_at >= ${cutoff})`;
   return `(${a}base_status = ${Number(code)})`;
 }
@@ -189,5 +194,5 @@ export function statusFilterSql(code: number, cutoff: string, alias = ''): strin
 /** The derived status as a SQL expression (for exports and group-by counts). */
 export function statusSql(cutoff: string, alias = ''): string {
   const a = alias ? `${alias}.` : '';
-  return `(CASE WHEN ${a}base_status IN (${OFFLINE_OVERLAID.join(', ')}) AND (${a}last_seen_at < ${cutoff} OR ${a}last_seen_at IS NULL) THEN ${DEVICE_STATUS.sin_conexion} ELSE ${a}base_status END)`;
+  return `(CASE WHEN ${a}base_status IN (${OFFLINE_OVERLAID.join(', ')}) AND ${a}last_seen_at < ${cutoff} THEN ${DEVICE_STATUS.sin_conexion} ELSE ${a}base_status END)`;
 }

@@ -285,8 +285,9 @@ export const INVENTORY_LABELS = {
     devices: 'Dispositivos',
     created: 'Creado',
     actions: 'Acciones',
+    /** The count link's name: it contains the count the link shows (WCAG 2.5.3, label in name). */
     viewDevices: (count: number, name: string) =>
-      count === 1 ? `Ver el dispositivo del grupo ${name}` : `Ver los ${count.toLocaleString('es-MX')} dispositivos del grupo ${name}`,
+      count === 1 ? `Ver 1 dispositivo del grupo ${name}` : `Ver los ${count.toLocaleString('es-MX')} dispositivos del grupo ${name}`,
     empty: 'No hay grupos de dispositivos',
     confirmDelete: (name: string) => `¿Eliminar el grupo ${name}?`,
     moveTo: 'Mover los dispositivos al grupo',

@@ -141,8 +141,6 @@ const columns = helper.columns([
 /** The columns the API sorts by, with their names (the header of the others is plain text). */
 const SORT_OF: Partial<Record<string, { sort: DeviceSort; label: string }>> = {
   imei: { sort: 'imei', label: C.imei },
-  brand: { sort: 'brand', label: C.brandModel },
-  status: { sort: 'status', label: C.status },
   lastSeenAt: { sort: 'lastSeenAt', label: C.lastSeen },
 };
 

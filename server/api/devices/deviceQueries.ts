@@ -149,8 +149,9 @@ export function deviceWhere(filter: DeviceFilter, cutoff: Date, where = new SqlW
     }
   }
   if (filter.deviceType !== undefined) where.add(`d.device_type = ${where.param(filter.deviceType)}`);
-  if (filter.groupId === 'none') where.add('d.group_id IS NULL');
-  else if (filter.groupId !== undefined) where.add(`d.group_id = ${where.param(filter.groupId)}`);
+  // coalesce: the group indexes (0 = no group) serve both, in the order of the sort.
+  if (filter.groupId === 'none') where.add('coalesce(d.group_id, 0) = 0');
+  else if (filter.groupId !== undefined) where.add(`coalesce(d.group_id, 0) = ${where.param(filter.groupId)}`);
   if (filter.search !== undefined) {
     const text = filter.search.trim().toLowerCase();
     if (/^\d+$/.test(text)) {

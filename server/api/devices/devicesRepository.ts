@@ -7,15 +7,13 @@ import { DEVICE_COLUMNS, DEVICE_JOINS, SqlWhere, deviceWhere, toDevice, type Dev
 
 /**
  * The ORDER BY of each sort, id last as the tie-breaker, every key in the same direction so
- * the matching index (devices_created, devices_last_seen, devices_brand, devices_imei,
- * devices_status_created) is read in order.
+ * the index of the sort (alone or after the filtered column, migrations 0006 and 0007) is read
+ * in order.
  */
 const SORT_KEYS: Record<DeviceSort, readonly string[]> = {
   createdAt: ['d.created_at'],
   imei: ['d.imei'],
   lastSeenAt: ['d.last_seen_at'],
-  status: ['d.base_status', 'd.created_at'],
-  brand: ['d.brand'],
 };
 
 export const orderBy = (sort: DeviceSort, order: 'asc' | 'desc'): string => {

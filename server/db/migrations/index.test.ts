@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { baseStatusSql } from '../../../shared/deviceStatus';
+import { SETTLED_LIFECYCLES, baseStatusSql } from '../../../shared/deviceStatus';
 import { migrations } from './index';
 
 describe('migration list', () => {
@@ -16,6 +16,13 @@ describe('migration list', () => {
       expect(Number(m.id.slice(0, 4))).toBe(i + 1);
       expect(m.sql).toBe(fs.readFileSync(path.join(__dirname, `${m.id}.sql`), 'utf8'));
     });
+  });
+});
+
+describe('0007_list_indexes', () => {
+  test('the CHECK of settled devices lists the SETTLED_LIFECYCLES of shared/deviceStatus.ts', () => {
+    const sql = migrations.find((m) => m.id === '0007_list_indexes')!.sql;
+    expect(sql).toContain(`CHECK (lifecycle NOT IN (${SETTLED_LIFECYCLES.map((l) => `'${l}'`).join(', ')}) OR last_seen_at IS NOT NULL)`);
   });
 });
 

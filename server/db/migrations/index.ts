@@ -4,7 +4,7 @@ import m0003 from './0003_admins.sql';
 import m0004 from './0004_lock_app_versions.sql';
 import m0005 from './0005_audit.sql';
 import m0006 from './0006_inventory.sql';
-import m0007 from './0007_search_prefixes.sql';
+import m0007 from './0007_list_indexes.sql';
 
 export interface Migration {
   /** The file name without `.sql`: a four-digit number, an underscore, a name. */
@@ -20,5 +20,5 @@ export const migrations: readonly Migration[] = [
   { id: '0004_lock_app_versions', sql: m0004 },
   { id: '0005_audit', sql: m0005 },
   { id: '0006_inventory', sql: m0006 },
-  { id: '0007_search_prefixes', sql: m0007 },
+  { id: '0007_list_indexes', sql: m0007 },
 ];
