@@ -255,10 +255,11 @@ describeWithBrowser('the signed-in shell in Chromium', () => {
         await page.getByTestId('portal-version').filter({ hasText: ctx.portal.portalVersion }).waitFor();
         await page.getByTestId('app-version').filter({ hasText: DEMO_APP_VERSION }).waitFor();
         const main = page.getByRole('main');
-        // Two routes only redirect: `/` and `/admin-settings` go to their first allowed page.
+        // Three routes only redirect: `/`, `/admin-settings` and `/inventory-management` go to their first allowed page.
         const redirects: Record<string, { to: string; title: string }> = {
           '/': { to: '/dashboard/general', title: 'General' },
           '/admin-settings': { to: '/admin-settings/admins', title: 'Administradores' },
+          '/inventory-management': { to: '/inventory-management/add-device', title: 'Registro de dispositivos' },
         };
         const redirect = redirects[route.path];
         if (redirect) {
