@@ -1,18 +1,15 @@
 /** @jest-environment jsdom */
+import '../../testing/textEncoderPolyfill';
 import { render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import axios, { type AxiosRequestConfig } from 'axios';
-import { TextDecoder, TextEncoder } from 'node:util';
-import { Provider } from 'react-redux';
 import { INVENTORY_LABELS } from '../../../shared/constants/inventoryLabels';
 import type { ImportResult } from '../../../shared/contracts/devices';
 import { INVENTORY_MESSAGES as M } from '../../../shared/messages';
+import { renderPortal, seriousViolations, stubApi, type ApiCall } from '../../testing/renderPortal';
+import { CsvImport, fileProblem } from './CsvImport';
 import { CsvImportPreview } from './CsvImportPreview';
 
-// react-router needs TextEncoder, which jest's jsdom environment lacks: set it before loading it.
-let m: { router: typeof import('react-router'); store: typeof import('../../app/store'); csv: typeof import('./CsvImport') };
-beforeAll(async () => {
-  Object.assign(globalThis, { TextEncoder, TextDecoder });
+beforeAll(() => {
   // jsdom's Blob has no text(): read it with FileReader as browsers do.
   if (typeof Blob.prototype.text !== 'function') {
     Blob.prototype.text = function text(this: Blob) {
@@ -24,7 +21,6 @@ beforeAll(async () => {
       });
     };
   }
-  m = { router: await import('react-router'), store: await import('../../app/store'), csv: await import('./CsvImport') };
 });
 
 const L = INVENTORY_LABELS.addDevice;
@@ -99,40 +95,30 @@ describe('CsvImportPreview', () => {
 });
 
 test('fileProblem: over 2 MB is refused with the server message; a non-CSV too', () => {
-  expect(m.csv.fileProblem({ name: 'a.csv', size: 2 * 1024 * 1024 + 1, type: 'text/csv' })).toBe(M.csv.tooLarge(2));
-  expect(m.csv.fileProblem({ name: 'a.csv', size: 2 * 1024 * 1024, type: 'text/csv' })).toBeUndefined();
-  expect(m.csv.fileProblem({ name: 'A.CSV', size: 10, type: '' })).toBeUndefined();
-  expect(m.csv.fileProblem({ name: 'a.xlsx', size: 10, type: 'application/vnd.ms-excel' })).toBe(M.csv.notCsv);
+  expect(fileProblem({ name: 'a.csv', size: 2 * 1024 * 1024 + 1, type: 'text/csv' })).toBe(M.csv.tooLarge(2));
+  expect(fileProblem({ name: 'a.csv', size: 2 * 1024 * 1024, type: 'text/csv' })).toBeUndefined();
+  expect(fileProblem({ name: 'A.CSV', size: 10, type: '' })).toBeUndefined();
+  expect(fileProblem({ name: 'a.xlsx', size: 10, type: 'application/vnd.ms-excel' })).toBe(M.csv.notCsv);
 });
 
 describe('CsvImport', () => {
-  const calls: AxiosRequestConfig[] = [];
+  let calls: ApiCall[] = [];
   let resolveCommit: (() => void) | undefined;
 
   beforeEach(() => {
-    calls.length = 0;
-    jest.spyOn(axios, 'request').mockImplementation(async (config: AxiosRequestConfig) => {
-      calls.push(config);
-      const mode = (config.params as { mode: string }).mode;
+    calls = stubApi(async (call) => {
+      const mode = (call.params as { mode: string }).mode;
       if (mode === 'commit') {
         await new Promise<void>((r) => (resolveCommit = r));
-        return { data: { ...PREVIEW, mode: 'commit', imported: 2, invalid: [], sample: [] } };
+        return { ...PREVIEW, mode: 'commit', imported: 2, invalid: [], sample: [] };
       }
-      return { data: PREVIEW };
+      return PREVIEW;
     });
   });
   afterEach(() => jest.restoreAllMocks());
 
   function setup() {
-    const store = m.store.makeStore(undefined, { apiBase: 'http://api.test/api', getAuthHeaders: async () => ({}), onUnauthorized: () => undefined });
-    render(
-      <Provider store={store}>
-        <m.router.MemoryRouter>
-          <m.csv.CsvImport groups={GROUPS} preEnrolledPath="/inventory-management/devices-pre-enrolled" />
-        </m.router.MemoryRouter>
-      </Provider>,
-    );
-    return userEvent.setup();
+    return renderPortal(<CsvImport groups={GROUPS} preEnrolledPath="/inventory-management/devices-pre-enrolled" />).user;
   }
 
   test('a file is previewed, nothing is imported until the explicit click, then the commit shows progress and the result', async () => {
@@ -149,10 +135,7 @@ describe('CsvImport', () => {
     expect(calls).toHaveLength(2);
     expect(calls[1]).toMatchObject({ params: { mode: 'commit' }, data: csv });
 
-    const { default: axe } = await import('axe-core');
-    // jsdom has no layout (contrast) and no canvas (label/content mismatch): Chromium checks those.
-    const result0 = await axe.run(document.body, { rules: { 'color-contrast': { enabled: false }, 'label-content-name-mismatch': { enabled: false } }, resultTypes: ['violations'] });
-    expect(result0.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => v.id)).toEqual([]);
+    expect(await seriousViolations()).toEqual([]);
 
     resolveCommit?.();
     const result = await screen.findByTestId('csv-result');

@@ -1,18 +1,13 @@
 /** @jest-environment jsdom */
-import '../../../tests/helpers/textEncoderPolyfill';
-import { act, render, screen, waitFor, within } from '@testing-library/react';
-import userEvent from '@testing-library/user-event';
-import axios, { type AxiosAdapter, type InternalAxiosRequestConfig } from 'axios';
-import { Provider } from 'react-redux';
-import { MemoryRouter, Route, Routes, useLocation } from 'react-router';
+import '../../testing/textEncoderPolyfill';
+import { act, screen, waitFor, within } from '@testing-library/react';
+import { Route, Routes, useLocation } from 'react-router';
 import { toast } from 'react-toastify/unstyled';
 import { DEVICE_ACTION, DEVICE_ACTIONS } from '../../../shared/constants/deviceActions';
 import { DEVICE_STATUS } from '../../../shared/constants/domain';
 import type { BulkPreview, Device, DeviceList, Job } from '../../../shared/contracts/devices';
-import type { PortalUser } from '../../api/portalApi';
-import { makeStore } from '../../app/store';
-import { CurrentUserProvider } from '../../auth/CurrentUserContext';
 import { PortalToastContainer } from '../../components/PortalToastContainer';
+import { renderPortal, stubRoutes } from '../../testing/renderPortal';
 import DevicesPage from './DevicesPage';
 
 const PATH = '/inventory-management/devices';
@@ -48,34 +43,6 @@ function device(id: number, over: Partial<Device> = {}): Device {
   };
 }
 
-interface Call {
-  method: string;
-  url: string;
-  params: Record<string, unknown>;
-  body: unknown;
-  headers: Record<string, unknown>;
-}
-
-/** A fake portal API behind axios: answers by method and path, records every call. */
-function fakeApi(routes: Record<string, (call: Call) => unknown>) {
-  const calls: Call[] = [];
-  const adapter: AxiosAdapter = async (config: InternalAxiosRequestConfig) => {
-    const call: Call = {
-      method: (config.method ?? 'get').toUpperCase(),
-      url: config.url ?? '',
-      params: (config.params ?? {}) as Record<string, unknown>,
-      body: typeof config.data === 'string' ? JSON.parse(config.data) : config.data,
-      headers: config.headers.toJSON() as Record<string, unknown>,
-    };
-    calls.push(call);
-    const route = Object.keys(routes).find((k) => new RegExp(`^${k}$`).test(`${call.method} ${call.url}`));
-    if (!route) return { data: { message: 'no route' }, status: 404, statusText: 'Not Found', headers: {}, config };
-    return { data: routes[route]!(call), status: 200, statusText: 'OK', headers: {}, config };
-  };
-  axios.defaults.adapter = adapter;
-  return calls;
-}
-
 let location = '';
 function LocationProbe() {
   location = useLocation().search;
@@ -85,35 +52,21 @@ function LocationProbe() {
 const ALL_ACTIONS = DEVICE_ACTIONS.map((a) => a.code);
 
 function renderPage(url = PATH, actions: number[] = ALL_ACTIONS) {
-  const store = makeStore(undefined, { apiBase: 'http://api.test', getAuthHeaders: async () => ({}), onUnauthorized: jest.fn() });
-  const user: PortalUser = {
-    id: 1,
-    correo: 'admin@demo.local',
-    nombres: 'Admin',
-    apellidos: 'Demo',
-    profile: { id: 1, nombre: 'Administrador', details: [], actions },
-  };
-  render(
-    <Provider store={store}>
-      <CurrentUserProvider value={{ user, allowed: new Set([PATH]) }}>
-        <MemoryRouter initialEntries={[url]}>
-          <Routes>
-            <Route
-              path={PATH}
-              element={
-                <>
-                  <DevicesPage title="Dispositivos enrolados" path={PATH} />
-                  <LocationProbe />
-                </>
-              }
-            />
-          </Routes>
-        </MemoryRouter>
-        <PortalToastContainer />
-      </CurrentUserProvider>
-    </Provider>,
+  const page = (
+    <>
+      <DevicesPage title="Dispositivos enrolados" path={PATH} />
+      <LocationProbe />
+    </>
   );
-  return userEvent.setup();
+  return renderPortal(
+    <>
+      <Routes>
+        <Route path={PATH} element={page} />
+      </Routes>
+      <PortalToastContainer />
+    </>,
+    { url, allowed: [PATH], actions },
+  ).user;
 }
 
 const listOf = (rows: Device[], total = rows.length, totalIsEstimate = false): DeviceList => ({ data: rows, total, totalIsEstimate });
@@ -136,10 +89,11 @@ beforeAll(() => {
 
 afterEach(() => {
   act(() => toast.dismiss());
+  jest.restoreAllMocks();
 });
 
 test('lists the enrolled devices of the URL page: columns, badges, labels, relative last-seen, total', async () => {
-  const calls = fakeApi({
+  const calls = stubRoutes({
     ...GROUPS,
     'GET /v5/devices': () =>
       listOf(
@@ -165,7 +119,7 @@ test('lists the enrolled devices of the URL page: columns, badges, labels, relat
 });
 
 test('the URL drives the request; sorting and filters write the URL (page back to 1), with aria-sort', async () => {
-  const calls = fakeApi({ ...GROUPS, 'GET /v5/devices': () => listOf(PAGE, 1_000_000, true) });
+  const calls = stubRoutes({ ...GROUPS, 'GET /v5/devices': () => listOf(PAGE, 1_000_000, true) });
   const user = renderPage(`${PATH}?page=3&perPage=50&status=3:PorCredito&deviceType=2&groupId=none&search=3569&sort=bogus`);
   await screen.findAllByTestId('device-row');
   expect(calls.find((c) => c.url === '/v5/devices')!.params).toEqual({
@@ -196,7 +150,7 @@ test('the URL drives the request; sorting and filters write the URL (page back t
 });
 
 test('empty states: with filters a different text and "Limpiar filtros"; without, the plain one', async () => {
-  fakeApi({ ...GROUPS, 'GET /v5/devices': () => listOf([]) });
+  stubRoutes({ ...GROUPS, 'GET /v5/devices': () => listOf([]) });
   const user = renderPage(`${PATH}?status=21`);
   const empty = await screen.findByTestId('devices-empty');
   expect(empty.textContent).toContain('Ningún dispositivo coincide con los filtros');
@@ -207,7 +161,7 @@ test('empty states: with filters a different text and "Limpiar filtros"; without
 
 test('an error state with a retry', async () => {
   let fail = true;
-  fakeApi({
+  stubRoutes({
     ...GROUPS,
     'GET /v5/devices': () => {
       if (fail) throw new Error('boom');
@@ -234,7 +188,7 @@ test('bulk: select the page, then every match of the filter; preview, confirm, p
     id: 77, kind: 'bulk_action', action: 0, status: 'completed', total: 58, processed: 58, succeeded: 55, skipped: 2, failed: 1,
     createdAt: '', createdBy: 'admin@demo.local', startedAt: '', finishedAt: '', error: null,
   };
-  const calls = fakeApi({
+  const calls = stubRoutes({
     ...GROUPS,
     'GET /v5/devices': () => listOf(PAGE, 60),
     'POST /v5/devices/bulk-actions/preview': () => preview,
@@ -260,7 +214,7 @@ test('bulk: select the page, then every match of the filter; preview, confirm, p
   await user.click(within(dialog).getByRole('button', { name: 'Vista previa' }));
   expect(await within(dialog).findByTestId('bulk-summary')).toBeTruthy();
   const previewCall = calls.find((c) => c.url === '/v5/devices/bulk-actions/preview')!;
-  expect(previewCall.body).toEqual({ selection: { filter: { stage: 'enrolled', deviceType: '1' } }, payload: { action: 0, lockType: 'PorCredito', message: null, stolen: false } });
+  expect(previewCall.data).toEqual({ selection: { filter: { stage: 'enrolled', deviceType: '1' } }, payload: { action: 0, lockType: 'PorCredito', message: null, stolen: false } });
 
   await user.click(within(dialog).getByRole('button', { name: 'Confirmar' }));
   const result = await within(dialog).findByTestId('bulk-result');
@@ -276,7 +230,7 @@ test('bulk: select the page, then every match of the filter; preview, confirm, p
 });
 
 test('a row action: the confirmation modal sends the payload with an Idempotency-Key, then toasts', async () => {
-  const calls = fakeApi({
+  const calls = stubRoutes({
     ...GROUPS,
     'GET /v5/devices': () => listOf([device(1)]),
     'POST /v5/devices/1/actions': () => ({ device: device(1), command: null }),
@@ -292,13 +246,13 @@ test('a row action: the confirmation modal sends the payload with an Idempotency
   await user.click(within(dialog).getByRole('button', { name: 'Confirmar' }));
   expect(await screen.findByText(`Acción "Enviar notificación" solicitada para el dispositivo ${device(1).imei}`)).toBeTruthy();
   const post = calls.find((c) => c.method === 'POST')!;
-  expect(post.body).toEqual({ action: DEVICE_ACTION.SEND_NOTIFICATION, title: 'Aviso', message: 'Hola' });
+  expect(post.data).toEqual({ action: DEVICE_ACTION.SEND_NOTIFICATION, title: 'Aviso', message: 'Hola' });
   expect(post.headers['Idempotency-Key']).toMatch(/^[0-9a-f-]{36}$/);
   await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
 });
 
 test('an offline code is shown once, large, with copy, expiry and the warning', async () => {
-  fakeApi({
+  stubRoutes({
     ...GROUPS,
     'GET /v5/devices': () => listOf([device(1, { status: DEVICE_STATUS.bloqueado, lockType: 'PorNoConexion' })]),
     'POST /v5/devices/1/actions': () => ({ device: null, command: null, offlineCode: { code: '48213907', expiresAt: '2026-03-12T10:00:00Z' } }),
@@ -320,7 +274,7 @@ test('an offline code is shown once, large, with copy, expiry and the warning', 
 test('the detail opens from the IMEI (device=<id> in the URL): facts, pending release with cancel, history', async () => {
   const pending = { id: 50, action: DEVICE_ACTION.RELEASE, requestedAt: '2026-03-01T10:00:00Z', requestedBy: 'ana@demo.local', deliverAfter: new Date(Date.now() + 86_400_000).toISOString() };
   const d = device(1, { status: DEVICE_STATUS.liberando, pendingCommand: pending });
-  const calls = fakeApi({
+  const calls = stubRoutes({
     ...GROUPS,
     'GET /v5/devices': () => listOf([d]),
     'GET /v5/devices/1': () => d,
@@ -355,7 +309,7 @@ test('the detail opens from the IMEI (device=<id> in the URL): facts, pending re
 test('without HISTORY granted the detail says why and does not fetch the history; no RELEASE, no cancel', async () => {
   const pending = { id: 50, action: DEVICE_ACTION.RELEASE, requestedAt: '2026-03-01T10:00:00Z', requestedBy: null, deliverAfter: new Date(Date.now() + 86_400_000).toISOString() };
   const d = device(1, { status: DEVICE_STATUS.liberando, pendingCommand: pending });
-  const calls = fakeApi({ ...GROUPS, 'GET /v5/devices': () => listOf([d]), 'GET /v5/devices/1': () => d });
+  const calls = stubRoutes({ ...GROUPS, 'GET /v5/devices': () => listOf([d]), 'GET /v5/devices/1': () => d });
   renderPage(`${PATH}?device=1`, [DEVICE_ACTION.LOCK]);
   const panel = await screen.findByRole('dialog', { name: `Dispositivo ${d.imei}` });
   expect(panel.textContent).toContain('Su perfil no permite la acción Historial');

@@ -1,13 +1,13 @@
 /** @jest-environment jsdom */
+import '../../testing/textEncoderPolyfill';
 import { render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import axios, { type AxiosRequestConfig } from 'axios';
-import { TextDecoder, TextEncoder } from 'node:util';
-import { Provider } from 'react-redux';
 import { INVENTORY_LABELS } from '../../../shared/constants/inventoryLabels';
 import type { Group } from '../../../shared/contracts/devices';
 import { INVENTORY_MESSAGES as M } from '../../../shared/messages';
+import { renderPortal, seriousViolations, stubApi, type ApiCall } from '../../testing/renderPortal';
 import { GroupDeleteModal } from './GroupDeleteModal';
+import GroupsPage from './GroupsPage';
 
 const L = INVENTORY_LABELS.groups;
 const at = '2025-03-01T12:00:00.000Z';
@@ -61,52 +61,18 @@ describe('GroupDeleteModal', () => {
 });
 
 // The page, over the real store and API slice (axios answers from a stub).
-let m: {
-  router: typeof import('react-router');
-  store: typeof import('../../app/store');
-  user: typeof import('../../auth/CurrentUserContext');
-  page: typeof import('./GroupsPage');
-};
-beforeAll(async () => {
-  // react-router needs TextEncoder, which jest's jsdom environment lacks.
-  Object.assign(globalThis, { TextEncoder, TextDecoder });
-  m = {
-    router: await import('react-router'),
-    store: await import('../../app/store'),
-    user: await import('../../auth/CurrentUserContext'),
-    page: await import('./GroupsPage'),
-  };
-});
+const renderGroupsPage = (allowed: string[]) =>
+  renderPortal(<GroupsPage title="Grupos de dispositivos" path="/inventory-management/devices-group" />, { allowed });
 
 describe('GroupsPage', () => {
-  const calls: AxiosRequestConfig[] = [];
+  let calls: ApiCall[] = [];
   beforeEach(() => {
-    calls.length = 0;
-    jest.spyOn(axios, 'request').mockImplementation(async (config: AxiosRequestConfig) => {
-      calls.push(config);
-      if (config.method === 'GET') return { data: { data: [NORTE, SUR, ESTE], total: 3 } };
-      return { data: null };
-    });
+    calls = stubApi((call) => (call.method === 'GET' ? { data: [NORTE, SUR, ESTE], total: 3 } : null));
   });
   afterEach(() => jest.restoreAllMocks());
 
-  function renderPage(allowed: string[]) {
-    const store = m.store.makeStore(undefined, { apiBase: 'http://api.test/api', getAuthHeaders: async () => ({}), onUnauthorized: () => undefined });
-    const current = { user: { id: 1, correo: 'a@b.mx', nombres: 'A', apellidos: 'B', profile: null }, allowed: new Set(allowed) };
-    render(
-      <Provider store={store}>
-        <m.router.MemoryRouter>
-          <m.user.CurrentUserProvider value={current}>
-            <m.page.default title="Grupos de dispositivos" path="/inventory-management/devices-group" />
-          </m.user.CurrentUserProvider>
-        </m.router.MemoryRouter>
-      </Provider>,
-    );
-    return userEvent.setup();
-  }
-
   test('rows with es-MX counts linking to the filtered devices; deleting a non-empty group sends moveTo', async () => {
-    const user = renderPage(['/inventory-management/devices-group', '/inventory-management/devices']);
+    const { user } = renderGroupsPage(['/inventory-management/devices-group', '/inventory-management/devices']);
     const row = await screen.findByTestId('group-row-Este');
     const link = within(row).getByRole('link', { name: L.viewDevices(1250, 'Este') });
     expect(link.textContent).toBe('1,250');
@@ -123,7 +89,7 @@ describe('GroupsPage', () => {
   });
 
   test('without the devices page the counts are plain numbers', async () => {
-    renderPage(['/inventory-management/devices-group']);
+    renderGroupsPage(['/inventory-management/devices-group']);
     const row = await screen.findByTestId('group-row-Norte');
     expect(within(row).queryByRole('link')).toBeNull();
     expect(row.textContent).toContain('3');
@@ -131,30 +97,13 @@ describe('GroupsPage', () => {
 });
 
 test('axe: no serious violations on the groups page, the create modal and the delete modal', async () => {
-  jest.spyOn(axios, 'request').mockResolvedValue({ data: { data: [NORTE, SUR], total: 2 } });
-  const { default: axe } = await import('axe-core');
-  const serious = async () => {
-    // jsdom has no layout (contrast) and no canvas (label/content mismatch): Chromium checks those.
-    const result = await axe.run(document.body, { rules: { 'color-contrast': { enabled: false }, 'label-content-name-mismatch': { enabled: false } }, resultTypes: ['violations'] });
-    return result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id}: ${v.nodes.map((n) => n.html).join(' | ')}`);
-  };
-  const store = m.store.makeStore(undefined, { apiBase: 'http://api.test/api', getAuthHeaders: async () => ({}), onUnauthorized: () => undefined });
-  const current = { user: { id: 1, correo: 'a@b.mx', nombres: 'A', apellidos: 'B', profile: null }, allowed: new Set(['/inventory-management/devices']) };
-  render(
-    <Provider store={store}>
-      <m.router.MemoryRouter>
-        <m.user.CurrentUserProvider value={current}>
-          <m.page.default title="Grupos de dispositivos" path="/inventory-management/devices-group" />
-        </m.user.CurrentUserProvider>
-      </m.router.MemoryRouter>
-    </Provider>,
-  );
-  const user = userEvent.setup();
+  stubApi(() => ({ data: [NORTE, SUR], total: 2 }));
+  const { user } = renderGroupsPage(['/inventory-management/devices']);
   await screen.findByTestId('group-row-Norte');
-  expect(await serious()).toEqual([]);
+  expect(await seriousViolations()).toEqual([]);
   await user.click(screen.getByRole('button', { name: L.create }));
   const create = await screen.findByRole('dialog', { name: L.createTitle });
-  expect(await serious()).toEqual([]);
+  expect(await seriousViolations()).toEqual([]);
   // The shared schema's message under the empty name.
   await user.click(within(create).getByRole('button', { name: 'Guardar' }));
   const name = within(create).getByRole('textbox', { name: L.name });
@@ -163,5 +112,5 @@ test('axe: no serious violations on the groups page, the create modal and the de
   await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
   await user.click(within(screen.getByTestId('group-row-Norte')).getByRole('button', { name: L.deleteOf('Norte') }));
   await screen.findByRole('dialog', { name: L.deleteTitle });
-  expect(await serious()).toEqual([]);
+  expect(await seriousViolations()).toEqual([]);
 });

@@ -1,13 +1,12 @@
 /** @jest-environment jsdom */
-import { render, screen, waitFor, within } from '@testing-library/react';
-import userEvent from '@testing-library/user-event';
-import axios, { type AxiosRequestConfig } from 'axios';
-import { TextDecoder, TextEncoder } from 'node:util';
-import { Provider } from 'react-redux';
+import '../../testing/textEncoderPolyfill';
+import { screen, waitFor, within } from '@testing-library/react';
 import { DEVICE_ACTION } from '../../../shared/constants/deviceActions';
 import { INVENTORY_LABELS } from '../../../shared/constants/inventoryLabels';
 import type { Device, Group } from '../../../shared/contracts/devices';
 import { INVENTORY_MESSAGES as M } from '../../../shared/messages';
+import { renderPortal, seriousViolations, stubApi, type ApiCall } from '../../testing/renderPortal';
+import PreEnrolledPage from './PreEnrolledPage';
 
 const L = INVENTORY_LABELS.preEnrolled;
 const PATH = '/inventory-management/devices-pre-enrolled';
@@ -23,51 +22,20 @@ const DEVICE: Device = {
   simIccid: null, simCarrier: null,
 };
 
-let m: {
-  router: typeof import('react-router');
-  store: typeof import('../../app/store');
-  user: typeof import('../../auth/CurrentUserContext');
-  page: typeof import('./PreEnrolledPage');
-};
-beforeAll(async () => {
-  // react-router needs TextEncoder, which jest's jsdom environment lacks.
-  Object.assign(globalThis, { TextEncoder, TextDecoder });
-  m = {
-    router: await import('react-router'),
-    store: await import('../../app/store'),
-    user: await import('../../auth/CurrentUserContext'),
-    page: await import('./PreEnrolledPage'),
-  };
-});
-
-const calls: AxiosRequestConfig[] = [];
+let calls: ApiCall[] = [];
 let devices: Device[] = [DEVICE];
 beforeEach(() => {
-  calls.length = 0;
   devices = [DEVICE];
-  jest.spyOn(axios, 'request').mockImplementation(async (config: AxiosRequestConfig) => {
-    calls.push(config);
-    if (config.method === 'GET' && config.url === '/v5/groups') return { data: { data: GROUPS, total: GROUPS.length } };
-    if (config.method === 'GET') return { data: { data: devices, total: devices.length, totalIsEstimate: false } };
-    return { data: DEVICE };
+  calls = stubApi((call) => {
+    if (call.method === 'GET' && call.url === '/v5/groups') return { data: GROUPS, total: GROUPS.length };
+    if (call.method === 'GET') return { data: devices, total: devices.length, totalIsEstimate: false };
+    return DEVICE;
   });
 });
 afterEach(() => jest.restoreAllMocks());
 
 function renderPage({ actions = [] as number[], allowed = [PATH], url = PATH } = {}) {
-  const store = m.store.makeStore(undefined, { apiBase: 'http://api.test/api', getAuthHeaders: async () => ({}), onUnauthorized: () => undefined });
-  const profile = { id: 1, nombre: 'Operador', details: [], actions };
-  const current = { user: { id: 1, correo: 'a@b.mx', nombres: 'A', apellidos: 'B', profile }, allowed: new Set(allowed) };
-  render(
-    <Provider store={store}>
-      <m.router.MemoryRouter initialEntries={[url]}>
-        <m.user.CurrentUserProvider value={current}>
-          <m.page.default title="Dispositivos pre-enrolados" path={PATH} />
-        </m.user.CurrentUserProvider>
-      </m.router.MemoryRouter>
-    </Provider>,
-  );
-  return userEvent.setup();
+  return renderPortal(<PreEnrolledPage title="Dispositivos pre-enrolados" path={PATH} />, { url, allowed, actions }).user;
 }
 
 const listCalls = () => calls.filter((c) => c.method === 'GET' && c.url === '/v5/devices');
@@ -134,16 +102,10 @@ test('sorting by a column header puts it in the URL (and the request)', async ()
 });
 
 test('axe: no serious violations in the list and in the edit modal', async () => {
-  const { default: axe } = await import('axe-core');
-  const serious = async () => {
-    // jsdom has no layout (contrast) and no canvas (label/content mismatch): Chromium checks those.
-    const result = await axe.run(document.body, { rules: { 'color-contrast': { enabled: false }, 'label-content-name-mismatch': { enabled: false } }, resultTypes: ['violations'] });
-    return result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id}: ${v.nodes.map((n) => n.html).join(' | ')}`);
-  };
   const user = renderPage({ actions: [DEVICE_ACTION.DELETE_DEVICE], allowed: [PATH, '/inventory-management/add-device'] });
   const row = await screen.findByTestId(`pre-enrolled-row-${DEVICE.imei}`);
-  expect(await serious()).toEqual([]);
+  expect(await seriousViolations()).toEqual([]);
   await user.click(within(row).getByRole('button', { name: L.editOf(DEVICE.imei) }));
   await screen.findByRole('dialog', { name: L.editTitle });
-  expect(await serious()).toEqual([]);
+  expect(await seriousViolations()).toEqual([]);
 });
