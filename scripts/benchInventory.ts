@@ -180,7 +180,8 @@ async function measure(engine: Engine, lines: string[]): Promise<void> {
     let rssMax = rssBefore;
     const sampler = setInterval(() => (rssMax = Math.max(rssMax, process.memoryUsage().rss)), 50);
     const exportStart = performance.now();
-    const res = await call('/devices/export');
+    // Uncompressed: the server's streaming alone (gzip, negotiated by browsers, costs CPU on top).
+    const res = await call('/devices/export', { headers: { 'accept-encoding': 'identity' } });
     let newlines = 0;
     for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) {
       for (const byte of chunk) if (byte === 10) newlines++;

@@ -33,17 +33,19 @@ function csvBody(): RequestHandler {
   };
 }
 
-/** Resolves once the response can take more (or is gone). */
+/**
+ * Resolves once the response can take more (or is gone). `once` for 'drain': the compression
+ * middleware hands drain listeners to its zlib stream and does not forward their removal.
+ */
 const drained = (res: Response) =>
   new Promise<void>((resolve) => {
     if (res.destroyed) return resolve();
     const done = () => {
-      res.off('drain', done);
       res.off('close', done);
       resolve();
     };
-    res.on('drain', done);
-    res.on('close', done);
+    res.once('drain', done);
+    res.once('close', done);
   });
 
 /** Writes the chunks with back-pressure; stops reading when the client goes away. */

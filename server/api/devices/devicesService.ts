@@ -92,14 +92,14 @@ export class DevicesService {
   }
 
   /**
-   * Exact up to EXACT_COUNT_CAP (a bounded count); above it the maintained counters when they
-   * can answer the filter, otherwise the planner's estimate (flagged as such).
+   * The maintained counters when they can answer the filter (exact, no scan); otherwise exact up
+   * to EXACT_COUNT_CAP (a bounded count) and above it the planner's estimate (flagged as such).
    */
   private async total(repo: DevicesRepository, filter: DeviceFilter, cutoff: Date): Promise<{ n: number; estimate: boolean }> {
-    const n = await repo.countUpTo(filter, cutoff, EXACT_COUNT_CAP + 1);
-    if (n <= EXACT_COUNT_CAP) return { n, estimate: false };
     const counted = await repo.countFromCounters(filter);
     if (counted !== undefined) return { n: counted, estimate: false };
+    const n = await repo.countUpTo(filter, cutoff, EXACT_COUNT_CAP + 1);
+    if (n <= EXACT_COUNT_CAP) return { n, estimate: false };
     return { n: Math.max(EXACT_COUNT_CAP + 1, Math.round(await repo.estimate(filter, cutoff))), estimate: true };
   }
 

@@ -10,12 +10,12 @@ ALTER TABLE devices ADD CONSTRAINT devices_settled_seen
 
 -- The enrolled devices page lists every status but PRE_ENROLLED, and new registrations are
 -- both the newest and never seen: its indexes leave them out, so no page walks past them.
--- Brand is no longer a sort; the filter indexes of 0006 are replaced by enrolled-only ones.
-DROP INDEX devices_brand, devices_group, devices_type;
+-- Brand is no longer a sort; the sort and filter indexes of 0006 are replaced by enrolled-only
+-- ones (the pages always name their stage; every index costs each bulk update).
+DROP INDEX devices_brand, devices_group, devices_type, devices_created, devices_last_seen;
 
 CREATE INDEX devices_enrolled_created ON devices (created_at, id) WHERE deleted_at IS NULL AND base_status <> 25;
 CREATE INDEX devices_enrolled_last_seen ON devices (last_seen_at, id) WHERE deleted_at IS NULL AND base_status <> 25;
-CREATE INDEX devices_enrolled_imei ON devices (imei) WHERE deleted_at IS NULL AND base_status <> 25;
 CREATE INDEX devices_type_created ON devices (device_type, created_at, id) WHERE deleted_at IS NULL AND base_status <> 25;
 CREATE INDEX devices_type_last_seen ON devices (device_type, last_seen_at, id) WHERE deleted_at IS NULL AND base_status <> 25;
 CREATE INDEX devices_type_imei ON devices (device_type, imei) WHERE deleted_at IS NULL AND base_status <> 25;
