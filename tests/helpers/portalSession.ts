@@ -292,7 +292,17 @@ export function usePortalBrowser(): PortalBrowser {
   let browser: Browser | undefined;
   let context: BrowserContext | undefined;
   beforeAll(async () => {
-    [portal, browser] = await Promise.all([startPortal(), launchBrowser()]);
+    const [p, b] = await Promise.allSettled([startPortal(), launchBrowser()]);
+    if (p.status === 'fulfilled') portal = p.value;
+    if (b.status === 'fulfilled') browser = b.value;
+    // One of them failed: the other must not keep jest from exiting.
+    if (p.status === 'rejected' || b.status === 'rejected') {
+      await browser?.close();
+      await portal?.close();
+      browser = undefined;
+      portal = undefined;
+      throw p.status === 'rejected' ? p.reason : (b as PromiseRejectedResult).reason;
+    }
   }, 90_000);
   afterAll(async () => {
     await browser?.close();
