@@ -19,8 +19,11 @@ import { exportHeader, exportLines, importTemplate, invalidRows, markTaken, pars
 import type { InventorySettings } from './deviceQueries';
 import { DevicesRepository } from './devicesRepository';
 
-/** Up to this many matching devices the list counts exactly; above it, counters or an estimate. */
-export const EXACT_COUNT_CAP = 10_000;
+/**
+ * When the counters cannot answer (a search, a clock-dependent status), the list counts exactly
+ * up to this many matching devices, and above it answers the planner's estimate.
+ */
+export const EXACT_COUNT_CAP = 1_000;
 /** Devices per query of the export (keyset on the id). */
 export const EXPORT_BATCH = 5_000;
 /** Valid rows an import preview shows. */
