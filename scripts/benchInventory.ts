@@ -123,12 +123,12 @@ async function measure(engine: Engine, lines: string[]): Promise<void> {
     }
     const worst = [...byFilter.entries()].map(([k, xs]) => `${k} ${ms(pct(xs, 95))}`).join(', ');
 
-    // IMEI prefix search (4–10 digits of existing IMEIs).
+    // IMEI prefix search (4–10 digits of existing IMEIs), as the enrolled devices page asks it.
     const imeis = (await db.query<{ imei: string }>('SELECT imei FROM devices ORDER BY id LIMIT 2000')).rows.map((r) => r.imei);
     const search: number[] = [];
     for (let i = 0; i < REQUESTS; i++) {
       const imei = pick(imeis);
-      search.push(await timed(`/devices?search=${imei.slice(0, 4 + Math.floor(rnd() * 7))}&perPage=25`));
+      search.push(await timed(`/devices?stage=enrolled&search=${imei.slice(0, 4 + Math.floor(rnd() * 7))}&perPage=25`));
     }
 
     // Device counts (what a dashboard reads): per status from the maintained counters.
