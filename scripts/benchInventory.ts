@@ -21,6 +21,7 @@ import { createIdentity } from '../server/identity/createIdentity';
 import { signJwt } from '../server/identity/jwt';
 import { loadOrCreateKeys } from '../server/identity/keys';
 import { createLogger } from '../server/logger';
+import { prng } from '../server/db/seed/prng';
 import { loadClientAssets } from '../server/ssr/manifest';
 import { DEVICE_SORTS, luhnCheckDigit, type BulkPreview, type Job } from '../shared/contracts/devices';
 import { STATUS_FILTERS } from '../shared/constants/domain';
@@ -36,17 +37,6 @@ const ADMIN = 'admin@demo.local';
 const pct = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((xs.length * p) / 100))]!;
 const ms = (x: number) => `${x.toFixed(1)} ms`;
 
-/** A deterministic pseudo-random generator (the request mix is the same on both engines). */
-function prng(seed: number) {
-  let s = seed >>> 0;
-  return () => {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let t = s;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 async function measure(engine: Engine, lines: string[]): Promise<void> {
   const t = await createTestDb(engine);

@@ -1,14 +1,4 @@
-/** A small seeded generator (mulberry32): the same bodies on every run. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { prng } from '../../server/db/seed/prng';
 
 const STRINGS = ['', ' ', 'a', 'ñandú', '\u0000', 'x'.repeat(300), '<script>', "'; DROP TABLE admins; --", '/dashboard', '%_\\', '\ud800', '1', 'true', 'null', 'a@b', 'ana@demo.local'];
 const NUMBERS = [0, -1, 1, 2, 3, 1.5, 2 ** 31, -(2 ** 31), Number.MAX_SAFE_INTEGER, 1e308, 14, 99];

@@ -11,6 +11,7 @@ import { RELEASE_CANCEL_HOURS, luhnCheckDigit } from '../../../shared/contracts/
 import type { Lifecycle, LockState } from '../../../shared/deviceStatus';
 import type { Db, Queryable } from '../Db';
 import { transaction } from '../transactionScope';
+import { prng } from './prng';
 
 export const DEMO_GROUPS: readonly { name: string; description: string }[] = [
   { name: 'Sucursal Centro CDMX', description: 'Tienda de Av. 5 de Mayo, Centro Histórico' },
@@ -51,17 +52,6 @@ export interface DemoDeviceRow {
   simCarrier: string | null;
 }
 
-/** mulberry32: small, fast, seeded. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const PHONES: readonly { brand: string; models: readonly string[]; serial: string; weight: number }[] = [
   { brand: 'Samsung', models: ['Galaxy A05s', 'Galaxy A15', 'Galaxy A25 5G', 'Galaxy A35 5G', 'Galaxy S23 FE'], serial: 'R58', weight: 0.32 },
