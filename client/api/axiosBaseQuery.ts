@@ -27,15 +27,21 @@ export interface ApiExtra {
   onUnauthorized(): void;
 }
 
-/** The RTK Query base query over axios: never throws, answers `{ data }` or `{ error }`. */
-export const axiosBaseQuery: BaseQueryFn<ApiRequest, unknown, ApiError> = async (args, api) => {
-  const extra = api.extra as ApiExtra;
-  let headers: Record<string, string>;
+/** The specification §7 headers, or the 401 answer every call gives once the session is over. */
+export async function sessionHeaders(extra: ApiExtra): Promise<{ headers: Record<string, string> } | { error: ApiError }> {
   try {
-    headers = await extra.getAuthHeaders();
+    return { headers: await extra.getAuthHeaders() };
   } catch {
     return { error: { status: 401, code: 'SESSION_EXPIRED', data: { message: 'Unauthorized' } } };
   }
+}
+
+/** The RTK Query base query over axios: never throws, answers `{ data }` or `{ error }`. */
+export const axiosBaseQuery: BaseQueryFn<ApiRequest, unknown, ApiError> = async (args, api) => {
+  const session = await sessionHeaders(api.extra as ApiExtra);
+  if ('error' in session) return session;
+  const { headers } = session;
+  const extra = api.extra as ApiExtra;
   // axios loads with the first API call, not with the page.
   const { default: axios } = await import('axios');
   try {

@@ -1,4 +1,4 @@
-import type { ApiError, ApiExtra } from './axiosBaseQuery';
+import { sessionHeaders, type ApiError, type ApiExtra } from './axiosBaseQuery';
 
 /** Saves a Blob as a file through an object URL. */
 function saveBlob(blob: Blob, fileName: string): void {
@@ -23,12 +23,9 @@ export async function downloadFile(
   params: Record<string, unknown> | undefined,
   fallbackName: string,
 ): Promise<{ data: null } | { error: ApiError }> {
-  let headers: Record<string, string>;
-  try {
-    headers = await extra.getAuthHeaders();
-  } catch {
-    return { error: { status: 401, code: 'SESSION_EXPIRED', data: { message: 'Unauthorized' } } };
-  }
+  const session = await sessionHeaders(extra);
+  if ('error' in session) return session;
+  const { headers } = session;
   const { default: axios } = await import('axios');
   try {
     const res = await axios.get<Blob>(url, { baseURL: extra.apiBase, params, headers, responseType: 'blob' });
