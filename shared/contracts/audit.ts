@@ -1,6 +1,6 @@
 import * as z from 'zod';
 import { ADMIN_API_MESSAGES as M } from '../messages';
-import { oneOfParam, pagingParams, textParam, type ListResponse } from './fields';
+import { dateParam, oneOfParam, pagingParams, textParam, type ListResponse } from './fields';
 
 export const AUDIT_OUTCOMES = ['success', 'failure'] as const;
 export type AuditOutcome = (typeof AUDIT_OUTCOMES)[number];
@@ -9,26 +9,11 @@ export type AuditOutcome = (typeof AUDIT_OUTCOMES)[number];
 export const AUDIT_ENTITIES = ['role', 'admin', 'session', 'audit'] as const;
 export const AUDIT_ACTIONS = ['create', 'update', 'delete', 'duplicate', 'disable', 'enable', 'reset_password', 'sign_in', 'export'] as const;
 
-const DATE_ONLY = /^\d{4}-\d{2}-\d{2}$/;
-const DAY_MS = 24 * 3600 * 1000;
-
-const isoDate = z.iso.date();
-const isoDateTime = z.iso.datetime({ offset: true });
-const validDate = (v: string) =>
-  (DATE_ONLY.test(v) ? isoDate : isoDateTime).safeParse(v).success && Number(v.slice(0, 4)) >= 1900;
-
-/** A day (`AAAA-MM-DD`, UTC) or an instant (ISO 8601 with its zone); empty means absent. */
-const dateParam = (param: string) =>
-  z
-    .string({ error: M.param.date(param) })
-    .trim()
-    .refine((v) => v === '' || validDate(v), { error: M.param.date(param) })
-    .transform((v) => (v === '' ? undefined : v));
-
 /**
  * GET /v5/audit and /v5/audit/export: `actor` (e-mail or name typed at sign-in, exact,
  * case-insensitive), `entity`, `entityId`, `action`, `outcome`, `from`/`to` (inclusive; a bare
- * date covers the whole day), `page`/`perPage` (the export ignores them).
+ * date covers the whole day; both between DATE_PARAM_MIN and DATE_PARAM_MAX), `page`/`perPage`
+ * (the export ignores them).
  */
 export const auditQuery = z
   .object({
@@ -44,8 +29,8 @@ export const auditQuery = z
   .transform(({ from, to, ...rest }) => ({
     ...rest,
     // Lower bound inclusive; upper bound exclusive (the day after a bare date).
-    from: from === undefined ? undefined : new Date(DATE_ONLY.test(from) ? `${from}T00:00:00Z` : from),
-    before: to === undefined ? undefined : new Date(DATE_ONLY.test(to) ? Date.parse(`${to}T00:00:00Z`) + DAY_MS : Date.parse(to) + 1),
+    from: from?.start,
+    before: to?.end,
   }))
   .refine((q) => !q.from || !q.before || q.from < q.before, { error: M.param.range, path: ['from'] });
 export type AuditQuery = z.infer<typeof auditQuery>;

@@ -53,6 +53,46 @@ export const oneOfParam = <const T extends readonly [string, ...string[]]>(param
 /** `true`/`false` in a query string. */
 export const booleanParam = (param: string) => oneOfParam(param, ['true', 'false']).transform((v) => v === 'true');
 
+const DATE_ONLY = /^\d{4}-\d{2}-\d{2}$/;
+const DAY_MS = 24 * 3600 * 1000;
+
+/**
+ * The days a date query parameter may name (UTC, inclusive). Bounded so that every value, and
+ * the exclusive upper bound one day later, is an instant both databases store and compare
+ * (`9999-12-31` would become year 10000, which PostgreSQL refuses).
+ */
+export const DATE_PARAM_MIN = '2000-01-01';
+export const DATE_PARAM_MAX = '2100-12-31';
+const MIN_MS = Date.parse(`${DATE_PARAM_MIN}T00:00:00Z`);
+const END_MS = Date.parse(`${DATE_PARAM_MAX}T00:00:00Z`) + DAY_MS;
+
+/** A date parameter after validation: the instant it starts at and the instant just after it ends. */
+export interface DateBounds {
+  start: Date;
+  end: Date;
+}
+
+/**
+ * A day (`AAAA-MM-DD`, UTC) or an instant (ISO 8601 with its zone) between DATE_PARAM_MIN and
+ * DATE_PARAM_MAX; empty means absent. A day spans 24 hours, an instant one millisecond.
+ */
+export const dateParam = (param: string) =>
+  z
+    .string({ error: M.param.date(param) })
+    .trim()
+    .refine((v) => v === '' || (DATE_ONLY.test(v) ? z.iso.date() : z.iso.datetime({ offset: true })).safeParse(v).success, {
+      error: M.param.date(param),
+      abort: true,
+    })
+    .transform((v): DateBounds | undefined => {
+      if (v === '') return undefined;
+      const start = DATE_ONLY.test(v) ? Date.parse(`${v}T00:00:00Z`) : Date.parse(v);
+      return { start: new Date(start), end: new Date(start + (DATE_ONLY.test(v) ? DAY_MS : 1)) };
+    })
+    .refine((b) => b === undefined || (b.start.getTime() >= MIN_MS && b.end.getTime() <= END_MS), {
+      error: M.param.dateRange(param, DATE_PARAM_MIN, DATE_PARAM_MAX),
+    });
+
 export const MAX_PER_PAGE = 100;
 
 /** Paging of every list: `page` from 1, `perPage` up to 100. */

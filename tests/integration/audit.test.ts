@@ -165,6 +165,12 @@ describe.each(testEngines())('audit log on %s', (engine) => {
       [{ to: '2024-02-30' }, /to debe ser una fecha/],
       [{ from: '2024-01-01T10:00:00' }, /from debe ser una fecha/],
       [{ from: '0001-01-01' }, /from/],
+      // Outside the bounded range: a clear 400 instead of a database error (year 10000 on PGlite).
+      [{ to: '9999-12-31' }, /to debe ser una fecha entre 2000-01-01 y 2100-12-31/],
+      [{ from: '9999-12-31T23:59:59Z' }, /from debe ser una fecha entre 2000-01-01 y 2100-12-31/],
+      [{ to: '2101-01-01T00:00:00-01:00' }, /to debe ser una fecha entre/],
+      [{ from: '2000-01-01T00:00:00+01:00' }, /from debe ser una fecha entre/], // 1999-12-31T23:00Z
+      [{ from: '1999-12-31' }, /from debe ser una fecha entre 2000-01-01 y 2100-12-31/],
       [{ from: '2024-02-02', to: '2024-02-01' }, /from debe ser anterior o igual a to/],
       [{ outcome: 'ok' }, /outcome debe ser uno de: success, failure/],
       [{ entity: 'x'.repeat(51) }, /entity/],
@@ -216,6 +222,12 @@ describe.each(testEngines())('audit log on %s', (engine) => {
     const rows = parseCsv(bytes.subarray(3).toString('utf8')).slice(1);
     expect(rows).toHaveLength(2345);
     expect(rows.map((r) => Number(r[7]))).toEqual(Array.from({ length: 2345 }, (_, i) => 2345 - i));
+  });
+
+  test('dates at the edges of the range are accepted', async () => {
+    expect((await list({ from: '2000-01-01', to: '2100-12-31' })).total).toBe(await api.count('audit_log'));
+    expect((await list({ to: '2100-12-31T23:59:59.999Z' })).total).toBe(await api.count('audit_log'));
+    await exportCsv({ from: '2000-01-01', to: '2100-12-31' });
   });
 
   test('without the Auditoría path: 403, and nothing is recorded', async () => {

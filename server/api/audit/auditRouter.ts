@@ -1,8 +1,7 @@
-import { Readable } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
 import { Router } from 'express';
 import { auditQuery, type AuditQuery } from '../../../shared/contracts/audit';
 import { actorOf } from '../../audit/actorOf';
+import { streamDownload } from '../../audit/csvResponse';
 import { requirePath, type Guard } from '../../middleware/authorize';
 import { validateQuery } from '../../middleware/validate';
 import type { AuditService } from './auditService';
@@ -24,11 +23,8 @@ export function auditRouter(can: Guard, service: AuditService): Router {
       'Content-Type': 'text/csv; charset=utf-8',
       'Content-Disposition': `attachment; filename="${file.fileName}"`,
     });
-    // Streamed with back-pressure; a failure once the first bytes are out can only cut the file.
-    await pipeline(Readable.from(file.chunks), res).catch((err: unknown) => {
-      if (!res.headersSent) throw err;
-      req.log?.error({ err }, 'audit export interrupted');
-    });
+    // Streamed with back-pressure; a failure once the first bytes are out resets the connection.
+    await streamDownload(req, res, file.chunks, 'audit export');
   });
   return router;
 }

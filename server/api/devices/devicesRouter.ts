@@ -8,6 +8,7 @@ import { requirePath, type Guard } from '../../middleware/authorize';
 import { validateBody, validateParams, validateQuery } from '../../middleware/validate';
 import { CSV_CONTENT_TYPES, IMPORT_MAX_MB } from './deviceCsv';
 import type { DevicesService } from './devicesService';
+import { abortResponse } from '../../audit/csvResponse';
 
 export const DEVICES_PAGE = '/inventory-management/devices';
 export const PRE_ENROLLED_PAGE = '/inventory-management/devices-pre-enrolled';
@@ -60,7 +61,7 @@ async function stream(req: Request, res: Response, chunks: AsyncIterable<string>
     // Once the first bytes are out, a failure can only cut the file.
     if (!res.headersSent) throw err;
     req.log?.error({ err }, 'device export interrupted');
-    res.destroy();
+    abortResponse(res);
   }
 }
 
@@ -105,8 +106,10 @@ export function devicesRouter(can: Guard, service: DevicesService): Router {
     res.json(await service.get(id(req.params)));
   });
 
-  router.put('/:id', registry(), validateParams(idParams), validateBody(deviceBody), async (req, res) => {
-    res.json(await service.update(actorOf(req, res), id(req.params), req.body as DeviceBody));
+  // Editing the registry is the pre-enrolled page's grant; an enrolled device's customer, credit
+  // reference and group also need the enrolled-devices page (checked by the service).
+  router.put('/:id', can(requirePath(PRE_ENROLLED_PAGE)), validateParams(idParams), validateBody(deviceBody), async (req, res) => {
+    res.json(await service.update(actorOf(req, res), id(req.params), req.body as DeviceBody, { enrolledAssignment: res.locals.grants!.paths.has(DEVICES_PAGE) }));
   });
   return router;
 }
