@@ -93,7 +93,6 @@ export const MESSAGES = {
     tooLarge: 'El cuerpo de la solicitud es demasiado grande',
     unsupportedType: 'Tipo de contenido no admitido',
     internal: 'Error interno del servidor',
-    serviceUnavailable: 'El servicio no está disponible por el momento: la base de datos no responde. Intenta de nuevo en unos segundos.',
   },
   health: {
     shuttingDown: 'El servidor se está deteniendo',
@@ -225,14 +224,4 @@ export const INVENTORY_MESSAGES = {
     exportFileName: (date: string) => `dispositivos-${date}.csv`,
     templateFileName: 'plantilla-dispositivos.csv',
   },
-} as const;
-
-/** Refusals of the authorization rules: superiors, the last holder of a grant, device edits. */
-export const AUTHZ_MESSAGES = {
-  adminSuperior: (verb: 'modificar' | 'deshabilitar' | 'habilitar' | 'eliminar', what: string) =>
-    `No puedes ${verb} a un administrador con permisos que tu perfil no tiene: ${what}`,
-  roleSuperior: (verb: 'modificar' | 'eliminar', what: string) => `No puedes ${verb} un rol con permisos que tu perfil no tiene: ${what}`,
-  lastHolder: (what: string) => `Ningún otro administrador habilitado conserva estos permisos, que no se pueden quitar: ${what}`,
-  deviceIdentity: (field: string) => `El campo ${field} no se puede cambiar en un dispositivo enrolado`,
-  deviceAssignment: 'Tu perfil no permite cambiar el cliente, la referencia de crédito ni el grupo de un dispositivo enrolado',
 } as const;
