@@ -1,4 +1,4 @@
-import { ConfigError, LOCAL_POOL, loadConfig } from './config';
+import { ConfigError, LOCAL_POOL, loadConfig, maskSecrets, secretValues } from './config';
 
 describe('loadConfig', () => {
   test('defaults: embedded identity with the local pool, PGlite under ./data, port 3000', () => {
@@ -70,5 +70,59 @@ describe('loadConfig', () => {
     expect(loadConfig({ ...prod, SEED_DEMO: 'true' }, '1').bootstrap.seedDemo).toBe(false);
     expect(vars({ BOOTSTRAP_ADMIN_EMAIL: 'no-es-correo' })).toEqual(['BOOTSTRAP_ADMIN_EMAIL']);
     expect(vars({ IDENTITY_ACCESS_TOKEN_TTL_SECONDS: '10' })).toEqual(['IDENTITY_ACCESS_TOKEN_TTL_SECONDS']);
+  });
+});
+
+describe('secrets never reach the console', () => {
+  const errorOf = (env: Record<string, string>) => {
+    try {
+      loadConfig(env, '1');
+    } catch (err) {
+      return err as ConfigError;
+    }
+    throw new Error('no error');
+  };
+
+  test('a bad value is quoted, except a secret: DATABASE_URL without its password, password variables not at all', () => {
+    const url = errorOf({ DATABASE_URL: 'mysql://portal:Sup3r-Secreta@db:5432/portal' }).message;
+    expect(url).toContain('DATABASE_URL: debe empezar con postgres');
+    expect(url).toContain('mysql://portal:***@db:5432/portal');
+    expect(url).not.toContain('Sup3r-Secreta');
+
+    const short = errorOf({ BOOTSTRAP_ADMIN_PASSWORD: 'corta1!', DEMO_PASSWORD: 'otra1!' }).message;
+    expect(short).toMatch(/BOOTSTRAP_ADMIN_PASSWORD: debe tener al menos 8 caracteres \(valor oculto\)/);
+    expect(short).toMatch(/DEMO_PASSWORD: debe tener al menos 8 caracteres \(valor oculto\)/);
+    expect(short).not.toContain('corta1!');
+    expect(short).not.toContain('otra1!');
+
+    const prod = { NODE_ENV: 'production', IDENTITY_MODE: 'embedded' };
+    expect(errorOf({ ...prod, DEMO_PASSWORD: 'Otra-Clave-2026!' }).message).not.toContain('Otra-Clave-2026!');
+    expect(errorOf({ ...prod, BOOTSTRAP_ADMIN_PASSWORD: 'Demo-Portal-2026!' }).message).not.toContain('Demo-Portal-2026!');
+    // Other values are still quoted, to see what was wrong.
+    expect(errorOf({ PORT: 'abc' }).message).toContain('(valor: "abc")');
+  });
+
+  test('maskSecrets hides connection-URL passwords and the secret values of an environment', () => {
+    const secrets = secretValues({
+      DATABASE_URL: 'postgres://portal:p%40ss-w0rd-larga@db:5432/portal',
+      BOOTSTRAP_ADMIN_PASSWORD: 'Jefa-"Clave"-2026!',
+      DEMO_PASSWORD: undefined,
+      PORT: '3000',
+    });
+    expect(secrets.sort()).toEqual(['Jefa-"Clave"-2026!', 'p%40ss-w0rd-larga', 'p@ss-w0rd-larga'].sort());
+    const text = [
+      'connect postgres://portal:p%40ss-w0rd-larga@db:5432/portal failed',
+      'decoded p@ss-w0rd-larga',
+      JSON.stringify({ password: 'Jefa-"Clave"-2026!' }),
+      'redis://cache:otra-clave@cache:6379/0',
+    ].join('\n');
+    const masked = maskSecrets(text, secrets);
+    expect(masked).toBe(
+      ['connect postgres://portal:***@db:5432/portal failed', 'decoded ***', JSON.stringify({ password: '***' }), 'redis://cache:***@cache:6379/0'].join('\n'),
+    );
+    // A URL without a password, and short values that would hide ordinary words, are left alone.
+    expect(maskSecrets('postgres://postgres@127.0.0.1:5432/test', secretValues({ DATABASE_URL: 'postgres://u:pg@h/db' }))).toBe(
+      'postgres://postgres@127.0.0.1:5432/test',
+    );
   });
 });

@@ -78,6 +78,66 @@ export const envSchema = z
 
 export type Env = z.infer<typeof envSchema>;
 
+/** Variables whose values are secrets: never echoed in an error message, a log line or the banner. */
+export const SECRET_VARIABLES = ['DATABASE_URL', 'BOOTSTRAP_ADMIN_PASSWORD', 'DEMO_PASSWORD'] as const;
+
+/** `scheme://user:password@…`: the credentials of a connection URL (up to the last `@`). */
+const URL_CREDENTIALS = /\b([a-z][a-z0-9+.-]*:\/\/)([^\s:/?#@"']*):([^\s"']*)@/gi;
+
+/** A text with the password of every connection URL in it replaced by `***`. */
+export function maskUrlPasswords(text: string): string {
+  return text.replace(URL_CREDENTIALS, '$1$2:***@');
+}
+
+/** Literal secrets of an environment worth masking on their own (too short a value would mask ordinary words). */
+const MIN_MASKED_LENGTH = 8;
+
+/**
+ * The secret values of `source` to mask wherever they appear: the password variables and the
+ * password of DATABASE_URL (as written and URL-decoded).
+ */
+export function secretValues(source: NodeJS.ProcessEnv): string[] {
+  const values = new Set<string>();
+  for (const name of SECRET_VARIABLES) {
+    const value = source[name];
+    if (!value) continue;
+    if (name === 'DATABASE_URL') {
+      const password = /^[a-z][a-z0-9+.-]*:\/\/[^:/?#@]*:(.*)@/i.exec(value)?.[1];
+      if (!password) continue;
+      values.add(password);
+      try {
+        values.add(decodeURIComponent(password));
+      } catch {
+        // not percent-encoded: the raw value is enough
+      }
+    } else {
+      values.add(value);
+    }
+  }
+  return [...values].filter((v) => v.length >= MIN_MASKED_LENGTH);
+}
+
+/**
+ * `text` with every secret hidden: connection-URL passwords, and each value of `secrets` as
+ * written and as it appears inside a JSON string.
+ */
+export function maskSecrets(text: string, secrets: readonly string[]): string {
+  let out = maskUrlPasswords(text);
+  for (const secret of secrets) {
+    out = out.replaceAll(secret, '***');
+    const escaped = JSON.stringify(secret).slice(1, -1);
+    if (escaped !== secret) out = out.replaceAll(escaped, '***');
+  }
+  return out;
+}
+
+/** How a bad value is quoted in the start-up error: never a password, DATABASE_URL without its password. */
+function quoteValue(name: string, value: string): string {
+  if (name === 'DATABASE_URL') return ` (valor: ${JSON.stringify(maskUrlPasswords(value))})`;
+  if ((SECRET_VARIABLES as readonly string[]).includes(name)) return ' (valor oculto)';
+  return ` (valor: ${JSON.stringify(value)})`;
+}
+
 export interface Config {
   env: Env['NODE_ENV'];
   port: number;
@@ -120,7 +180,7 @@ export function loadConfig(source: NodeJS.ProcessEnv, portalVersion: string): Co
   if (!parsed.success) {
     const lines = parsed.error.issues.map((i) => {
       const name = String(i.path[0] ?? '');
-      const got = name && source[name] !== undefined ? ` (valor: ${JSON.stringify(source[name])})` : '';
+      const got = name && source[name] !== undefined ? quoteValue(name, source[name]) : '';
       return `${name}: ${i.message}${got}`;
     });
     const vars = [...new Set(parsed.error.issues.map((i) => String(i.path[0] ?? '')))];

@@ -39,6 +39,8 @@ export async function createIdentity(config: Config, db: Db, logger: Logger, now
     refreshTokenTtlSeconds: config.tokens.refreshTtlSeconds,
     logger,
     now,
+    // The forgotten-password code goes to the log only outside production.
+    logResetCodes: config.env !== 'production',
     // Sign-ins are audited (with the typed name; never the password).
     onSignIn: (e) =>
       record(db, {

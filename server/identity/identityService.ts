@@ -31,6 +31,11 @@ export interface IdentityOptions {
   now?: () => number;
   /** Told of every sign-in that issues tokens or fails (the portal audits them). Its errors are logged, never thrown. */
   onSignIn?: (event: SignInEvent) => void | Promise<void>;
+  /**
+   * Embedded mode has no e-mail: when true (never in production) ForgotPassword writes the code
+   * to the server log, its only delivery. When false no code is made and the log says so.
+   */
+  logResetCodes?: boolean;
 }
 
 /** Where a request to the endpoint comes from. */
@@ -64,6 +69,31 @@ const required = (obj: Params | undefined, name: string): string => {
   return v;
 };
 const asParams = (v: unknown): Params => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Params) : {});
+
+/** Cognito's limit on user names: 1–128 characters. */
+export const MAX_USERNAME_LENGTH = 128;
+const CONTROL_CHARACTER = /\p{Cc}/u;
+
+/**
+ * A user name as sent, refused (InvalidParameterException, Cognito's wording) when it is longer
+ * than 128 characters or holds control characters: checked before the name is looked up,
+ * stored (challenges, lock-out counters) or audited.
+ */
+export function checkUsername(name: string): string {
+  if (name.length > MAX_USERNAME_LENGTH && [...name].length > MAX_USERNAME_LENGTH) {
+    throw Cognito.invalidParameter(
+      `1 validation error detected: Value at 'username' failed to satisfy constraint: Member must have length less than or equal to ${MAX_USERNAME_LENGTH}`,
+    );
+  }
+  if (CONTROL_CHARACTER.test(name)) {
+    throw Cognito.invalidParameter(
+      "1 validation error detected: Value at 'username' failed to satisfy constraint: Member must satisfy regular expression pattern: [\\p{L}\\p{M}\\p{S}\\p{N}\\p{P}]+",
+    );
+  }
+  return name;
+}
+
+const requiredUsername = (obj: Params | undefined, name: string): string => checkUsername(required(obj, name));
 
 /** Attributes a user may set (NEW_PASSWORD_REQUIRED); the rest are the pool's own. */
 const WRITABLE_ATTRIBUTES = new Set(['name', 'given_name', 'family_name', 'middle_name', 'nickname', 'phone_number', 'locale', 'zoneinfo']);
@@ -115,6 +145,8 @@ export class IdentityService {
     private readonly fakeSaltKey: string,
     private readonly adminKey: AdminCredentials,
     private readonly opts: IdentityOptions,
+    /** What an unknown name's password is checked against, so that it costs what a known one does. */
+    private readonly dummyVerifier = (hexToBigInt(randomBytes(384).toString('hex')) % N).toString(16),
   ) {
     this.issuer = `https://cognito-idp.${opts.region}.amazonaws.com/${opts.userPoolId}`;
     this.poolName = poolNameOf(opts.userPoolId);
@@ -191,8 +223,13 @@ export class IdentityService {
 
   // Sign-in ---------------------------------------------------------------------------------
 
-  /** One step of a sign-in, reported to `onSignIn` when it fails or issues tokens. */
+  /**
+   * One step of a sign-in, reported to `onSignIn` when it fails or issues tokens. A malformed
+   * user name is refused first: it is neither audited nor stored.
+   */
   private async signInStep<T extends object>(username: unknown, context: RequestContext, step: () => Promise<T>): Promise<T> {
+    const name = str(username);
+    if (name !== undefined) checkUsername(name);
     const report = async (event: Omit<SignInEvent, 'username'>) => {
       try {
         await this.opts.onSignIn?.({ username: str(username) ?? '', ...context, ...event });
@@ -236,6 +273,12 @@ export class IdentityService {
     throw Cognito.incorrect();
   }
 
+  /** Cognito's fake-challenge salt of a name that has no user: stable between tries. */
+  private fakeSalt(typed: string): string {
+    return padHex(hexToBigInt(createHmac('sha256', this.fakeSaltKey).update(typed.toLowerCase()).digest('hex').slice(0, 32)));
+  }
+
+  /** After the password is proven: a disabled user is told so only then (no enumeration by state). */
   private assertUsable(user: IdentityUser): void {
     if (!user.enabled) throw Cognito.disabled();
     if (user.status === 'RESET_REQUIRED') throw Cognito.resetRequired();
@@ -247,11 +290,13 @@ export class IdentityService {
     if (A === null) throw Cognito.invalidParameter('SRP_A is invalid');
     await this.assertNotLocked(typed);
     const user = await this.store.findUser(typed);
-    if (user) this.assertUsable(user);
+    // Disabled is told only after the password is proven (afterPasswordProven). A reset by an
+    // administrator is told at once: the user must be sent to the forgotten-password flow.
+    if (user?.status === 'RESET_REQUIRED') throw Cognito.resetRequired();
 
     // An unknown user gets a challenge that looks real and stays the same between tries.
     const userId = user?.username ?? typed;
-    const salt = user?.salt ?? padHex(hexToBigInt(createHmac('sha256', this.fakeSaltKey).update(typed.toLowerCase()).digest('hex').slice(0, 32)));
+    const salt = user?.salt ?? this.fakeSalt(typed);
     const v = user ? hexToBigInt(user.verifier) : hexToBigInt(randomBytes(384).toString('hex')) % N;
     const { b, B } = serverEphemeral(v);
     const secretBlock = randomBytes(96).toString('base64');
@@ -291,10 +336,8 @@ export class IdentityService {
     const s = challenge.state as { A: string; b: string; B: string; v: string; typed: string; fake: boolean };
     const typed = String(s.typed);
     await this.assertNotLocked(typed);
-    const ok =
-      !s.fake &&
-      username === challenge.username &&
-      verifyPasswordClaim({
+    // Verified whatever the name: the fake challenge of an unknown name costs the same work.
+    const claimVerified = verifyPasswordClaim({
         A: hexToBigInt(s.A),
         B: hexToBigInt(s.B),
         b: hexToBigInt(s.b),
@@ -305,6 +348,7 @@ export class IdentityService {
         timestamp,
         signature,
       });
+    const ok = claimVerified && !s.fake && username === challenge.username;
     if (!ok) return this.failSignIn(typed);
     await this.store.clearFailures(typed);
     const user = await this.store.findUser(challenge.username);
@@ -317,9 +361,11 @@ export class IdentityService {
     const password = required(params, 'PASSWORD');
     await this.assertNotLocked(typed);
     const user = await this.store.findUser(typed);
-    if (!user || !verifierMatches(this.poolName, user.username, password, user.salt, user.verifier)) {
-      return this.failSignIn(typed);
-    }
+    // An unknown name is checked against a dummy verifier: the same work as a known one.
+    const matches = user
+      ? verifierMatches(this.poolName, user.username, password, user.salt, user.verifier)
+      : verifierMatches(this.poolName, typed, password, this.fakeSalt(typed), this.dummyVerifier);
+    if (!user || !matches) return this.failSignIn(typed);
     await this.store.clearFailures(typed);
     return this.afterPasswordProven(user, clientId);
   }
@@ -486,37 +532,52 @@ export class IdentityService {
 
   async forgotPassword(body: Params) {
     this.checkClient(body);
-    const username = required(body, 'Username');
+    const username = requiredUsername(body, 'Username');
     const user = await this.store.findUser(username);
     const email = user?.attributes.email ?? username;
     const masked = email.replace(/^(.)[^@]*@(.)[^.]*/, '$1***@$2***');
     if (user && user.enabled) {
-      const code = String(randomInt(0, 1_000_000)).padStart(6, '0');
-      await this.store.saveResetCode(user.sub, code, this.date(RESET_CODE_TTL_MS));
-      // Embedded mode has no e-mail: the code is delivered to the server log, and only there.
-      this.opts.logger.warn({ username: user.username, code }, `Código de recuperación de contraseña para ${user.username}: ${code}`);
+      if (this.opts.logResetCodes) {
+        const code = String(randomInt(0, 1_000_000)).padStart(6, '0');
+        await this.store.saveResetCode(user.sub, code, this.date(RESET_CODE_TTL_MS));
+        // Embedded mode has no e-mail: outside production the code is delivered to the server log, and only there.
+        this.opts.logger.warn({ username: user.username, code }, `Código de recuperación de contraseña para ${user.username}: ${code}`);
+      } else {
+        // Production never writes a code to the log, and without e-mail there is no other delivery.
+        this.opts.logger.warn(
+          { username: user.username },
+          'password reset requested: embedded mode has no e-mail and production never logs reset codes; an administrator can set a new password (AdminSetUserPassword)',
+        );
+      }
     }
     return { CodeDeliveryDetails: { Destination: masked, DeliveryMedium: 'EMAIL', AttributeName: 'email' } };
   }
 
   async confirmForgotPassword(body: Params) {
     this.checkClient(body);
-    const username = required(body, 'Username');
+    const username = requiredUsername(body, 'Username');
     const code = required(body, 'ConfirmationCode');
     const password = checkPasswordPolicy(body.Password);
     const user = await this.store.findUser(username);
     const saved = user && (await this.store.findResetCode(user.sub));
     if (!user || !saved) throw Cognito.codeMismatch();
-    if (saved.attempts >= MAX_FAILED_ATTEMPTS) throw Cognito.limitExceeded();
-    if (saved.expiresAt.getTime() < this.now()) throw Cognito.expiredCode();
-    if (!timingSafeEqual(Buffer.from(saved.codeHash, 'hex'), Buffer.from(sha256(code), 'hex'))) {
-      await this.store.countResetAttempt(user.sub);
-      throw Cognito.codeMismatch();
+    // Wrong codes count per user across codes (a new ForgotPassword does not reset them): from
+    // the sixth attempt within LOCKOUT_MS, even the right code is refused.
+    const attempt = await this.store.recordResetAttempt(user.sub, this.date(), this.date(-LOCKOUT_MS));
+    if (attempt.recent > MAX_FAILED_ATTEMPTS) {
+      await this.store.forgetResetAttempt(attempt.id);
+      throw Cognito.limitExceeded();
     }
+    if (saved.expiresAt.getTime() < this.now()) {
+      await this.store.forgetResetAttempt(attempt.id);
+      throw Cognito.expiredCode();
+    }
+    if (!timingSafeEqual(Buffer.from(saved.codeHash, 'hex'), Buffer.from(sha256(code), 'hex'))) throw Cognito.codeMismatch();
     const { salt, verifier } = createVerifier(this.poolName, user.username, password);
     await this.store.transaction(async (tx) => {
       await this.store.setPassword(user.sub, salt, verifier, 'CONFIRMED', tx);
       await this.store.deleteResetCode(user.sub, tx);
+      await this.store.clearResetAttempts(user.sub, tx);
       await this.store.clearFailures(user.username, tx);
     });
     return {};
@@ -528,6 +589,7 @@ export class IdentityService {
     const temporaryPassword = checkPasswordPolicy(p.temporaryPassword ?? generatePassword());
     const username = p.username.trim();
     if (!username) throw Cognito.invalidParameter('Username is required');
+    checkUsername(username);
     const { salt, verifier } = createVerifier(this.poolName, username, temporaryPassword);
     const inserted = await this.store.insertUser({
       sub: randomUUID(),

@@ -224,17 +224,40 @@ export class IdentityStore {
     );
   }
 
-  async findResetCode(sub: string): Promise<{ codeHash: string; attempts: number; expiresAt: Date } | undefined> {
-    const res = await this.db.query<{ code_hash: string; attempts: number; expires_at: Date }>(
-      'SELECT code_hash, attempts, expires_at FROM identity_reset_codes WHERE sub = $1',
+  async findResetCode(sub: string): Promise<{ codeHash: string; expiresAt: Date } | undefined> {
+    const res = await this.db.query<{ code_hash: string; expires_at: Date }>(
+      'SELECT code_hash, expires_at FROM identity_reset_codes WHERE sub = $1',
       [sub],
     );
     const r = res.rows[0];
-    return r && { codeHash: r.code_hash, attempts: r.attempts, expiresAt: r.expires_at };
+    return r && { codeHash: r.code_hash, expiresAt: r.expires_at };
   }
 
-  async countResetAttempt(sub: string): Promise<void> {
-    await this.db.query('UPDATE identity_reset_codes SET attempts = attempts + 1 WHERE sub = $1', [sub]);
+  /**
+   * Records one ConfirmForgotPassword attempt of a user (whatever the code) and forgets those
+   * before `forgetBefore`; returns its id and how many attempts of that user remain, this one
+   * included. Recording before counting keeps concurrent guesses from all passing the check.
+   */
+  async recordResetAttempt(sub: string, at: Date, forgetBefore: Date): Promise<{ id: string; recent: number }> {
+    await this.db.query('DELETE FROM identity_reset_failures WHERE sub = $1 AND failed_at < $2', [sub, forgetBefore]);
+    const inserted = await this.db.query<{ id: string }>(
+      'INSERT INTO identity_reset_failures (sub, failed_at) VALUES ($1, $2) RETURNING id::text AS id',
+      [sub, at],
+    );
+    const counted = await this.db.query<{ n: number }>(
+      'SELECT count(*)::integer AS n FROM identity_reset_failures WHERE sub = $1 AND failed_at >= $2',
+      [sub, forgetBefore],
+    );
+    return { id: inserted.rows[0]!.id, recent: Number(counted.rows[0]!.n) };
+  }
+
+  /** Takes back an attempt that was refused without checking its code (limit reached, code expired). */
+  async forgetResetAttempt(id: string): Promise<void> {
+    await this.db.query('DELETE FROM identity_reset_failures WHERE id = $1::bigint', [id]);
+  }
+
+  async clearResetAttempts(sub: string, q: Queryable = this.db): Promise<void> {
+    await q.query('DELETE FROM identity_reset_failures WHERE sub = $1', [sub]);
   }
 
   async deleteResetCode(sub: string, q: Queryable = this.db): Promise<void> {

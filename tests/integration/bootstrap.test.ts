@@ -53,9 +53,29 @@ describe('first start', () => {
     const config = testConfig({ BOOTSTRAP_ADMIN_EMAIL: 'jefa@empresa.mx', BOOTSTRAP_ADMIN_PASSWORD: 'Jefa-Clave-2026!', SEED_DEMO: 'false' });
     const { identity } = await createIdentity(config, t.db, silent);
     const result = await bootstrap(t.db, config, identity);
-    expect(result).toMatchObject({ created: true, generated: false, password: 'Jefa-Clave-2026!', accounts: ['jefa@empresa.mx'] });
+    expect(result).toMatchObject({ created: true, generated: false, passwordFrom: 'BOOTSTRAP_ADMIN_PASSWORD', accounts: ['jefa@empresa.mx'] });
     expect((await admins()).map((r) => r.correo)).toEqual(['jefa@empresa.mx']);
     expect(bootstrapBanner(result, 'http://x')).not.toContain('generada');
+    expect(await identity!.adminGetUser('jefa@empresa.mx')).toMatchObject({ status: 'CONFIRMED' });
+  });
+
+  test.each([
+    ['DEMO_PASSWORD in development', { DEMO_PASSWORD: 'Demo-Elegida-2026!' }, 'DEMO_PASSWORD', 'Demo-Elegida-2026!'],
+    [
+      'BOOTSTRAP_ADMIN_PASSWORD in production',
+      { NODE_ENV: 'production', IDENTITY_MODE: 'embedded', BOOTSTRAP_ADMIN_PASSWORD: 'Una-Clave-Propia-77' },
+      'BOOTSTRAP_ADMIN_PASSWORD',
+      'Una-Clave-Propia-77',
+    ],
+  ])('a password chosen in the environment (%s) is never printed nor kept in the result', async (_label, env, variable, secret) => {
+    const config = testConfig(env);
+    const { identity } = await createIdentity(config, t.db, silent);
+    const result = await bootstrap(t.db, config, identity);
+    expect(JSON.stringify(result)).not.toContain(secret);
+    const banner = bootstrapBanner(result, 'http://x');
+    expect(banner).not.toContain(secret);
+    expect(banner).toContain(`Contraseña: la de ${variable} (no se muestra)`);
+    expect(banner).toContain(result.accounts[0]);
   });
 
   test('Cognito mode: the portal record of an existing pool user, no identity user, no demo data', async () => {

@@ -69,9 +69,14 @@ export interface BootstrapResult {
   /** False when administrators already existed: nothing was done. */
   created: boolean;
   accounts: string[];
-  /** The password of the created identity users (embedded mode); shown once. */
+  /**
+   * The password the server generated for the created identity users (embedded mode, none
+   * chosen): the banner shows it once. A chosen password is never kept here.
+   */
   password?: string;
   generated: boolean;
+  /** Embedded mode with a chosen password: the variable it came from (the banner names it, never prints it). */
+  passwordFrom?: 'BOOTSTRAP_ADMIN_PASSWORD' | 'DEMO_PASSWORD';
 }
 
 /**
@@ -87,6 +92,7 @@ export async function bootstrap(db: Db, config: Config, identity: IdentityServic
   if (!adminEmail) return { created: false, accounts: [], generated: false };
   const demo = identity && b.seedDemo ? DEMO_ACCOUNTS : [];
   const chosen = b.adminPassword ?? b.demoPassword;
+  const passwordFrom = b.adminPassword ? 'BOOTSTRAP_ADMIN_PASSWORD' : b.demoPassword ? 'DEMO_PASSWORD' : undefined;
   const password = identity ? chosen ?? generatePassword() : undefined;
 
   const accounts = [adminEmail, ...demo.map((d) => d.correo)];
@@ -111,21 +117,33 @@ export async function bootstrap(db: Db, config: Config, identity: IdentityServic
     await insertAdmin(tx, { correo: adminEmail, nombres: 'Administrador Demo', apellidos: '' }, adminProfile);
     for (const account of demo) await insertAdmin(tx, account, await insertProfile(tx, account.profile));
   });
-  return { created: true, accounts, password, generated: identity !== undefined && chosen === undefined };
+  const generated = identity !== undefined && chosen === undefined;
+  return {
+    created: true,
+    accounts,
+    generated,
+    password: generated ? password : undefined,
+    ...(identity && passwordFrom ? { passwordFrom } : {}),
+  };
 }
 
-/** The console banner of the first start: where to go and how to sign in. Printed once. */
+/**
+ * The console banner of the first start: where to go and how to sign in. Printed once. It shows
+ * a password only when the server generated it; a chosen one (from the environment) is named by
+ * its variable, never printed.
+ */
 export function bootstrapBanner(result: BootstrapResult, url: string): string {
+  const password = result.generated && result.password
+    ? `Contraseña: ${result.password}   (generada: se muestra solo esta vez)`
+    : result.passwordFrom
+      ? `Contraseña: la de ${result.passwordFrom} (no se muestra)`
+      : undefined;
   const lines = [
     'Portal listo / Portal ready',
     `Abre ${url}/login`,
     '',
-    ...(result.password
-      ? [
-          'Cuentas (todas con la misma contraseña):',
-          ...result.accounts.map((a) => `  ${a}`),
-          `Contraseña: ${result.password}${result.generated ? '   (generada: se muestra solo esta vez)' : ''}`,
-        ]
+    ...(password
+      ? ['Cuentas (todas con la misma contraseña):', ...result.accounts.map((a) => `  ${a}`), password]
       : [`Administrador: ${result.accounts[0]} (usuario existente del pool de Cognito)`]),
   ];
   const width = Math.max(...lines.map((l) => l.length)) + 4;
