@@ -81,8 +81,11 @@ export type Env = z.infer<typeof envSchema>;
 /** Variables whose values are secrets: never echoed in an error message, a log line or the banner. */
 export const SECRET_VARIABLES = ['DATABASE_URL', 'BOOTSTRAP_ADMIN_PASSWORD', 'DEMO_PASSWORD'] as const;
 
-/** `scheme://user:password@…`: the credentials of a connection URL (up to the last `@`). */
-const URL_CREDENTIALS = /\b([a-z][a-z0-9+.-]*:\/\/)([^\s:/?#@"']*):([^\s"']*)@/gi;
+/**
+ * `scheme://user:password@…`: the credentials of a connection URL (up to the last `@`). The
+ * bounded repetitions keep it linear on any log line (no catastrophic backtracking).
+ */
+const URL_CREDENTIALS = /\b([a-z][a-z0-9+.-]{0,31}:\/\/)([^\s:/?#@"']{0,256}):([^\s"']{0,512})@/gi;
 
 /** A text with the password of every connection URL in it replaced by `***`. */
 export function maskUrlPasswords(text: string): string {
