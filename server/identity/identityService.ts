@@ -546,7 +546,7 @@ export class IdentityService {
         // Production never writes a code to the log, and without e-mail there is no other delivery.
         this.opts.logger.warn(
           { username: user.username },
-          'password reset requested: embedded mode has no e-mail and production never logs reset codes; an administrator can set a new password (AdminSetUserPassword)',
+          'password reset requested: embedded mode has no e-mail and production never logs reset codes; an administrator can give a temporary password from the administrators page (AdminSetUserPassword)',
         );
       }
     }
