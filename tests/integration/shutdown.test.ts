@@ -1,9 +1,9 @@
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
+import net, { type AddressInfo } from 'node:net';
 import express from 'express';
 import { Readiness } from '../../server/health/readiness';
 import { createLogger } from '../../server/logger';
-import { drain } from '../../server/shutdown';
+import { drain, trackConnections } from '../../server/shutdown';
 
 /** A listening server whose /slow answers only when the test says so. */
 function slowServer() {
@@ -24,6 +24,8 @@ function slowServer() {
     markStarted();
   });
   const server = http.createServer(app);
+  // As the signal handlers do: the drain knows the connections from the start.
+  trackConnections(server);
   return { server, release, started };
 }
 
@@ -34,6 +36,25 @@ async function listen(server: http.Server): Promise<string> {
 
 const silent = createLogger('silent');
 
+/** A raw connection: what it received, and whether it ended with an error (a reset). */
+function rawConnection(base: string) {
+  const { port } = new URL(base);
+  const socket = net.connect(Number(port), '127.0.0.1');
+  let received = '';
+  socket.on('data', (d: Buffer) => (received += d.toString('latin1')));
+  const ended = new Promise<{ received: string; error: string | null }>((resolve) => {
+    let error: string | null = null;
+    socket.on('error', (err: NodeJS.ErrnoException) => (error = err.code ?? err.message));
+    socket.on('close', () => resolve({ received, error }));
+  });
+  const connected = new Promise<void>((r) => socket.once('connect', () => r()));
+  return { socket, connected, ended };
+}
+
+const until = async (cond: () => boolean) => {
+  while (!cond()) await new Promise((r) => setTimeout(r, 5));
+};
+
 describe('graceful shutdown (drain)', () => {
   test('requests accepted before the signal complete; new ones are served during the delay, refused after', async () => {
     const { server, release, started } = slowServer();
@@ -41,10 +62,11 @@ describe('graceful shutdown (drain)', () => {
     const readiness = new Readiness([]);
     const events: string[] = [];
 
-    const slow = fetch(`${base}/slow`).then(async (r) => {
-      events.push('slow answered');
-      return { status: r.status, body: await r.text() };
+    // Server side: the answer has been handed to the connection in full.
+    server.on('request', (req: http.IncomingMessage, res: http.ServerResponse) => {
+      if (req.url === '/slow') res.on('finish', () => events.push('slow answered'));
     });
+    const slow = fetch(`${base}/slow`).then(async (r) => ({ status: r.status, body: await r.text() }));
     await started;
 
     const done = drain({
@@ -91,6 +113,74 @@ describe('graceful shutdown (drain)', () => {
     expect(code).toBe(0);
     expect(Date.now() - t0).toBeGreaterThanOrEqual(190);
     expect(String(await never)).toMatch(/fetch failed/);
+  });
+
+  test('a connection accepted before the listener closes is answered, even when its request arrives after', async () => {
+    const { server } = slowServer();
+    const base = await listen(server);
+    let accepted = 0;
+    server.on('connection', () => accepted++);
+    const done = drain({ server, readiness: new Readiness([]), logger: silent, delayMs: 200, timeoutMs: 5000, close: async () => undefined });
+
+    // Connected during the delay; the request is still "on the wire" when the listener closes.
+    const conn = rawConnection(base);
+    await conn.connected;
+    await until(() => accepted === 1);
+    await until(() => !server.listening);
+    await new Promise((r) => setTimeout(r, 50));
+    conn.socket.write('GET /fast HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n');
+
+    const { received, error } = await conn.ended;
+    expect(error).toBeNull();
+    expect(received).toMatch(/^HTTP\/1\.1 200 OK\r\n/);
+    expect(received).toMatch(/\r\nConnection: close\r\n/i);
+    expect(received.endsWith('fast')).toBe(true);
+    expect(await done).toBe(0);
+  });
+
+  test('keep-alive: an answer in flight when the drain begins, and every later one, says Connection: close', async () => {
+    const { server, release, started } = slowServer();
+    const base = await listen(server);
+    const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+    const get = (p: string) =>
+      new Promise<{ body: string; connection: string | undefined }>((resolve, reject) => {
+        http
+          .get(`${base}${p}`, { agent }, (res) => {
+            let body = '';
+            res.on('data', (d: Buffer) => (body += d.toString()));
+            res.on('end', () => resolve({ body, connection: res.headers.connection }));
+          })
+          .on('error', reject);
+      });
+
+    // Before the drain: keep-alive.
+    expect(await get('/fast')).toEqual({ body: 'fast', connection: 'keep-alive' });
+    const slow = get('/slow');
+    await started;
+    const done = drain({ server, readiness: new Readiness([]), logger: silent, delayMs: 300, timeoutMs: 5000, close: async () => undefined });
+    const during = get('/fast');
+    release();
+    expect(await slow).toEqual({ body: 'slow done', connection: 'close' });
+    expect(await during).toEqual({ body: 'fast', connection: 'close' });
+    expect(await done).toBe(0);
+    agent.destroy();
+  });
+
+  test('a keep-alive connection idle when the listener closes is ended cleanly (no reset), without waiting for the deadline', async () => {
+    const { server } = slowServer();
+    const base = await listen(server);
+    const conn = rawConnection(base);
+    await conn.connected;
+    conn.socket.write('GET /fast HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n');
+    await until(() => conn.socket.bytesRead > 0);
+    const code = await Promise.race([
+      drain({ server, readiness: new Readiness([]), logger: silent, delayMs: 0, timeoutMs: 60_000, close: async () => undefined }),
+      new Promise((r) => setTimeout(() => r('deadline'), 10_000)),
+    ]);
+    expect(code).toBe(0);
+    const { received, error } = await conn.ended;
+    expect(error).toBeNull();
+    expect(received).toMatch(/\r\nConnection: keep-alive\r\n/i);
   });
 
   test('a failure closing resources gives exit code 1', async () => {
