@@ -47,38 +47,16 @@ interface Vector {
   };
 }
 
-// shared/ lives beside the checkout (../shared), locally and in CI.
-const FIXTURE_PATH = path.resolve(__dirname, '../../../shared/fixtures/cognito-srp-vectors.json');
+// The known-answer vectors of identity.md, kept in the repository (a clone has nothing beside it).
+const FIXTURE_PATH = path.join(__dirname, 'fixtures', 'cognito-srp-vectors.json');
 const fixture = JSON.parse(fs.readFileSync(FIXTURE_PATH, 'utf8')) as { k: string; vectors: Vector[] };
 const vectors = fixture.vectors;
 
 const K_HEX = '538282c4354742d7cbbde2359fcf67f9f5b3a6b08791e5011b43b8a5b66d9ee6';
 
-/**
- * TV3's TIMESTAMP reads "Wed Feb 29 … 2024", but 2024-02-29 was a Thursday, so it fails the weekday
- * check of identity.md §2.5 (the real client formats the weekday from the date and cannot send it).
- * Its signature is still checked byte-for-byte; the acceptance tests use the corrected string,
- * signed with the vector's own HKDF key. Once the fixture is corrected this map is simply unused.
- */
-const WEEKDAY_FIXES: Record<string, string> = {
-  'Wed Feb 29 00:00:00 UTC 2024': 'Thu Feb 29 00:00:00 UTC 2024',
-};
-const acceptedTimestamp = (ts: string): string => WEEKDAY_FIXES[ts] ?? ts;
-
-/** The PASSWORD_VERIFIER state and client answer of a vector, with a timestamp that passes §2.5. */
+/** The PASSWORD_VERIFIER state and client answer of a vector. */
 function claimOf(t: Vector) {
   const { inputs: i, derived: d } = t;
-  const timestamp = acceptedTimestamp(i.TIMESTAMP);
-  const signature =
-    timestamp === i.TIMESTAMP
-      ? d.PASSWORD_CLAIM_SIGNATURE
-      : passwordClaimSignature(
-          Buffer.from(d.hkdf_key_hex, 'hex'),
-          i.poolName,
-          i.USER_ID_FOR_SRP,
-          i.SECRET_BLOCK,
-          timestamp,
-        ).toString('base64');
   return {
     A: hexToBigInt(d.SRP_A),
     B: hexToBigInt(d.SRP_B),
@@ -87,8 +65,8 @@ function claimOf(t: Vector) {
     poolName: i.poolName,
     userId: i.USER_ID_FOR_SRP,
     secretBlock: i.SECRET_BLOCK,
-    timestamp,
-    signature,
+    timestamp: i.TIMESTAMP,
+    signature: d.PASSWORD_CLAIM_SIGNATURE,
   };
 }
 
@@ -338,21 +316,14 @@ describe.each(vectors)('known-answer vector $name', (t) => {
 });
 
 describe('TV3 fixture timestamp', () => {
-  test('names the wrong weekday (2024-02-29 was a Thursday) and is therefore rejected as is', () => {
+  test('names the right weekday (2024-02-29 was a Thursday), so its claim is accepted as signed', () => {
     const tv3 = vectors[2]!;
     expect(new Date(Date.UTC(2024, 1, 29)).getUTCDay()).toBe(4);
-    if (tv3.inputs.TIMESTAMP in WEEKDAY_FIXES) {
-      expect(isValidTimestamp(tv3.inputs.TIMESTAMP)).toBe(false);
-      expect(
-        verifyPasswordClaim({
-          ...claimOf(tv3),
-          timestamp: tv3.inputs.TIMESTAMP,
-          signature: tv3.derived.PASSWORD_CLAIM_SIGNATURE,
-        }),
-      ).toBe(false);
-    } else {
-      expect(isValidTimestamp(tv3.inputs.TIMESTAMP)).toBe(true);
-    }
+    expect(tv3.inputs.TIMESTAMP).toBe('Thu Feb 29 00:00:00 UTC 2024');
+    expect(isValidTimestamp(tv3.inputs.TIMESTAMP)).toBe(true);
+    expect(verifyPasswordClaim(claimOf(tv3))).toBe(true);
+    // The wrong weekday the fixture once had fails the §2.5 check.
+    expect(isValidTimestamp('Wed Feb 29 00:00:00 UTC 2024')).toBe(false);
   });
 });
 
@@ -387,9 +358,9 @@ describe('parseSrpA', () => {
 });
 
 describe('isValidTimestamp', () => {
-  test('the vector timestamps pass (after the documented TV3 weekday correction)', () => {
+  test('the vector timestamps pass', () => {
     expect(vectors).toHaveLength(3);
-    for (const t of vectors) expect(isValidTimestamp(acceptedTimestamp(t.inputs.TIMESTAMP))).toBe(true);
+    for (const t of vectors) expect(isValidTimestamp(t.inputs.TIMESTAMP)).toBe(true);
     expect(isValidTimestamp('Tue Mar 5 09:04:07 UTC 2024')).toBe(true);
     expect(isValidTimestamp('Sun Dec 31 23:59:59 UTC 2023')).toBe(true);
     expect(isValidTimestamp('Thu Feb 29 00:00:00 UTC 2024')).toBe(true);
