@@ -1,0 +1,113 @@
+import fs from 'node:fs';
+import http from 'node:http';
+import os from 'node:os';
+import path from 'node:path';
+import { spawnServer, type RunningServer } from '../helpers/spawnServer';
+
+/**
+ * SIGTERM on the real process (`node dist/server.js`) under load: 50 clients, each on its own
+ * keep-alive connection, send GETs back to back. They behave as a load balancer in front of
+ * the portal does: once `/readyz` answers 503 they open no new connection to it, but keep
+ * sending on the connections they hold for as long as the portal keeps them open. Every
+ * request must be answered; once the drain has begun every answer says `Connection: close`
+ * (which is how those connections end); the process exits 0 without cutting anything.
+ */
+const ROOT = path.resolve(__dirname, '../..');
+const CLIENTS = 50;
+const DELAY_MS = 1500;
+const PATHS = ['/healthz', '/login'];
+
+type Outcome =
+  | { kind: 'answered'; status: number; connection: string | undefined; sentAt: number }
+  | { kind: 'refused' }
+  | { kind: 'failed'; error: string; sentAt: number };
+
+function get(agent: http.Agent, url: string): Promise<Outcome> {
+  const sentAt = performance.now();
+  return new Promise((resolve) => {
+    const req = http.get(url, { agent }, (res) => {
+      res.resume();
+      res.on('end', () => resolve({ kind: 'answered', status: res.statusCode!, connection: res.headers.connection, sentAt }));
+      res.on('error', (err) => resolve({ kind: 'failed', error: `${err.message} (body)`, sentAt }));
+    });
+    req.on('error', (err: NodeJS.ErrnoException) =>
+      // Refused: the listener is closed and the request never reached the server (a load
+      // balancer has stopped sending by then); anything else is a request the server dropped.
+      resolve(err.code === 'ECONNREFUSED' ? { kind: 'refused' } : { kind: 'failed', error: `${err.code ?? ''} ${err.message}`, sentAt }),
+    );
+  });
+}
+
+describe('SIGTERM under load (dist/server.js)', () => {
+  let dataDir: string;
+  let server: RunningServer | undefined;
+
+  beforeAll(() => {
+    dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'portal-sigterm-'));
+  });
+  afterAll(() => {
+    if (server && server.proc.exitCode === null) server.proc.kill('SIGKILL');
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  test('50 concurrent keep-alive clients: zero failed requests, Connection: close during the drain, exit 0', async () => {
+    server = await spawnServer({
+      cwd: ROOT,
+      env: { DATA_DIR: dataDir, SEED_DEMO: 'false', LOG_LEVEL: 'info', SHUTDOWN_DELAY_MS: String(DELAY_MS), SHUTDOWN_TIMEOUT_MS: '10000' },
+      timeoutMs: 90_000,
+    });
+    const running = server;
+    let exited = false;
+    const exitCode = running.exited.then((code) => {
+      exited = true;
+      return code;
+    });
+
+    const outcomes: Outcome[] = [];
+    const lastOf: Outcome[] = [];
+    const agents = Array.from({ length: CLIENTS }, () => new http.Agent({ keepAlive: true, maxSockets: 1 }));
+    let drainSeenAt = Infinity;
+    const client = async (agent: http.Agent, n: number) => {
+      for (let i = n; !exited; i++) {
+        const outcome = await get(agent, `${running.url}${PATHS[i % PATHS.length]}`);
+        outcomes.push(outcome);
+        lastOf[n] = outcome;
+        // The connection is gone: a new one would go to another replica once the drain is seen.
+        const connectionEnded = outcome.kind !== 'answered' || outcome.connection === 'close';
+        if (connectionEnded && performance.now() > drainSeenAt) return;
+      }
+    };
+    const load = Promise.all(agents.map((agent, n) => client(agent, n)));
+
+    // Load first, then the signal; the drain begins when /readyz says so.
+    await new Promise((r) => setTimeout(r, 1000));
+    running.proc.kill('SIGTERM');
+    const monitor = new http.Agent({ keepAlive: false });
+    while (!exited && drainSeenAt === Infinity) {
+      const r = await get(monitor, `${running.url}/readyz`);
+      if (r.kind === 'answered' && r.status === 503) drainSeenAt = performance.now();
+      else await new Promise((res) => setTimeout(res, 10));
+    }
+
+    expect(await exitCode).toBe(0);
+    await load;
+    for (const agent of [...agents, monitor]) agent.destroy();
+
+    const answered = outcomes.filter((o) => o.kind === 'answered');
+    const failed = outcomes.filter((o) => o.kind === 'failed' || (o.kind === 'answered' && o.status !== 200));
+    expect(failed).toEqual([]);
+    expect(drainSeenAt).toBeLessThan(Infinity);
+    // Under load up to the drain and into it: every answer during the drain closes its connection.
+    const duringDrain = answered.filter((o) => o.sentAt > drainSeenAt);
+    expect(answered.length).toBeGreaterThan(CLIENTS * 4);
+    expect(duringDrain.filter((o) => o.connection !== 'close')).toEqual([]);
+    // Every client's connection was ended by an answer saying so, none by a reset.
+    expect(lastOf.filter((o) => o.kind !== 'answered' || o.connection !== 'close')).toEqual([]);
+    expect(lastOf).toHaveLength(CLIENTS);
+    expect(outcomes.filter((o) => o.kind === 'refused')).toEqual([]);
+
+    const log = running.output();
+    expect(log).toMatch(/"msg":"shutdown: complete"/);
+    expect(log).toMatch(/"forced":false/);
+  }, 120_000);
+});
