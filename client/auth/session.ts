@@ -21,3 +21,17 @@ export function endSession(auth: AuthClient, to: string): void {
   window.localStorage.clear();
   window.location.assign(to);
 }
+
+/** Where the portal's sign-out is sent (under the API base). */
+export const SIGN_OUT_PATH = '/v5/users/signOut';
+
+/**
+ * Ends the current sign-in for the API (POST /v5/users/signOut) before the browser forgets it:
+ * with a Cognito pool its access token would otherwise stay valid until it expires. Best
+ * effort: a session that is already over has nothing to end.
+ */
+export async function signOutOnServer(auth: AuthClient, apiBase: string, sendRefreshToken: boolean): Promise<void> {
+  const headers = await sessionHeaders(auth, sendRefreshToken);
+  const { default: axios } = await import('axios');
+  await axios.post(SIGN_OUT_PATH, null, { baseURL: apiBase, headers });
+}

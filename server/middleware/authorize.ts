@@ -3,6 +3,8 @@ import { actionLabel } from '../../shared/deviceActionRules';
 import { INVENTORY_MESSAGES, MESSAGES } from '../../shared/messages';
 import type { Queryable } from '../db/Db';
 import { AppError } from '../errors';
+import { SessionRevocations, revocationsFor, type RevocationOptions } from '../auth/sessionRevocations';
+import type { AuthContext } from './authenticate';
 
 /**
  * What an API route requires. Every route declares one (deny by default: an undeclared route
@@ -10,7 +12,7 @@ import { AppError } from '../errors';
  * change to a profile applies to the next request, whatever the tokens say.
  */
 export type Permission =
-  /** A valid session of an enabled administrator: their own record, the versions. */
+  /** A live session of an enabled administrator: their own record, the versions. */
   | { kind: 'signedIn' }
   /** The profile grants one of these portal paths (specification §2 route table). */
   | { kind: 'path'; paths: readonly string[] }
@@ -46,31 +48,54 @@ declare module 'express-serve-static-core' {
 
 type GuardHandler = RequestHandler & { permission: Permission };
 
-async function loadGrants(db: Queryable, email: string): Promise<Grants | undefined> {
-  const res = await db.query<{ id: number; enabled: boolean; paths: string[]; actions: number[] }>(
-    `SELECT a.id, a.enabled, p.paths, p.actions FROM admins a JOIN profiles p ON p.id = a.profile_id
-      WHERE lower(a.correo) = lower($1)`,
-    [email],
+/** The administrator bound to the caller's identity user, with what their profile grants. */
+async function loadGrants(db: Queryable, auth: AuthContext): Promise<(Grants & { enabled: boolean }) | undefined> {
+  // Bound by `sub`; a record not yet bound (bootstrap, earlier versions) is found by its
+  // e-mail and bound now, unless the sign-in predates the record (a deleted user's token).
+  const res = await db.query<{ id: number; enabled: boolean; sub: string | null; paths: string[]; actions: number[] }>(
+    `SELECT a.id, a.enabled, a.sub, p.paths, p.actions FROM admins a JOIN profiles p ON p.id = a.profile_id
+      WHERE a.sub = $1
+         OR (a.sub IS NULL AND lower(a.correo) = lower($2) AND $3 >= floor(extract(epoch FROM a.created_at)))
+      ORDER BY a.sub IS NULL LIMIT 1`,
+    [auth.sub, auth.email, auth.authTime],
   );
   const r = res.rows[0];
-  if (!r || !r.enabled) return undefined;
-  return { adminId: r.id, paths: new Set(r.paths), actions: new Set(r.actions) };
+  if (!r) return undefined;
+  if (r.sub === null) {
+    const bound = await db.query('UPDATE admins SET sub = $1 WHERE id = $2 AND sub IS NULL', [auth.sub, r.id]);
+    if (bound.rowCount !== 1) return undefined;
+  }
+  return { adminId: r.id, enabled: r.enabled, paths: new Set(r.paths), actions: new Set(r.actions) };
 }
 
 export type Guard = (permission: Permission) => GuardHandler;
 
-/** The guard of one route: checks its permission against the caller's current grants. */
-export function guard(db: Queryable): Guard {
+const forbidden = () => new AppError(403, 'FORBIDDEN', MESSAGES.api.forbidden);
+
+/**
+ * The guard of one route: the session must not have ended (sign-out, revocation, a disabled or
+ * deleted user: 401), the caller must be an enabled administrator bound to the token's user
+ * (403, `signedIn` routes included), and their current grants must hold the permission (403).
+ * `opts` gives the guard its own revocation cache (tests); by default it shares the process's.
+ */
+export function guard(db: Queryable, opts?: RevocationOptions): Guard {
+  const revocations = opts ? new SessionRevocations(db, opts) : revocationsFor(db);
   return (permission: Permission): GuardHandler => {
     const handler = (async (_req, res, next) => {
-      if (permission.kind === 'signedIn') return next();
       const auth = res.locals.auth;
-      const grants = auth && (res.locals.grants ??= await loadGrants(db, auth.email));
+      if (!auth) throw forbidden();
+      if (!res.locals.grants) {
+        if (await revocations.isRevoked(auth)) throw new AppError(401, 'UNAUTHORIZED', MESSAGES.api.unauthorized);
+        const loaded = await loadGrants(db, auth);
+        if (!loaded) throw forbidden();
+        if (!loaded.enabled) throw new AppError(403, 'USER_DISABLED', MESSAGES.api.userDisabled);
+        res.locals.grants = { adminId: loaded.adminId, paths: loaded.paths, actions: loaded.actions };
+      }
+      const grants = res.locals.grants;
       const allowed =
-        grants !== undefined &&
-        permission.paths.some((p) => grants.paths.has(p)) &&
-        (permission.kind !== 'action' || grants.actions.has(permission.action));
-      if (!allowed) throw new AppError(403, 'FORBIDDEN', MESSAGES.api.forbidden);
+        permission.kind === 'signedIn' ||
+        (permission.paths.some((p) => grants.paths.has(p)) && (permission.kind !== 'action' || grants.actions.has(permission.action)));
+      if (!allowed) throw forbidden();
       next();
     }) as GuardHandler;
     handler.permission = permission;

@@ -10,8 +10,13 @@ export const DEMO_PASSWORD = 'Demo-Portal-2026!';
 export interface AdminApi {
   ta: TestApp;
   db: Db;
-  /** The API headers of a signed-in administrator, with tokens as the embedded endpoint issues them. */
-  headersOf(email: string): Promise<Record<string, string>>;
+  /**
+   * The API headers of a signed-in administrator, with tokens as the embedded endpoint issues
+   * them (and its record of that sign-in, so the session is live). `at` sets the sign-in time.
+   */
+  headersOf(email: string, opts?: { at?: number }): Promise<Record<string, string>>;
+  /** The record of a sign-in made by `headersOf` (its origin_jti) as the endpoint keeps it. */
+  originOf(headers: Record<string, string>): string;
   /** An administrator with an identity user, written directly (test set-up, not the API). */
   addAdmin(email: string, profileId: number, opts?: { enabled?: boolean }): Promise<number>;
   /** A profile written directly (test set-up, not the API). */
@@ -28,16 +33,26 @@ export async function adminApi(db: Db, opts: Parameters<typeof buildTestApp>[1] 
   return {
     ta,
     db,
-    async headersOf(email) {
+    async headersOf(email, o = {}) {
       const { sub } = await identity.adminGetUser(email);
-      const now = Math.floor(Date.now() / 1000);
+      const now = o.at ?? Math.floor(Date.now() / 1000);
       const clientId = ta.config.identity.clientId;
-      const common = { sub, iss: identity.issuer, origin_jti: randomUUID(), event_id: randomUUID(), auth_time: now, iat: now, exp: now + 600, jti: randomUUID() };
+      const originJti = randomUUID();
+      await db.query(
+        `INSERT INTO identity_refresh_tokens (token_hash, sub, client_id, origin_jti, auth_time, expires_at)
+         VALUES ($1, $2, $3, $4, $5, now() + interval '1 day')`,
+        [randomUUID(), sub, clientId, originJti, now],
+      );
+      const common = { sub, iss: identity.issuer, origin_jti: originJti, event_id: randomUUID(), auth_time: now, iat: now, exp: Math.floor(Date.now() / 1000) + 600, jti: randomUUID() };
       return {
         AccessToken: signJwt({ ...common, client_id: clientId, token_use: 'access', scope: 'aws.cognito.signin.user.admin', username: email }, keys.access),
         IdToken: signJwt({ ...common, email, aud: clientId, token_use: 'id', 'cognito:username': email }, keys.id),
         username: email,
       };
+    },
+    originOf(headers) {
+      const payload = headers.AccessToken!.split('.')[1]!;
+      return (JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) as { origin_jti: string }).origin_jti;
     },
     async addAdmin(email, profileId, o = {}) {
       await identity.adminCreateUser({ username: email, attributes: { email, email_verified: 'true' }, temporaryPassword: DEMO_PASSWORD });

@@ -15,6 +15,8 @@ describe.each(testEngines())('token verification on the API (%s)', (engine) => {
   let issuer: string;
   let clientId: string;
   let sub: string;
+  /** A sign-in the endpoint recorded (its refresh token is live). */
+  const origin = randomUUID();
 
   beforeAll(async () => {
     t = await createTestDb(engine);
@@ -24,6 +26,11 @@ describe.each(testEngines())('token verification on the API (%s)', (engine) => {
     issuer = ta.deps.identity!.issuer;
     clientId = ta.config.identity.clientId;
     sub = (await ta.deps.identity!.adminGetUser(EMAIL)).sub;
+    await t.db.query(
+      `INSERT INTO identity_refresh_tokens (token_hash, sub, client_id, origin_jti, auth_time, expires_at)
+       VALUES ('api-auth-test', $1, $2, $3, $4, now() + interval '1 day')`,
+      [sub, clientId, origin, Math.floor(Date.now() / 1000)],
+    );
   }, 60_000);
   afterAll(async () => {
     await t.dispose();
@@ -32,7 +39,7 @@ describe.each(testEngines())('token verification on the API (%s)', (engine) => {
   /** Claims as the endpoint issues them; `over` changes any of them. */
   function tokens(over: { access?: Record<string, unknown>; id?: Record<string, unknown> } = {}) {
     const now = Math.floor(Date.now() / 1000);
-    const common = { sub, iss: issuer, origin_jti: randomUUID(), event_id: randomUUID(), auth_time: now, iat: now, exp: now + 600 };
+    const common = { sub, iss: issuer, origin_jti: origin, event_id: randomUUID(), auth_time: now, iat: now, exp: now + 600 };
     return {
       access: { ...common, client_id: clientId, token_use: 'access', scope: 'aws.cognito.signin.user.admin', jti: randomUUID(), username: EMAIL, ...over.access },
       id: { ...common, email: EMAIL, email_verified: true, 'cognito:username': EMAIL, aud: clientId, token_use: 'id', jti: randomUUID(), ...over.id },

@@ -1,11 +1,9 @@
-import { randomUUID } from 'node:crypto';
 import express, { Router } from 'express';
 import request from 'supertest';
-import { DEVICE_ACTION } from '../../shared/constants/deviceActions';
-import { ADMIN_PROFILE, DEMO_ACCOUNTS, bootstrap } from '../../server/db/seed/bootstrap';
+import { DEVICE_ACTION, ALL_DEVICE_ACTION_CODES } from '../../shared/constants/deviceActions';
+import { GRANTABLE_PATHS } from '../../shared/constants/routes';
+import { ADMIN_PROFILE, DEMO_ACCOUNTS } from '../../server/db/seed/bootstrap';
 import { errorHandler } from '../../server/errors';
-import { signJwt } from '../../server/identity/jwt';
-import { loadOrCreateKeys, type SigningKeys } from '../../server/identity/keys';
 import { authenticate } from '../../server/middleware/authenticate';
 import {
   assertRoutesDeclared,
@@ -17,37 +15,26 @@ import {
   signedIn,
   type Permission,
 } from '../../server/middleware/authorize';
-import { buildTestApp, type TestApp } from '../helpers/testApp';
+import { adminApi, type AdminApi } from '../helpers/adminApi';
+import type { TestApp } from '../helpers/testApp';
 import { createTestDb, type TestDb } from '../helpers/testDb';
 
 describe('authorization on the server', () => {
   let t: TestDb;
+  let api: AdminApi;
   let ta: TestApp;
-  let keys: SigningKeys;
 
   beforeAll(async () => {
     t = await createTestDb('pglite');
-    ta = await buildTestApp(t.db, { env: { DEMO_PASSWORD: 'Demo-Portal-2026!' } });
-    await bootstrap(t.db, ta.config, ta.deps.identity);
-    keys = await loadOrCreateKeys(t.db);
+    api = await adminApi(t.db);
+    ta = api.ta;
   }, 60_000);
   afterAll(async () => {
     await t.dispose();
   });
 
   /** The headers of a signed-in administrator, with tokens as the endpoint issues them. */
-  async function headersOf(email: string) {
-    const { sub } = await ta.deps.identity!.adminGetUser(email);
-    const now = Math.floor(Date.now() / 1000);
-    const issuer = ta.deps.identity!.issuer;
-    const clientId = ta.config.identity.clientId;
-    const common = { sub, iss: issuer, origin_jti: randomUUID(), event_id: randomUUID(), auth_time: now, iat: now, exp: now + 600, jti: randomUUID() };
-    return {
-      AccessToken: signJwt({ ...common, client_id: clientId, token_use: 'access', scope: 'aws.cognito.signin.user.admin', username: email }, keys.access),
-      IdToken: signJwt({ ...common, email, aud: clientId, token_use: 'id', 'cognito:username': email }, keys.id),
-      username: email,
-    };
-  }
+  const headersOf = (email: string, opts?: { at?: number }) => api.headersOf(email, opts);
 
   const PROFILES = [
     { email: 'admin@demo.local', paths: ADMIN_PROFILE.paths, actions: ADMIN_PROFILE.actions },
@@ -113,6 +100,157 @@ describe('authorization on the server', () => {
       await request(app).get('/roles').set(admin).expect(403);
       await t.db.query("UPDATE admins SET enabled = true WHERE correo = 'admin@demo.local'");
       await request(app).get('/roles').set(admin).expect(200);
+    });
+  });
+
+  describe('the guard binds the administrator to the identity user (sub) and refuses disabled ones everywhere', () => {
+    let app: express.Express;
+    beforeAll(() => {
+      app = express();
+      // No reuse of answers: each request reads the database.
+      const can = guard(t.db, { cacheMs: 0 });
+      app.use(authenticate(ta.deps.verifiers));
+      app.get('/me', can(signedIn()), (_req, res) => res.json({ adminId: res.locals.grants!.adminId }));
+      app.get('/roles', can(requirePath('/admin-settings/roles')), (_req, res) => res.json({ data: 'roles' }));
+      app.use(errorHandler);
+    });
+
+    test('a record bound to another identity user is not the caller, whatever the e-mail says', async () => {
+      const headers = await headersOf('admin@demo.local');
+      const { sub } = await ta.deps.identity!.adminGetUser('admin@demo.local');
+      await request(app).get('/roles').set(headers).expect(200);
+      expect((await t.db.query('SELECT sub FROM admins WHERE correo = $1', ['admin@demo.local'])).rows[0]).toEqual({ sub });
+      await t.db.query("UPDATE admins SET sub = 'otro-usuario' WHERE correo = 'admin@demo.local'");
+      await request(app).get('/roles').set(headers).expect(403);
+      await request(app).get('/me').set(headers).expect(403);
+      await t.db.query('UPDATE admins SET sub = $1 WHERE correo = $2', [sub, 'admin@demo.local']);
+      await request(app).get('/roles').set(headers).expect(200);
+    });
+
+    test('a record not yet bound is bound only by a sign-in made after it was created', async () => {
+      const profile = await api.addProfile('Tardío', ['/admin-settings', '/admin-settings/roles'], []);
+      const id = await api.addAdmin('tardio@demo.local', profile);
+      const old = await headersOf('tardio@demo.local', { at: Math.floor(Date.now() / 1000) - 3600 });
+      await request(app).get('/me').set(old).expect(403);
+      expect((await t.db.query('SELECT sub FROM admins WHERE id = $1', [id])).rows[0]).toEqual({ sub: null });
+      const fresh = await headersOf('tardio@demo.local');
+      expect((await request(app).get('/me').set(fresh).expect(200)).body).toEqual({ adminId: id });
+      expect((await t.db.query('SELECT sub FROM admins WHERE id = $1', [id])).rows[0]).toEqual({ sub: (await ta.deps.identity!.adminGetUser('tardio@demo.local')).sub });
+    });
+
+    test('a disabled administrator is refused on signedIn routes too (403 USER_DISABLED)', async () => {
+      const headers = await headersOf('soporte@demo.local');
+      await request(app).get('/me').set(headers).expect(200);
+      await request(ta.app).get('/api/portal/getVersion').set(headers).expect(200);
+      await t.db.query("UPDATE admins SET enabled = false WHERE correo = 'soporte@demo.local'");
+      try {
+        const me = await request(app).get('/me').set(headers).expect(403);
+        expect(me.body).toEqual({ message: 'El usuario está deshabilitado', code: 'USER_DISABLED' });
+        await request(ta.app).get('/api/portal/getVersion').set(headers).expect(403);
+        await request(ta.app).post('/api/v5/users/getUserByEmail').set(headers).send({ correo: 'soporte@demo.local' }).expect(403);
+      } finally {
+        await t.db.query("UPDATE admins SET enabled = true WHERE correo = 'soporte@demo.local'");
+      }
+    });
+
+    test('a revoked sign-in is refused (401); answers are reused for the cache time only', async () => {
+      let clock = 1_000_000;
+      const cached = express();
+      const can = guard(t.db, { cacheMs: 5_000, now: () => clock });
+      cached.use(authenticate(ta.deps.verifiers));
+      cached.get('/me', can(signedIn()), (_req, res) => res.json({}));
+      cached.use(errorHandler);
+      const headers = await headersOf('inventario@demo.local');
+      await request(cached).get('/me').set(headers).expect(200);
+      // The endpoint records the revocation (as GlobalSignOut does).
+      await t.db.query('UPDATE identity_refresh_tokens SET revoked_at = now() WHERE origin_jti = $1', [api.originOf(headers)]);
+      clock += 4_999;
+      await request(cached).get('/me').set(headers).expect(200);
+      clock += 1;
+      const refused = await request(cached).get('/me').set(headers).expect(401);
+      expect(refused.body).toEqual({ message: 'Unauthorized', code: 'UNAUTHORIZED' });
+      await request(app).get('/me').set(headers).expect(401);
+      // Another sign-in of the same user is not affected.
+      await request(cached).get('/me').set(await headersOf('inventario@demo.local')).expect(200);
+    });
+  });
+
+  describe('nobody acts on a superior (an administrator or role holding more than the caller)', () => {
+    /** Manages administrators and roles, and holds nothing else. */
+    const ACCESS_PATHS = ['/admin-settings', '/admin-settings/admins', '/admin-settings/roles'];
+    let lesser: Record<string, string>;
+    const ids = { lesserProfile: 0, admin: 0, disabledSuperior: 0, peer: 0, superiorRole: 0, adminRole: 0 };
+    const state = async () => ({
+      admins: (await t.db.query('SELECT id, nombres, apellidos, profile_id, enabled FROM admins ORDER BY id')).rows,
+      roles: (await t.db.query('SELECT id, nombre, paths, actions FROM profiles ORDER BY id')).rows,
+      users: (await t.db.query('SELECT username, enabled, status FROM identity_users ORDER BY username')).rows,
+    });
+
+    beforeAll(async () => {
+      ids.lesserProfile = await api.addProfile('Accesos', ACCESS_PATHS, []);
+      await api.addAdmin('accesos@demo.local', ids.lesserProfile);
+      ids.peer = await api.addAdmin('par@demo.local', ids.lesserProfile);
+      ids.adminRole = (await t.db.query<{ id: number }>("SELECT id FROM profiles WHERE nombre = 'Administrador'")).rows[0]!.id;
+      ids.admin = (await t.db.query<{ id: number }>("SELECT id FROM admins WHERE correo = 'admin@demo.local'")).rows[0]!.id;
+      ids.disabledSuperior = await api.addAdmin('jefe.inactivo@demo.local', ids.adminRole, { enabled: false });
+      ids.superiorRole = await api.addProfile('Sin usar, superior', [...ACCESS_PATHS, '/dashboard'], [DEVICE_ACTION.LOCK]);
+      lesser = await headersOf('accesos@demo.local');
+    });
+
+    test.each<[string, () => { method: 'put' | 'post' | 'delete'; url: string; body?: object }, string]>([
+      ['demote', () => ({ method: 'put', url: `/api/v5/admins/${ids.admin}`, body: { nombres: 'Administrador Demo', apellidos: '', profileId: ids.lesserProfile } }), 'No puedes modificar a un administrador'],
+      ['rename', () => ({ method: 'put', url: `/api/v5/admins/${ids.admin}`, body: { nombres: 'Otro', apellidos: '', profileId: ids.adminRole } }), 'No puedes modificar a un administrador'],
+      ['disable', () => ({ method: 'post', url: `/api/v5/admins/${ids.admin}/disable` }), 'No puedes deshabilitar a un administrador'],
+      ['enable', () => ({ method: 'post', url: `/api/v5/admins/${ids.disabledSuperior}/enable` }), 'No puedes habilitar a un administrador'],
+      ['reset the password of', () => ({ method: 'post', url: `/api/v5/admins/${ids.admin}/reset-password` }), 'No puedes restablecer la contraseña'],
+      ['delete', () => ({ method: 'delete', url: `/api/v5/admins/${ids.admin}` }), 'No puedes eliminar a un administrador'],
+      ['cut down the Administrador role of', () => ({ method: 'put', url: `/api/v5/roles/${ids.adminRole}`, body: { nombre: 'Administrador', paths: GRANTABLE_PATHS.slice(0, 18), actions: [] } }), 'No puedes modificar un rol'],
+      ['rename the role of', () => ({ method: 'put', url: `/api/v5/roles/${ids.adminRole}`, body: { nombre: 'Administrador', paths: GRANTABLE_PATHS, actions: ALL_DEVICE_ACTION_CODES } }), 'No puedes modificar un rol'],
+      ['delete a role holding more than', () => ({ method: 'delete', url: `/api/v5/roles/${ids.superiorRole}` }), 'No puedes eliminar un rol'],
+    ])('a lesser administrator cannot %s a superior: 403, nothing changes', async (_label, make, message) => {
+      const before = await state();
+      const audits = await api.count('audit_log');
+      const { method, url, body } = make();
+      const call = request(ta.app)[method](url).set(lesser);
+      const res = await (body ? call.send(body) : call);
+      expect(res.status).toBe(403);
+      expect(res.body.code).toBe('ESCALATION');
+      expect(res.body.message).toContain(message);
+      expect(await state()).toEqual(before);
+      expect(await api.count('audit_log')).toBe(audits);
+    });
+
+    test('the same administrator acts on a peer holding nothing more', async () => {
+      await request(ta.app).put(`/api/v5/admins/${ids.peer}`).set(lesser).send({ nombres: 'Par', apellidos: 'Renombrado', profileId: ids.lesserProfile }).expect(200);
+      await request(ta.app).post(`/api/v5/admins/${ids.peer}/disable`).set(lesser).expect(200);
+      await request(ta.app).post(`/api/v5/admins/${ids.peer}/enable`).set(lesser).expect(200);
+    });
+
+    test('the last enabled holders of a path or action keep it: removing it from their own role is refused (409)', async () => {
+      const admin = await headersOf('admin@demo.local');
+      const res = await request(ta.app)
+        .put(`/api/v5/roles/${ids.adminRole}`)
+        .set(admin)
+        .send({ nombre: 'Administrador', paths: GRANTABLE_PATHS.filter((p) => p !== '/admin-settings/audit'), actions: ALL_DEVICE_ACTION_CODES })
+        .expect(409);
+      expect(res.body).toEqual({
+        message: 'Ningún otro administrador habilitado conserva estos permisos, que no se pueden quitar: /admin-settings/audit',
+        code: 'LAST_HOLDER',
+      });
+      // Once someone else enabled holds it, it may go.
+      const auditor = await api.addProfile('Auditor', ['/admin-settings', '/admin-settings/audit'], []);
+      await api.addAdmin('auditor@demo.local', auditor);
+      await request(ta.app)
+        .put(`/api/v5/roles/${ids.adminRole}`)
+        .set(admin)
+        .send({ nombre: 'Administrador', paths: GRANTABLE_PATHS.filter((p) => p !== '/admin-settings/audit'), actions: ALL_DEVICE_ACTION_CODES })
+        .expect(200);
+      await request(ta.app)
+        .put(`/api/v5/roles/${ids.adminRole}`)
+        .set(await headersOf('admin@demo.local'))
+        .send({ nombre: 'Administrador', paths: GRANTABLE_PATHS, actions: ALL_DEVICE_ACTION_CODES })
+        .expect(403);
+      await t.db.query('UPDATE profiles SET paths = $2 WHERE id = $1', [ids.adminRole, [...GRANTABLE_PATHS]]);
     });
   });
 

@@ -325,16 +325,59 @@ describe.each(testEngines())('device registry API on %s', (engine) => {
 
     test('PUT edits the registry fields, audited before/after; an unchanged edit writes nothing', async () => {
       const before = (await request(app()).get(`/api/v5/devices/${ids.active2}`).set(admin)).body as Device;
-      const body = { imei: before.imei, imei2: null, deviceType: 1, brand: 'Motorola', model: 'Moto G54', groupId: north, customerName: 'Luis Ruiz', creditReference: 'CR-2026-000001' };
+      const { imei, imei2, serial, deviceType, brand, model } = before;
+      const body = { imei, imei2, serial, deviceType, brand, model, groupId: north, customerName: 'Luis Ruiz', creditReference: 'CR-2026-000001' };
       const res = await request(app()).put(`/api/v5/devices/${ids.active2}`).set(admin).send(body).expect(200);
-      expect(res.body).toMatchObject({ ...body, groupName: 'Sucursal Norte', status: DEVICE_STATUS.activo, serial: null });
+      expect(res.body).toMatchObject({ ...body, groupName: 'Sucursal Norte', status: DEVICE_STATUS.activo, imei2: testImei(424242, '01') });
       const audit = await lastAudit();
       expect(audit).toMatchObject({ entity: 'device', entity_id: String(ids.active2), action: 'update' });
-      expect(audit.before).toMatchObject({ groupId: south, creditReference: 'CR-2026-004512', imei2: testImei(424242, '01') });
-      expect(audit.after).toMatchObject({ groupId: north, customerName: 'Luis Ruiz', imei2: null });
+      expect(audit.before).toMatchObject({ groupId: south, creditReference: 'CR-2026-004512' });
+      expect(audit.after).toMatchObject({ groupId: north, customerName: 'Luis Ruiz', creditReference: 'CR-2026-000001' });
       const audits = await api.count('audit_log');
       await request(app()).put(`/api/v5/devices/${ids.active2}`).set(admin).send(body).expect(200);
       expect(await api.count('audit_log')).toBe(audits);
+    });
+
+    test('PUT needs the pre-enrolled page; an enrolled device never changes identity; its customer, credit and group need the enrolled-devices page too', async () => {
+      const bodyOf = (d: Device) => ({
+        imei: d.imei, imei2: d.imei2, serial: d.serial, deviceType: d.deviceType, brand: d.brand, model: d.model,
+        groupId: d.groupId, customerName: d.customerName, creditReference: d.creditReference,
+      });
+      const get = async (name: string) => (await request(app()).get(`/api/v5/devices/${ids[name]}`).set(admin).expect(200)).body as Device;
+      const active = await get('active1');
+      const pre = await get('pre2');
+      const audits = await api.count('audit_log');
+      // Support: the enrolled-devices page with HISTORY and SEND_NOTIFICATION, no pre-enrolled page.
+      for (const [id, body] of [
+        [ids.active1, { ...bodyOf(active), customerName: 'Otra Persona' }],
+        [ids.active1, { ...bodyOf(active), creditReference: 'CR-OTRO-1' }],
+        [ids.active1, { ...bodyOf(active), groupId: south }],
+        [ids.pre2, { ...bodyOf(pre), imei: testImei(2101) }],
+      ] as const) {
+        const res = await request(app()).put(`/api/v5/devices/${id}`).set(soporte).send(body).expect(403);
+        expect(res.body).toEqual({ message: 'No Autorizado', code: 'FORBIDDEN' });
+      }
+      expect(await get('active1')).toEqual(active);
+      expect(await get('pre2')).toEqual(pre);
+      expect(await api.count('audit_log')).toBe(audits);
+
+      // Identity fields of an enrolled device: never, whoever asks.
+      for (const [field, value] of [['imei2', testImei(2102)], ['serial', 'SN-OTRO'], ['deviceType', 2], ['brand', 'Otra'], ['model', 'Otro']] as const) {
+        const res = await request(app()).put(`/api/v5/devices/${ids.active1}`).set(admin).send({ ...bodyOf(active), [field]: value }).expect(409);
+        expect(res.body).toEqual({ message: `El campo ${field} no se puede cambiar en un dispositivo enrolado`, code: 'IDENTITY_NOT_EDITABLE' });
+      }
+
+      // The pre-enrolled page alone: every field of a pre-enrolled device; not the credit of an enrolled one.
+      await api.addAdmin('registro@demo.local', await api.addProfile('Registro', ['/inventory-management', '/inventory-management/devices-pre-enrolled'], []));
+      const registro = await api.headersOf('registro@demo.local');
+      await request(app()).put(`/api/v5/devices/${ids.pre2}`).set(registro).send({ ...bodyOf(pre), brand: 'Hisense', customerName: 'Ana Pérez' }).expect(200);
+      const refused = await request(app()).put(`/api/v5/devices/${ids.active1}`).set(registro).send({ ...bodyOf(active), customerName: 'Otra Persona' }).expect(403);
+      expect(refused.body).toEqual({ message: 'Tu perfil no permite cambiar el cliente, la referencia de crédito ni el grupo de un dispositivo enrolado', code: 'ASSIGNMENT_NOT_GRANTED' });
+      expect(await get('active1')).toEqual(active);
+      // Both pages: the customer, credit reference and group of an enrolled device.
+      const moved = await request(app()).put(`/api/v5/devices/${ids.active1}`).set(admin).send({ ...bodyOf(active), customerName: 'Otra Persona', groupId: south }).expect(200);
+      expect(moved.body).toMatchObject({ customerName: 'Otra Persona', groupId: south, imei: active.imei });
+      await request(app()).put(`/api/v5/devices/${ids.active1}`).set(admin).send(bodyOf(active)).expect(200);
     });
 
     test('PUT: the IMEI changes only while pre-enrolled, and stays unique; group must exist; 404 for deleted', async () => {

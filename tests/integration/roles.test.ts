@@ -182,24 +182,35 @@ describe.each(testEngines())('roles API on %s', (engine) => {
         .expect(201);
     });
 
-    test('editing adds only held grants, to any role including one\'s own; grants already there may stay', async () => {
+    test('a role holding more than the editor is not edited at all, removals included (403); others only with held grants', async () => {
       const soporte = (await roleByName('Soporte'))!;
-      // Soporte holds paths the manager lacks: renaming it keeps them.
+      const audits = await api.count('audit_log');
+      // Soporte holds paths the manager lacks: neither renaming it nor taking them away is allowed.
       const renamed = await request(app())
         .put(`/api/v5/roles/${soporte.id}`)
         .set(manager)
         .send({ nombre: 'Soporte técnico', paths: soporte.paths, actions: soporte.actions })
-        .expect(200);
-      expect(renamed.body.paths).toEqual(soporte.paths);
+        .expect(403);
+      expect(renamed.body.code).toBe('ESCALATION');
+      expect(renamed.body.message).toMatch(/^No puedes modificar un rol con permisos que tu perfil no tiene: .*\/inventory-management/);
       await request(app())
         .put(`/api/v5/roles/${soporte.id}`)
         .set(manager)
-        .send({ nombre: 'Soporte técnico', paths: [...soporte.paths, '/agent-settings'], actions: soporte.actions })
+        .send({ nombre: 'Soporte', paths: ['/dashboard'], actions: [] })
+        .expect(403);
+      expect(await roleByName('Soporte')).toEqual(soporte);
+      expect(await api.count('audit_log')).toBe(audits);
+      // A role within the manager's grants: held grants may be added, others not.
+      const tablero = (await roleByName('Tablero'))!;
+      await request(app())
+        .put(`/api/v5/roles/${tablero.id}`)
+        .set(manager)
+        .send({ nombre: 'Tablero', paths: [...tablero.paths, '/agent-settings'], actions: tablero.actions })
         .expect(403);
       await request(app())
-        .put(`/api/v5/roles/${soporte.id}`)
+        .put(`/api/v5/roles/${tablero.id}`)
         .set(manager)
-        .send({ nombre: 'Soporte técnico', paths: soporte.paths, actions: [...soporte.actions, DEVICE_ACTION.LOCK] })
+        .send({ nombre: 'Tablero', paths: tablero.paths, actions: [...tablero.actions, DEVICE_ACTION.LOCK] })
         .expect(200);
       const own = await request(app())
         .put(`/api/v5/roles/${managerProfile}`)
@@ -214,11 +225,6 @@ describe.each(testEngines())('roles API on %s', (engine) => {
         .expect(403);
       expect(self.body.code).toBe('ESCALATION');
       expect((await roleByName('Gestor'))!.actions.sort()).toEqual([...MANAGER_ACTIONS].sort());
-      await request(app())
-        .put(`/api/v5/roles/${soporte.id}`)
-        .set(manager)
-        .send({ nombre: 'Soporte', paths: soporte.paths, actions: soporte.actions })
-        .expect(200);
     });
 
     test('a copy of a role holding more than the caller is refused', async () => {

@@ -7,6 +7,7 @@ interface AdminRecord {
   nombres: string;
   apellidos: string;
   enabled: boolean;
+  sub: string | null;
   profile_id: number;
   profile_nombre: string;
   paths: string[];
@@ -18,6 +19,8 @@ interface AdminRecord {
 /** An administrator with what their profile grants (for the guards; the API answers `admin`). */
 export interface AdminWithGrants {
   admin: Admin;
+  /** The identity user the record is bound to (null until the first sign-in of an older record). */
+  sub: string | null;
   paths: string[];
   actions: number[];
 }
@@ -34,7 +37,7 @@ const toAdmin = (r: AdminRecord): Admin => ({
   updatedAt: new Date(r.updated_at).toISOString(),
 });
 
-const SELECT = `SELECT a.id, a.correo, a.nombres, a.apellidos, a.enabled, a.created_at, a.updated_at,
+const SELECT = `SELECT a.id, a.sub, a.correo, a.nombres, a.apellidos, a.enabled, a.created_at, a.updated_at,
                        p.id AS profile_id, p.nombre AS profile_nombre, p.paths, p.actions
                   FROM admins a JOIN profiles p ON p.id = a.profile_id`;
 
@@ -80,7 +83,7 @@ export class AdminsRepository {
   async find(id: number): Promise<AdminWithGrants | undefined> {
     const res = await this.db.query<AdminRecord>(`${SELECT} WHERE a.id = $1`, [id]);
     const r = res.rows[0];
-    return r && { admin: toAdmin(r), paths: r.paths, actions: r.actions };
+    return r && { admin: toAdmin(r), sub: r.sub, paths: r.paths, actions: r.actions };
   }
 
   async emailTaken(correo: string): Promise<boolean> {
@@ -118,6 +121,11 @@ export class AdminsRepository {
       a.apellidos,
       a.profileId,
     ]);
+  }
+
+  /** Binds the record to its identity user. */
+  async setSub(id: number, sub: string): Promise<void> {
+    await this.db.query('UPDATE admins SET sub = $2 WHERE id = $1', [id, sub]);
   }
 
   async setEnabled(id: number, enabled: boolean): Promise<void> {

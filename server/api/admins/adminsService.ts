@@ -7,15 +7,28 @@ import type {
   ResetPasswordResponse,
   UpdateAdminBody,
 } from '../../../shared/contracts/admins';
-import { ADMIN_API_MESSAGES as M } from '../../../shared/messages';
+import { ADMIN_API_MESSAGES as M, AUTHZ_MESSAGES } from '../../../shared/messages';
 import { record, type AuditActor } from '../../audit/auditRepository';
+import { revocationsFor } from '../../auth/sessionRevocations';
 import type { Db, Queryable } from '../../db/Db';
 import { transaction } from '../../db/transactionScope';
 import { AppError } from '../../errors';
 import type { IdentityDirectory } from '../../identity/IdentityDirectory';
 import { generatePassword } from '../../identity/identityService';
 import type { Logger } from '../../logger';
-import { ROLES_PATH, beyond, callerGrants, isEmptyGrant, lockAdministration, type CallerGrants } from '../roles/grantChecks';
+import {
+  NO_GRANT,
+  assertKeptByOthers,
+  beyond,
+  callerGrants,
+  describeGrant,
+  heldByOthers,
+  isEmptyGrant,
+  lockAdministration,
+  minus,
+  type CallerGrants,
+  type Grant,
+} from '../roles/grantChecks';
 import { AdminsRepository, type AdminWithGrants } from './adminsRepository';
 
 /** What the audit log keeps of an administrator (never a password). */
@@ -86,10 +99,33 @@ export class AdminsService {
     return profile;
   }
 
-  /** Someone enabled must keep the Roles page: refuses to take it from the last one who has it. */
-  private async assertNotLastRoleManager(repo: AdminsRepository, t: AdminWithGrants): Promise<void> {
-    if (!t.admin.enabled || !t.paths.includes(ROLES_PATH)) return;
-    if ((await repo.othersHolding(ROLES_PATH, t.admin.id)) === 0) throw new AppError(409, 'LAST_ROLE_MANAGER', M.admins.lastRoleManager);
+  /**
+   * Nobody acts on an administrator who holds a path or action they do not hold themselves
+   * (a lesser administrator cannot demote, disable, delete or hand over a superior).
+   */
+  private assertNotSuperior(t: AdminWithGrants, caller: CallerGrants, verb: 'modificar' | 'deshabilitar' | 'habilitar' | 'eliminar'): void {
+    const more = beyond(t, caller);
+    if (!isEmptyGrant(more)) throw new AppError(403, 'ESCALATION', AUTHZ_MESSAGES.adminSuperior(verb, describeGrant(more)));
+  }
+
+  /**
+   * The last enabled holder of every path and action keeps it: `after` is what the target will
+   * hold (nothing when disabled or deleted).
+   */
+  private async assertKeptAfter(tx: Queryable, t: AdminWithGrants, after: Grant): Promise<void> {
+    if (!t.admin.enabled) return;
+    const removed = minus(t, after);
+    if (isEmptyGrant(removed)) return;
+    assertKeptByOthers(removed, await heldByOthers(tx, { adminId: t.admin.id }));
+  }
+
+  /**
+   * Ends every session of the target for the API at once, also where the identity service's
+   * access tokens stay valid until they expire (Cognito).
+   */
+  private async endSessions(tx: Queryable, t: AdminWithGrants): Promise<void> {
+    const sub = t.sub ?? (await this.identity(() => this.directory.getUser(usernameOf(t.admin)), { missingOk: true }))?.attributes.sub;
+    if (sub) await revocationsFor(this.db).revoke(tx, { sub });
   }
 
   /** A directory call, its failures as API errors (the transaction around it rolls back). */
@@ -122,6 +158,9 @@ export class AdminsService {
           ...(this.directory.kind === 'embedded' ? { temporaryPassword: generatePassword() } : {}),
         }),
       );
+      // Bound to this identity user: a token of an earlier user with the same e-mail never applies.
+      const sub = created?.user.attributes.sub;
+      if (sub) await repo.setSub(id, sub);
       return { ...admin, ...(created?.temporaryPassword ? { temporaryPassword: created.temporaryPassword } : {}) };
     });
   }
@@ -129,10 +168,11 @@ export class AdminsService {
   update(actor: AuditActor, id: number, body: UpdateAdminBody): Promise<Admin> {
     return this.change(actor, async ({ tx, repo, caller }) => {
       const t = await this.target(repo, id);
+      this.assertNotSuperior(t, caller, 'modificar');
       if (body.profileId !== t.admin.profileId) {
         if (id === caller.adminId) throw selfProtected(M.admins.selfProfile);
         const profile = await this.assignable(repo, caller, body.profileId);
-        if (!profile.paths.includes(ROLES_PATH)) await this.assertNotLastRoleManager(repo, t);
+        await this.assertKeptAfter(tx, t, profile);
       }
       const b = t.admin;
       if (b.nombres === body.nombres && b.apellidos === body.apellidos && b.profileId === body.profileId) return b;
@@ -148,13 +188,15 @@ export class AdminsService {
     return this.change(actor, async ({ tx, repo, caller }) => {
       const t = await this.target(repo, id);
       if (id === caller.adminId) throw selfProtected(M.admins.selfDisable);
-      await this.assertNotLastRoleManager(repo, t);
+      this.assertNotSuperior(t, caller, 'deshabilitar');
+      await this.assertKeptAfter(tx, t, NO_GRANT);
       let admin = t.admin;
       if (admin.enabled) {
         await repo.setEnabled(id, false);
         admin = (await repo.find(id))!.admin;
         await record(tx, { actor, entity: 'admin', entityId: id, action: 'disable', before: snapshot(t.admin), after: snapshot(admin) });
       }
+      await this.endSessions(tx, t);
       // Also when the record was already disabled: the identity user follows the record.
       await this.identity(() => this.directory.disableUser(usernameOf(admin)));
       return admin;
@@ -162,8 +204,9 @@ export class AdminsService {
   }
 
   enable(actor: AuditActor, id: number): Promise<Admin> {
-    return this.change(actor, async ({ tx, repo }) => {
+    return this.change(actor, async ({ tx, repo, caller }) => {
       const t = await this.target(repo, id);
+      this.assertNotSuperior(t, caller, 'habilitar');
       let admin = t.admin;
       if (!admin.enabled) {
         await repo.setEnabled(id, true);
@@ -179,7 +222,9 @@ export class AdminsService {
     return this.change(actor, async ({ tx, repo, caller }) => {
       const t = await this.target(repo, id);
       if (id === caller.adminId) throw selfProtected(M.admins.selfDelete);
-      await this.assertNotLastRoleManager(repo, t);
+      this.assertNotSuperior(t, caller, 'eliminar');
+      await this.assertKeptAfter(tx, t, NO_GRANT);
+      await this.endSessions(tx, t);
       await repo.delete(id);
       await record(tx, { actor, entity: 'admin', entityId: id, action: 'delete', before: snapshot(t.admin) });
       // An identity user already gone is what deleting wants.
@@ -199,6 +244,7 @@ export class AdminsService {
       if (!isEmptyGrant(beyond(t, caller))) throw new AppError(403, 'ESCALATION', M.admins.resetEscalation);
       const temporaryPassword = generatePassword();
       await record(tx, { actor, entity: 'admin', entityId: id, action: 'reset_password' });
+      await this.endSessions(tx, t);
       const username = usernameOf(t.admin);
       await this.identity(async () => {
         await this.directory.setPassword(username, temporaryPassword, false);

@@ -106,8 +106,10 @@ export function devicesRouter(can: Guard, service: DevicesService): Router {
     res.json(await service.get(id(req.params)));
   });
 
-  router.put('/:id', registry(), validateParams(idParams), validateBody(deviceBody), async (req, res) => {
-    res.json(await service.update(actorOf(req, res), id(req.params), req.body as DeviceBody));
+  // Editing the registry is the pre-enrolled page's grant; an enrolled device's customer, credit
+  // reference and group also need the enrolled-devices page (checked by the service).
+  router.put('/:id', can(requirePath(PRE_ENROLLED_PAGE)), validateParams(idParams), validateBody(deviceBody), async (req, res) => {
+    res.json(await service.update(actorOf(req, res), id(req.params), req.body as DeviceBody, { enrolledAssignment: res.locals.grants!.paths.has(DEVICES_PAGE) }));
   });
   return router;
 }

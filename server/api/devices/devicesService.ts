@@ -10,7 +10,7 @@ import type {
 } from '../../../shared/contracts/devices';
 import { DEVICE_STATUS } from '../../../shared/constants/domain';
 import { offlineCutoff } from '../../../shared/deviceStatus';
-import { INVENTORY_MESSAGES as M } from '../../../shared/messages';
+import { AUTHZ_MESSAGES, INVENTORY_MESSAGES as M } from '../../../shared/messages';
 import { record, type AuditActor } from '../../audit/auditRepository';
 import type { Db, Queryable } from '../../db/Db';
 import { transaction } from '../../db/transactionScope';
@@ -44,6 +44,19 @@ const snapshot = (d: Device) => ({
 });
 
 const notFound = () => new AppError(404, 'DEVICE_NOT_FOUND', M.devices.notFound);
+
+/** What an enrolled device is: never changed through the portal once the agent enrolled it. */
+const IDENTITY_FIELDS = ['imei2', 'serial', 'deviceType', 'brand', 'model'] as const;
+/** The credit an enrolled device is under: changed only with the enrolled-devices page too. */
+const ASSIGNMENT_FIELDS = ['customerName', 'creditReference', 'groupId'] as const;
+
+/** The edit rules of an enrolled device (see DevicesService.update). */
+function assertEnrolledEdit(before: Device, body: DeviceBody, enrolledAssignment: boolean): void {
+  if (body.imei !== before.imei) throw new AppError(409, 'IMEI_NOT_EDITABLE', M.devices.imeiNotEditable);
+  const identity = IDENTITY_FIELDS.find((f) => body[f] !== before[f]);
+  if (identity) throw new AppError(409, 'IDENTITY_NOT_EDITABLE', AUTHZ_MESSAGES.deviceIdentity(identity));
+  if (!enrolledAssignment && ASSIGNMENT_FIELDS.some((f) => body[f] !== before[f])) throw new AppError(403, 'ASSIGNMENT_NOT_GRANTED', AUTHZ_MESSAGES.deviceAssignment);
+}
 const imeiTaken = (imei: string) => new AppError(409, 'IMEI_TAKEN', M.devices.imeiTaken(imei));
 const groupNotFound = () => new AppError(400, 'GROUP_NOT_FOUND', M.devices.groupNotFound);
 
@@ -129,18 +142,21 @@ export class DevicesService {
     }
   }
 
-  /** Edits the registry fields; the IMEI only while the device is pre-enrolled. */
-  async update(actor: AuditActor, id: number, body: DeviceBody): Promise<Device> {
+  /**
+   * Edits the registry fields. A pre-enrolled device: every field. An enrolled device: never
+   * its identity (IMEI, IMEI 2, serial, type, brand, model); its customer, credit reference and
+   * group only with `enrolledAssignment` (the caller's profile also grants the enrolled-devices
+   * page).
+   */
+  async update(actor: AuditActor, id: number, body: DeviceBody, grants: { enrolledAssignment: boolean } = { enrolledAssignment: false }): Promise<Device> {
     try {
       return await transaction(this.db, async (tx) => {
         const repo = new DevicesRepository(tx);
         const found = await repo.findForEdit(id, this.cutoff());
         if (!found) throw notFound();
         const before = found.device;
-        if (body.imei !== before.imei) {
-          if (found.baseStatus !== DEVICE_STATUS.PRE_ENROLLED) throw new AppError(409, 'IMEI_NOT_EDITABLE', M.devices.imeiNotEditable);
-          if (await repo.imeiTaken(body.imei, id)) throw imeiTaken(body.imei);
-        }
+        if (found.baseStatus !== DEVICE_STATUS.PRE_ENROLLED) assertEnrolledEdit(before, body, grants.enrolledAssignment);
+        if (body.imei !== before.imei && (await repo.imeiTaken(body.imei, id))) throw imeiTaken(body.imei);
         if (body.groupId !== null && body.groupId !== before.groupId && !(await repo.groupExists(body.groupId))) throw groupNotFound();
         const unchanged = JSON.stringify(snapshot(before)) === JSON.stringify(snapshot({ ...before, ...body }));
         if (unchanged) return before;

@@ -1,6 +1,6 @@
 import { DEVICE_ACTIONS } from '../../../shared/constants/deviceActions';
 import { GRANTABLE_PATHS } from '../../../shared/constants/routes';
-import { MESSAGES } from '../../../shared/messages';
+import { ADMIN_API_MESSAGES, AUTHZ_MESSAGES, MESSAGES } from '../../../shared/messages';
 import type { Queryable } from '../../db/Db';
 import { AppError } from '../../errors';
 
@@ -63,3 +63,35 @@ export function canonicalGrant(g: Grant): { paths: string[]; actions: number[] }
     actions: [...new Set(g.actions)].sort((a, b) => a - b),
   };
 }
+
+/** Everything enabled administrators hold, leaving out one administrator and/or one role's holders. */
+export async function heldByOthers(tx: Queryable, except: { adminId?: number; profileId?: number }): Promise<{ paths: Set<string>; actions: Set<number> }> {
+  const res = await tx.query<{ paths: string[]; actions: number[] }>(
+    `WITH holders AS (
+       SELECT p.paths, p.actions FROM admins a JOIN profiles p ON p.id = a.profile_id
+        WHERE a.enabled AND a.id <> $1 AND p.id <> $2)
+     SELECT ARRAY(SELECT DISTINCT unnest(paths) FROM holders) AS paths,
+            ARRAY(SELECT DISTINCT unnest(actions) FROM holders) AS actions`,
+    [except.adminId ?? 0, except.profileId ?? 0],
+  );
+  const r = res.rows[0]!;
+  return { paths: new Set(r.paths), actions: new Set(r.actions) };
+}
+
+/**
+ * The last enabled holder of a path or action keeps it: refuses a change that takes `removed`
+ * away when no one in `others` holds it. The Roles page keeps its own message.
+ */
+export function assertKeptByOthers(removed: Grant, others: { paths: Set<string>; actions: Set<number> }): void {
+  const lost = beyond(removed, others);
+  if (isEmptyGrant(lost)) return;
+  if (lost.paths.includes(ROLES_PATH)) throw new AppError(409, 'LAST_ROLE_MANAGER', ADMIN_API_MESSAGES.admins.lastRoleManager);
+  throw new AppError(409, 'LAST_HOLDER', AUTHZ_MESSAGES.lastHolder(describeGrant(lost)));
+}
+
+/** What `a` grants that `b` does not. */
+export function minus(a: Grant, b: Grant): Grant {
+  return { paths: a.paths.filter((p) => !b.paths.includes(p)), actions: a.actions.filter((x) => !b.actions.includes(x)) };
+}
+
+export const NO_GRANT: Grant = { paths: [], actions: [] };

@@ -63,6 +63,12 @@ export class RolesRepository {
     ]);
   }
 
+  /** Whether an enabled administrator holds this role. */
+  async hasEnabledHolder(id: number): Promise<boolean> {
+    const res = await this.db.query('SELECT 1 FROM admins WHERE profile_id = $1 AND enabled LIMIT 1', [id]);
+    return res.rowCount > 0;
+  }
+
   async delete(id: number): Promise<void> {
     await this.db.query('DELETE FROM profiles WHERE id = $1', [id]);
   }

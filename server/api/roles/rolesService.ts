@@ -1,10 +1,23 @@
 import type { DuplicateRoleBody, Role, RoleBody, RoleList } from '../../../shared/contracts/roles';
-import { ADMIN_API_MESSAGES as M } from '../../../shared/messages';
+import { ADMIN_API_MESSAGES as M, AUTHZ_MESSAGES } from '../../../shared/messages';
 import { record, type AuditActor } from '../../audit/auditRepository';
 import type { Db, Queryable } from '../../db/Db';
 import { transaction } from '../../db/transactionScope';
 import { AppError } from '../../errors';
-import { ROLES_PATH, beyond, callerGrants, canonicalGrant, describeGrant, isEmptyGrant, lockAdministration, type CallerGrants, type Grant } from './grantChecks';
+import {
+  ROLES_PATH,
+  assertKeptByOthers,
+  beyond,
+  callerGrants,
+  canonicalGrant,
+  describeGrant,
+  heldByOthers,
+  isEmptyGrant,
+  lockAdministration,
+  minus,
+  type CallerGrants,
+  type Grant,
+} from './grantChecks';
 import { RolesRepository } from './rolesRepository';
 
 /** What the audit log keeps of a role. */
@@ -16,6 +29,15 @@ const notFound = () => new AppError(404, 'ROLE_NOT_FOUND', M.roles.notFound);
 function assertHeld(added: Grant, caller: CallerGrants): void {
   const missing = beyond(added, caller);
   if (!isEmptyGrant(missing)) throw new AppError(403, 'ESCALATION', M.roles.escalation(describeGrant(missing)));
+}
+
+/**
+ * Nobody edits or deletes a role that holds a path or action they do not hold themselves:
+ * removing a superior's grants is as much a change to a superior as adding to one's own.
+ */
+function assertNotSuperior(role: Grant, caller: CallerGrants, verb: 'modificar' | 'eliminar'): void {
+  const more = beyond(role, caller);
+  if (!isEmptyGrant(more)) throw new AppError(403, 'ESCALATION', AUTHZ_MESSAGES.roleSuperior(verb, describeGrant(more)));
 }
 
 /** Roles (profiles): list, create, edit, duplicate, delete; every change audited in its transaction. */
@@ -63,11 +85,14 @@ export class RolesService {
       const before = await repo.find(id);
       if (!before) throw notFound();
       const grant = canonicalGrant(body);
-      // Only what is added must be held: a role may keep grants its editor lacks.
-      assertHeld(beyond(grant, { paths: new Set(before.paths), actions: new Set(before.actions) }), caller);
+      assertNotSuperior(before, caller, 'modificar');
+      assertHeld(grant, caller);
       if (caller.profileId === id && before.paths.includes(ROLES_PATH) && !grant.paths.includes(ROLES_PATH)) {
         throw new AppError(409, 'SELF_LOCKOUT', M.roles.ownRolesAccess);
       }
+      // The last enabled holders of a path or action keep it (when this role's are the last).
+      const removed = minus(before, grant);
+      if (!isEmptyGrant(removed) && (await repo.hasEnabledHolder(id))) assertKeptByOthers(removed, await heldByOthers(tx, { profileId: id }));
       await this.assertNameFree(repo, body.nombre, id);
       const unchanged =
         before.nombre === body.nombre &&
@@ -81,9 +106,10 @@ export class RolesService {
   }
 
   remove(actor: AuditActor, id: number): Promise<void> {
-    return this.change(actor, async (tx, repo) => {
+    return this.change(actor, async (tx, repo, caller) => {
       const before = await repo.find(id);
       if (!before) throw notFound();
+      assertNotSuperior(before, caller, 'eliminar');
       if (before.adminCount > 0) throw new AppError(409, 'ROLE_IN_USE', M.roles.inUse(before.adminCount));
       await repo.delete(id);
       await record(tx, { actor, entity: 'role', entityId: id, action: 'delete', before: snapshot(before) });

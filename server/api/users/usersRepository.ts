@@ -1,4 +1,4 @@
-import type { Queryable } from '../../db/Db';
+import type { Db } from '../../db/Db';
 
 export interface AdminWithProfile {
   id: number;
@@ -13,17 +13,18 @@ export interface AdminWithProfile {
 }
 
 export class UsersRepository {
-  constructor(private readonly db: Queryable) {}
+  constructor(readonly db: Db) {}
 
-  async findByEmail(correo: string): Promise<AdminWithProfile | undefined> {
+  /** An administrator by id (the guard found the one bound to the caller's identity user). */
+  async findById(id: number): Promise<AdminWithProfile | undefined> {
     const res = await this.db.query<{
       id: number; correo: string; nombres: string; apellidos: string; enabled: boolean;
       profile_id: number; profile_nombre: string; paths: string[]; actions: number[];
     }>(
       `SELECT a.id, a.correo, a.nombres, a.apellidos, a.enabled, p.id AS profile_id, p.nombre AS profile_nombre, p.paths, p.actions
          FROM admins a JOIN profiles p ON p.id = a.profile_id
-        WHERE lower(a.correo) = lower($1)`,
-      [correo],
+        WHERE a.id = $1`,
+      [id],
     );
     const r = res.rows[0];
     return r && {

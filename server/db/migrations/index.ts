@@ -5,6 +5,7 @@ import m0004 from './0004_lock_app_versions.sql';
 import m0005 from './0005_audit.sql';
 import m0006 from './0006_inventory.sql';
 import m0007 from './0007_list_indexes.sql';
+import m0008 from './0008_session_binding.sql';
 import m0010 from './0010_reset_code_attempts.sql';
 
 export interface Migration {
@@ -22,5 +23,6 @@ export const migrations: readonly Migration[] = [
   { id: '0005_audit', sql: m0005 },
   { id: '0006_inventory', sql: m0006 },
   { id: '0007_list_indexes', sql: m0007 },
+  { id: '0008_session_binding', sql: m0008 },
   { id: '0010_reset_code_attempts', sql: m0010 },
 ];
