@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
+import net from 'node:net';
 import path from 'node:path';
 import { spawnServer, type RunningServer } from '../helpers/spawnServer';
 
@@ -10,7 +11,8 @@ import { spawnServer, type RunningServer } from '../helpers/spawnServer';
  * the portal does: once `/readyz` answers 503 they open no new connection to it, but keep
  * sending on the connections they hold for as long as the portal keeps them open. Every
  * request must be answered; once the drain has begun every answer says `Connection: close`
- * (which is how those connections end); the process exits 0 without cutting anything.
+ * (which is how those connections end), including the answer to a request that was in
+ * flight when the signal came; the process exits 0 without cutting anything.
  */
 const ROOT = path.resolve(__dirname, '../..');
 const CLIENTS = 50;
@@ -36,6 +38,32 @@ function get(agent: http.Agent, url: string): Promise<Outcome> {
       resolve(err.code === 'ECONNREFUSED' ? { kind: 'refused' } : { kind: 'failed', error: `${err.code ?? ''} ${err.message}`, sentAt }),
     );
   });
+}
+
+/**
+ * A request in flight across the whole drain: its headers arrive before the signal, the rest
+ * of its body only once the listener is closed (a slow upload).
+ */
+function slowUpload(port: number) {
+  const body = JSON.stringify({ AccessToken: 'x'.repeat(64) });
+  const socket = net.connect(port, '127.0.0.1');
+  let received = '';
+  let error: string | null = null;
+  socket.on('data', (d: Buffer) => (received += d.toString('latin1')));
+  socket.on('error', (err: NodeJS.ErrnoException) => (error = err.code ?? err.message));
+  const ended = new Promise<{ received: string; error: string | null }>((r) => socket.on('close', () => r({ received, error })));
+  socket.write(
+    [
+      'POST /cognito/ HTTP/1.1',
+      'Host: 127.0.0.1',
+      'Content-Type: application/x-amz-json-1.1',
+      'X-Amz-Target: AWSCognitoIdentityProviderService.GetUser',
+      `Content-Length: ${body.length}`,
+      '',
+      body.slice(0, 10),
+    ].join('\r\n'),
+  );
+  return { finish: () => socket.write(body.slice(10)), ended };
 }
 
 describe('SIGTERM under load (dist/server.js)', () => {
@@ -80,8 +108,14 @@ describe('SIGTERM under load (dist/server.js)', () => {
     const load = Promise.all(agents.map((agent, n) => client(agent, n)));
 
     // Load first, then the signal; the drain begins when /readyz says so.
+    const upload = slowUpload(running.port);
     await new Promise((r) => setTimeout(r, 1000));
     running.proc.kill('SIGTERM');
+    void (async () => {
+      while (!running.output().includes('shutdown: no longer accepting connections')) await new Promise((r) => setTimeout(r, 10));
+      await new Promise((r) => setTimeout(r, 100));
+      upload.finish();
+    })();
     const monitor = new http.Agent({ keepAlive: false });
     while (!exited && drainSeenAt === Infinity) {
       const r = await get(monitor, `${running.url}/readyz`);
@@ -105,6 +139,12 @@ describe('SIGTERM under load (dist/server.js)', () => {
     expect(lastOf.filter((o) => o.kind !== 'answered' || o.connection !== 'close')).toEqual([]);
     expect(lastOf).toHaveLength(CLIENTS);
     expect(outcomes.filter((o) => o.kind === 'refused')).toEqual([]);
+
+    // The upload that straddled the listener's close was answered in full, saying Connection: close.
+    const uploaded = await upload.ended;
+    expect(uploaded.error).toBeNull();
+    expect(uploaded.received).toMatch(/^HTTP\/1\.1 \d{3} /);
+    expect(uploaded.received).toMatch(/\r\nConnection: close\r\n/i);
 
     const log = running.output();
     expect(log).toMatch(/"msg":"shutdown: complete"/);
