@@ -96,16 +96,6 @@ export class AdminsRepository {
     return res.rows[0];
   }
 
-  /** Enabled administrators other than `exceptId` whose profile grants `path`. */
-  async othersHolding(path: string, exceptId: number): Promise<number> {
-    const res = await this.db.query<{ n: number }>(
-      `SELECT count(*) AS n FROM admins a JOIN profiles p ON p.id = a.profile_id
-        WHERE a.enabled AND $1 = ANY (p.paths) AND a.id <> $2`,
-      [path, exceptId],
-    );
-    return res.rows[0]!.n;
-  }
-
   async insert(a: { correo: string; nombres: string; apellidos: string; profileId: number }): Promise<number> {
     const res = await this.db.query<{ id: number }>(
       'INSERT INTO admins (correo, nombres, apellidos, profile_id) VALUES ($1, $2, $3, $4) RETURNING id',

@@ -1,4 +1,4 @@
-import { beyond, canonicalGrant, describeGrant, isEmptyGrant } from './grantChecks';
+import { assertKeptByOthers, beyond, canonicalGrant, describeGrant, isEmptyGrant, minus } from './grantChecks';
 
 describe('grant computation', () => {
   const held = { paths: new Set(['/dashboard', '/dashboard/general']), actions: new Set([5, 7]) };
@@ -21,5 +21,27 @@ describe('grant computation', () => {
 
   test('Spanish description of a grant for messages', () => {
     expect(describeGrant({ paths: ['/admin-settings/roles'], actions: [0, 5] })).toBe('/admin-settings/roles, acción Bloquear, acción Enviar notificación');
+  });
+
+  test('minus: what one grant holds that another does not (what a change takes away)', () => {
+    expect(minus({ paths: ['/dashboard', '/admin-settings/roles'], actions: [0, 7] }, { paths: ['/dashboard'], actions: [7] })).toEqual({
+      paths: ['/admin-settings/roles'],
+      actions: [0],
+    });
+  });
+
+  test('the last holder keeps a grant: refused unless someone else enabled holds all of it', () => {
+    const others = { paths: new Set(['/dashboard']), actions: new Set([7]) };
+    expect(() => assertKeptByOthers({ paths: ['/dashboard'], actions: [7] }, others)).not.toThrow();
+    expect(() => assertKeptByOthers({ paths: ['/dashboard', '/admin-settings/audit'], actions: [0] }, others)).toThrow(
+      expect.objectContaining({
+        status: 409,
+        code: 'LAST_HOLDER',
+        message: 'Ningún otro administrador habilitado conserva estos permisos, que no se pueden quitar: /admin-settings/audit, acción Bloquear',
+      }),
+    );
+    expect(() => assertKeptByOthers({ paths: ['/admin-settings/roles'], actions: [] }, others)).toThrow(
+      expect.objectContaining({ status: 409, code: 'LAST_ROLE_MANAGER' }),
+    );
   });
 });
