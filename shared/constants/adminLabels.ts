@@ -106,6 +106,7 @@ export const ADMIN_LABELS = {
       enable: 'Habilitar',
       reset_password: 'Restablecer contraseña',
       sign_in: 'Inicio de sesión',
+      sign_out: 'Cierre de sesión',
       export: 'Exportar',
     } as Record<string, string>,
     outcomes: { success: 'Éxito', failure: 'Fallo' } as Record<string, string>,

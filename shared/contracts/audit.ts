@@ -7,7 +7,7 @@ export type AuditOutcome = (typeof AUDIT_OUTCOMES)[number];
 
 /** Entities and actions the server records (other features add their own). */
 export const AUDIT_ENTITIES = ['role', 'admin', 'session', 'audit'] as const;
-export const AUDIT_ACTIONS = ['create', 'update', 'delete', 'duplicate', 'disable', 'enable', 'reset_password', 'sign_in', 'export'] as const;
+export const AUDIT_ACTIONS = ['create', 'update', 'delete', 'duplicate', 'disable', 'enable', 'reset_password', 'sign_in', 'sign_out', 'export'] as const;
 
 /**
  * GET /v5/audit and /v5/audit/export: `actor` (e-mail or name typed at sign-in, exact,
