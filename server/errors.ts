@@ -1,5 +1,9 @@
 import type { ErrorRequestHandler, RequestHandler } from 'express';
 import { MESSAGES } from '../shared/messages';
+import { isConnectionError } from './db/connectionErrors';
+
+/** Seconds a client is asked to wait when the database is unreachable (about how long a recovery takes). */
+export const DB_UNAVAILABLE_RETRY_AFTER_SECONDS = 5;
 
 /** The one error type the API throws: an HTTP status, a stable code and a Spanish message. */
 export class AppError extends Error {
@@ -38,6 +42,13 @@ export const errorHandler: ErrorRequestHandler = (err, req, res, _next) => {
   }
   if (e.type === 'entity.too.large') {
     res.status(413).json({ message: MESSAGES.api.tooLarge, code: 'PAYLOAD_TOO_LARGE' });
+    return;
+  }
+  // The database went away (outage, failover, restart): the request may succeed shortly.
+  if (isConnectionError(err)) {
+    req.log?.warn({ err }, 'database unavailable');
+    res.set('Retry-After', String(DB_UNAVAILABLE_RETRY_AFTER_SECONDS));
+    res.status(503).json({ message: MESSAGES.api.serviceUnavailable, code: 'SERVICE_UNAVAILABLE' });
     return;
   }
   if (status >= 400 && status < 500) {

@@ -3,11 +3,14 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createApp } from './app';
 import { ConfigError, loadConfig } from './config';
+import { ADVISORY_LOCKS, withAdvisoryLock } from './db/advisoryLock';
+import { isConnectionError } from './db/connectionErrors';
 import { createDb } from './db/createDb';
 import { migrate } from './db/migrate';
 import { migrations } from './db/migrations/index';
 import { bootstrap, bootstrapBanner, hasAdministrators, logBootstrap } from './db/seed/bootstrap';
 import { seedDemoDevices } from './db/seed/demoDevices';
+import { DATABASE_STARTUP_RETRY, retryWhileUnreachable } from './db/startupRetry';
 import { createIdentity } from './identity/createIdentity';
 import { createLogger } from './logger';
 import { installSignalHandlers } from './shutdown';
@@ -32,17 +35,33 @@ async function main(): Promise<void> {
   const assets = loadClientAssets(distDir);
 
   const db = await createDb(config.database);
-  const applied = await migrate(db, migrations);
+  // A database still starting (its pod, a failover) is waited for with backoff, not a crash loop.
+  const applied = await retryWhileUnreachable(() => migrate(db, migrations), {
+    ...DATABASE_STARTUP_RETRY,
+    onRetry: ({ attempt, delayMs, elapsedMs, err }) =>
+      logger.warn(
+        { attempt, retryInMs: delayMs, elapsedMs, err: err instanceof Error ? err.message : String(err) },
+        `database unreachable at start-up: attempt ${attempt} failed, retrying in ${delayMs} ms`,
+      ),
+  }).catch((err: unknown) => {
+    if (isConnectionError(err)) logger.error({ err }, `database unreachable for ${DATABASE_STARTUP_RETRY.giveUpAfterMs / 1000} s: giving up`);
+    throw err;
+  });
   logger.info({ engine: db.engine, applied }, 'database ready');
 
-  const { identity, verifiers, directory } = await createIdentity(config, db, logger);
-  const boot = await bootstrap(db, config, identity);
-  logBootstrap(logger, boot, await hasAdministrators(db));
-  // Demo mode (embedded identity with the demo data): a fleet to look at, once, while the registry is empty.
-  if (identity && config.bootstrap.seedDemo) {
-    const seeded = await seedDemoDevices(db, config.demoDevices);
-    if (seeded > 0) logger.info({ devices: seeded }, `demo: ${seeded} devices seeded`);
-  }
+  // First start: replicas started together on an empty database take turns here, and each step
+  // checks again inside the lock (no administrators yet? no devices yet?), so exactly one does it.
+  const { identity, verifiers, directory, boot } = await withAdvisoryLock(db, ADVISORY_LOCKS.firstStart, async () => {
+    const runtime = await createIdentity(config, db, logger);
+    const result = await bootstrap(db, config, runtime.identity);
+    logBootstrap(logger, result, await hasAdministrators(db));
+    // Demo mode (embedded identity with the demo data): a fleet to look at, once, while the registry is empty.
+    if (runtime.identity && config.bootstrap.seedDemo) {
+      const seeded = await seedDemoDevices(db, config.demoDevices);
+      if (seeded > 0) logger.info({ devices: seeded }, `demo: ${seeded} devices seeded`);
+    }
+    return { ...runtime, boot: result };
+  });
 
   const app = createApp({ config, db, logger, assets, identity, verifiers, directory });
   const server = http.createServer(app);

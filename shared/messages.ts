@@ -93,6 +93,7 @@ export const MESSAGES = {
     tooLarge: 'El cuerpo de la solicitud es demasiado grande',
     unsupportedType: 'Tipo de contenido no admitido',
     internal: 'Error interno del servidor',
+    serviceUnavailable: 'El servicio no está disponible por el momento: la base de datos no responde. Intenta de nuevo en unos segundos.',
   },
   health: {
     shuttingDown: 'El servidor se está deteniendo',

@@ -1,8 +1,9 @@
 import type { Db } from './Db';
+import { ADVISORY_LOCKS } from './advisoryLock';
 import type { Migration } from './migrations/index';
 
-/** Arbitrary constant: serialises migrations when several replicas start at once. */
-const MIGRATION_LOCK = 727_211_001;
+/** Serialises migrations when several replicas start at once. */
+const MIGRATION_LOCK = ADVISORY_LOCKS.migrations;
 
 /**
  * Applies the pending migrations in order, all in one transaction, and records each in

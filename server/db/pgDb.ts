@@ -1,6 +1,7 @@
 import pg from 'pg';
 import type { Db, Queryable, QueryResult, Row } from './Db';
 import { TYPE_IDS, parseInt8 } from './Db';
+import { isConnectionError } from './connectionErrors';
 
 export interface PgOptions {
   connectionString: string;
@@ -29,16 +30,26 @@ function wrap(client: pg.Pool | pg.PoolClient): Queryable {
   };
 }
 
+/** The PostgreSQL implementation, with what only a shared server needs. */
+export interface PgDb extends Db {
+  readonly engine: 'postgres';
+  /**
+   * Runs `fn` while this process holds the session-level advisory lock `key`, on a connection
+   * of its own (outside the pool, so `fn` may use every pooled connection). Other replicas
+   * calling it with the same key wait until `fn` settles.
+   */
+  withSessionLock<T>(key: number, fn: () => Promise<T>): Promise<T>;
+}
+
 /** PostgreSQL through a connection pool. */
-export function createPgDb(opts: PgOptions): Db {
-  const pool = new pg.Pool({
+export function createPgDb(opts: PgOptions): PgDb {
+  const settings = {
     connectionString: opts.connectionString,
-    max: opts.max ?? 10,
     application_name: opts.applicationName ?? 'portal',
     connectionTimeoutMillis: 5000,
-    idleTimeoutMillis: 30000,
     ...(opts.searchPath ? { options: `-c search_path=${opts.searchPath}` } : {}),
-  });
+  };
+  const pool = new pg.Pool({ ...settings, max: opts.max ?? 10, idleTimeoutMillis: 30000 });
   // An idle client losing its connection must not crash the process; the next query reconnects.
   pool.on('error', () => undefined);
   const base = wrap(pool);
@@ -48,16 +59,42 @@ export function createPgDb(opts: PgOptions): Db {
     exec: base.exec,
     async transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T> {
       const client = await pool.connect();
+      // A checked-out client has no listener of the pool's: without this one, the server going
+      // away mid-transaction ('Connection terminated unexpectedly') would be an unhandled
+      // 'error' event and end the process. The statement in flight rejects on its own.
+      let lost: Error | undefined;
+      const onError = (err: Error) => {
+        lost ??= err;
+      };
+      client.on('error', onError);
+      let failed: unknown;
       try {
         await client.query('BEGIN');
         const result = await fn(wrap(client));
         await client.query('COMMIT');
         return result;
       } catch (err) {
-        await client.query('ROLLBACK').catch(() => undefined);
+        failed = err;
+        if (!lost && !isConnectionError(err)) await client.query('ROLLBACK').catch(() => undefined);
         throw err;
       } finally {
-        client.release();
+        client.removeListener('error', onError);
+        // A client whose connection failed is discarded, never handed to the next request.
+        const broken = lost ?? (isConnectionError(failed) ? (failed as Error) : undefined);
+        client.release(broken ?? undefined);
+      }
+    },
+    async withSessionLock<T>(key: number, fn: () => Promise<T>): Promise<T> {
+      const client = new pg.Client(settings);
+      client.on('error', () => undefined);
+      await client.connect();
+      try {
+        await client.query('SELECT pg_advisory_lock($1)', [key]);
+        return await fn();
+      } finally {
+        // Ending the session releases the lock even when the unlock cannot be sent.
+        await client.query('SELECT pg_advisory_unlock($1)', [key]).catch(() => undefined);
+        await client.end().catch(() => undefined);
       }
     },
     async close() {

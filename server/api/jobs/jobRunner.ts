@@ -4,6 +4,12 @@ import type { JobsService } from './jobsService';
 
 /** How often a started runner looks for work (queued jobs, or jobs whose runner died). */
 export const JOB_POLL_MS = 2_000;
+/**
+ * How often a runner working on a job tells the database it is alive, on a timer of its own
+ * (not only when a batch commits). A job whose heartbeat is older than JOB_STALE_SECONDS (10 s,
+ * five missed beats) is taken over by the next poll of another runner: within about 12 s.
+ */
+export const JOB_HEARTBEAT_MS = 2_000;
 
 /**
  * Runs queued bulk-action jobs in batches, in the background of this process. `kick()` looks
@@ -52,9 +58,34 @@ export class JobRunner {
           return;
         }
         if (!job) break;
-        await this.jobs.run(job, this.id, () => this.stopping);
+        const beating = this.beat(job.id);
+        try {
+          await this.jobs.run(job, this.id, () => this.stopping);
+        } catch {
+          // The database went away mid-job: the job stays this runner's; the next poll resumes it.
+          return;
+        } finally {
+          clearInterval(beating);
+        }
       }
     } while (this.again && !this.stopping);
+  }
+
+  /** Beats every JOB_HEARTBEAT_MS while `jobId` runs; one beat at a time, failures ignored (the next one retries). */
+  private beat(jobId: number): NodeJS.Timeout {
+    let inFlight = false;
+    const timer = setInterval(() => {
+      if (inFlight) return;
+      inFlight = true;
+      this.jobs
+        .heartbeat(jobId, this.id)
+        .catch(() => false)
+        .finally(() => {
+          inFlight = false;
+        });
+    }, JOB_HEARTBEAT_MS);
+    timer.unref();
+    return timer;
   }
 
   /** Polls every 2 s (and works at once): queued jobs, and jobs left behind by a runner that died. */

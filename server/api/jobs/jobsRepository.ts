@@ -96,21 +96,38 @@ export class JobsRepository {
   }
 
   /**
-   * Takes the oldest job that is queued, or running under a runner whose heartbeat is older than
-   * `staleSeconds` (a replica died or this process restarted), for `runner`. Atomic: a locked
-   * candidate is skipped, so two runners never take the same job.
+   * Takes the oldest job that is queued, running under a runner whose heartbeat is older than
+   * `staleSeconds` (a replica died or this process restarted), or running under `runner` itself
+   * (its run was cut short by a database fault: a runner works one job at a time, so a job it
+   * owns while it claims is one it left), for `runner`. Atomic: a locked candidate (a batch in
+   * flight) is skipped, so two runners never take the same job.
    */
   async claim(runner: string, staleSeconds: number): Promise<JobRow | undefined> {
     const res = await this.db.query<JobRow>(
-      `UPDATE jobs SET status = 'running', runner = $1, heartbeat_at = now(), started_at = coalesce(started_at, now())
+      `UPDATE jobs SET status = 'running', runner = $1, heartbeat_at = clock_timestamp(), started_at = coalesce(started_at, now())
         WHERE id = (SELECT id FROM jobs
                      WHERE status = 'queued'
-                        OR (status = 'running' AND (heartbeat_at IS NULL OR heartbeat_at < now() - make_interval(secs => $2)))
+                        OR (status = 'running' AND (runner = $1 OR heartbeat_at IS NULL
+                                                    OR heartbeat_at < clock_timestamp() - make_interval(secs => $2)))
                      ORDER BY id LIMIT 1 FOR UPDATE SKIP LOCKED)
        RETURNING ${JOB_COLUMNS}`,
       [runner, staleSeconds],
     );
     return res.rows[0];
+  }
+
+  /**
+   * The runner's timer beat: `runner` still works on the job. Never waits: while a batch holds
+   * the job's row the beat is skipped (the batch beats when it commits, and a locked job is
+   * never taken over). False when the job is no longer this runner's.
+   */
+  async heartbeat(id: number, runner: string): Promise<boolean> {
+    const res = await this.db.query(
+      `UPDATE jobs SET heartbeat_at = clock_timestamp()
+        WHERE id = (SELECT id FROM jobs WHERE id = $1 AND runner = $2 AND status = 'running' FOR UPDATE SKIP LOCKED)`,
+      [id, runner],
+    );
+    return res.rowCount > 0;
   }
 
   /** The job, locked for one batch, if `runner` still owns it (another may have claimed it since). */
@@ -146,10 +163,11 @@ export class JobsRepository {
     );
   }
 
-  /** Adds a batch's counts and beats the heart. */
+  /** Adds a batch's counts and beats the heart (the clock at commit time, not the batch's start). */
   async progress(id: number, c: { done: number; skipped: number; failed: number }): Promise<JobRow> {
     const res = await this.db.query<JobRow>(
-      `UPDATE jobs SET processed = processed + $2, succeeded = succeeded + $3, skipped = skipped + $4, failed = failed + $5, heartbeat_at = now()
+      `UPDATE jobs SET processed = processed + $2, succeeded = succeeded + $3, skipped = skipped + $4, failed = failed + $5,
+                       heartbeat_at = clock_timestamp()
         WHERE id = $1 RETURNING ${JOB_COLUMNS}`,
       [id, c.done + c.skipped + c.failed, c.done, c.skipped, c.failed],
     );

@@ -8,6 +8,7 @@ import { actionLabel } from '../../../shared/deviceActionRules';
 import { STATEFUL_ACTIONS, offlineCutoff } from '../../../shared/deviceStatus';
 import { INVENTORY_MESSAGES as M } from '../../../shared/messages';
 import { record, type AuditActor } from '../../audit/auditRepository';
+import { isConnectionError } from '../../db/connectionErrors';
 import type { Db } from '../../db/Db';
 import { transaction } from '../../db/transactionScope';
 import { AppError } from '../../errors';
@@ -18,8 +19,8 @@ import { idempotent, type Answer, type IdempotencyRequest } from '../devices/ide
 import { commandPayload, pendingUntil, refusalMemo } from './bulkRules';
 import { JobsRepository, toJob, type JobRow, type Outcome } from './jobsRepository';
 
-/** A running job whose heartbeat is older than this is taken over by another runner. */
-export const JOB_STALE_SECONDS = 30;
+/** A running job whose heartbeat is older than this is taken over by another runner (JobRunner beats every 2 s). */
+export const JOB_STALE_SECONDS = 10;
 
 /** The columns of a job's results CSV. */
 export const JOB_RESULT_COLUMNS = ['id_dispositivo', 'imei', 'resultado', 'motivo', 'id_comando'] as const;
@@ -136,6 +137,9 @@ export class JobsService {
         if (outcome !== 'more') return;
       }
     } catch (err) {
+      // The database went away mid-batch (that batch rolled back): the job stays this runner's
+      // and is resumed by its next poll, or by another runner once the heartbeat is stale.
+      if (isConnectionError(err)) throw err;
       this.logger.error({ err, jobId: job.id }, 'bulk job failed');
       await new JobsRepository(this.db).fail(job.id, runner, M.bulk.failed).catch((e: unknown) => {
         this.logger.error({ err: e, jobId: job.id }, 'bulk job: could not mark the job failed (another runner will take it over)');
@@ -230,5 +234,10 @@ export class JobsService {
       }
       return 'more';
     });
+  }
+
+  /** The runner's timer beat while it works on a job (see JobsRepository.heartbeat). */
+  heartbeat(jobId: number, runner: string): Promise<boolean> {
+    return new JobsRepository(this.db).heartbeat(jobId, runner);
   }
 }

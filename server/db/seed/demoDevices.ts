@@ -9,6 +9,7 @@ import { DEVICE_ACTION } from '../../../shared/constants/deviceActions';
 import { LOCK_TYPES, type LockType } from '../../../shared/constants/domain';
 import { RELEASE_CANCEL_HOURS, luhnCheckDigit } from '../../../shared/contracts/devices';
 import type { Lifecycle, LockState } from '../../../shared/deviceStatus';
+import { ADVISORY_LOCKS } from '../advisoryLock';
 import type { Db, Queryable } from '../Db';
 import { transaction } from '../transactionScope';
 import { prng } from './prng';
@@ -361,6 +362,11 @@ export async function seedDemoDevices(db: Db, count: number, now = new Date(), s
   const existing = await db.query('SELECT 1 FROM devices LIMIT 1');
   if (existing.rowCount > 0) return 0;
   return transaction(db, async (tx) => {
+    // Another replica may be seeding too: one at a time, and the registry checked again once
+    // the lock is held (its rows are visible then: it committed before releasing the lock).
+    await tx.query('SELECT pg_advisory_xact_lock($1)', [ADVISORY_LOCKS.demoSeed]);
+    const again = await tx.query('SELECT 1 FROM devices LIMIT 1');
+    if (again.rowCount > 0) return 0;
     await tx.query(
       `INSERT INTO device_groups (name, description)
        SELECT * FROM unnest($1::text[], $2::text[]) ON CONFLICT ((lower(name))) DO NOTHING`,
