@@ -1,5 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import express, { Router, type Response } from 'express';
+import { isConnectionError } from '../db/connectionErrors';
+import { DB_UNAVAILABLE_RETRY_AFTER_SECONDS } from '../errors';
 import { handleAdminOperation, requiresSignature } from './adminProtocol';
 import { Cognito, CognitoError } from './cognitoErrors';
 import type { IdentityService } from './identityService';
@@ -101,6 +103,13 @@ export function identityRouter(identity: IdentityService, opts: { now?: () => nu
         if (err instanceof CognitoError) {
           req.log?.info({ operation, error: err.type }, 'identity operation refused');
           sendError(res, err);
+          return;
+        }
+        if (isConnectionError(err)) {
+          // The database is unreachable: the protocol's internal error, as a 503 the client may retry.
+          req.log?.warn({ err, operation }, 'identity operation: database unavailable');
+          res.set('Retry-After', String(DB_UNAVAILABLE_RETRY_AFTER_SECONDS));
+          sendError(res, new CognitoError('InternalErrorException', 'Service temporarily unavailable', 503));
           return;
         }
         req.log?.error({ err, operation }, 'identity operation failed');

@@ -151,6 +151,21 @@ suite('PostgreSQL faults (a private server started by the test)', () => {
         expect(res.body).toEqual({ message: MESSAGES.api.serviceUnavailable, code: 'SERVICE_UNAVAILABLE' });
       }
       expect((await request(api.ta.app).get('/readyz')).status).toBe(503);
+      // The embedded identity endpoint too: its protocol's error type, as a 503 with Retry-After.
+      const signIn = await request(api.ta.app)
+        .post('/cognito/')
+        .set('Content-Type', 'application/x-amz-json-1.1')
+        .set('X-Amz-Target', 'AWSCognitoIdentityProviderService.InitiateAuth')
+        .send(
+          JSON.stringify({
+            AuthFlow: 'USER_PASSWORD_AUTH',
+            ClientId: api.ta.config.identity.clientId,
+            AuthParameters: { USERNAME: 'admin@demo.local', PASSWORD: DEMO_PASSWORD },
+          }),
+        );
+      expect(signIn.status).toBe(503);
+      expect(signIn.headers['retry-after']).toBe('5');
+      expect(JSON.parse(signIn.text)).toMatchObject({ __type: 'InternalErrorException' });
     } finally {
       await server.start();
     }
