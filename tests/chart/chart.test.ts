@@ -3,26 +3,16 @@
  * need no helm: the values schema, the values referenced by the templates, and the
  * Dockerfile structure. What helm renders is tested in helm.test.ts with the real helm.
  */
-import { existsSync, readFileSync, readdirSync } from 'node:fs';
+import { readFileSync, readdirSync } from 'node:fs';
 import * as path from 'node:path';
 import Ajv from 'ajv';
 import { isMap, parse as parseYaml, parseDocument } from 'yaml';
 import { envSchema } from '../../server/config';
+import { CHART_DIR, REPO_ROOT } from '../helpers/helm';
 
 type Dict = Record<string, unknown>;
 
-function findRepoRoot(): string {
-  let dir = process.cwd();
-  for (;;) {
-    if (existsSync(path.join(dir, 'helm', 'portal', 'Chart.yaml'))) return dir;
-    const parent = path.dirname(dir);
-    if (parent === dir) throw new Error('helm/portal/Chart.yaml not found above the working directory');
-    dir = parent;
-  }
-}
-
-const ROOT = findRepoRoot();
-const CHART_DIR = path.join(ROOT, 'helm', 'portal');
+const ROOT = REPO_ROOT;
 const TEMPLATE_DIR = path.join(CHART_DIR, 'templates');
 const read = (...parts: string[]): string => readFileSync(path.join(ROOT, ...parts), 'utf8');
 

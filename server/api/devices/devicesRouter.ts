@@ -1,4 +1,4 @@
-import express, { Router, type Request, type RequestHandler, type Response } from 'express';
+import express, { Router, type RequestHandler } from 'express';
 import { idParams, type IdParams } from '../../../shared/contracts/fields';
 import { IMPORT_MAX_BYTES, deviceBody, deviceListQuery, importQuery, type DeviceBody, type DeviceListQuery, type ImportQuery } from '../../../shared/contracts/devices';
 import { INVENTORY_MESSAGES as M } from '../../../shared/messages';
@@ -8,7 +8,7 @@ import { requirePath, type Guard } from '../../middleware/authorize';
 import { validateBody, validateParams, validateQuery } from '../../middleware/validate';
 import { CSV_CONTENT_TYPES, IMPORT_MAX_MB } from './deviceCsv';
 import type { DevicesService } from './devicesService';
-import { abortResponse } from '../../audit/csvResponse';
+import { streamDownload } from '../../audit/csvResponse';
 
 export const DEVICES_PAGE = '/inventory-management/devices';
 export const PRE_ENROLLED_PAGE = '/inventory-management/devices-pre-enrolled';
@@ -34,37 +34,6 @@ function csvBody(): RequestHandler {
   };
 }
 
-/**
- * Resolves once the response can take more (or is gone). `once` for 'drain': the compression
- * middleware hands drain listeners to its zlib stream and does not forward their removal.
- */
-const drained = (res: Response) =>
-  new Promise<void>((resolve) => {
-    if (res.destroyed) return resolve();
-    const done = () => {
-      res.off('close', done);
-      resolve();
-    };
-    res.once('drain', done);
-    res.once('close', done);
-  });
-
-/** Writes the chunks with back-pressure; stops reading when the client goes away. */
-async function stream(req: Request, res: Response, chunks: AsyncIterable<string>): Promise<void> {
-  try {
-    for await (const chunk of chunks) {
-      if (res.destroyed) break;
-      if (!res.write(chunk)) await drained(res);
-    }
-    if (!res.destroyed) res.end();
-  } catch (err) {
-    // Once the first bytes are out, a failure can only cut the file.
-    if (!res.headersSent) throw err;
-    req.log?.error({ err }, 'device export interrupted');
-    abortResponse(res);
-  }
-}
-
 const csvHeaders = (fileName: string) => ({
   'Content-Type': 'text/csv; charset=utf-8',
   'Content-Disposition': `attachment; filename="${fileName}"`,
@@ -85,7 +54,7 @@ export function devicesRouter(can: Guard, service: DevicesService): Router {
   router.get('/export', registry(), validateQuery(deviceListQuery), async (req, res) => {
     const file = await service.export(actorOf(req, res), req.query as unknown as DeviceListQuery);
     res.status(200).set(csvHeaders(file.fileName));
-    await stream(req, res, file.chunks);
+    await streamDownload(req, res, file.chunks, 'device export');
   });
 
   router.get('/import/template', register(), (_req, res) => {
