@@ -8,6 +8,7 @@ import Row from 'react-bootstrap/Row';
 import Table from 'react-bootstrap/Table';
 import { ADMIN_LABELS as L } from '../../../shared/constants/adminLabels';
 import { AUDIT_ACTIONS, AUDIT_ENTITIES, AUDIT_OUTCOMES, type AuditEntryView } from '../../../shared/contracts/audit';
+import { DATE_PARAM_MAX, DATE_PARAM_MIN } from '../../../shared/contracts/fields';
 import type { PageProps } from '../../app/lazyPage';
 import { AppModal } from '../../components/AppModal';
 import { displayValue } from '../../components/EmptyValue';
@@ -140,11 +141,11 @@ function AuditFilters({ filters, onApply }: { filters: Filters; onApply: (f: Fil
         </Form.Group>
         <Form.Group as={Col} md={4} lg={2} controlId="audit-from">
           <Form.Label className="small mb-1">{L.audit.from}</Form.Label>
-          <Form.Control type="date" size="sm" value={draft.from} max={draft.to || undefined} onChange={set('from')} />
+          <Form.Control type="date" size="sm" value={draft.from} min={DATE_PARAM_MIN} max={draft.to || DATE_PARAM_MAX} onChange={set('from')} />
         </Form.Group>
         <Form.Group as={Col} md={4} lg={2} controlId="audit-to">
           <Form.Label className="small mb-1">{L.audit.to}</Form.Label>
-          <Form.Control type="date" size="sm" value={draft.to} min={draft.from || undefined} onChange={set('to')} />
+          <Form.Control type="date" size="sm" value={draft.to} min={draft.from || DATE_PARAM_MIN} max={DATE_PARAM_MAX} onChange={set('to')} />
         </Form.Group>
         <Col xs="auto" className="d-flex gap-2">
           <Button type="submit" size="sm">
