@@ -1,16 +1,22 @@
 import type { ErrorRequestHandler, RequestHandler } from 'express';
+import type { ApiErrorBody } from '../shared/contracts/apiError';
 import { MESSAGES } from '../shared/messages';
 import { isConnectionError } from './db/connectionErrors';
 
 /** Seconds a client is asked to wait when the database is unreachable (about how long a recovery takes). */
 export const DB_UNAVAILABLE_RETRY_AFTER_SECONDS = 5;
 
-/** The one error type the API throws: an HTTP status, a stable code and a Spanish message. */
+/**
+ * The one error type the API throws: an HTTP status, a stable code, a Spanish message and,
+ * when the error is about one input, that input's path (`field`, e.g. 'imei'), which a form
+ * uses to show the message under the field.
+ */
 export class AppError extends Error {
   constructor(
     readonly status: number,
     readonly code: string,
     message: string,
+    readonly field?: string,
   ) {
     super(message);
     this.name = 'AppError';
@@ -28,10 +34,11 @@ interface HttpishError {
   type?: string;
 }
 
-/** Answers every error as `{ message }` (specification §8); 500s are logged, never detailed. */
+/** Answers every error as `{ message, code, field? }` (specification §8); 500s are logged, never detailed. */
 export const errorHandler: ErrorRequestHandler = (err, req, res, _next) => {
   if (err instanceof AppError) {
-    res.status(err.status).json({ message: err.message, code: err.code });
+    const body: ApiErrorBody = { message: err.message, code: err.code, ...(err.field !== undefined && { field: err.field }) };
+    res.status(err.status).json(body);
     return;
   }
   const e = err as HttpishError;

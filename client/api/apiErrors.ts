@@ -1,4 +1,5 @@
 import { isRejectedWithValue, type Middleware } from '@reduxjs/toolkit';
+import { apiErrorBody } from '../../shared/contracts/apiError';
 import { SPEC_TEXT } from '../../shared/messages';
 import { toastError } from '../components/toast';
 import type { ApiError, ApiExtra } from './axiosBaseQuery';
@@ -13,6 +14,20 @@ export function errorMessage(error: ApiError): string {
   if (data && typeof data === 'object' && typeof data.message === 'string' && data.message) return data.message;
   if (typeof data === 'string' && data) return data;
   return SPEC_TEXT.apiErrorFallback;
+}
+
+/** A failed save as a form shows it: the text, and the field it is about when the API named one. */
+export interface FormError {
+  message: string;
+  /** The path the API named (`{ message, code, field }`), e.g. 'imei' or 'paths.1'. */
+  field?: string;
+}
+
+/** The text of a failed call and, when the answer names one, the field it is about. */
+export function formErrorOf(error: ApiError): FormError {
+  const message = errorMessage(error);
+  const body = apiErrorBody.safeParse(error.data);
+  return body.success && body.data.field ? { message, field: body.data.field } : { message };
 }
 
 /**

@@ -15,12 +15,14 @@ function valueAt(input: unknown, path: readonly PropertyKey[]): unknown {
   return value;
 }
 
-/** The first issue of a failed parse as a 400 naming the field in Spanish. */
+/** The first issue of a failed parse as a 400 naming the field in Spanish, with the field's path (`field`). */
 function badRequest(input: unknown, error: z.ZodError, missing: (field: string) => string, notAnObject: string): AppError {
   const issue = error.issues[0]!;
   if (issue.code === 'invalid_type' && issue.path.length === 0) return new AppError(400, 'VALIDATION', notAnObject);
+  const field = issue.path.map(String).join('.');
   const absent = issue.code === 'invalid_type' && valueAt(input, issue.path) === undefined;
-  return new AppError(400, 'VALIDATION', absent ? missing(issue.path.join('.')) : issue.message);
+  // The path of the bad field travels with the answer, so a form can show it under that field.
+  return new AppError(400, 'VALIDATION', absent ? missing(field) : issue.message, field || undefined);
 }
 
 /** Validates `req.body` with a shared schema; a 400 names the first bad field in Spanish. */

@@ -102,7 +102,7 @@ describe.each(testEngines())('administrators API on %s', (engine) => {
     test('the e-mail is unique whatever the case (409); nothing changes', async () => {
       const before = await snapshot();
       const res = await request(app()).post('/api/v5/admins').set(admin).send({ correo: 'SOPORTE@demo.local', nombres: 'Otro', profileId: ids.soporteProfile }).expect(409);
-      expect(res.body).toEqual({ message: 'Ya existe un administrador con ese correo', code: 'EMAIL_TAKEN' });
+      expect(res.body).toEqual({ message: 'Ya existe un administrador con ese correo', code: 'EMAIL_TAKEN', field: 'correo' });
       expect(await snapshot()).toEqual(before);
     });
 

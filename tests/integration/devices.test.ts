@@ -292,7 +292,7 @@ describe.each(testEngines())('device registry API on %s', (engine) => {
       const rows = await count('SELECT count(*) AS n FROM devices');
       const taken = (await request(app()).get(`/api/v5/devices/${ids.active1}`).set(admin)).body.imei as string;
       const dup = await request(app()).post('/api/v5/devices').set(admin).send({ imei: taken, deviceType: 1 }).expect(409);
-      expect(dup.body).toEqual({ message: `Ya existe un dispositivo con el IMEI ${taken}`, code: 'IMEI_TAKEN' });
+      expect(dup.body).toEqual({ message: `Ya existe un dispositivo con el IMEI ${taken}`, code: 'IMEI_TAKEN', field: 'imei' });
       const group = await request(app()).post('/api/v5/devices').set(admin).send({ imei: testImei(1002), deviceType: 1, groupId: 999999 }).expect(400);
       expect(group.body.message).toBe('El campo groupId no corresponde a un grupo existente');
       const cases: [object, string][] = [
@@ -364,7 +364,7 @@ describe.each(testEngines())('device registry API on %s', (engine) => {
       // Identity fields of an enrolled device: never, whoever asks.
       for (const [field, value] of [['imei2', testImei(2102)], ['serial', 'SN-OTRO'], ['deviceType', 2], ['brand', 'Otra'], ['model', 'Otro']] as const) {
         const res = await request(app()).put(`/api/v5/devices/${ids.active1}`).set(admin).send({ ...bodyOf(active), [field]: value }).expect(409);
-        expect(res.body).toEqual({ message: `El campo ${field} no se puede cambiar en un dispositivo enrolado`, code: 'IDENTITY_NOT_EDITABLE' });
+        expect(res.body).toEqual({ message: `El campo ${field} no se puede cambiar en un dispositivo enrolado`, code: 'IDENTITY_NOT_EDITABLE', field });
       }
 
       // The pre-enrolled page alone: every field of a pre-enrolled device; not the credit of an enrolled one.
@@ -387,7 +387,7 @@ describe.each(testEngines())('device registry API on %s', (engine) => {
         .set(admin)
         .send({ imei: testImei(2001), deviceType: enrolled.deviceType })
         .expect(409);
-      expect(refused.body).toEqual({ message: 'El IMEI solo se puede cambiar mientras el dispositivo está pre-enrolado', code: 'IMEI_NOT_EDITABLE' });
+      expect(refused.body).toEqual({ message: 'El IMEI solo se puede cambiar mientras el dispositivo está pre-enrolado', code: 'IMEI_NOT_EDITABLE', field: 'imei' });
       const pre = (await request(app()).get(`/api/v5/devices/${ids.pre3}`).set(admin)).body as Device;
       const taken = await request(app()).put(`/api/v5/devices/${ids.pre3}`).set(admin).send({ imei: enrolled.imei, deviceType: 1 }).expect(409);
       expect(taken.body.message).toBe(`Ya existe un dispositivo con el IMEI ${enrolled.imei}`);

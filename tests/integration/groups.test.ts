@@ -50,7 +50,7 @@ describe.each(testEngines())('device groups API on %s', (engine) => {
     });
     const before = await tableState();
     const dup = await request(app()).post('/api/v5/groups').set(admin).send({ name: 'SUCURSAL CENTRO cdmx' }).expect(409);
-    expect(dup.body).toEqual({ message: 'Ya existe un grupo con ese nombre', code: 'GROUP_NAME_TAKEN' });
+    expect(dup.body).toEqual({ message: 'Ya existe un grupo con ese nombre', code: 'GROUP_NAME_TAKEN', field: 'name' });
     expect(await tableState()).toEqual(before);
     await request(app()).post('/api/v5/groups').set(admin).send({ name: 'Sucursal Monterrey' }).expect(201);
     await request(app()).post('/api/v5/groups').set(admin).send({ name: 'distribuidor Jalisco', description: '' }).expect(201);

@@ -72,7 +72,7 @@ describe.each(testEngines())('roles API on %s', (engine) => {
   test('names are unique whatever the case (409), on create, edit and duplicate', async () => {
     const before = await api.count('profiles');
     const dup = await request(app()).post('/api/v5/roles').set(admin).send({ nombre: 'SOPORTE', paths: [], actions: [] }).expect(409);
-    expect(dup.body).toEqual({ message: 'Ya existe un rol con ese nombre', code: 'ROLE_NAME_TAKEN' });
+    expect(dup.body).toEqual({ message: 'Ya existe un rol con ese nombre', code: 'ROLE_NAME_TAKEN', field: 'nombre' });
     const auditor = (await roleByName('Auditor'))!;
     await request(app()).put(`/api/v5/roles/${auditor.id}`).set(admin).send({ nombre: 'administrador', paths: [], actions: [] }).expect(409);
     await request(app()).post(`/api/v5/roles/${auditor.id}/duplicate`).set(admin).send({ nombre: 'soporte' }).expect(409);

@@ -1,3 +1,4 @@
+import { zodResolver } from '@hookform/resolvers/zod';
 import { useId, type ReactNode } from 'react';
 import Form from 'react-bootstrap/Form';
 import { useForm, type UseFormReturn } from 'react-hook-form';
@@ -13,7 +14,6 @@ import {
   type ActionPayload,
   type ActionPayloadInput,
 } from '../../../shared/contracts/devices';
-import { zodFormResolver } from '../../components/zodFormResolver';
 import { useNow } from './useNow';
 
 const L = INVENTORY_LABELS.actions;
@@ -61,7 +61,7 @@ export function payloadOf(action: number, v: PayloadFields): Record<string, unkn
 }
 
 /** The shared `actionPayload` contract over the form's values. */
-const schemaFor = (action: number) => z.preprocess((v) => payloadOf(action, v as PayloadFields), actionPayload);
+const schemaFor = (action: number) => z.preprocess((v: PayloadFields) => payloadOf(action, v), actionPayload);
 
 /** `yyyy-mm-dd` of a local date (for the min/max of a date input). */
 function localDay(ms: number): string {
@@ -93,7 +93,7 @@ function Field({
   type = 'text',
   inputProps,
 }: {
-  form: UseFormReturn<PayloadFields>;
+  form: UseFormReturn<PayloadFields, unknown, ActionPayload>;
   name: 'message' | 'title' | 'reference' | 'until';
   label: string;
   max?: number;
@@ -151,9 +151,9 @@ export interface ActionPayloadFormProps {
  * confirm button submits it (`formId`).
  */
 export function ActionPayloadForm({ formId, action, intro, onSubmit }: ActionPayloadFormProps) {
-  const form = useForm<PayloadFields>({ resolver: zodFormResolver<PayloadFields>(schemaFor(action)), defaultValues: DEFAULTS });
+  const form = useForm<PayloadFields, unknown, ActionPayload>({ resolver: zodResolver(schemaFor(action)), defaultValues: DEFAULTS });
   const now = useNow();
-  const submit = form.handleSubmit((payload) => onSubmit(payload as unknown as ActionPayload));
+  const submit = form.handleSubmit((payload) => onSubmit(payload));
   const lockTypeId = `${formId}-lock-type`;
   const lockTypeError = form.formState.errors.lockType?.message;
   return (

@@ -16,7 +16,7 @@ beforeEach(() => {
   taken = false;
   calls = stubApi((call) => {
     if (call.method === 'GET') return { data: [], total: 0 };
-    if (taken) throw apiError(409, { message: M.devices.imeiTaken(IMEI), code: 'IMEI_TAKEN' });
+    if (taken) throw apiError(409, { message: M.devices.imeiTaken(IMEI), code: 'IMEI_TAKEN', field: 'imei' });
     return { ...(call.data as object), id: 1, status: 25 };
   });
 });

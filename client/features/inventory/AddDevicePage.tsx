@@ -4,7 +4,7 @@ import Card from 'react-bootstrap/Card';
 import { Link } from 'react-router';
 import type { DeviceBody } from '../../../shared/contracts/devices';
 import type { ApiError } from '../../api/axiosBaseQuery';
-import { errorMessage } from '../../api/apiErrors';
+import { formErrorOf } from '../../api/apiErrors';
 import type { PageProps } from '../../app/lazyPage';
 import { useCurrentUser } from '../../auth/CurrentUserContext';
 import { LoadingButton } from '../../components/LoadingButton';
@@ -31,7 +31,7 @@ export default function AddDevicePage({ title }: PageProps) {
   const onCreate = async (body: DeviceBody): Promise<SaveOutcome> => {
     setRegistered(null);
     const res = await createDevice(body);
-    if ('error' in res) return { error: errorMessage(res.error as ApiError) };
+    if ('error' in res) return { error: formErrorOf(res.error as ApiError) };
     toastSuccess(L.created(res.data.imei));
     setRegistered(res.data.imei);
     return undefined;

@@ -4,7 +4,7 @@ import userEvent from '@testing-library/user-event';
 import { INVENTORY_LABELS } from '../../../shared/constants/inventoryLabels';
 import type { DeviceBody } from '../../../shared/contracts/devices';
 import { INVENTORY_MESSAGES as M } from '../../../shared/messages';
-import { DeviceForm, fieldOfMessage, type SaveOutcome } from './DeviceForm';
+import { DeviceForm, type SaveOutcome } from './DeviceForm';
 
 const F = INVENTORY_LABELS.deviceForm;
 const GROUPS = [
@@ -83,13 +83,35 @@ test('a valid form submits the parsed body of the shared schema (empty texts →
   });
 });
 
-test('the server 409 (IMEI taken) shows under the IMEI field', async () => {
-  const { user, submit } = setup(() => ({ error: M.devices.imeiTaken(VALID_IMEI) }));
+test('the server 409 (IMEI taken, field imei) shows under the IMEI field, which gets the focus', async () => {
+  const { user, submit } = setup(() => ({ error: { message: M.devices.imeiTaken(VALID_IMEI), field: 'imei' } }));
   const imei = screen.getByRole('textbox', { name: F.imei });
   await user.type(imei, VALID_IMEI);
   await user.click(screen.getByRole('button', { name: 'Guardar' }));
   await waitFor(() => expect(errorOf(imei)).toBe(M.devices.imeiTaken(VALID_IMEI)));
+  expect(document.activeElement).toBe(imei);
   expect(submit).toHaveBeenCalledTimes(1);
+});
+
+test('a server error lands under the field the API named (field), whatever its text says', async () => {
+  const { user } = setup(() => ({ error: { message: M.devices.groupNotFound, field: 'groupId' } }));
+  await user.type(screen.getByRole('textbox', { name: F.imei }), VALID_IMEI);
+  await user.click(screen.getByRole('button', { name: 'Guardar' }));
+  const group = screen.getByRole('combobox', { name: F.group });
+  await waitFor(() => expect(errorOf(group)).toBe(M.devices.groupNotFound));
+  expect(errorOf(screen.getByRole('textbox', { name: F.imei }))).toBeUndefined();
+});
+
+test('a server error without a field, or naming one the form lacks, shows under no field (the text is not parsed)', async () => {
+  const answers: SaveOutcome[] = [{ error: { message: M.field.imei('serial') } }, { error: { message: 'Otro problema', field: 'osVersion' } }];
+  const { user, submit } = setup(() => answers.shift());
+  await user.type(screen.getByRole('textbox', { name: F.imei }), VALID_IMEI);
+  await user.click(screen.getByRole('button', { name: 'Guardar' }));
+  await waitFor(() => expect(submit).toHaveBeenCalledTimes(1));
+  await user.click(screen.getByRole('button', { name: 'Guardar' }));
+  await waitFor(() => expect(submit).toHaveBeenCalledTimes(2));
+  expect(document.querySelector('.invalid-feedback')).toBeNull();
+  expect(document.querySelector('[aria-invalid="true"]')).toBeNull();
 });
 
 test('editing: the fields start with the device (its group chosen) and an untouched form submits them', async () => {
@@ -115,13 +137,4 @@ test('editing: the fields start with the device (its group chosen) and an untouc
   expect(submit.mock.calls[0]![0]).toEqual({
     imei: VALID_IMEI, imei2: null, serial: 'SN-1', deviceType: 1, brand: 'Moto', model: 'G8', groupId: 2, customerName: 'Ana', creditReference: null,
   });
-});
-
-test('fieldOfMessage: the field a server message is about', () => {
-  const body = { imei: VALID_IMEI, imei2: '356938035643809' };
-  expect(fieldOfMessage(M.devices.imeiTaken(VALID_IMEI), body)).toBe('imei');
-  expect(fieldOfMessage(M.devices.imeiTaken('356938035643809'), body)).toBe('imei2');
-  expect(fieldOfMessage(M.devices.groupNotFound, body)).toBe('groupId');
-  expect(fieldOfMessage(M.field.imei('imei2'), body)).toBe('imei2');
-  expect(fieldOfMessage('No Autorizado', body)).toBeNull();
 });

@@ -2,30 +2,19 @@ import { useEffect } from 'react';
 import Col from 'react-bootstrap/Col';
 import Form from 'react-bootstrap/Form';
 import Row from 'react-bootstrap/Row';
+import { zodResolver } from '@hookform/resolvers/zod';
 import { useForm } from 'react-hook-form';
 import { DEVICE_TYPES } from '../../../shared/constants/domain';
-import { DEVICE_TEXT_MAX, deviceBody, type Device, type DeviceBody, type Group } from '../../../shared/contracts/devices';
-import { INVENTORY_MESSAGES as M } from '../../../shared/messages';
+import { deviceBody, type Device, type DeviceBody, type DeviceBodyInput, type Group } from '../../../shared/contracts/devices';
+import { showServerError, type SaveOutcome } from '../../components/serverFieldError';
 import { TextInput } from '../../components/TextInput';
-import { zodFormResolver } from '../../components/zodFormResolver';
 import { GroupOptions } from './GroupOptions';
 import { INVENTORY_LABELS as L } from '../../../shared/constants/inventoryLabels';
 
-export const DEVICE_FIELDS = ['imei', 'imei2', 'serial', 'deviceType', 'brand', 'model', 'groupId', 'customerName', 'creditReference'] as const;
-export type DeviceField = (typeof DEVICE_FIELDS)[number];
+export type { SaveOutcome };
 
 /** What the form holds: texts as typed, the type and the group as numbers (null = no group). */
-interface DeviceFormValues {
-  imei: string;
-  imei2: string;
-  serial: string;
-  deviceType: number | undefined;
-  brand: string;
-  model: string;
-  groupId: number | null;
-  customerName: string;
-  creditReference: string;
-}
+type DeviceFormValues = DeviceBodyInput;
 
 /** A device's body for PUT /v5/devices/:id (its current facts), optionally with some changed. */
 export function deviceBodyOf(device: Device, changes: Partial<DeviceBody> = {}): DeviceBody {
@@ -57,21 +46,6 @@ function valuesOf(device: Device | undefined, keep?: Pick<DeviceFormValues, 'dev
   };
 }
 
-/**
- * The field a server message is about: '"El campo <field> …"' names it; the IMEI conflicts
- * (409) name the IMEI sent. Null when the message is not about one field.
- */
-export function fieldOfMessage(message: string, body: Pick<DeviceBody, 'imei' | 'imei2'>): DeviceField | null {
-  const named = /^El campo (\w+)/.exec(message)?.[1];
-  if (named && (DEVICE_FIELDS as readonly string[]).includes(named)) return named as DeviceField;
-  if (message === M.devices.imeiTaken(body.imei) || message === M.devices.imeiNotEditable) return 'imei';
-  if (body.imei2 && message === M.devices.imeiTaken(body.imei2)) return 'imei2';
-  return null;
-}
-
-/** What a save answered: nothing when it worked, else the server's message (already toasted). */
-export type SaveOutcome = { error: string | null } | undefined;
-
 export interface DeviceFormProps {
   formId: string;
   /** The device being edited (prefills the fields); absent for a new one. */
@@ -89,8 +63,8 @@ export interface DeviceFormProps {
  * that names a field (IMEI taken, unknown group) shows under that field too.
  */
 export function DeviceForm({ formId, device, groups, onSubmit, resetAfterSave = false }: DeviceFormProps) {
-  const form = useForm<DeviceFormValues>({
-    resolver: zodFormResolver<DeviceFormValues>(deviceBody),
+  const form = useForm<DeviceFormValues, unknown, DeviceBody>({
+    resolver: zodResolver(deviceBody),
     defaultValues: valuesOf(device),
   });
   const { errors } = form.formState;
@@ -100,15 +74,13 @@ export function DeviceForm({ formId, device, groups, onSubmit, resetAfterSave = 
     form.setValue('groupId', form.getValues('groupId'));
   }, [form, groups]);
 
-  const submit = form.handleSubmit(async (values) => {
-    const body = values as unknown as DeviceBody;
+  const submit = form.handleSubmit(async (body) => {
     const outcome = await onSubmit(body);
-    if (outcome?.error) {
-      const field = fieldOfMessage(outcome.error, body);
-      if (field) form.setError(field, { type: 'server', message: outcome.error }, { shouldFocus: true });
+    if (outcome) {
+      showServerError(form, outcome.error);
       return;
     }
-    if (!outcome && resetAfterSave) form.reset(valuesOf(undefined, { deviceType: body.deviceType, groupId: body.groupId }));
+    if (resetAfterSave) form.reset(valuesOf(undefined, { deviceType: body.deviceType, groupId: body.groupId }));
   });
 
   const selectError = (name: 'deviceType' | 'groupId') => {
@@ -139,7 +111,7 @@ export function DeviceForm({ formId, device, groups, onSubmit, resetAfterSave = 
           <TextInput
             label={L.deviceForm.serial}
             autoComplete="off"
-            maxLength={DEVICE_TEXT_MAX.serial}
+           
             error={errors.serial?.message}
             {...form.register('serial')}
           />
@@ -162,10 +134,10 @@ export function DeviceForm({ formId, device, groups, onSubmit, resetAfterSave = 
           </Form.Group>
         </Col>
         <Col md={6}>
-          <TextInput label={L.deviceForm.brand} maxLength={DEVICE_TEXT_MAX.brand} error={errors.brand?.message} {...form.register('brand')} />
+          <TextInput label={L.deviceForm.brand} error={errors.brand?.message} {...form.register('brand')} />
         </Col>
         <Col md={6}>
-          <TextInput label={L.deviceForm.model} maxLength={DEVICE_TEXT_MAX.model} error={errors.model?.message} {...form.register('model')} />
+          <TextInput label={L.deviceForm.model} error={errors.model?.message} {...form.register('model')} />
         </Col>
         <Col md={6}>
           <Form.Group controlId={`${formId}-groupId`}>
@@ -184,7 +156,7 @@ export function DeviceForm({ formId, device, groups, onSubmit, resetAfterSave = 
         <Col md={6}>
           <TextInput
             label={L.deviceForm.customerName}
-            maxLength={DEVICE_TEXT_MAX.customerName}
+           
             error={errors.customerName?.message}
             {...form.register('customerName')}
           />
@@ -193,7 +165,7 @@ export function DeviceForm({ formId, device, groups, onSubmit, resetAfterSave = 
           <TextInput
             label={L.deviceForm.creditReference}
             autoComplete="off"
-            maxLength={DEVICE_TEXT_MAX.creditReference}
+           
             error={errors.creditReference?.message}
             {...form.register('creditReference')}
           />

@@ -4,7 +4,7 @@ import ButtonGroup from 'react-bootstrap/ButtonGroup';
 import Table from 'react-bootstrap/Table';
 import { Link } from 'react-router';
 import type { Group, GroupBody } from '../../../shared/contracts/devices';
-import { errorMessage } from '../../api/apiErrors';
+import { formErrorOf } from '../../api/apiErrors';
 import type { ApiError } from '../../api/axiosBaseQuery';
 import type { PageProps } from '../../app/lazyPage';
 import { useCurrentUser } from '../../auth/CurrentUserContext';
@@ -36,7 +36,7 @@ export default function GroupsPage({ title }: PageProps) {
   const onSave = async (body: GroupBody): Promise<SaveOutcome> => {
     if (editing === null) return undefined;
     const res = editing === 'new' ? await createGroup(body) : await updateGroup({ id: editing.id, body });
-    if ('error' in res) return { error: errorMessage(res.error as ApiError) };
+    if ('error' in res) return { error: formErrorOf(res.error as ApiError) };
     toastSuccess(editing === 'new' ? L.createdDone(res.data.name) : L.renamedDone(res.data.name));
     setEditing(null);
     return undefined;

@@ -11,7 +11,7 @@ import { DEVICE_TYPES } from '../../../shared/constants/domain';
 import { INVENTORY_LABELS } from '../../../shared/constants/inventoryLabels';
 import { DEVICES_DEFAULT_PER_PAGE, SEARCH_MAX, type Device, type DeviceBody, type DeviceSort } from '../../../shared/contracts/devices';
 import { refusal } from '../../../shared/deviceActionRules';
-import { errorMessage } from '../../api/apiErrors';
+import { formErrorOf } from '../../api/apiErrors';
 import type { ApiError } from '../../api/axiosBaseQuery';
 import type { PageProps } from '../../app/lazyPage';
 import { useCurrentUser } from '../../auth/CurrentUserContext';
@@ -99,7 +99,7 @@ export default function PreEnrolledPage({ title, path }: PageProps) {
   const onEdit = async (body: DeviceBody): Promise<SaveOutcome> => {
     if (!editing) return undefined;
     const res = await updateDevice({ id: editing.id, body });
-    if ('error' in res) return { error: errorMessage(res.error as ApiError) };
+    if ('error' in res) return { error: formErrorOf(res.error as ApiError) };
     toastSuccess(L.updated(res.data.imei));
     setEditing(null);
     return undefined;

@@ -147,7 +147,7 @@ export class AdminsService {
   create(actor: AuditActor, body: CreateAdminBody): Promise<CreatedAdmin> {
     return this.change(actor, async ({ tx, repo, caller }) => {
       await this.assignable(repo, caller, body.profileId);
-      if (await repo.emailTaken(body.correo)) throw new AppError(409, 'EMAIL_TAKEN', M.admins.emailTaken);
+      if (await repo.emailTaken(body.correo)) throw new AppError(409, 'EMAIL_TAKEN', M.admins.emailTaken, 'correo');
       const id = await repo.insert(body);
       const { admin } = (await repo.find(id))!;
       await record(tx, { actor, entity: 'admin', entityId: id, action: 'create', after: snapshot(admin) });

@@ -52,13 +52,13 @@ const ASSIGNMENT_FIELDS = ['customerName', 'creditReference', 'groupId'] as cons
 
 /** The edit rules of an enrolled device (see DevicesService.update). */
 function assertEnrolledEdit(before: Device, body: DeviceBody, enrolledAssignment: boolean): void {
-  if (body.imei !== before.imei) throw new AppError(409, 'IMEI_NOT_EDITABLE', M.devices.imeiNotEditable);
+  if (body.imei !== before.imei) throw new AppError(409, 'IMEI_NOT_EDITABLE', M.devices.imeiNotEditable, 'imei');
   const identity = IDENTITY_FIELDS.find((f) => body[f] !== before[f]);
-  if (identity) throw new AppError(409, 'IDENTITY_NOT_EDITABLE', AUTHZ_MESSAGES.deviceIdentity(identity));
+  if (identity) throw new AppError(409, 'IDENTITY_NOT_EDITABLE', AUTHZ_MESSAGES.deviceIdentity(identity), identity);
   if (!enrolledAssignment && ASSIGNMENT_FIELDS.some((f) => body[f] !== before[f])) throw new AppError(403, 'ASSIGNMENT_NOT_GRANTED', AUTHZ_MESSAGES.deviceAssignment);
 }
-const imeiTaken = (imei: string) => new AppError(409, 'IMEI_TAKEN', M.devices.imeiTaken(imei));
-const groupNotFound = () => new AppError(400, 'GROUP_NOT_FOUND', M.devices.groupNotFound);
+const imeiTaken = (imei: string) => new AppError(409, 'IMEI_TAKEN', M.devices.imeiTaken(imei), 'imei');
+const groupNotFound = () => new AppError(400, 'GROUP_NOT_FOUND', M.devices.groupNotFound, 'groupId');
 
 const pgCode = (err: unknown): string | undefined =>
   err !== null && typeof err === 'object' && 'code' in err && typeof err.code === 'string' ? err.code : undefined;

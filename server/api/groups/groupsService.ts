@@ -10,7 +10,7 @@ import { GroupsRepository } from './groupsRepository';
 const snapshot = (g: Group) => ({ id: g.id, name: g.name, description: g.description });
 
 const notFound = () => new AppError(404, 'GROUP_NOT_FOUND', M.groups.notFound);
-const nameTaken = () => new AppError(409, 'GROUP_NAME_TAKEN', M.groups.nameTaken);
+const nameTaken = () => new AppError(409, 'GROUP_NAME_TAKEN', M.groups.nameTaken, 'name');
 
 /** A concurrent request taking the same name (unique index) answers like the check. */
 function constraintError(err: unknown): unknown {

@@ -65,7 +65,7 @@ export class RolesService {
   }
 
   private async assertNameFree(repo: RolesRepository, nombre: string, exceptId?: number): Promise<void> {
-    if (await repo.nameTaken(nombre, exceptId)) throw new AppError(409, 'ROLE_NAME_TAKEN', M.roles.nameTaken);
+    if (await repo.nameTaken(nombre, exceptId)) throw new AppError(409, 'ROLE_NAME_TAKEN', M.roles.nameTaken, 'nombre');
   }
 
   create(actor: AuditActor, body: RoleBody): Promise<Role> {

@@ -1,0 +1,20 @@
+import type { FieldPath, FieldValues, UseFormReturn } from 'react-hook-form';
+import type { FormError } from '../api/apiErrors';
+
+/** What a form's save answered: nothing when it worked, else the API's error (already toasted). */
+export type SaveOutcome = { error: FormError } | undefined;
+
+/**
+ * Shows an API error under the field it names (`field` of `{ message, code, field }`) and
+ * focuses it. A nested path ('paths.1') lands on its top-level field when the form holds only
+ * that one. Answers false when the form has no such field (the toast alone tells the user).
+ */
+export function showServerError<T extends FieldValues>(form: UseFormReturn<T>, error: FormError): boolean {
+  if (!error.field) return false;
+  const values: Record<string, unknown> = form.getValues();
+  const top = error.field.split('.')[0]!;
+  if (!Object.hasOwn(values, top)) return false;
+  const name = (form.getValues(error.field as FieldPath<T>) === undefined ? top : error.field) as FieldPath<T>;
+  form.setError(name, { type: 'server', message: error.message }, { shouldFocus: true });
+  return true;
+}
