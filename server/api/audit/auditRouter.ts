@@ -1,9 +1,9 @@
 import { Router } from 'express';
-import { auditQuery, type AuditQuery } from '../../../shared/contracts/audit';
+import { auditQuery } from '../../../shared/contracts/audit';
 import { actorOf } from '../../audit/actorOf';
 import { streamDownload } from '../../audit/csvResponse';
 import { requirePath, type Guard } from '../../middleware/authorize';
-import { validateQuery } from '../../middleware/validate';
+import { route } from '../../middleware/validate';
 import type { AuditService } from './auditService';
 
 export const AUDIT_PAGE = '/admin-settings/audit';
@@ -13,18 +13,18 @@ export function auditRouter(can: Guard, service: AuditService): Router {
   const router = Router();
   const guard = can(requirePath(AUDIT_PAGE));
 
-  router.get('/', guard, validateQuery(auditQuery), async (req, res) => {
-    res.json(await service.list(req.query as unknown as AuditQuery));
-  });
+  router.get('/', guard, route({ query: auditQuery }, async ({ query }, _req, res) => {
+    res.json(await service.list(query));
+  }));
 
-  router.get('/export', guard, validateQuery(auditQuery), async (req, res) => {
-    const file = await service.export(actorOf(req, res), req.query as unknown as AuditQuery);
+  router.get('/export', guard, route({ query: auditQuery }, async ({ query }, req, res) => {
+    const file = await service.export(actorOf(req, res), query);
     res.status(200).set({
       'Content-Type': 'text/csv; charset=utf-8',
       'Content-Disposition': `attachment; filename="${file.fileName}"`,
     });
     // Streamed with back-pressure; a failure once the first bytes are out resets the connection.
     await streamDownload(req, res, file.chunks, 'audit export');
-  });
+  }));
   return router;
 }

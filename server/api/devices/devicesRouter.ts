@@ -1,11 +1,11 @@
 import express, { Router, type RequestHandler } from 'express';
-import { idParams, type IdParams } from '../../../shared/contracts/fields';
-import { IMPORT_MAX_BYTES, deviceBody, deviceListQuery, importQuery, type DeviceBody, type DeviceListQuery, type ImportQuery } from '../../../shared/contracts/devices';
+import { idParams } from '../../../shared/contracts/fields';
+import { IMPORT_MAX_BYTES, deviceBody, deviceListQuery, importQuery } from '../../../shared/contracts/devices';
 import { INVENTORY_MESSAGES as M } from '../../../shared/messages';
 import { actorOf } from '../../audit/actorOf';
 import { AppError } from '../../errors';
 import { requirePath, type Guard } from '../../middleware/authorize';
-import { validateBody, validateParams, validateQuery } from '../../middleware/validate';
+import { route } from '../../middleware/validate';
 import { CSV_CONTENT_TYPES, IMPORT_MAX_MB } from './deviceCsv';
 import type { DevicesService } from './devicesService';
 import { streamDownload } from '../../audit/csvResponse';
@@ -44,41 +44,40 @@ export function devicesRouter(can: Guard, service: DevicesService): Router {
   const router = Router();
   const registry = () => can(requirePath(DEVICES_PAGE, PRE_ENROLLED_PAGE));
   const register = () => can(requirePath(ADD_DEVICE_PAGE));
-  const id = (params: unknown) => (params as IdParams).id;
 
-  router.get('/', registry(), validateQuery(deviceListQuery), async (req, res) => {
-    res.json(await service.list(req.query as unknown as DeviceListQuery));
-  });
+  router.get('/', registry(), route({ query: deviceListQuery }, async ({ query }, _req, res) => {
+    res.json(await service.list(query));
+  }));
 
   // Fixed paths before '/:id'.
-  router.get('/export', registry(), validateQuery(deviceListQuery), async (req, res) => {
-    const file = await service.export(actorOf(req, res), req.query as unknown as DeviceListQuery);
+  router.get('/export', registry(), route({ query: deviceListQuery }, async ({ query }, req, res) => {
+    const file = await service.export(actorOf(req, res), query);
     res.status(200).set(csvHeaders(file.fileName));
     await streamDownload(req, res, file.chunks, 'device export');
-  });
+  }));
 
   router.get('/import/template', register(), (_req, res) => {
     const file = service.template();
     res.status(200).set(csvHeaders(file.fileName)).send(file.content);
   });
 
-  router.post('/', register(), validateBody(deviceBody), async (req, res) => {
-    res.status(201).json(await service.create(actorOf(req, res), req.body as DeviceBody));
-  });
+  router.post('/', register(), route({ body: deviceBody }, async ({ body }, req, res) => {
+    res.status(201).json(await service.create(actorOf(req, res), body));
+  }));
 
-  router.post('/import', register(), csvBody(), validateQuery(importQuery), async (req, res) => {
+  router.post('/import', register(), csvBody(), route({ query: importQuery }, async ({ query }, req, res) => {
     const csv = typeof req.body === 'string' ? req.body : '';
-    res.json(await service.import(actorOf(req, res), csv, (req.query as unknown as ImportQuery).mode));
-  });
+    res.json(await service.import(actorOf(req, res), csv, query.mode));
+  }));
 
-  router.get('/:id', registry(), validateParams(idParams), async (req, res) => {
-    res.json(await service.get(id(req.params)));
-  });
+  router.get('/:id', registry(), route({ params: idParams }, async ({ params }, _req, res) => {
+    res.json(await service.get(params.id));
+  }));
 
   // Editing the registry is the pre-enrolled page's grant; an enrolled device's customer, credit
   // reference and group also need the enrolled-devices page (checked by the service).
-  router.put('/:id', can(requirePath(PRE_ENROLLED_PAGE)), validateParams(idParams), validateBody(deviceBody), async (req, res) => {
-    res.json(await service.update(actorOf(req, res), id(req.params), req.body as DeviceBody, { enrolledAssignment: res.locals.grants!.paths.has(DEVICES_PAGE) }));
-  });
+  router.put('/:id', can(requirePath(PRE_ENROLLED_PAGE)), route({ params: idParams, body: deviceBody }, async ({ params, body }, req, res) => {
+    res.json(await service.update(actorOf(req, res), params.id, body, { enrolledAssignment: res.locals.grants!.paths.has(DEVICES_PAGE) }));
+  }));
   return router;
 }

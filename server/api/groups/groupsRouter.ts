@@ -1,9 +1,9 @@
 import { Router } from 'express';
-import { deleteGroupQuery, groupBody, type DeleteGroupQuery, type GroupBody } from '../../../shared/contracts/devices';
-import { idParams, type IdParams } from '../../../shared/contracts/fields';
+import { deleteGroupQuery, groupBody } from '../../../shared/contracts/devices';
+import { idParams } from '../../../shared/contracts/fields';
 import { actorOf } from '../../audit/actorOf';
 import { requirePath, type Guard } from '../../middleware/authorize';
-import { validateBody, validateParams, validateQuery } from '../../middleware/validate';
+import { route } from '../../middleware/validate';
 import type { GroupsService } from './groupsService';
 
 export const GROUPS_PAGE = '/inventory-management/devices-group';
@@ -19,20 +19,19 @@ export const GROUP_READER_PAGES = [
 export function groupsRouter(can: Guard, service: GroupsService): Router {
   const router = Router();
   const manage = () => can(requirePath(GROUPS_PAGE));
-  const id = (params: unknown) => (params as IdParams).id;
 
   router.get('/', can(requirePath(...GROUP_READER_PAGES)), async (_req, res) => {
     res.json(await service.list());
   });
-  router.post('/', manage(), validateBody(groupBody), async (req, res) => {
-    res.status(201).json(await service.create(actorOf(req, res), req.body as GroupBody));
-  });
-  router.put('/:id', manage(), validateParams(idParams), validateBody(groupBody), async (req, res) => {
-    res.json(await service.update(actorOf(req, res), id(req.params), req.body as GroupBody));
-  });
-  router.delete('/:id', manage(), validateParams(idParams), validateQuery(deleteGroupQuery), async (req, res) => {
-    await service.remove(actorOf(req, res), id(req.params), (req.query as unknown as DeleteGroupQuery).moveTo);
+  router.post('/', manage(), route({ body: groupBody }, async ({ body }, req, res) => {
+    res.status(201).json(await service.create(actorOf(req, res), body));
+  }));
+  router.put('/:id', manage(), route({ params: idParams, body: groupBody }, async ({ params, body }, req, res) => {
+    res.json(await service.update(actorOf(req, res), params.id, body));
+  }));
+  router.delete('/:id', manage(), route({ params: idParams, query: deleteGroupQuery }, async ({ params, query }, req, res) => {
+    await service.remove(actorOf(req, res), params.id, query.moveTo);
     res.status(204).end();
-  });
+  }));
   return router;
 }
