@@ -3,6 +3,7 @@ import { actionLabel } from '../../shared/deviceActionRules';
 import { INVENTORY_MESSAGES, MESSAGES } from '../../shared/messages';
 import type { Queryable } from '../db/Db';
 import { AppError } from '../errors';
+import { GrantsRepository } from '../auth/grantsRepository';
 import { SessionRevocations, revocationsFor, type RevocationOptions } from '../auth/sessionRevocations';
 import type { AuthContext } from './authenticate';
 
@@ -52,20 +53,11 @@ type GuardHandler = RequestHandler & { permission: Permission };
 async function loadGrants(db: Queryable, auth: AuthContext): Promise<(Grants & { enabled: boolean }) | undefined> {
   // Bound by `sub`; a record not yet bound (bootstrap, earlier versions) is found by its
   // e-mail and bound now, unless the sign-in predates the record (a deleted user's token).
-  const res = await db.query<{ id: number; enabled: boolean; sub: string | null; paths: string[]; actions: number[] }>(
-    `SELECT a.id, a.enabled, a.sub, p.paths, p.actions FROM admins a JOIN profiles p ON p.id = a.profile_id
-      WHERE a.sub = $1
-         OR (a.sub IS NULL AND lower(a.correo) = lower($2) AND $3 >= floor(extract(epoch FROM a.created_at)))
-      ORDER BY a.sub IS NULL LIMIT 1`,
-    [auth.sub, auth.email, auth.authTime],
-  );
-  const r = res.rows[0];
+  const repo = new GrantsRepository(db);
+  const r = await repo.forIdentity(auth);
   if (!r) return undefined;
-  if (r.sub === null) {
-    const bound = await db.query('UPDATE admins SET sub = $1 WHERE id = $2 AND sub IS NULL', [auth.sub, r.id]);
-    if (bound.rowCount !== 1) return undefined;
-  }
-  return { adminId: r.id, enabled: r.enabled, paths: new Set(r.paths), actions: new Set(r.actions) };
+  if (r.sub === null && !(await repo.bindSub(r.adminId, auth.sub))) return undefined;
+  return { adminId: r.adminId, enabled: r.enabled, paths: new Set(r.paths), actions: new Set(r.actions) };
 }
 
 export type Guard = (permission: Permission) => GuardHandler;

@@ -11,6 +11,7 @@ import { INVENTORY_MESSAGES as M } from '../../../shared/messages';
 import type { Db, Queryable } from '../../db/Db';
 import { transaction } from '../../db/transactionScope';
 import { AppError } from '../../errors';
+import { IdempotencyRepository, type StoredKey } from './idempotencyRepository';
 
 export const IDEMPOTENCY_HEADER = 'Idempotency-Key';
 export const REPLAYED_HEADER = 'Idempotent-Replayed';
@@ -66,18 +67,8 @@ export function sendAnswer(res: Response, answer: Answer<unknown>): void {
   res.status(answer.status).json(answer.body);
 }
 
-interface StoredKey {
-  request_hash: string;
-  status_code: number;
-  response: unknown;
-}
-
-async function stored(q: Queryable, r: IdempotencyRequest): Promise<StoredKey | undefined> {
-  const res = await q.query<StoredKey>('SELECT request_hash, status_code, response FROM idempotency_keys WHERE admin_id = $1 AND key = $2', [
-    r.adminId,
-    r.key,
-  ]);
-  return res.rows[0];
+function stored(q: Queryable, r: IdempotencyRequest): Promise<StoredKey | undefined> {
+  return new IdempotencyRepository(q).find(r.adminId, r.key);
 }
 
 export interface IdempotentOptions<T> {
@@ -111,10 +102,7 @@ export async function idempotent<T>(
       const row = await stored(tx, request);
       if (row) return replay(tx, row);
       const body = await work(tx);
-      await tx.query(
-        'INSERT INTO idempotency_keys (admin_id, key, request_hash, status_code, response) VALUES ($1, $2, $3, $4, $5::jsonb)',
-        [request.adminId, request.key, request.hash, status, JSON.stringify(opts.toStored ? opts.toStored(body) : body)],
-      );
+      await new IdempotencyRepository(tx).insert({ ...request, status, response: opts.toStored ? opts.toStored(body) : body });
       return { status, body, replayed: false };
     });
   } catch (err) {

@@ -1,21 +1,19 @@
 import { DEVICE_ACTIONS } from '../../../shared/constants/deviceActions';
 import { GRANTABLE_PATHS } from '../../../shared/constants/routes';
 import { ADMIN_API_MESSAGES, AUTHZ_MESSAGES, MESSAGES } from '../../../shared/messages';
+import { GrantsRepository } from '../../auth/grantsRepository';
 import type { Queryable } from '../../db/Db';
 import { AppError } from '../../errors';
 
 /** The path that lets an administrator manage roles: someone enabled must always keep it. */
 export const ROLES_PATH = '/admin-settings/roles';
 
-/** Arbitrary constant: serialises changes to administrators and roles (their guards read both). */
-const ADMINISTRATION_LOCK = 727_211_002;
-
 /**
  * Taken first in every transaction that changes administrators or roles: two administrators
  * acting at once cannot both pass a guard (e.g. disable each other, the last role manager).
  */
 export async function lockAdministration(tx: Queryable): Promise<void> {
-  await tx.query('SELECT pg_advisory_xact_lock($1)', [ADMINISTRATION_LOCK]);
+  await new GrantsRepository(tx).lockAdministration();
 }
 
 export interface CallerGrants {
@@ -27,13 +25,9 @@ export interface CallerGrants {
 
 /** The caller's grants as they are now, inside the transaction (after the lock). */
 export async function callerGrants(tx: Queryable, adminId: number): Promise<CallerGrants> {
-  const res = await tx.query<{ profile_id: number; paths: string[]; actions: number[] }>(
-    `SELECT a.profile_id, p.paths, p.actions FROM admins a JOIN profiles p ON p.id = a.profile_id WHERE a.id = $1 AND a.enabled`,
-    [adminId],
-  );
-  const r = res.rows[0];
+  const r = await new GrantsRepository(tx).ofEnabledAdmin(adminId);
   if (!r) throw new AppError(403, 'FORBIDDEN', MESSAGES.api.forbidden);
-  return { adminId, profileId: r.profile_id, paths: new Set(r.paths), actions: new Set(r.actions) };
+  return { adminId, profileId: r.profileId, paths: new Set(r.paths), actions: new Set(r.actions) };
 }
 
 export interface Grant {
@@ -54,7 +48,7 @@ export function describeGrant(g: Grant): string {
   return [...g.paths, ...g.actions.map((a) => `acción ${actionLabel.get(a) ?? a}`)].join(', ');
 }
 
-const pathOrder = new Map(GRANTABLE_PATHS.map((p, i) => [p, i]));
+const pathOrder = new Map<string, number>(GRANTABLE_PATHS.map((p, i) => [p, i]));
 
 /** Paths in menu order and actions ascending, each once: how grants are stored. */
 export function canonicalGrant(g: Grant): { paths: string[]; actions: number[] } {
@@ -66,15 +60,7 @@ export function canonicalGrant(g: Grant): { paths: string[]; actions: number[] }
 
 /** Everything enabled administrators hold, leaving out one administrator and/or one role's holders. */
 export async function heldByOthers(tx: Queryable, except: { adminId?: number; profileId?: number }): Promise<{ paths: Set<string>; actions: Set<number> }> {
-  const res = await tx.query<{ paths: string[]; actions: number[] }>(
-    `WITH holders AS (
-       SELECT p.paths, p.actions FROM admins a JOIN profiles p ON p.id = a.profile_id
-        WHERE a.enabled AND a.id <> $1 AND p.id <> $2)
-     SELECT ARRAY(SELECT DISTINCT unnest(paths) FROM holders) AS paths,
-            ARRAY(SELECT DISTINCT unnest(actions) FROM holders) AS actions`,
-    [except.adminId ?? 0, except.profileId ?? 0],
-  );
-  const r = res.rows[0]!;
+  const r = await new GrantsRepository(tx).heldByOthers(except);
   return { paths: new Set(r.paths), actions: new Set(r.actions) };
 }
 

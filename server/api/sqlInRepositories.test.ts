@@ -1,0 +1,24 @@
+import fs from 'node:fs';
+import path from 'node:path';
+
+/** The source files (not tests) under the API and the middleware. */
+function sources(dir: string): { file: string; text: string }[] {
+  return fs
+    .readdirSync(dir, { recursive: true, encoding: 'utf8' })
+    .filter((f) => f.endsWith('.ts') && !f.endsWith('.test.ts'))
+    .map((f) => ({ file: path.relative(path.join(__dirname, '..'), path.join(dir, f)), text: fs.readFileSync(path.join(dir, f), 'utf8') }));
+}
+
+describe('SQL only in repositories (router → service → repository)', () => {
+  const files = [...sources(__dirname), ...sources(path.join(__dirname, '..', 'middleware'))];
+
+  test('the API and middleware sources are found', () => {
+    expect(files.length).toBeGreaterThan(20);
+    expect(files.some((f) => f.file.endsWith('Repository.ts'))).toBe(true);
+  });
+
+  test('only files named …Repository.ts run queries', () => {
+    const offenders = files.filter((f) => !f.file.endsWith('Repository.ts') && /\.query\s*(<|\()/.test(f.text)).map((f) => f.file);
+    expect(offenders).toEqual([]);
+  });
+});
