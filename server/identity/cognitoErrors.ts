@@ -50,3 +50,26 @@ export function checkPasswordPolicy(password: unknown): string {
   if (!/[^A-Za-z0-9]/.test(password)) throw Cognito.invalidPassword('Password must have symbol characters');
   return password;
 }
+
+/** Cognito's limit on user names: 1–128 characters. */
+export const MAX_USERNAME_LENGTH = 128;
+const CONTROL_CHARACTER = /\p{Cc}/u;
+
+/**
+ * A user name as sent, refused (InvalidParameterException, Cognito's wording) when it is longer
+ * than 128 characters or holds control characters: checked before the name is looked up,
+ * stored (challenges, lock-out counters) or audited.
+ */
+export function checkUsername(name: string): string {
+  if (name.length > MAX_USERNAME_LENGTH && [...name].length > MAX_USERNAME_LENGTH) {
+    throw Cognito.invalidParameter(
+      `1 validation error detected: Value at 'username' failed to satisfy constraint: Member must have length less than or equal to ${MAX_USERNAME_LENGTH}`,
+    );
+  }
+  if (CONTROL_CHARACTER.test(name)) {
+    throw Cognito.invalidParameter(
+      "1 validation error detected: Value at 'username' failed to satisfy constraint: Member must satisfy regular expression pattern: [\\p{L}\\p{M}\\p{S}\\p{N}\\p{P}]+",
+    );
+  }
+  return name;
+}

@@ -2,8 +2,9 @@ import { createHmac, randomBytes, randomInt, randomUUID, timingSafeEqual } from 
 import type { Db } from '../db/Db';
 import type { Logger } from '../logger';
 import { createTokenVerifiers, type TokenVerifiers } from '../auth/tokenVerifier';
-import { Cognito, CognitoError, checkPasswordPolicy } from './cognitoErrors';
-import { IdentityStore, sha256, type IdentityUser, type UserStatus } from './identityStore';
+import { Cognito, CognitoError, checkPasswordPolicy, checkUsername } from './cognitoErrors';
+import { IdentityAdmin, type CreatedUser } from './identityAdmin';
+import { IdentityStore, sha256, type IdentityUser } from './identityStore';
 import { signJwt } from './jwt';
 import { loadOrCreateKeys, type SigningKeys } from './keys';
 import type { AdminCredentials } from './sigv4';
@@ -70,29 +71,6 @@ const required = (obj: Params | undefined, name: string): string => {
 };
 const asParams = (v: unknown): Params => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Params) : {});
 
-/** Cognito's limit on user names: 1–128 characters. */
-export const MAX_USERNAME_LENGTH = 128;
-const CONTROL_CHARACTER = /\p{Cc}/u;
-
-/**
- * A user name as sent, refused (InvalidParameterException, Cognito's wording) when it is longer
- * than 128 characters or holds control characters: checked before the name is looked up,
- * stored (challenges, lock-out counters) or audited.
- */
-export function checkUsername(name: string): string {
-  if (name.length > MAX_USERNAME_LENGTH && [...name].length > MAX_USERNAME_LENGTH) {
-    throw Cognito.invalidParameter(
-      `1 validation error detected: Value at 'username' failed to satisfy constraint: Member must have length less than or equal to ${MAX_USERNAME_LENGTH}`,
-    );
-  }
-  if (CONTROL_CHARACTER.test(name)) {
-    throw Cognito.invalidParameter(
-      "1 validation error detected: Value at 'username' failed to satisfy constraint: Member must satisfy regular expression pattern: [\\p{L}\\p{M}\\p{S}\\p{N}\\p{P}]+",
-    );
-  }
-  return name;
-}
-
 const requiredUsername = (obj: Params | undefined, name: string): string => checkUsername(required(obj, name));
 
 /** Attributes a user may set (NEW_PASSWORD_REQUIRED); the rest are the pool's own. */
@@ -106,35 +84,20 @@ export interface AuthenticationResult {
   TokenType: 'Bearer';
 }
 
-export interface CreatedUser {
-  user: IdentityUser;
-  temporaryPassword: string;
-}
-
-/** A random password that satisfies the policy (temporary passwords, generated demo passwords). */
-export function generatePassword(length = 16): string {
-  const sets = ['ABCDEFGHJKLMNPQRSTUVWXYZ', 'abcdefghijkmnopqrstuvwxyz', '23456789', '!#%+-=?@'];
-  const all = sets.join('');
-  const chars = sets.map((s) => s[randomInt(s.length)]!);
-  while (chars.length < length) chars.push(all[randomInt(all.length)]!);
-  for (let i = chars.length - 1; i > 0; i--) {
-    const j = randomInt(i + 1);
-    [chars[i], chars[j]] = [chars[j]!, chars[i]!];
-  }
-  return chars.join('');
-}
-
 const BASE32 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ234567';
 
 /** An access key id in the shape of AWS's (20 upper-case characters), marked as local. */
 const newAccessKeyId = () => `LOCAL${Array.from(randomBytes(15), (b) => BASE32[b % 32]).join('')}`;
 
 /**
- * The embedded Cognito-compatible identity endpoint: the user pool, SRP sign-in, tokens,
- * refresh, sign-out and the administrator operations, all kept in the portal's database.
+ * The embedded Cognito-compatible identity endpoint, all kept in the portal's database: this
+ * file is the user protocol (SRP sign-in, tokens, refresh, sign-out, passwords); the
+ * administrator operations are `admin` (identityAdmin.ts).
  */
 export class IdentityService {
   readonly issuer: string;
+  /** The administrator operations (Admin* calls) on the same user pool. */
+  readonly admin: IdentityAdmin;
   private readonly poolName: string;
   private readonly now: () => number;
 
@@ -151,6 +114,7 @@ export class IdentityService {
     this.issuer = `https://cognito-idp.${opts.region}.amazonaws.com/${opts.userPoolId}`;
     this.poolName = poolNameOf(opts.userPoolId);
     this.now = opts.now ?? Date.now;
+    this.admin = new IdentityAdmin(store, this.poolName);
   }
 
   static async create(db: Db, opts: IdentityOptions): Promise<IdentityService> {
@@ -583,77 +547,33 @@ export class IdentityService {
     return {};
   }
 
-  // Administrator operations (in-process; over HTTP only with a SigV4 signature, see adminProtocol) --
+  // Administrator operations: IdentityAdmin (identityAdmin.ts); the in-process callers' names. --
 
-  async adminCreateUser(p: { username: string; attributes?: Record<string, string>; temporaryPassword?: string }): Promise<CreatedUser> {
-    const temporaryPassword = checkPasswordPolicy(p.temporaryPassword ?? generatePassword());
-    const username = p.username.trim();
-    if (!username) throw Cognito.invalidParameter('Username is required');
-    checkUsername(username);
-    const { salt, verifier } = createVerifier(this.poolName, username, temporaryPassword);
-    const inserted = await this.store.insertUser({
-      sub: randomUUID(),
-      username,
-      attributes: { ...p.attributes },
-      salt,
-      verifier,
-      status: 'FORCE_CHANGE_PASSWORD',
-      enabled: true,
-    });
-    if (!inserted) throw Cognito.usernameExists();
-    return { user: (await this.store.findUser(username))!, temporaryPassword };
+  adminCreateUser(p: Parameters<IdentityAdmin['adminCreateUser']>[0]): Promise<CreatedUser> {
+    return this.admin.adminCreateUser(p);
   }
-
-  private async mustFind(username: string): Promise<IdentityUser> {
-    const user = await this.store.findUser(username);
-    if (!user) throw Cognito.userNotFound();
-    return user;
+  adminSetUserPassword(username: string, password: string, permanent: boolean): Promise<void> {
+    return this.admin.adminSetUserPassword(username, password, permanent);
   }
-
-  async adminSetUserPassword(username: string, password: string, permanent: boolean): Promise<void> {
-    const user = await this.mustFind(username);
-    checkPasswordPolicy(password);
-    const { salt, verifier } = createVerifier(this.poolName, user.username, password);
-    const status: UserStatus = permanent ? 'CONFIRMED' : 'FORCE_CHANGE_PASSWORD';
-    await this.store.setPassword(user.sub, salt, verifier, status);
+  adminResetUserPassword(username: string): Promise<void> {
+    return this.admin.adminResetUserPassword(username);
   }
-
-  async adminResetUserPassword(username: string): Promise<void> {
-    const user = await this.mustFind(username);
-    await this.store.transaction(async (tx) => {
-      await this.store.setStatus(user.sub, 'RESET_REQUIRED', tx);
-      await this.store.revokeAllOf(user.sub, tx);
-    });
+  adminDisableUser(username: string): Promise<void> {
+    return this.admin.adminDisableUser(username);
   }
-
-  async adminDisableUser(username: string): Promise<void> {
-    const user = await this.mustFind(username);
-    await this.store.transaction(async (tx) => {
-      await this.store.setEnabled(user.sub, false, tx);
-      await this.store.revokeAllOf(user.sub, tx);
-    });
+  adminEnableUser(username: string): Promise<void> {
+    return this.admin.adminEnableUser(username);
   }
-
-  async adminEnableUser(username: string): Promise<void> {
-    const user = await this.mustFind(username);
-    await this.store.setEnabled(user.sub, true);
+  adminDeleteUser(username: string): Promise<void> {
+    return this.admin.adminDeleteUser(username);
   }
-
-  async adminDeleteUser(username: string): Promise<void> {
-    const user = await this.mustFind(username);
-    await this.store.deleteUser(user.sub);
+  adminUserGlobalSignOut(username: string): Promise<void> {
+    return this.admin.adminUserGlobalSignOut(username);
   }
-
-  async adminUserGlobalSignOut(username: string): Promise<void> {
-    const user = await this.mustFind(username);
-    await this.store.revokeAllOf(user.sub);
+  adminGetUser(username: string): Promise<IdentityUser> {
+    return this.admin.adminGetUser(username);
   }
-
-  async adminGetUser(username: string): Promise<IdentityUser> {
-    return this.mustFind(username);
-  }
-
-  listUsers(limit = 60, after?: string): Promise<IdentityUser[]> {
-    return this.store.listUsers(Math.min(Math.max(limit, 1), 60), after);
+  listUsers(limit?: number, after?: string): Promise<IdentityUser[]> {
+    return this.admin.listUsers(limit, after);
   }
 }

@@ -14,7 +14,7 @@ import type { Db, Queryable } from '../../db/Db';
 import { transaction } from '../../db/transactionScope';
 import { AppError } from '../../errors';
 import type { IdentityDirectory } from '../../identity/IdentityDirectory';
-import { generatePassword } from '../../identity/identityService';
+import { generatePassword } from '../../identity/identityAdmin';
 import type { Logger } from '../../logger';
 import {
   NO_GRANT,

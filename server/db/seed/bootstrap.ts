@@ -2,7 +2,7 @@ import { ALL_DEVICE_ACTION_CODES, DEVICE_ACTION } from '../../../shared/constant
 import { GRANTABLE_PATHS, MENU } from '../../../shared/constants/routes';
 import type { Config } from '../../config';
 import type { IdentityService } from '../../identity/identityService';
-import { generatePassword } from '../../identity/identityService';
+import { generatePassword } from '../../identity/identityAdmin';
 import type { Logger } from '../../logger';
 import type { Db, Queryable } from '../Db';
 
