@@ -1,24 +1,15 @@
-import type { PortalProfile } from '../../shared/permissions';
+import type { AppVersion, PortalVersion } from '../../shared/contracts/portal';
+import type { PortalUser } from '../../shared/contracts/users';
 import { apiSlice } from './apiSlice';
 import { http } from './axiosBaseQuery';
 
-export interface PortalUser {
-  id: number;
-  correo: string;
-  nombres: string;
-  apellidos: string;
-  profile?: (PortalProfile & { id: number; actions: number[] }) | null;
-}
-
-export interface AppVersion {
-  version_name: string | null;
-  version_app: string | null;
-}
+/** The response contracts (shared/contracts), named here for the components that read them. */
+export type { AppVersion, PortalUser };
 
 /** Specification §7: the portal version, the app version and the signed-in user's record. */
 export const portalApi = apiSlice.injectEndpoints({
   endpoints: (build) => ({
-    getVersion: build.query<{ version_portal: string }, void>({
+    getVersion: build.query<PortalVersion, void>({
       query: () => http.get('/portal/getVersion'),
       providesTags: ['Versions'],
     }),

@@ -1,4 +1,5 @@
 import { Router } from 'express';
+import type { AppVersion, PortalVersion } from '../../../shared/contracts/portal';
 import { signedIn, type Guard } from '../../middleware/authorize';
 import type { PortalRepository } from './portalRepository';
 
@@ -6,11 +7,13 @@ import type { PortalRepository } from './portalRepository';
 export function portalRouter(can: Guard, repo: PortalRepository, portalVersion: string): Router {
   const router = Router();
   router.get('/getVersion', can(signedIn()), (_req, res) => {
-    res.json({ version_portal: portalVersion });
+    const body: PortalVersion = { version_portal: portalVersion };
+    res.json(body);
   });
   router.get('/getVersionApp', can(signedIn()), async (_req, res) => {
     const current = await repo.currentAppVersion(1);
-    res.json({ version_name: current?.versionName ?? null, version_app: current?.versionApp ?? null });
+    const body: AppVersion = { version_name: current?.versionName ?? null, version_app: current?.versionApp ?? null };
+    res.json(body);
   });
   return router;
 }

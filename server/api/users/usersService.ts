@@ -1,19 +1,12 @@
 import { MESSAGES } from '../../../shared/messages';
-import { detailsFromPaths, type PortalProfile } from '../../../shared/permissions';
+import type { PortalUser } from '../../../shared/contracts/users';
+import { detailsFromPaths } from '../../../shared/permissions';
 import { record, type AuditActor } from '../../audit/auditRepository';
 import { revocationsFor } from '../../auth/sessionRevocations';
 import { transaction } from '../../db/transactionScope';
 import { AppError } from '../../errors';
 import type { AuthContext } from '../../middleware/authenticate';
 import type { UsersRepository } from './usersRepository';
-
-export interface PortalUser {
-  id: number;
-  correo: string;
-  nombres: string;
-  apellidos: string;
-  profile: PortalProfile & { id: number; actions: number[] };
-}
 
 export class UsersService {
   constructor(private readonly repo: UsersRepository) {}
