@@ -6,6 +6,7 @@ import { StrictMode } from 'react';
 import { hydrateRoot } from 'react-dom/client';
 import { BrowserRouter } from 'react-router';
 import { CONFIG_ELEMENT_ID, ROOT_ELEMENT_ID, STATE_ELEMENT_ID } from '../shared/constants/document';
+import { PATHS } from '../shared/constants/routes';
 import type { PublicConfig } from '../shared/contracts/publicConfig';
 import { App } from './app/App';
 import { chunksForPath } from './app/pages';
@@ -29,7 +30,7 @@ const store = makeStore(readJson(STATE_ELEMENT_ID) as Parameters<typeof makeStor
   apiBase: config.apiBase,
   getAuthHeaders: async () => (await session()).sessionHeaders(await auth(), config.apiSendRefreshToken),
   onUnauthorized: () => {
-    void Promise.all([session(), auth()]).then(([s, a]) => s.endSession(a, '/login?current_session_expire=1'));
+    void Promise.all([session(), auth()]).then(([s, a]) => s.endSession(a, `${PATHS.login}?current_session_expire=1`));
   },
 });
 persistUi(store);

@@ -1,4 +1,4 @@
-import { MENU } from './constants/routes';
+import { MENU, PATHS, type RoutePath } from './constants/routes';
 
 /** Specification §3: a profile lists modules (with their paths) and their submodules. */
 export interface ProfileModule {
@@ -37,7 +37,7 @@ export function detailsFromPaths(granted: Iterable<string>): ProfileDetail[] {
 }
 
 /** Pages every signed-in administrator may open, whatever the profile grants. */
-export const ALWAYS_ALLOWED: readonly string[] = ['/', '/account'];
+export const ALWAYS_ALLOWED: readonly string[] = [PATHS.home, PATHS.account];
 
 export function canAccess(allowed: Set<string>, path: string): boolean {
   return ALWAYS_ALLOWED.includes(path) || allowed.has(path);
@@ -52,11 +52,11 @@ export function filterMenu(allowed: Set<string>): typeof MENU {
 }
 
 /** Where `/` goes: the general dashboard when allowed, else the first allowed page of the menu. */
-export function firstAllowedPath(allowed: Set<string>): string {
-  if (allowed.has('/dashboard/general')) return '/dashboard/general';
+export function firstAllowedPath(allowed: Set<string>): RoutePath {
+  if (allowed.has(PATHS.dashboardGeneral)) return PATHS.dashboardGeneral;
   for (const m of filterMenu(allowed)) {
     if (m.submodules[0]) return m.submodules[0].path;
     return m.path;
   }
-  return '/account';
+  return PATHS.account;
 }

@@ -51,9 +51,10 @@ describe('apiErrorMiddleware', () => {
     expect(extra.onUnauthorized).not.toHaveBeenCalled();
   });
 
-  test('the user load reports its own failure after its retries (no toast per attempt)', async () => {
-    const { api, store } = setup({ status: 404, data: { message: 'Usuario no encontrado' } });
+  test('no endpoint is an exception: a failed user load is one toast too', async () => {
+    const { api, store } = setup({ status: 404, data: { message: 'Error al cargar datos del Usuario' } });
     await store.dispatch(api.endpoints.getUserByEmail.initiate('a@b.c'));
-    expect(toastError).not.toHaveBeenCalled();
+    expect(toastError).toHaveBeenCalledTimes(1);
+    expect(toastError).toHaveBeenCalledWith('Error al cargar datos del Usuario');
   });
 });

@@ -4,9 +4,6 @@ import { SPEC_TEXT } from '../../shared/messages';
 import { toastError } from '../components/toast';
 import type { ApiError, ApiExtra } from './axiosBaseQuery';
 
-/** Endpoints whose failures their own screens report (the user load retries, then says so). */
-export const SILENT_ENDPOINTS = new Set(['getUserByEmail']);
-
 /** The text shown for a failed call (specification §8). */
 export function errorMessage(error: ApiError): string {
   if (error.status === 'NETWORK_ERROR' || error.code === 'ERR_NETWORK') return SPEC_TEXT.networkError;
@@ -38,9 +35,8 @@ export function apiErrorMiddleware(extra: ApiExtra): Middleware {
   return () => (next) => (action) => {
     if (isRejectedWithValue(action)) {
       const error = action.payload as ApiError;
-      const endpoint = (action.meta as { arg?: { endpointName?: string } }).arg?.endpointName;
       if (error.status === 401) extra.onUnauthorized();
-      else if (!endpoint || !SILENT_ENDPOINTS.has(endpoint)) toastError(errorMessage(error));
+      else toastError(errorMessage(error));
     }
     return next(action);
   };

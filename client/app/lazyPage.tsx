@@ -1,10 +1,11 @@
 import { use, type ComponentType } from 'react';
+import type { RoutePath } from '../../shared/constants/routes';
 
 export interface PageProps {
   /** The Spanish title of the route being shown. */
   title: string;
   /** The route path from the route table. */
-  path: string;
+  path: RoutePath;
 }
 
 /**

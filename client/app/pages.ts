@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import { findRoute, type PortalRoute } from '../../shared/constants/routes';
+import { PATHS, findRoute, type PortalRoute, type RoutePath } from '../../shared/constants/routes';
 import { lazyChunk, lazyPage, type LazyChunk, type LazyPage } from './lazyPage';
 
 /** Every page chunk. Each id is the page's source path: the build checks them. */
@@ -20,7 +20,7 @@ export const PAGES = {
 } satisfies Record<string, LazyPage>;
 
 /** The signed-in frame (session check, user load, header, menu) in its own chunk: /login skips it. */
-export const APP_FRAME: LazyChunk<{ path: string; children: ReactNode }> = lazyChunk(
+export const APP_FRAME: LazyChunk<{ path: RoutePath; children: ReactNode }> = lazyChunk(
   'client/layout/AppFrame.tsx',
   () => import('../layout/AppFrame'),
 );
@@ -28,21 +28,45 @@ export const APP_FRAME: LazyChunk<{ path: string; children: ReactNode }> = lazyC
 /** Every lazily loaded chunk (the build gives each its own file and checks the ids). */
 export const CHUNKS: readonly LazyChunk<never>[] = [...Object.values(PAGES), APP_FRAME] as LazyChunk<never>[];
 
+/**
+ * The page of every route of the table. Typed `Record<RoutePath, LazyPage>`: a route added to the
+ * table without a page here fails the type check. The menu modules and the dashboard and agent
+ * pages not built yet show the section page (the module's menu, or its title).
+ */
+export const PAGE_BY_PATH = {
+  [PATHS.home]: PAGES.section,
+  [PATHS.login]: PAGES.login,
+  [PATHS.account]: PAGES.account,
+  [PATHS.google]: PAGES.google,
+  [PATHS.dashboard]: PAGES.section,
+  [PATHS.dashboardGeneral]: PAGES.section,
+  [PATHS.dashboardAndroid]: PAGES.section,
+  [PATHS.agentSettings]: PAGES.section,
+  [PATHS.restrictionsEnrollment]: PAGES.section,
+  [PATHS.restrictionsLock]: PAGES.section,
+  [PATHS.restrictionsRelease]: PAGES.section,
+  [PATHS.screenDesign]: PAGES.section,
+  [PATHS.businessApp]: PAGES.section,
+  [PATHS.appLock]: PAGES.section,
+  [PATHS.agentSettingsTv]: PAGES.section,
+  [PATHS.restrictionsEnrollmentTv]: PAGES.section,
+  [PATHS.restrictionsLockTv]: PAGES.section,
+  [PATHS.restrictionsReleaseTv]: PAGES.section,
+  [PATHS.appLockTv]: PAGES.section,
+  [PATHS.inventory]: PAGES.inventory,
+  [PATHS.addDevice]: PAGES.addDevice,
+  [PATHS.devices]: PAGES.devices,
+  [PATHS.preEnrolled]: PAGES.preEnrolled,
+  [PATHS.groups]: PAGES.groups,
+  [PATHS.adminSettings]: PAGES.adminSettings,
+  [PATHS.admins]: PAGES.admins,
+  [PATHS.roles]: PAGES.roles,
+  [PATHS.audit]: PAGES.audit,
+} satisfies Record<RoutePath, LazyPage>;
+
 /** The page that renders a route of the table. */
 export function pageForRoute(route: PortalRoute): LazyPage {
-  if (route.path === '/login') return PAGES.login;
-  if (route.path === '/google') return PAGES.google;
-  if (route.path === '/account') return PAGES.account;
-  if (route.path === '/admin-settings') return PAGES.adminSettings;
-  if (route.path === '/admin-settings/admins') return PAGES.admins;
-  if (route.path === '/admin-settings/roles') return PAGES.roles;
-  if (route.path === '/admin-settings/audit') return PAGES.audit;
-  if (route.path === '/inventory-management') return PAGES.inventory;
-  if (route.path === '/inventory-management/devices') return PAGES.devices;
-  if (route.path === '/inventory-management/devices-pre-enrolled') return PAGES.preEnrolled;
-  if (route.path === '/inventory-management/add-device') return PAGES.addDevice;
-  if (route.path === '/inventory-management/devices-group') return PAGES.groups;
-  return PAGES.section;
+  return PAGE_BY_PATH[route.path];
 }
 
 /** The chunks a URL path renders with (frame and page), if the path is in the route table. */

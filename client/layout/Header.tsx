@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import Dropdown from 'react-bootstrap/Dropdown';
 import { Link, useNavigate } from 'react-router';
+import { PATHS } from '../../shared/constants/routes';
 import { PRODUCT_NAME, SPEC_TEXT } from '../../shared/messages';
 import { useGetVersionQuery } from '../api/portalApi';
 import { useAppDispatch } from '../app/hooks';
@@ -21,7 +22,7 @@ export function Header() {
 
   const logout = async () => {
     setLeaving(true);
-    await endSession('/login', { revoke: true });
+    await endSession(PATHS.login, { revoke: true });
   };
 
   return (
@@ -50,7 +51,7 @@ export function Header() {
           </span>
         </Dropdown.Toggle>
         <Dropdown.Menu>
-          <Dropdown.Item onClick={() => navigate('/account')}>
+          <Dropdown.Item onClick={() => navigate(PATHS.account)}>
             <i className="bi bi-person me-2" aria-hidden="true" />
             {SPEC_TEXT.myProfile}
           </Dropdown.Item>

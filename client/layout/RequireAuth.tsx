@@ -1,6 +1,6 @@
-import { useEffect, useMemo, useRef, type ReactNode } from 'react';
+import { useEffect, useMemo, type ReactNode } from 'react';
 import { Navigate } from 'react-router';
-import { USER_DATA_EXTRA_RETRIES } from '../../shared/constants/business';
+import { PATHS, type RoutePath } from '../../shared/constants/routes';
 import { SPEC_TEXT } from '../../shared/messages';
 import { allowedPaths, canAccess, firstAllowedPath } from '../../shared/permissions';
 import { useGetUserByEmailQuery } from '../api/portalApi';
@@ -15,37 +15,23 @@ import { toastError } from '../components/toast';
 import { AppLayout } from './AppLayout';
 import { NotAuthorized } from './NotAuthorized';
 
-/** Pause between attempts to load the user's record. */
-export const USER_RETRY_DELAY_MS = 300;
-
-function UserGate({ email, path, children }: { email: string; path: string; children: ReactNode }) {
-  const { data, isError, isFetching, refetch, startedTimeStamp } = useGetUserByEmailQuery(email);
-  const attempts = useRef(1);
+function UserGate({ email, path, children }: { email: string; path: RoutePath; children: ReactNode }) {
+  // The query retries by itself (portalApi) and its last error is the one toast; a 401 has
+  // already ended the session (apiErrors), any other failure signs the user out here.
+  const { data, isError, error } = useGetUserByEmailQuery(email);
   const endSession = useEndSession();
-  const missing = !isFetching && (isError || (data !== undefined && !data.profile));
+  const failed = isError && !(error && 'status' in error && error.status === 401);
 
-  // Runs once per settled attempt (each attempt has its own start time), however quickly the
-  // answer comes back: up to USER_DATA_EXTRA_RETRIES more attempts, then the user is signed out.
   useEffect(() => {
-    if (!missing) return;
-    if (attempts.current <= USER_DATA_EXTRA_RETRIES) {
-      const timer = setTimeout(() => {
-        attempts.current += 1;
-        void refetch();
-      }, USER_RETRY_DELAY_MS);
-      return () => clearTimeout(timer);
-    }
-    toastError(SPEC_TEXT.userLoadError);
-    void endSession('/login');
-    return undefined;
-  }, [missing, startedTimeStamp, refetch, endSession]);
+    if (failed) void endSession(PATHS.login);
+  }, [failed, endSession]);
 
   const current = useMemo(
     () => (data?.profile ? { user: data, allowed: allowedPaths(data.profile) } : null),
     [data],
   );
-  if (!current || missing) return <PageSpinner />;
-  if (path === '/') return <Navigate to={firstAllowedPath(current.allowed)} replace />;
+  if (!current || isError) return <PageSpinner />;
+  if (path === PATHS.home) return <Navigate to={firstAllowedPath(current.allowed)} replace />;
   return (
     <CurrentUserProvider value={current}>
       <AppLayout pageAllowed={canAccess(current.allowed, path)}>
@@ -60,7 +46,7 @@ function UserGate({ email, path, children }: { email: string; path: string; chil
  * the administrator's record with its profile (with retries), then shows the layout with the
  * page, or NO AUTORIZADO when the profile does not grant the path. A spinner meanwhile.
  */
-export function RequireAuth({ path, children }: { path: string; children: ReactNode }) {
+export function RequireAuth({ path, children }: { path: RoutePath; children: ReactNode }) {
   const auth = useAuthClient();
   const session = useAppSelector((s) => s.session);
   const dispatch = useAppDispatch();
@@ -73,12 +59,12 @@ export function RequireAuth({ path, children }: { path: string; children: ReactN
       (tokens) => {
         if (cancelled) return;
         if (tokens) dispatch(signedIn({ email: tokens.email, username: tokens.username }));
-        else void endSession('/login');
+        else void endSession(PATHS.login);
       },
       (err: unknown) => {
         if (cancelled) return;
         toastError(err instanceof SessionUnreadableError ? SPEC_TEXT.sessionUnreadable : SPEC_TEXT.sessionValidationError);
-        void endSession('/login');
+        void endSession(PATHS.login);
       },
     );
     return () => {
@@ -86,7 +72,7 @@ export function RequireAuth({ path, children }: { path: string; children: ReactN
     };
   }, [auth, session.status, dispatch, endSession]);
 
-  if (session.status === 'signedOut') return <Navigate to="/login" replace />;
+  if (session.status === 'signedOut') return <Navigate to={PATHS.login} replace />;
   if (session.status !== 'signedIn' || !session.email) return <PageSpinner />;
   return (
     <UserGate email={session.email} path={path}>

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { Router } from 'express';
-import { findRoute } from '../../shared/constants/routes';
+import { PATHS, findRoute } from '../../shared/constants/routes';
 import type { PublicConfig } from '../../shared/contracts/publicConfig';
 import { chunksForPath, loadAllChunks } from '../../client/app/pages';
 import { renderDocument } from './document';
@@ -56,8 +56,8 @@ export function ssrRouter(opts: { config: PublicConfig; manifest: AssetManifest;
   }
 
   // A sign-in form submitted before the scripts ran: the body is never read; show the page again.
-  router.post('/login', (_req, res) => {
-    res.redirect(303, '/login');
+  router.post(PATHS.login, (_req, res) => {
+    res.redirect(303, PATHS.login);
   });
 
   router.get('/{*splat}', async (req, res) => {

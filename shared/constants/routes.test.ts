@@ -1,4 +1,4 @@
-import { GRANTABLE_PATHS, MENU, ROUTES, findRoute, normalisePath } from './routes';
+import { GRANTABLE_PATHS, MENU, PATHS, ROUTES, findRoute, normalisePath, type RoutePath } from './routes';
 
 /** Specification §2, route table, copied literally. */
 const SPEC_ROUTES = [
@@ -53,5 +53,20 @@ describe('route table', () => {
     expect(normalisePath('/#a')).toBe('/');
     expect(findRoute('/admin-settings/roles//')?.title).toBe('Roles');
     expect(findRoute('/admin-settings/rolesx')).toBeUndefined();
+  });
+});
+
+describe('PATHS', () => {
+  test('names every route of the table once, and the table uses each of them', () => {
+    const named = Object.values(PATHS);
+    expect(new Set(named).size).toBe(named.length);
+    expect([...named].sort()).toEqual(ROUTES.map((r) => r.path).sort());
+  });
+
+  test('a path outside the table is not a RoutePath (type check)', () => {
+    // @ts-expect-error not a route of the table
+    const wrong: RoutePath = '/inventory-management/device';
+    const right: RoutePath = PATHS.devices;
+    expect([wrong, right]).toEqual(['/inventory-management/device', '/inventory-management/devices']);
   });
 });

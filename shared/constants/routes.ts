@@ -3,11 +3,49 @@
  * the role editor and the API's authorization all derive from it.
  */
 
+/**
+ * Every portal path, written once (specification §2 plus the documented additions). Code names a
+ * path by its key (`PATHS.devices`); `RoutePath` is the union of them all.
+ */
+export const PATHS = {
+  home: '/',
+  login: '/login',
+  account: '/account',
+  google: '/google',
+  dashboard: '/dashboard',
+  dashboardGeneral: '/dashboard/general',
+  dashboardAndroid: '/dashboard/android',
+  agentSettings: '/agent-settings',
+  restrictionsEnrollment: '/agent-settings/restrictions-enrollment',
+  restrictionsLock: '/agent-settings/restrictions-lock',
+  restrictionsRelease: '/agent-settings/restrictions-release',
+  screenDesign: '/agent-settings/screen-design',
+  businessApp: '/agent-settings/business-app',
+  appLock: '/agent-settings/app-lock',
+  agentSettingsTv: '/agent-settings-tv',
+  restrictionsEnrollmentTv: '/agent-settings-tv/restrictions-enrollment-tv',
+  restrictionsLockTv: '/agent-settings-tv/restrictions-lock-tv',
+  restrictionsReleaseTv: '/agent-settings-tv/restrictions-release-tv',
+  appLockTv: '/agent-settings-tv/app-lock-tv',
+  inventory: '/inventory-management',
+  addDevice: '/inventory-management/add-device',
+  devices: '/inventory-management/devices',
+  preEnrolled: '/inventory-management/devices-pre-enrolled',
+  groups: '/inventory-management/devices-group',
+  adminSettings: '/admin-settings',
+  admins: '/admin-settings/admins',
+  roles: '/admin-settings/roles',
+  audit: '/admin-settings/audit',
+} as const;
+
+/** A path of the route table: guards, links and the page map take this, never a bare string. */
+export type RoutePath = (typeof PATHS)[keyof typeof PATHS];
+
 /** How a route is framed: the signed-in layout, the bare sign-in page, or nothing at all. */
 export type RouteFrame = 'app' | 'public' | 'bare';
 
 export interface PortalRoute {
-  path: string;
+  path: RoutePath;
   /** Spanish title shown on the page and in the menu. */
   title: string;
   frame: RouteFrame;
@@ -16,85 +54,85 @@ export interface PortalRoute {
 }
 
 export interface MenuModule {
-  path: string;
+  path: RoutePath;
   title: string;
   icon: string;
-  submodules: readonly { path: string; title: string; icon: string }[];
+  submodules: readonly { path: RoutePath; title: string; icon: string }[];
 }
 
 /** Sidebar menu, in the specification's order. Module paths are grantable too. */
 export const MENU: readonly MenuModule[] = [
   {
-    path: '/dashboard',
+    path: PATHS.dashboard,
     title: 'Dashboard',
     icon: 'speedometer2',
     submodules: [
-      { path: '/dashboard/general', title: 'General', icon: 'bar-chart-line' },
-      { path: '/dashboard/android', title: 'Android', icon: 'android2' },
+      { path: PATHS.dashboardGeneral, title: 'General', icon: 'bar-chart-line' },
+      { path: PATHS.dashboardAndroid, title: 'Android', icon: 'android2' },
     ],
   },
   {
-    path: '/agent-settings',
+    path: PATHS.agentSettings,
     title: 'Configuración de agente Smartphone',
     icon: 'phone',
     submodules: [
-      { path: '/agent-settings/restrictions-enrollment', title: 'Restricciones de enrolamiento', icon: 'person-plus' },
-      { path: '/agent-settings/restrictions-lock', title: 'Restricciones de bloqueo', icon: 'lock' },
-      { path: '/agent-settings/restrictions-release', title: 'Liberación', icon: 'unlock' },
-      { path: '/agent-settings/screen-design', title: 'Diseño de pantalla', icon: 'palette' },
-      { path: '/agent-settings/business-app', title: 'Apps de negocio', icon: 'grid-3x3-gap' },
-      { path: '/agent-settings/app-lock', title: 'App de bloqueo', icon: 'shield-lock' },
+      { path: PATHS.restrictionsEnrollment, title: 'Restricciones de enrolamiento', icon: 'person-plus' },
+      { path: PATHS.restrictionsLock, title: 'Restricciones de bloqueo', icon: 'lock' },
+      { path: PATHS.restrictionsRelease, title: 'Liberación', icon: 'unlock' },
+      { path: PATHS.screenDesign, title: 'Diseño de pantalla', icon: 'palette' },
+      { path: PATHS.businessApp, title: 'Apps de negocio', icon: 'grid-3x3-gap' },
+      { path: PATHS.appLock, title: 'App de bloqueo', icon: 'shield-lock' },
     ],
   },
   {
-    path: '/agent-settings-tv',
+    path: PATHS.agentSettingsTv,
     title: 'Configuración de agente TV',
     icon: 'tv',
     submodules: [
-      { path: '/agent-settings-tv/restrictions-enrollment-tv', title: 'Restricciones de enrolamiento', icon: 'person-plus' },
-      { path: '/agent-settings-tv/restrictions-lock-tv', title: 'Restricciones de bloqueo', icon: 'lock' },
-      { path: '/agent-settings-tv/restrictions-release-tv', title: 'Liberación', icon: 'unlock' },
-      { path: '/agent-settings-tv/app-lock-tv', title: 'App de bloqueo', icon: 'shield-lock' },
+      { path: PATHS.restrictionsEnrollmentTv, title: 'Restricciones de enrolamiento', icon: 'person-plus' },
+      { path: PATHS.restrictionsLockTv, title: 'Restricciones de bloqueo', icon: 'lock' },
+      { path: PATHS.restrictionsReleaseTv, title: 'Liberación', icon: 'unlock' },
+      { path: PATHS.appLockTv, title: 'App de bloqueo', icon: 'shield-lock' },
     ],
   },
   {
-    path: '/inventory-management',
+    path: PATHS.inventory,
     title: 'Gestión de inventario',
     icon: 'box-seam',
     submodules: [
-      { path: '/inventory-management/add-device', title: 'Registro de dispositivos', icon: 'plus-square' },
-      { path: '/inventory-management/devices', title: 'Dispositivos enrolados', icon: 'phone-vibrate' },
-      { path: '/inventory-management/devices-pre-enrolled', title: 'Dispositivos pre-enrolados', icon: 'hourglass-split' },
-      { path: '/inventory-management/devices-group', title: 'Grupos de dispositivos', icon: 'collection' },
+      { path: PATHS.addDevice, title: 'Registro de dispositivos', icon: 'plus-square' },
+      { path: PATHS.devices, title: 'Dispositivos enrolados', icon: 'phone-vibrate' },
+      { path: PATHS.preEnrolled, title: 'Dispositivos pre-enrolados', icon: 'hourglass-split' },
+      { path: PATHS.groups, title: 'Grupos de dispositivos', icon: 'collection' },
     ],
   },
   {
-    path: '/admin-settings',
+    path: PATHS.adminSettings,
     title: 'Configuración de administradores',
     icon: 'people',
     submodules: [
-      { path: '/admin-settings/admins', title: 'Administradores', icon: 'person-badge' },
-      { path: '/admin-settings/roles', title: 'Roles', icon: 'person-lock' },
+      { path: PATHS.admins, title: 'Administradores', icon: 'person-badge' },
+      { path: PATHS.roles, title: 'Roles', icon: 'person-lock' },
       // Beyond the specification's route table (product design: the audit log).
-      { path: '/admin-settings/audit', title: 'Auditoría', icon: 'journal-text' },
+      { path: PATHS.audit, title: 'Auditoría', icon: 'journal-text' },
     ],
   },
 ];
 
 /** Every route of the specification §2 (plus the documented additions), in one flat list. */
 export const ROUTES: readonly PortalRoute[] = [
-  { path: '/', title: 'Inicio', frame: 'app', icon: 'house' },
-  { path: '/login', title: 'Iniciar sesión', frame: 'public' },
+  { path: PATHS.home, title: 'Inicio', frame: 'app', icon: 'house' },
+  { path: PATHS.login, title: 'Iniciar sesión', frame: 'public' },
   ...MENU.flatMap((m): PortalRoute[] => [
     { path: m.path, title: m.title, frame: 'app', icon: m.icon },
     ...m.submodules.map((s): PortalRoute => ({ path: s.path, title: s.title, frame: 'app', icon: s.icon })),
   ]),
-  { path: '/account', title: 'Mi Perfil', frame: 'app', icon: 'person-circle' },
-  { path: '/google', title: 'Google', frame: 'bare' },
+  { path: PATHS.account, title: 'Mi Perfil', frame: 'app', icon: 'person-circle' },
+  { path: PATHS.google, title: 'Google', frame: 'bare' },
 ];
 
 /** Paths a profile can be granted: every module and submodule of the menu. */
-export const GRANTABLE_PATHS: readonly string[] = MENU.flatMap((m) => [m.path, ...m.submodules.map((s) => s.path)]);
+export const GRANTABLE_PATHS: readonly RoutePath[] = MENU.flatMap((m) => [m.path, ...m.submodules.map((s) => s.path)]);
 
 /** Normalises a URL path for lookups: no query, no trailing slash (but `/` itself). */
 export function normalisePath(pathname: string): string {
@@ -102,7 +140,7 @@ export function normalisePath(pathname: string): string {
   return path.length > 1 ? path.replace(/\/+$/, '') || '/' : '/';
 }
 
-const byPath = new Map(ROUTES.map((r) => [r.path, r]));
+const byPath = new Map<string, PortalRoute>(ROUTES.map((r) => [r.path, r]));
 
 /** The route of a URL path, or undefined when the path is outside the route table. */
 export function findRoute(pathname: string): PortalRoute | undefined {

@@ -4,7 +4,7 @@ import { GRANTABLE_PATHS } from '../constants/routes';
 import { ADMIN_API_MESSAGES as M } from '../messages';
 import { textField, type ListResponse } from './fields';
 
-const grantablePaths = new Set(GRANTABLE_PATHS);
+const grantablePaths = new Set<string>(GRANTABLE_PATHS);
 const actionCodes = new Set(ALL_DEVICE_ACTION_CODES);
 
 export const ROLE_NAME_MAX = 80;

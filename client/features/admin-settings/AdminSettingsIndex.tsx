@@ -1,9 +1,9 @@
 import { Navigate } from 'react-router';
-import { MENU } from '../../../shared/constants/routes';
+import { MENU, PATHS } from '../../../shared/constants/routes';
 import type { PageProps } from '../../app/lazyPage';
 import { useCurrentUser } from '../../auth/CurrentUserContext';
 
-const CHILDREN = MENU.find((m) => m.path === '/admin-settings')?.submodules.map((s) => s.path) ?? [];
+const CHILDREN = MENU.find((m) => m.path === PATHS.adminSettings)?.submodules.map((s) => s.path) ?? [];
 
 /** /admin-settings: the first of its pages the profile allows. */
 export default function AdminSettingsIndex({ path }: PageProps) {

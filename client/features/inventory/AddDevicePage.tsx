@@ -14,15 +14,15 @@ import { CsvImport } from './CsvImport';
 import { DeviceForm, type SaveOutcome } from './DeviceForm';
 import { useCreateDeviceMutation, useListGroupsQuery } from './inventoryApi';
 import { INVENTORY_LABELS } from '../../../shared/constants/inventoryLabels';
+import { PATHS } from '../../../shared/constants/routes';
 
 const L = INVENTORY_LABELS.addDevice;
 const FORM_ID = 'device-create-form';
-const PRE_ENROLLED_PATH = '/inventory-management/devices-pre-enrolled';
 
 /** Device registration: one device with the form, or many from a CSV file (both start pre-enrolled). */
 export default function AddDevicePage({ title }: PageProps) {
   const { allowed } = useCurrentUser();
-  const preEnrolledPath = allowed.has(PRE_ENROLLED_PATH) ? PRE_ENROLLED_PATH : undefined;
+  const preEnrolledPath = allowed.has(PATHS.preEnrolled) ? PATHS.preEnrolled : undefined;
   const groups = useListGroupsQuery();
   const groupOptions = groups.data?.data ?? [];
   const [createDevice, createState] = useCreateDeviceMutation();

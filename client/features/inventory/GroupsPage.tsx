@@ -17,15 +17,15 @@ import { GroupDeleteModal } from './GroupDeleteModal';
 import { GroupFormModal } from './GroupFormModal';
 import { useCreateGroupMutation, useDeleteGroupMutation, useListGroupsQuery, useUpdateGroupMutation } from './inventoryApi';
 import { INVENTORY_LABELS } from '../../../shared/constants/inventoryLabels';
+import { PATHS } from '../../../shared/constants/routes';
 
 const L = INVENTORY_LABELS.groups;
-const DEVICES_PATH = '/inventory-management/devices';
 const dateFormat = new Intl.DateTimeFormat('es-MX', { dateStyle: 'medium' });
 
 /** Device groups: list with device counts, create, rename, delete (moving the devices first). */
 export default function GroupsPage({ title }: PageProps) {
   const { allowed } = useCurrentUser();
-  const canSeeDevices = allowed.has(DEVICES_PATH);
+  const canSeeDevices = allowed.has(PATHS.devices);
   const list = useListGroupsQuery();
   const [editing, setEditing] = useState<Group | 'new' | null>(null);
   const [deleting, setDeleting] = useState<Group | null>(null);
@@ -93,7 +93,7 @@ export default function GroupsPage({ title }: PageProps) {
                   <td>{displayValue(g.description)}</td>
                   <td className="text-end">
                     {canSeeDevices ? (
-                      <Link to={`${DEVICES_PATH}?groupId=${g.id}`} aria-label={L.viewDevices(g.deviceCount, g.name)}>
+                      <Link to={`${PATHS.devices}?groupId=${g.id}`} aria-label={L.viewDevices(g.deviceCount, g.name)}>
                         {count}
                       </Link>
                     ) : (

@@ -1,9 +1,9 @@
 import { Navigate } from 'react-router';
-import { MENU } from '../../../shared/constants/routes';
+import { MENU, PATHS } from '../../../shared/constants/routes';
 import type { PageProps } from '../../app/lazyPage';
 import { useCurrentUser } from '../../auth/CurrentUserContext';
 
-const CHILDREN = MENU.find((m) => m.path === '/inventory-management')?.submodules.map((s) => s.path) ?? [];
+const CHILDREN = MENU.find((m) => m.path === PATHS.inventory)?.submodules.map((s) => s.path) ?? [];
 
 /** /inventory-management: the first of its pages the profile allows. */
 export default function InventoryIndex({ path }: PageProps) {

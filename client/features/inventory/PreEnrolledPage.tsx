@@ -9,6 +9,7 @@ import { Link } from 'react-router';
 import { DEVICE_ACTION } from '../../../shared/constants/deviceActions';
 import { DEVICE_TYPES } from '../../../shared/constants/domain';
 import { INVENTORY_LABELS } from '../../../shared/constants/inventoryLabels';
+import { PATHS } from '../../../shared/constants/routes';
 import { DEVICES_DEFAULT_PER_PAGE, SEARCH_MAX, type Device, type DeviceBody, type DeviceSort } from '../../../shared/contracts/devices';
 import { refusal } from '../../../shared/deviceActionRules';
 import { formErrorOf } from '../../api/apiErrors';
@@ -31,7 +32,6 @@ import { DEVICE_PER_PAGE_OPTIONS } from './useDeviceListQuery';
 import { useGrantedActions } from './useGrantedActions';
 
 const L = INVENTORY_LABELS.preEnrolled;
-const ADD_DEVICE_PATH = '/inventory-management/add-device';
 const EDIT_FORM_ID = 'pre-enrolled-edit-form';
 const KEYS = ['search', 'groupId', 'sort', 'order'] as const;
 type PreEnrolledSort = Extract<DeviceSort, 'createdAt' | 'imei'>;
@@ -73,7 +73,7 @@ export default function PreEnrolledPage({ title, path }: PageProps) {
   const { allowed } = useCurrentUser();
   const granted = useGrantedActions();
   const canEdit = allowed.has(path);
-  const canAdd = allowed.has(ADD_DEVICE_PATH);
+  const canAdd = allowed.has(PATHS.addDevice);
 
   const { page, perPage, filters, update } = useUrlQuery(KEYS, { perPageOptions: DEVICE_PER_PAGE_OPTIONS, defaultPerPage: DEVICES_DEFAULT_PER_PAGE });
   const sort: PreEnrolledSort = filters.sort === 'imei' ? 'imei' : 'createdAt';
@@ -130,7 +130,7 @@ export default function PreEnrolledPage({ title, path }: PageProps) {
       <div className="d-flex flex-wrap align-items-center justify-content-between gap-2 mb-3">
         <h1 className="h3 mb-0">{title}</h1>
         {canAdd && (
-          <Link to={ADD_DEVICE_PATH} className="btn btn-primary">
+          <Link to={PATHS.addDevice} className="btn btn-primary">
             <i className="bi bi-plus-lg me-2" aria-hidden="true" />
             {L.register}
           </Link>
@@ -154,7 +154,7 @@ export default function PreEnrolledPage({ title, path }: PageProps) {
         <div className="py-4 text-center" data-testid="pre-enrolled-empty">
           <p className={canAdd && !filtersActive && total === 0 ? undefined : 'mb-0'}>{filtersActive || total > 0 ? L.noResults : L.empty}</p>
           {canAdd && !filtersActive && total === 0 && (
-            <Link to={ADD_DEVICE_PATH} className="btn btn-outline-primary">
+            <Link to={PATHS.addDevice} className="btn btn-outline-primary">
               {L.register}
             </Link>
           )}

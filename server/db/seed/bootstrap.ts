@@ -1,5 +1,5 @@
 import { ALL_DEVICE_ACTION_CODES, DEVICE_ACTION } from '../../../shared/constants/deviceActions';
-import { GRANTABLE_PATHS, MENU } from '../../../shared/constants/routes';
+import { GRANTABLE_PATHS, MENU, PATHS, type RoutePath } from '../../../shared/constants/routes';
 import type { Config } from '../../config';
 import type { IdentityService } from '../../identity/identityService';
 import { generatePassword } from '../../identity/identityAdmin';
@@ -8,7 +8,7 @@ import type { Db, Queryable } from '../Db';
 
 export const DEFAULT_ADMIN_EMAIL = 'admin@demo.local';
 
-const menuModule = (path: string) => {
+const menuModule = (path: RoutePath) => {
   const m = MENU.find((x) => x.path === path)!;
   return [m.path, ...m.submodules.map((s) => s.path)];
 };
@@ -29,7 +29,7 @@ export const DEMO_ACCOUNTS: readonly SeedAccount[] = [
     correo: 'inventario@demo.local',
     nombres: 'Operador de Inventario',
     apellidos: 'Demo',
-    profile: { nombre: 'Operador de inventario', paths: menuModule('/inventory-management'), actions: ALL_DEVICE_ACTION_CODES },
+    profile: { nombre: 'Operador de inventario', paths: menuModule(PATHS.inventory), actions: ALL_DEVICE_ACTION_CODES },
   },
   {
     correo: 'soporte@demo.local',
@@ -37,7 +37,7 @@ export const DEMO_ACCOUNTS: readonly SeedAccount[] = [
     apellidos: 'Demo',
     profile: {
       nombre: 'Soporte',
-      paths: [...menuModule('/dashboard'), '/inventory-management', '/inventory-management/devices'],
+      paths: [...menuModule(PATHS.dashboard), PATHS.inventory, PATHS.devices],
       actions: [DEVICE_ACTION.HISTORY, DEVICE_ACTION.SEND_NOTIFICATION],
     },
   },
