@@ -24,13 +24,13 @@ export function deviceActionsRouter(can: Guard, service: DeviceActionsService, j
   }));
   router.post('/bulk-actions', can(requireBodyAction(DEVICES_PATH)), route({ body: bulkBody }, async ({ body }, req, res) => {
     assertActionGranted(res, body.payload.action);
-    const idem = idempotencyOf(req, res);
+    const idem = idempotencyOf(req, res, body);
     sendAnswer(res, await jobs.create(actorOf(req, res), body, idem));
   }));
 
   router.post('/:id/actions', can(requireBodyAction(DEVICES_PATH)), route({ params: idParams, body: actionPayload }, async ({ params, body }, req, res) => {
     assertActionGranted(res, body.action);
-    const idem = idempotencyOf(req, res);
+    const idem = idempotencyOf(req, res, body);
     sendAnswer(res, await service.act(actorOf(req, res), params.id, body, idem));
   }));
   router.post(

@@ -49,16 +49,16 @@ export function requestHash(method: string, path: string, body: unknown): string
 }
 
 /**
- * The idempotency of a guarded request (after validation: the body is the parsed one), or
+ * The idempotency of a guarded request, identified with its validated (parsed) `body`, or
  * undefined without the header. A malformed key is a 400.
  */
-export function idempotencyOf(req: Request, res: Response): IdempotencyRequest | undefined {
+export function idempotencyOf(req: Request, res: Response, body: unknown): IdempotencyRequest | undefined {
   const key = req.get(IDEMPOTENCY_HEADER);
   if (key === undefined) return undefined;
   if (!KEY.test(key)) throw new AppError(400, 'IDEMPOTENCY_KEY', M.actions.idempotencyKey);
   const adminId = res.locals.grants?.adminId;
   if (adminId === undefined) return undefined;
-  return { adminId, key, hash: requestHash(req.method, `${req.baseUrl}${req.path}`, req.body) };
+  return { adminId, key, hash: requestHash(req.method, `${req.baseUrl}${req.path}`, body) };
 }
 
 /** Sends an answer; a replay carries `Idempotent-Replayed: true`. */
