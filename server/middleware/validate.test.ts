@@ -5,6 +5,7 @@ import request from 'supertest';
 import * as z from 'zod';
 import { idParams, intParam, textParam } from '../../shared/contracts/fields';
 import { AppError } from '../errors';
+import * as validate from './validate';
 import { route } from './validate';
 
 /** A bare app with one typed route and an error handler that shows what was thrown. */
@@ -91,6 +92,12 @@ describe('API routers: one way to read validated input', () => {
     .readdirSync(apiDir, { recursive: true, encoding: 'utf8' })
     .filter((f) => f.endsWith('Router.ts'))
     .map((f) => ({ file: f, text: fs.readFileSync(path.join(apiDir, f), 'utf8') }));
+
+  test('route() is the only validator the middleware offers (the middleware-chain validators are gone)', () => {
+    expect(Object.keys(validate)).not.toEqual(expect.arrayContaining(['validateBody']));
+    expect(Object.keys(validate).filter((name) => /^validate/.test(name))).toEqual([]);
+    expect(typeof validate.route).toBe('function');
+  });
 
   test('the routers are found', () => {
     expect(routers.length).toBeGreaterThanOrEqual(8);

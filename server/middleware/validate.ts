@@ -25,41 +25,6 @@ function badRequest(input: unknown, error: z.ZodError, missing: (field: string) 
   return new AppError(400, 'VALIDATION', absent ? missing(field) : issue.message, field || undefined);
 }
 
-/** Validates `req.body` with a shared schema; a 400 names the first bad field in Spanish. */
-export function validateBody(schema: z.ZodType): RequestHandler {
-  return (req, _res, next) => {
-    const body: unknown = req.body ?? {};
-    const result = schema.safeParse(body);
-    if (!result.success) throw badRequest(body, result.error, (f) => `El campo ${f} es obligatorio`, M.field.body);
-    req.body = result.data;
-    next();
-  };
-}
-
-/**
- * Validates the query string with a shared schema (repeated or unknown parameters included);
- * the parsed values replace `req.query` for the handlers that follow. A 400 names the parameter.
- */
-export function validateQuery(schema: z.ZodType): RequestHandler {
-  return (req, _res, next) => {
-    const result = schema.safeParse(req.query);
-    if (!result.success) throw badRequest(req.query, result.error, (f) => `El parámetro ${f} es obligatorio`, M.api.badRequest);
-    // Express 5 serves req.query from a getter: shadow it with the parsed value.
-    Object.defineProperty(req, 'query', { value: result.data, writable: true, configurable: true, enumerable: true });
-    next();
-  };
-}
-
-/** Validates the route parameters (`:id`…); a 400 names the parameter. */
-export function validateParams(schema: z.ZodType): RequestHandler {
-  return (req, _res, next) => {
-    const result = schema.safeParse(req.params);
-    if (!result.success) throw badRequest(req.params, result.error, (f) => `El parámetro ${f} es obligatorio`, M.api.badRequest);
-    req.params = result.data as Request['params'];
-    next();
-  };
-}
-
 /** The schemas of one route's inputs; each one given is validated, in this order. */
 export interface RouteSchemas {
   params?: z.ZodType;
@@ -79,7 +44,7 @@ export interface RouteInput<S extends RouteSchemas> {
 /**
  * One API route's handler with validated, typed input: the route parameters, then the query
  * string, then the body are parsed with their shared schemas (a 400 names the first bad field in
- * Spanish, as validateParams/validateQuery/validateBody do) and handed to `handler` already
+ * Spanish, with its path as `field`) and handed to `handler` already
  * typed. The permission guard stays the route's first handler:
  *
  *   router.put('/:id', guard, route({ params: idParams, body: roleBody }, async ({ params, body }, req, res) => {
