@@ -9,7 +9,7 @@ export type SaveOutcome = { error: FormError } | undefined;
  * focuses it. A nested path ('paths.1') lands on its top-level field when the form holds only
  * that one. Answers false when the form has no such field (the toast alone tells the user).
  */
-export function showServerError<T extends FieldValues>(form: UseFormReturn<T>, error: FormError): boolean {
+export function showServerError<T extends FieldValues, C, O>(form: UseFormReturn<T, C, O>, error: FormError): boolean {
   if (!error.field) return false;
   const values: Record<string, unknown> = form.getValues();
   const top = error.field.split('.')[0]!;

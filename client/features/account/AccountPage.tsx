@@ -3,7 +3,9 @@ import Card from 'react-bootstrap/Card';
 import Col from 'react-bootstrap/Col';
 import Form from 'react-bootstrap/Form';
 import Row from 'react-bootstrap/Row';
+import { zodResolver } from '@hookform/resolvers/zod';
 import { useForm } from 'react-hook-form';
+import { changePasswordForm, type ChangePasswordForm } from '../../../shared/contracts/account';
 import { MESSAGES } from '../../../shared/messages';
 import { filterMenu } from '../../../shared/permissions';
 import type { PageProps } from '../../app/lazyPage';
@@ -12,24 +14,15 @@ import { authErrorMessage } from '../../auth/authErrors';
 import { useCurrentUser } from '../../auth/CurrentUserContext';
 import { displayValue } from '../../components/EmptyValue';
 import { LoadingButton } from '../../components/LoadingButton';
-import { TextInput, textLengthRules } from '../../components/TextInput';
+import { TextInput } from '../../components/TextInput';
 import { toastError, toastSuccess } from '../../components/toast';
-
-interface PasswordFields {
-  current: string;
-  proposed: string;
-  confirm: string;
-}
-
-const MIN = 8;
-const MAX = 256;
 
 /** The signed-in administrator: names, e-mail, profile, granted modules; change password. */
 export default function AccountPage({ title }: PageProps) {
   const { user, allowed } = useCurrentUser();
   const auth = useAuthClient();
   const [busy, setBusy] = useState(false);
-  const form = useForm<PasswordFields>();
+  const form = useForm<ChangePasswordForm>({ resolver: zodResolver(changePasswordForm), defaultValues: { current: '', proposed: '', confirm: '' } });
   const { errors } = form.formState;
   const modules = filterMenu(allowed);
   const a = MESSAGES.account;
@@ -95,18 +88,16 @@ export default function AccountPage({ title }: PageProps) {
                   autoComplete="current-password"
                   groupClassName="mb-3"
                   error={errors.current?.message}
-                  {...form.register('current', { required: MESSAGES.required(MESSAGES.currentPassword) })}
+                  {...form.register('current')}
                 />
                 <TextInput
                   label={MESSAGES.newPassword}
                   type="password"
                   autoComplete="new-password"
                   groupClassName="mb-1"
-                  minLength={MIN}
-                  maxLength={MAX}
                   error={errors.proposed?.message}
                   aria-describedby="account-password-rules"
-                  {...form.register('proposed', { required: MESSAGES.required(MESSAGES.newPassword), ...textLengthRules(MIN, MAX) })}
+                  {...form.register('proposed')}
                 />
                 <Form.Text id="account-password-rules" className="d-block mb-3">
                   {MESSAGES.passwordRules}
@@ -117,10 +108,7 @@ export default function AccountPage({ title }: PageProps) {
                   autoComplete="new-password"
                   groupClassName="mb-4"
                   error={errors.confirm?.message}
-                  {...form.register('confirm', {
-                    required: MESSAGES.required(MESSAGES.confirmPassword),
-                    validate: (v, all) => v === all.proposed || MESSAGES.passwordsDiffer,
-                  })}
+                  {...form.register('confirm')}
                 />
                 <LoadingButton type="submit" loading={busy}>
                   {a.changePassword}

@@ -7,12 +7,8 @@ import Col from 'react-bootstrap/Col';
 import Form from 'react-bootstrap/Form';
 import Row from 'react-bootstrap/Row';
 import Table from 'react-bootstrap/Table';
-import { useForm } from 'react-hook-form';
 import { ADMIN_LABELS as L } from '../../../shared/constants/adminLabels';
 import {
-  ADMIN_NAME_MAX,
-  createAdminBody,
-  updateAdminBody,
   type Admin,
   type CreateAdminBody,
   type UpdateAdminBody,
@@ -22,7 +18,6 @@ import { AppModal } from '../../components/AppModal';
 import { CopyText } from '../../components/CopyText';
 import { displayValue } from '../../components/EmptyValue';
 import { SearchInput } from '../../components/SearchInput';
-import { TextInput, textLengthRules } from '../../components/TextInput';
 import { toastSuccess } from '../../components/toast';
 import {
   useCreateAdminMutation,
@@ -36,8 +31,11 @@ import {
 import { ListPager } from '../../components/ListPager';
 import { ListStatus } from '../../components/ListStatus';
 import { TemporaryPasswordModal } from './TemporaryPasswordModal';
+import { AdminForm } from './AdminForm';
+import { formErrorOf } from '../../api/apiErrors';
+import type { ApiError } from '../../api/axiosBaseQuery';
+import type { SaveOutcome } from '../../components/serverFieldError';
 import { useUrlQuery } from '../../components/useUrlQuery';
-import { zodFormResolver } from '../../components/zodFormResolver';
 
 type Confirm = { kind: 'disable' | 'enable' | 'reset' | 'delete'; admin: Admin };
 
@@ -45,86 +43,6 @@ const FILTERS = ['q', 'profileId', 'enabled'] as const;
 
 function fullName(a: Pick<Admin, 'nombres' | 'apellidos'>): string {
   return `${a.nombres} ${a.apellidos}`.trim();
-}
-
-interface AdminFormFields {
-  correo: string;
-  nombres: string;
-  apellidos: string;
-  profileId: number;
-}
-
-/** The create and edit form of an administrator (the e-mail is fixed once created). */
-function AdminForm({
-  formId,
-  admin,
-  roles,
-  onSubmit,
-}: {
-  formId: string;
-  admin?: Admin;
-  roles: { id: number; nombre: string }[];
-  onSubmit: (values: CreateAdminBody | UpdateAdminBody) => void;
-}) {
-  const form = useForm<AdminFormFields>({
-    resolver: zodFormResolver<AdminFormFields>(admin ? updateAdminBody : createAdminBody),
-    defaultValues: admin
-      ? { correo: admin.correo, nombres: admin.nombres, apellidos: admin.apellidos, profileId: admin.profileId }
-      : { correo: '', nombres: '', apellidos: '', profileId: undefined },
-  });
-  const { errors } = form.formState;
-  const submit = form.handleSubmit((values) =>
-    onSubmit(admin ? { nombres: values.nombres, apellidos: values.apellidos, profileId: values.profileId } : values),
-  );
-  return (
-    <Form id={formId} noValidate onSubmit={submit}>
-      {!admin && (
-        <TextInput
-          label={L.admins.email}
-          type="email"
-          autoComplete="off"
-          groupClassName="mb-3"
-          error={errors.correo?.message}
-          {...form.register('correo')}
-        />
-      )}
-      <TextInput
-        label={L.admins.names}
-        groupClassName="mb-3"
-        maxLength={ADMIN_NAME_MAX}
-        error={errors.nombres?.message}
-        {...form.register('nombres', textLengthRules(undefined, ADMIN_NAME_MAX))}
-      />
-      <TextInput
-        label={L.admins.lastNames}
-        groupClassName="mb-3"
-        maxLength={ADMIN_NAME_MAX}
-        error={errors.apellidos?.message}
-        {...form.register('apellidos', textLengthRules(undefined, ADMIN_NAME_MAX))}
-      />
-      <Form.Group controlId={`${formId}-profile`}>
-        <Form.Label>{L.admins.profile}</Form.Label>
-        <Form.Select
-          isInvalid={Boolean(errors.profileId)}
-          aria-invalid={errors.profileId ? true : undefined}
-          aria-describedby={errors.profileId ? `${formId}-profile-error` : undefined}
-          {...form.register('profileId', { setValueAs: (v: string) => (v === '' ? undefined : Number(v)) })}
-        >
-          <option value="">{L.admins.selectProfile}</option>
-          {roles.map((r) => (
-            <option key={r.id} value={r.id}>
-              {r.nombre}
-            </option>
-          ))}
-        </Form.Select>
-        {errors.profileId && (
-          <Form.Control.Feedback type="invalid" id={`${formId}-profile-error`}>
-            {errors.profileId.message}
-          </Form.Control.Feedback>
-        )}
-      </Form.Group>
-    </Form>
-  );
 }
 
 /** Administrators: list, search, filters, create, edit, disable/enable, reset password, delete. */
@@ -152,20 +70,22 @@ export default function AdminsPage({ title }: PageProps) {
   const [setEnabled, enableState] = useSetAdminEnabledMutation();
   const [resetPassword, resetState] = useResetAdminPasswordMutation();
 
-  const onCreate = async (values: CreateAdminBody | UpdateAdminBody) => {
+  const onCreate = async (values: CreateAdminBody | UpdateAdminBody): Promise<SaveOutcome> => {
     const res = await createAdmin(values as CreateAdminBody);
-    if (!('data' in res) || !res.data) return;
+    if ('error' in res) return { error: formErrorOf(res.error as ApiError) };
+    if (!res.data) return undefined;
     setCreating(false);
     toastSuccess(L.admins.created);
     setPassword({ correo: res.data.correo, password: res.data.temporaryPassword });
   };
 
-  const onEdit = async (values: CreateAdminBody | UpdateAdminBody) => {
-    if (!editing) return;
+  const onEdit = async (values: CreateAdminBody | UpdateAdminBody): Promise<SaveOutcome> => {
+    if (!editing) return undefined;
     const res = await updateAdmin({ id: editing.id, body: values as UpdateAdminBody });
-    if (!('data' in res)) return;
+    if ('error' in res) return { error: formErrorOf(res.error as ApiError) };
     setEditing(null);
     toastSuccess(L.admins.updated);
+    return undefined;
   };
 
   const onConfirm = async () => {
@@ -301,10 +221,10 @@ export default function AdminsPage({ title }: PageProps) {
       )}
 
       <AppModal show={creating} title={L.admins.create} formId="admin-create-form" loading={createState.isLoading} onClose={() => setCreating(false)}>
-        {creating && <AdminForm formId="admin-create-form" roles={roleOptions} onSubmit={(v) => void onCreate(v)} />}
+        {creating && <AdminForm formId="admin-create-form" roles={roleOptions} onSubmit={onCreate} />}
       </AppModal>
       <AppModal show={editing !== null} title={L.admins.edit} formId="admin-edit-form" loading={updateState.isLoading} onClose={() => setEditing(null)}>
-        {editing && <AdminForm key={editing.id} formId="admin-edit-form" admin={editing} roles={roleOptions} onSubmit={(v) => void onEdit(v)} />}
+        {editing && <AdminForm key={editing.id} formId="admin-edit-form" admin={editing} roles={roleOptions} onSubmit={onEdit} />}
       </AppModal>
       <AppModal
         show={confirm !== null}

@@ -2,53 +2,20 @@ import { useState } from 'react';
 import Button from 'react-bootstrap/Button';
 import { IconButton } from '../../components/IconButton';
 import ButtonGroup from 'react-bootstrap/ButtonGroup';
-import Form from 'react-bootstrap/Form';
 import Table from 'react-bootstrap/Table';
 import { ADMIN_LABELS as L } from '../../../shared/constants/adminLabels';
-import { ROLE_NAME_MAX, roleBody, type Role, type RoleBody } from '../../../shared/contracts/roles';
+import type { Role, RoleBody } from '../../../shared/contracts/roles';
 import type { PageProps } from '../../app/lazyPage';
 import { AppModal } from '../../components/AppModal';
-import { TextInput } from '../../components/TextInput';
+import { formErrorOf } from '../../api/apiErrors';
+import type { ApiError } from '../../api/axiosBaseQuery';
+import type { SaveOutcome } from '../../components/serverFieldError';
+import { RoleForm } from './RoleForm';
 import { toastSuccess } from '../../components/toast';
 import { useCreateRoleMutation, useDeleteRoleMutation, useDuplicateRoleMutation, useListRolesQuery, useUpdateRoleMutation } from './adminSettingsApi';
 import { ListStatus } from '../../components/ListStatus';
-import { PermissionTree } from './PermissionTree';
 
 const FORM_ID = 'role-form';
-
-/** The role editor: name and grants, validated with the API's contract. */
-function RoleForm({ role, onSubmit }: { role?: Role; onSubmit: (body: RoleBody) => void }) {
-  const [value, setValue] = useState<RoleBody>({ nombre: role?.nombre ?? '', paths: role?.paths ?? [], actions: role?.actions ?? [] });
-  const [error, setError] = useState<string | undefined>(undefined);
-  const submit = (e: React.FormEvent) => {
-    e.preventDefault();
-    const parsed = roleBody.safeParse(value);
-    if (!parsed.success) {
-      setError(parsed.error.issues[0]?.message ?? L.roles.required);
-      return;
-    }
-    setError(undefined);
-    onSubmit(parsed.data);
-  };
-  return (
-    <Form id={FORM_ID} noValidate onSubmit={submit}>
-      <TextInput
-        label={L.roles.name}
-        groupClassName="mb-3"
-        maxLength={ROLE_NAME_MAX}
-        value={value.nombre}
-        error={error}
-        onChange={(e) => setValue({ ...value, nombre: e.target.value })}
-      />
-      <PermissionTree
-        idPrefix="role"
-        paths={value.paths}
-        actions={value.actions}
-        onChange={(next) => setValue({ ...value, ...next })}
-      />
-    </Form>
-  );
-}
 
 /** Roles (profiles): list, create, edit, duplicate, delete. */
 export default function RolesPage({ title }: PageProps) {
@@ -60,12 +27,13 @@ export default function RolesPage({ title }: PageProps) {
   const [deleteRole, deleteState] = useDeleteRoleMutation();
   const [duplicateRole] = useDuplicateRoleMutation();
 
-  const onSave = async (body: RoleBody) => {
-    if (editing === null) return;
+  const onSave = async (body: RoleBody): Promise<SaveOutcome> => {
+    if (editing === null) return undefined;
     const res = editing === 'new' ? await createRole(body) : await updateRole({ id: editing.id, body });
-    if ('error' in res) return;
+    if ('error' in res) return { error: formErrorOf(res.error as ApiError) };
     toastSuccess(editing === 'new' ? L.roles.created : L.roles.updated);
     setEditing(null);
+    return undefined;
   };
 
   const onDelete = async () => {
@@ -130,7 +98,7 @@ export default function RolesPage({ title }: PageProps) {
         loading={createState.isLoading || updateState.isLoading}
         onClose={() => setEditing(null)}
       >
-        {editing !== null && <RoleForm key={editing === 'new' ? 'new' : editing.id} role={editing === 'new' ? undefined : editing} onSubmit={(b) => void onSave(b)} />}
+        {editing !== null && <RoleForm key={editing === 'new' ? 'new' : editing.id} formId={FORM_ID} role={editing === 'new' ? undefined : editing} onSubmit={onSave} />}
       </AppModal>
       <AppModal
         show={deleting !== null}

@@ -1,0 +1,70 @@
+/** @jest-environment jsdom */
+import { render, screen, waitFor } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { ADMIN_LABELS as L } from '../../../shared/constants/adminLabels';
+import { AdminForm } from './AdminForm';
+import { RoleForm } from './RoleForm';
+
+const errorOf = (input: HTMLElement) => {
+  const id = input.getAttribute('aria-describedby');
+  return id ? document.getElementById(id)?.textContent : undefined;
+};
+
+test('administrator: the shared schema checks before sending; the server 409 (field correo) shows under the e-mail', async () => {
+  const user = userEvent.setup();
+  const onSubmit = jest.fn(() => ({ error: { message: 'Ya existe un administrador con ese correo', field: 'correo' } }));
+  render(
+    <>
+      <AdminForm formId="admin-form" roles={[{ id: 3, nombre: 'Soporte' }]} onSubmit={onSubmit} />
+      <button type="submit" form="admin-form">Guardar</button>
+    </>,
+  );
+  await user.click(screen.getByRole('button', { name: 'Guardar' }));
+  const email = screen.getByRole('textbox', { name: L.admins.email });
+  await waitFor(() => expect(email.getAttribute('aria-invalid')).toBe('true'));
+  expect(onSubmit).not.toHaveBeenCalled();
+
+  await user.type(email, 'Nuevo@Demo.local');
+  await user.type(screen.getByRole('textbox', { name: L.admins.names }), 'Nuevo');
+  await user.selectOptions(screen.getByRole('combobox', { name: L.admins.profile }), 'Soporte');
+  await user.click(screen.getByRole('button', { name: 'Guardar' }));
+  await waitFor(() => expect(onSubmit).toHaveBeenCalledTimes(1));
+  expect(onSubmit).toHaveBeenCalledWith({ correo: 'nuevo@demo.local', nombres: 'Nuevo', apellidos: '', profileId: 3 });
+  await waitFor(() => expect(errorOf(email)).toBe('Ya existe un administrador con ese correo'));
+});
+
+test('administrator edit: the fixed e-mail is not sent', async () => {
+  const user = userEvent.setup();
+  const onSubmit = jest.fn(() => undefined);
+  const admin = {
+    id: 4, correo: 'ana@demo.local', nombres: 'Ana', apellidos: 'López', enabled: true, profileId: 3, profileNombre: 'Soporte',
+    createdAt: '2025-01-01T00:00:00.000Z', updatedAt: '2025-01-01T00:00:00.000Z',
+  };
+  render(
+    <>
+      <AdminForm formId="admin-form" admin={admin} roles={[{ id: 3, nombre: 'Soporte' }]} onSubmit={onSubmit} />
+      <button type="submit" form="admin-form">Guardar</button>
+    </>,
+  );
+  await user.click(screen.getByRole('button', { name: 'Guardar' }));
+  await waitFor(() => expect(onSubmit).toHaveBeenCalledWith({ nombres: 'Ana', apellidos: 'López', profileId: 3 }));
+});
+
+test('role: an empty name is refused under the name; the server 409 (field nombre) shows under it too', async () => {
+  const user = userEvent.setup();
+  const onSubmit = jest.fn(() => ({ error: { message: 'Ya existe un rol con ese nombre', field: 'nombre' } }));
+  render(
+    <>
+      <RoleForm formId="role-form" onSubmit={onSubmit} />
+      <button type="submit" form="role-form">Guardar</button>
+    </>,
+  );
+  const name = screen.getByRole('textbox', { name: L.roles.name });
+  await user.click(screen.getByRole('button', { name: 'Guardar' }));
+  await waitFor(() => expect(name.getAttribute('aria-invalid')).toBe('true'));
+  expect(onSubmit).not.toHaveBeenCalled();
+  await user.type(name, 'Cobranza');
+  await user.click(screen.getByRole('button', { name: 'Guardar' }));
+  await waitFor(() => expect(onSubmit).toHaveBeenCalledWith({ nombre: 'Cobranza', paths: [], actions: [] }));
+  await waitFor(() => expect(errorOf(name)).toBe('Ya existe un rol con ese nombre'));
+});

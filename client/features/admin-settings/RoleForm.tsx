@@ -1,0 +1,65 @@
+import { zodResolver } from '@hookform/resolvers/zod';
+import Form from 'react-bootstrap/Form';
+import { useForm, type FieldError } from 'react-hook-form';
+import type * as z from 'zod';
+import { ADMIN_LABELS as L } from '../../../shared/constants/adminLabels';
+import { roleBody, type Role, type RoleBody } from '../../../shared/contracts/roles';
+import { showServerError, type SaveOutcome } from '../../components/serverFieldError';
+import { TextInput } from '../../components/TextInput';
+import { PermissionTree } from './PermissionTree';
+
+type RoleFormFields = z.input<typeof roleBody>;
+
+/** The first message of a field's errors, its items' included (`paths.3`). */
+function firstMessage(error: unknown): string | undefined {
+  if (!error || typeof error !== 'object') return undefined;
+  const own = (error as Partial<FieldError>).message;
+  if (typeof own === 'string' && own) return own;
+  for (const item of Object.values(error)) {
+    const message = item && typeof item === 'object' && 'message' in item ? (item as FieldError).message : undefined;
+    if (message) return message;
+  }
+  return undefined;
+}
+
+export interface RoleFormProps {
+  formId: string;
+  /** The role being edited; absent to create one. */
+  role?: Role;
+  /** Called with the parsed body; answers whether it saved (a server error naming a field shows under it). */
+  onSubmit: (body: RoleBody) => Promise<SaveOutcome> | SaveOutcome;
+}
+
+/** The role editor: name and grants, validated with the API's contract. */
+export function RoleForm({ formId, role, onSubmit }: RoleFormProps) {
+  const form = useForm<RoleFormFields, unknown, RoleBody>({
+    resolver: zodResolver(roleBody),
+    defaultValues: { nombre: role?.nombre ?? '', paths: role?.paths ?? [], actions: role?.actions ?? [] },
+  });
+  const { errors, isSubmitted } = form.formState;
+  const [paths, actions] = form.watch(['paths', 'actions']);
+  const grantsError = firstMessage(errors.paths) ?? firstMessage(errors.actions);
+  const submit = form.handleSubmit(async (body) => {
+    const outcome = await onSubmit(body);
+    if (outcome) showServerError(form, outcome.error);
+  });
+  return (
+    <Form id={formId} noValidate onSubmit={(e) => void submit(e)}>
+      <TextInput label={L.roles.name} groupClassName="mb-3" error={errors.nombre?.message} {...form.register('nombre')} />
+      <PermissionTree
+        idPrefix="role"
+        paths={paths}
+        actions={actions}
+        onChange={(next) => {
+          form.setValue('paths', next.paths, { shouldDirty: true, shouldValidate: isSubmitted });
+          form.setValue('actions', next.actions, { shouldDirty: true, shouldValidate: isSubmitted });
+        }}
+      />
+      {grantsError && (
+        <div className="invalid-feedback d-block" role="alert">
+          {grantsError}
+        </div>
+      )}
+    </Form>
+  );
+}
