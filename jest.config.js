@@ -25,7 +25,7 @@ const config = {
       testMatch: [
         '<rootDir>/{shared,server,client,scripts}/**/*.test.ts?(x)',
         // tests/chart runs the real helm (tests/helpers/helm.ts), extracted from a devDependency.
-        '<rootDir>/tests/{unit,chart}/**/*.test.ts?(x)',
+        '<rootDir>/tests/chart/**/*.test.ts?(x)',
       ],
     },
     {

@@ -4,7 +4,7 @@ import 'react-toastify/dist/ReactToastify.css';
 import './styles/portal.css';
 import { StrictMode } from 'react';
 import { hydrateRoot } from 'react-dom/client';
-import { BrowserRouter } from 'react-router';
+import { BrowserRouter } from 'react-router-dom';
 import { CONFIG_ELEMENT_ID, ROOT_ELEMENT_ID, STATE_ELEMENT_ID } from '../shared/constants/document';
 import { PATHS } from '../shared/constants/routes';
 import type { PublicConfig } from '../shared/contracts/publicConfig';

@@ -5,7 +5,7 @@
  * TypeScript function (API answers, badges) and the SQL expression of the stored
  * `devices.base_status` column (filters, sorts, counters), so they cannot disagree.
  */
-import { DEVICE_ACTION, type DeviceActionKey } from './constants/deviceActions';
+import { DEVICE_ACTION } from './constants/deviceActions';
 import { DEVICE_STATUS, type DeviceStatusCode } from './constants/domain';
 
 export const LIFECYCLES = ['pre_enrolled', 'enrolling', 'enrolled', 'configured', 'operating', 'reconfigured', 'released', 'suspended'] as const;
@@ -33,11 +33,6 @@ export const CONFIGURING_ACTIONS: readonly number[] = [
   DEVICE_ACTION.UPDATE_APP_BUSINESS,
   DEVICE_ACTION.RESTRICTIONS,
   DEVICE_ACTION.SIM_CARD_SETTING,
-];
-
-/** Commands the agent receives (the others are offline codes, the history view or the deletion). */
-export const COMMAND_ACTIONS: readonly DeviceActionKey[] = [
-  'LOCK', 'UNLOCK', 'RELEASE', 'UPDATE_APP_MACRO', 'UPDATE_APP_BUSINESS', 'SEND_NOTIFICATION', 'CODE_BAR', 'RESTRICTIONS', 'SIM_CARD_SETTING',
 ];
 
 /** Commands that change the device's state while in flight (one at a time per device). */
@@ -102,9 +97,6 @@ export const OFFLINE_OVERLAID: readonly DeviceStatusCode[] = [
  * (CHECK devices_settled_seen), so the offline filters below are plain ranges.
  */
 export const SETTLED_LIFECYCLES: readonly Lifecycle[] = ['enrolled', 'configured', 'operating', 'reconfigured'];
-
-/** Default of the offline threshold (product: 72 h). */
-export const DEFAULT_OFFLINE_AFTER_HOURS = 72;
 
 function holds(c: Condition, f: DeviceFacts): boolean {
   switch (c.fact) {

@@ -10,7 +10,7 @@ import { axiosBaseQuery, http, type ApiError } from './axiosBaseQuery';
 export type { AppVersion, PortalUser };
 
 /** Pause between attempts to load the user's record. */
-export const USER_RETRY_DELAY_MS = 300;
+const USER_RETRY_DELAY_MS = 300;
 
 /**
  * The signed-in user's record with RTK Query's retry: USER_DATA_EXTRA_RETRIES more attempts

@@ -1,5 +1,5 @@
 import { Suspense, useLayoutEffect } from 'react';
-import { Route, Routes } from 'react-router';
+import { Route, Routes } from 'react-router-dom';
 import { ROUTES, type PortalRoute } from '../../shared/constants/routes';
 import { PageSpinner } from '../components/PageSpinner';
 import { PortalToastContainer } from '../components/PortalToastContainer';

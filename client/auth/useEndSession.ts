@@ -1,5 +1,5 @@
 import { useCallback } from 'react';
-import { useNavigate } from 'react-router';
+import { useNavigate } from 'react-router-dom';
 import { apiSlice } from '../api/apiSlice';
 import { useAppDispatch } from '../app/hooks';
 import { usePortalConfig } from '../app/PortalConfigContext';

@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import Dropdown from 'react-bootstrap/Dropdown';
-import { Link, useNavigate } from 'react-router';
+import { Link, useNavigate } from 'react-router-dom';
 import { PATHS } from '../../shared/constants/routes';
 import { PRODUCT_NAME, SPEC_TEXT } from '../../shared/messages';
 import { useGetVersionQuery } from '../api/portalApi';

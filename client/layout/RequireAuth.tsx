@@ -1,5 +1,5 @@
 import { useEffect, useMemo, type ReactNode } from 'react';
-import { Navigate } from 'react-router';
+import { Navigate } from 'react-router-dom';
 import { PATHS, type RoutePath } from '../../shared/constants/routes';
 import { SPEC_TEXT } from '../../shared/messages';
 import { allowedPaths, canAccess, firstAllowedPath } from '../../shared/permissions';

@@ -1,7 +1,7 @@
 import Dropdown from 'react-bootstrap/Dropdown';
 import OverlayTrigger from 'react-bootstrap/OverlayTrigger';
 import Tooltip from 'react-bootstrap/Tooltip';
-import { Link, NavLink, useLocation } from 'react-router';
+import { Link, NavLink, useLocation } from 'react-router-dom';
 import { SPEC_TEXT } from '../../shared/messages';
 import { filterMenu } from '../../shared/permissions';
 import { useGetVersionAppQuery, type AppVersion } from '../api/portalApi';

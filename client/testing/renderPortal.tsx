@@ -8,13 +8,22 @@ import { render } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import axios, { type AxiosRequestConfig, type AxiosResponse } from 'axios';
 import type { ReactNode } from 'react';
-import { Provider } from 'react-redux';
-import { MemoryRouter } from 'react-router';
+import { MemoryRouter } from 'react-router-dom';
+import type { PublicConfig } from '../../shared/contracts/publicConfig';
 import type { PortalUser } from '../api/portalApi';
+import { Providers } from '../app/Providers';
 import { makeStore } from '../app/store';
 import { CurrentUserProvider } from '../auth/CurrentUserContext';
 
 export const API_BASE = 'http://api.test/api';
+
+/** The public settings of a test page (what the server renders into the document). */
+export const TEST_CONFIG: PublicConfig = {
+  apiBase: API_BASE,
+  apiSendRefreshToken: false,
+  portalVersion: '0.0.0-test',
+  cognito: { region: 'us-east-1', userPoolId: 'us-east-1_test', clientId: 'test-client' },
+};
 
 export interface RenderPortalOptions {
   /** The router's entry (path and query); '/' by default. */
@@ -36,15 +45,18 @@ export function portalUser(actions?: number[]): PortalUser {
   };
 }
 
-/** Renders `ui` inside a fresh store, a MemoryRouter at `url` and the current user; answers the store and a user-event. */
+/**
+ * Renders `ui` inside the app's own Providers (a fresh store, TEST_CONFIG, no session client), a
+ * MemoryRouter at `url` and the current user; answers the store and a user-event.
+ */
 export function renderPortal(ui: ReactNode, { url = '/', allowed = [], actions }: RenderPortalOptions = {}) {
   const store = makeStore(undefined, { apiBase: API_BASE, getAuthHeaders: async () => ({}), onUnauthorized: () => undefined });
   render(
-    <Provider store={store}>
+    <Providers store={store} config={TEST_CONFIG} auth={null}>
       <MemoryRouter initialEntries={[url]}>
         <CurrentUserProvider value={{ user: portalUser(actions), allowed: new Set(allowed) }}>{ui}</CurrentUserProvider>
       </MemoryRouter>
-    </Provider>,
+    </Providers>,
   );
   return { store, user: userEvent.setup() };
 }

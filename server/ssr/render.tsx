@@ -1,6 +1,6 @@
 import { StrictMode } from 'react';
 import { renderToString } from 'react-dom/server';
-import { StaticRouter } from 'react-router';
+import { StaticRouter } from 'react-router-dom';
 import type { PublicConfig } from '../../shared/contracts/publicConfig';
 import { App } from '../../client/app/App';
 import { Providers } from '../../client/app/Providers';

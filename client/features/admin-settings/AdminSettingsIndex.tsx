@@ -1,4 +1,4 @@
-import { Navigate } from 'react-router';
+import { Navigate } from 'react-router-dom';
 import { MENU, PATHS } from '../../../shared/constants/routes';
 import type { PageProps } from '../../app/lazyPage';
 import { useCurrentUser } from '../../auth/CurrentUserContext';

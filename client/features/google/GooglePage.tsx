@@ -1,4 +1,4 @@
-import { useSearchParams } from 'react-router';
+import { useSearchParams } from 'react-router-dom';
 import { MESSAGES } from '../../../shared/messages';
 import type { PageProps } from '../../app/lazyPage';
 

@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import Alert from 'react-bootstrap/Alert';
 import Card from 'react-bootstrap/Card';
-import { Link } from 'react-router';
+import { Link } from 'react-router-dom';
 import type { DeviceBody } from '../../../shared/contracts/devices';
 import type { ApiError } from '../../api/axiosBaseQuery';
 import { formErrorOf } from '../../api/apiErrors';

@@ -3,7 +3,7 @@ import Alert from 'react-bootstrap/Alert';
 import Button from 'react-bootstrap/Button';
 import Form from 'react-bootstrap/Form';
 import Spinner from 'react-bootstrap/Spinner';
-import { Link } from 'react-router';
+import { Link } from 'react-router-dom';
 import { IMPORT_MAX_BYTES, IMPORT_MAX_ROWS, type Group, type ImportResult } from '../../../shared/contracts/devices';
 import { INVENTORY_MESSAGES as M } from '../../../shared/messages';
 import { LoadingButton } from '../../components/LoadingButton';

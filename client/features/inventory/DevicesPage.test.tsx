@@ -1,7 +1,7 @@
 /** @jest-environment jsdom */
 import '../../testing/textEncoderPolyfill';
 import { act, screen, waitFor, within } from '@testing-library/react';
-import { Route, Routes, useLocation } from 'react-router';
+import { Route, Routes, useLocation } from 'react-router-dom';
 import { toast } from 'react-toastify/unstyled';
 import { DEVICE_ACTION, DEVICE_ACTIONS } from '../../../shared/constants/deviceActions';
 import { DEVICE_STATUS } from '../../../shared/constants/domain';

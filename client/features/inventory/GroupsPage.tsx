@@ -2,7 +2,7 @@ import { useState } from 'react';
 import Button from 'react-bootstrap/Button';
 import ButtonGroup from 'react-bootstrap/ButtonGroup';
 import Table from 'react-bootstrap/Table';
-import { Link } from 'react-router';
+import { Link } from 'react-router-dom';
 import type { Group, GroupBody } from '../../../shared/contracts/devices';
 import { formErrorOf } from '../../api/apiErrors';
 import type { ApiError } from '../../api/axiosBaseQuery';

@@ -5,7 +5,7 @@ import Col from 'react-bootstrap/Col';
 import Form from 'react-bootstrap/Form';
 import Row from 'react-bootstrap/Row';
 import Table from 'react-bootstrap/Table';
-import { Link } from 'react-router';
+import { Link } from 'react-router-dom';
 import { DEVICE_ACTION } from '../../../shared/constants/deviceActions';
 import { DEVICE_TYPES } from '../../../shared/constants/domain';
 import { INVENTORY_LABELS } from '../../../shared/constants/inventoryLabels';

@@ -4,7 +4,7 @@ import Button from 'react-bootstrap/Button';
 import Card from 'react-bootstrap/Card';
 import Form from 'react-bootstrap/Form';
 import { useForm } from 'react-hook-form';
-import { useNavigate, useSearchParams } from 'react-router';
+import { useNavigate, useSearchParams } from 'react-router-dom';
 import { MESSAGES, PRODUCT_NAME } from '../../../shared/messages';
 import type { PageProps } from '../../app/lazyPage';
 import { useAppDispatch } from '../../app/hooks';

@@ -1,4 +1,4 @@
-import { Link } from 'react-router';
+import { Link } from 'react-router-dom';
 import { MESSAGES } from '../../../shared/messages';
 
 export function NotFoundPage() {

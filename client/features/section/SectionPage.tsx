@@ -1,4 +1,4 @@
-import { Link } from 'react-router';
+import { Link } from 'react-router-dom';
 import { MESSAGES } from '../../../shared/messages';
 import { filterMenu } from '../../../shared/permissions';
 import type { PageProps } from '../../app/lazyPage';

@@ -19,11 +19,9 @@ import {
 } from '../../../shared/contracts/devices';
 import { INVENTORY_MESSAGES, MESSAGES } from '../../../shared/messages';
 import { AppError } from '../../errors';
+import { UTF8_BOM, csvLines, type CsvValue } from '../../audit/csv';
 
 const M = INVENTORY_MESSAGES.csv;
-
-/** Written first so spreadsheet programs read the file as UTF-8. */
-export const UTF8_BOM = '\uFEFF';
 
 /** Content types an import may arrive with (browsers label .csv files differently). */
 export const CSV_CONTENT_TYPES = ['text/csv', 'text/plain', 'application/csv', 'application/vnd.ms-excel'];
@@ -226,12 +224,6 @@ export const invalidRows = (rows: readonly ValidatedRow[]): ImportRowError[] =>
 
 // Writing -----------------------------------------------------------------------------------
 
-/** CSV lines (CRLF) of `rows`, formula cells neutralised with a leading apostrophe. */
-export function csvLines(rows: readonly (readonly unknown[])[]): string {
-  if (rows.length === 0) return '';
-  return `${Papa.unparse(rows as unknown[][], { newline: '\r\n', escapeFormulae: true })}\r\n`;
-}
-
 const typeLabel = (code: number) => DEVICE_TYPES.find((t) => t.code === code)?.label ?? String(code);
 const lockLabel = (key: string | null) => (key === null ? null : (LOCK_TYPES.find((t) => t.key === key)?.label ?? key));
 
@@ -253,7 +245,7 @@ export type ExportRecord = [
 export function exportLines(records: readonly ExportRecord[]): string {
   return csvLines(
     records.map((r) => {
-      const line: unknown[] = [...r];
+      const line: CsvValue[] = [...r];
       line[4] = typeLabel(r[4]);
       line[7] = deviceStatusLabel(r[7]) ?? String(r[7]);
       line[8] = lockLabel(r[8]);

@@ -1,6 +1,6 @@
-import Papa from 'papaparse';
-import type { BulkBody, Job, JobResult } from '../../../shared/contracts/devices';
-import { BULK_BATCH_SIZE, BULK_MAX_DEVICES, RELEASE_CANCEL_HOURS } from '../../../shared/contracts/devices';
+import type { BulkBody, Job, JobResult } from '../../../shared/contracts/jobs';
+import { RELEASE_CANCEL_HOURS } from '../../../shared/contracts/deviceActions';
+import { BULK_BATCH_SIZE, BULK_MAX_DEVICES } from '../../../shared/contracts/jobs';
 import type { ListResponse } from '../../../shared/contracts/fields';
 import { DEVICE_ACTION } from '../../../shared/constants/deviceActions';
 import { ACTION_ORIGIN } from '../../../shared/constants/domain';
@@ -8,6 +8,7 @@ import { actionLabel } from '../../../shared/deviceActionRules';
 import { STATEFUL_ACTIONS, offlineCutoff } from '../../../shared/deviceStatus';
 import { INVENTORY_MESSAGES as M } from '../../../shared/messages';
 import { record, type AuditActor } from '../../audit/auditRepository';
+import { UTF8_BOM, csvLines } from '../../audit/csv';
 import { isConnectionError } from '../../db/connectionErrors';
 import type { Db } from '../../db/Db';
 import { transaction } from '../../db/transactionScope';
@@ -101,14 +102,10 @@ export class JobsService {
     const repo = new JobsRepository(this.db);
     if (!(await repo.find(id))) throw jobNotFound();
     const rows = await repo.results(id, { offset: 0, limit: BULK_MAX_DEVICES });
-    const csv = Papa.unparse(
-      {
-        fields: [...JOB_RESULT_COLUMNS],
-        data: rows.map((r) => [r.deviceId, r.imei, M.bulk.outcome[r.outcome], r.reason ?? '', r.commandId ?? '']),
-      },
-      { escapeFormulae: true, newline: '\r\n' },
+    return (
+      UTF8_BOM +
+      csvLines([JOB_RESULT_COLUMNS, ...rows.map((r) => [r.deviceId, r.imei, M.bulk.outcome[r.outcome], r.reason ?? '', r.commandId ?? ''])])
     );
-    return `\uFEFF${csv}\r\n`;
   }
 
   // The runner's side ----------------------------------------------------------------------
