@@ -110,3 +110,7 @@ export interface ListResponse<T> {
   data: T[];
   total: number;
 }
+
+/** An optional one-line text field of a body: null, absent or empty (after trimming) is null. */
+export const optionalTextField = (field: string, max: number) =>
+  z.preprocess((v) => (v === null ? '' : v), textField(field, { max })).transform((v) => (v === '' ? null : v));

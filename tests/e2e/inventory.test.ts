@@ -16,7 +16,7 @@ import { DEVICE_ACTION } from '../../shared/constants/deviceActions';
 import { DEVICE_STATUS, deviceStatusLabel } from '../../shared/constants/domain';
 import { INVENTORY_LABELS as L } from '../../shared/constants/inventoryLabels';
 import { MENU } from '../../shared/constants/routes';
-import { EXPORT_COLUMNS, IMPORT_COLUMNS } from '../../shared/contracts/devices';
+import { EXPORT_COLUMNS, IMPORT_COLUMNS } from '../../shared/contracts/deviceImport';
 import { actionLabel } from '../../shared/deviceActionRules';
 import { INVENTORY_MESSAGES as M, SPEC_TEXT } from '../../shared/messages';
 import { seriousViolations } from '../helpers/axe';

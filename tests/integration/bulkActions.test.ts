@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import request from 'supertest';
-import { BULK_MAX_DEVICES, bulkBody, type BulkPreview, type Job, type JobResult } from '../../shared/contracts/devices';
+import { BULK_MAX_DEVICES, bulkBody, type BulkPreview, type Job, type JobResult } from '../../shared/contracts/jobs';
 import { INVENTORY_MESSAGES as M, MESSAGES } from '../../shared/messages';
 import type { AuditActor } from '../../server/audit/auditRepository';
 import { JobRunner } from '../../server/api/jobs/jobRunner';

@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import request from 'supertest';
-import { actionPayload, type ActionResult, type Command, type Device, type History } from '../../shared/contracts/devices';
+import { actionPayload, type ActionResult, type Command, type History } from '../../shared/contracts/deviceActions';
+import type { Device } from '../../shared/contracts/devices';
 import { DEVICE_ACTIONS } from '../../shared/constants/deviceActions';
 import { DEVICE_STATUSES, LOCK_TYPES, type LockType } from '../../shared/constants/domain';
 import { INVENTORY_MESSAGES as M, MESSAGES } from '../../shared/messages';

@@ -1,5 +1,5 @@
 import request from 'supertest';
-import type { Job } from '../../shared/contracts/devices';
+import type { Job } from '../../shared/contracts/jobs';
 import { adminApi, type AdminApi } from '../helpers/adminApi';
 import { insertDevices, insertGroup, insertManyDevices, testImei } from '../helpers/inventoryFixtures';
 import { createTestDb, testEngines, type TestDb } from '../helpers/testDb';

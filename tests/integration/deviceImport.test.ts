@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import Papa from 'papaparse';
 import request from 'supertest';
-import { IMPORT_COLUMNS, IMPORT_MAX_ROWS, type ImportResult } from '../../shared/contracts/devices';
+import { IMPORT_COLUMNS, IMPORT_MAX_ROWS, type ImportResult } from '../../shared/contracts/deviceImport';
 import { adminApi, type AdminApi } from '../helpers/adminApi';
 import { insertDevices, insertGroup, testImei } from '../helpers/inventoryFixtures';
 import { createTestDb, testEngines, type TestDb } from '../helpers/testDb';

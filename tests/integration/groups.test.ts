@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import request from 'supertest';
-import { deleteGroupQuery, groupBody, type Group, type GroupList } from '../../shared/contracts/devices';
+import { deleteGroupQuery, groupBody, type Group, type GroupList } from '../../shared/contracts/groups';
 import { adminApi, type AdminApi } from '../helpers/adminApi';
 import { insertDevices, insertGroup } from '../helpers/inventoryFixtures';
 import { sendJson } from '../helpers/randomBodies';

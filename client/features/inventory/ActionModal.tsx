@@ -1,6 +1,7 @@
 import { DEVICE_ACTION } from '../../../shared/constants/deviceActions';
 import { INVENTORY_LABELS } from '../../../shared/constants/inventoryLabels';
-import { OFFLINE_CODE_ACTIONS, RELEASE_CANCEL_HOURS, type ActionPayloadInput, type Device } from '../../../shared/contracts/devices';
+import { OFFLINE_CODE_ACTIONS, RELEASE_CANCEL_HOURS, type ActionPayloadInput } from '../../../shared/contracts/deviceActions';
+import type { Device } from '../../../shared/contracts/devices';
 import { actionLabel } from '../../../shared/deviceActionRules';
 import { AppModal } from '../../components/AppModal';
 import { toastSuccess } from '../../components/toast';

@@ -13,7 +13,7 @@ import {
   OFFLINE_UNLOCK_MAX_DAYS,
   type ActionPayload,
   type ActionPayloadInput,
-} from '../../../shared/contracts/devices';
+} from '../../../shared/contracts/deviceActions';
 import { useNow } from './useNow';
 
 const L = INVENTORY_LABELS.actions;

@@ -1,7 +1,7 @@
 /** @jest-environment jsdom */
 import { render, screen, within } from '@testing-library/react';
 import { DEVICE_STATUS } from '../../../shared/constants/domain';
-import type { BulkPreview } from '../../../shared/contracts/devices';
+import type { BulkPreview } from '../../../shared/contracts/jobs';
 import { BulkSummary } from './BulkSummary';
 
 const preview: BulkPreview = {

@@ -1,7 +1,7 @@
 import Alert from 'react-bootstrap/Alert';
 import Table from 'react-bootstrap/Table';
 import { INVENTORY_LABELS } from '../../../shared/constants/inventoryLabels';
-import { BULK_MAX_DEVICES, type BulkPreview } from '../../../shared/contracts/devices';
+import { BULK_MAX_DEVICES, type BulkPreview } from '../../../shared/contracts/jobs';
 import { statusBadgeClass, statusLabel } from './statusBadge';
 
 const L = INVENTORY_LABELS.bulk;

@@ -5,7 +5,7 @@ import Spinner from 'react-bootstrap/Spinner';
 import { ACTION_ORIGINS } from '../../../shared/constants/domain';
 import { DEVICE_ACTION } from '../../../shared/constants/deviceActions';
 import { INVENTORY_LABELS } from '../../../shared/constants/inventoryLabels';
-import { HISTORY_DEFAULT_PER_PAGE, type Command, type CommandStatus } from '../../../shared/contracts/devices';
+import { HISTORY_DEFAULT_PER_PAGE, type Command, type CommandStatus } from '../../../shared/contracts/deviceActions';
 import { actionLabel } from '../../../shared/deviceActionRules';
 import { INVENTORY_MESSAGES } from '../../../shared/messages';
 import { displayValue } from '../../components/EmptyValue';

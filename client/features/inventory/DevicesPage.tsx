@@ -2,7 +2,8 @@ import { lazy, Suspense, useCallback, useEffect, useId, useMemo, useState } from
 import Alert from 'react-bootstrap/Alert';
 import Button from 'react-bootstrap/Button';
 import { INVENTORY_LABELS } from '../../../shared/constants/inventoryLabels';
-import type { BulkBodyInput, Device } from '../../../shared/contracts/devices';
+import type { Device } from '../../../shared/contracts/devices';
+import type { BulkBodyInput } from '../../../shared/contracts/jobs';
 import type { PageProps } from '../../app/lazyPage';
 import { ListPager } from '../../components/ListPager';
 import { LoadingButton } from '../../components/LoadingButton';

@@ -3,7 +3,7 @@ import '../../testing/textEncoderPolyfill';
 import { render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { INVENTORY_LABELS } from '../../../shared/constants/inventoryLabels';
-import type { Group } from '../../../shared/contracts/devices';
+import type { Group } from '../../../shared/contracts/groups';
 import { INVENTORY_MESSAGES as M } from '../../../shared/messages';
 import { renderPortal, seriousViolations, stubApi, type ApiCall } from '../../testing/renderPortal';
 import { GroupDeleteModal } from './GroupDeleteModal';

@@ -1,7 +1,7 @@
 import { useId, useState } from 'react';
 import Alert from 'react-bootstrap/Alert';
 import Form from 'react-bootstrap/Form';
-import type { Group } from '../../../shared/contracts/devices';
+import type { Group } from '../../../shared/contracts/groups';
 import { INVENTORY_MESSAGES as M } from '../../../shared/messages';
 import { AppModal } from '../../components/AppModal';
 import { GroupOptions } from './GroupOptions';

@@ -2,7 +2,7 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import Form from 'react-bootstrap/Form';
 import { useForm } from 'react-hook-form';
 import type * as z from 'zod';
-import { groupBody, type Group, type GroupBody } from '../../../shared/contracts/devices';
+import { groupBody, type Group, type GroupBody } from '../../../shared/contracts/groups';
 import { AppModal } from '../../components/AppModal';
 import { showServerError, type SaveOutcome } from '../../components/serverFieldError';
 import { TextInput } from '../../components/TextInput';

@@ -1,4 +1,4 @@
-import type { Group } from '../../../shared/contracts/devices';
+import type { Group } from '../../../shared/contracts/groups';
 
 /** The `<option>`s of a group select (the caller adds its own first option: 'Sin grupo', 'Todos'…). */
 export function GroupOptions({ groups, exclude }: { groups: readonly Pick<Group, 'id' | 'name'>[]; exclude?: number }) {

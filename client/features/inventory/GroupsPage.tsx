@@ -3,7 +3,7 @@ import Button from 'react-bootstrap/Button';
 import ButtonGroup from 'react-bootstrap/ButtonGroup';
 import Table from 'react-bootstrap/Table';
 import { Link } from 'react-router-dom';
-import type { Group, GroupBody } from '../../../shared/contracts/devices';
+import type { Group, GroupBody } from '../../../shared/contracts/groups';
 import { formErrorOf } from '../../api/apiErrors';
 import type { ApiError } from '../../api/axiosBaseQuery';
 import type { PageProps } from '../../app/lazyPage';

@@ -1,6 +1,6 @@
 import { DEVICE_ACTION, DEVICE_ACTIONS } from '../../../shared/constants/deviceActions';
 import type { Device } from '../../../shared/contracts/devices';
-import { OFFLINE_CODE_ACTIONS } from '../../../shared/contracts/devices';
+import { OFFLINE_CODE_ACTIONS } from '../../../shared/contracts/deviceActions';
 import { refusal, type ActionTarget } from '../../../shared/deviceActionRules';
 
 /** What the action rules need of a device. */

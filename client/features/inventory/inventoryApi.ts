@@ -1,22 +1,8 @@
-import type {
-  ActionPayloadInput,
-  ActionResult,
-  BulkBodyInput,
-  BulkPreview,
-  Command,
-  Device,
-  DeviceBodyInput,
-  DeviceList,
-  DeviceSort,
-  DeviceStage,
-  Group,
-  GroupBody,
-  GroupList,
-  History,
-  ImportResult,
-  Job,
-  JobResult,
-} from '../../../shared/contracts/devices';
+import type { ActionPayloadInput, ActionResult, Command, History } from '../../../shared/contracts/deviceActions';
+import type { ImportResult } from '../../../shared/contracts/deviceImport';
+import type { Device, DeviceBodyInput, DeviceList, DeviceSort, DeviceStage } from '../../../shared/contracts/devices';
+import type { Group, GroupBody, GroupList } from '../../../shared/contracts/groups';
+import type { BulkBodyInput, BulkPreview, Job, JobResult } from '../../../shared/contracts/jobs';
 import type { ListResponse } from '../../../shared/contracts/fields';
 import { apiSlice } from '../../api/apiSlice';
 import { http, type ApiExtra } from '../../api/axiosBaseQuery';

@@ -1,6 +1,12 @@
 import { useCallback, useMemo } from 'react';
 import { STATUS_FILTERS } from '../../../shared/constants/domain';
-import { DEVICE_SORTS, DEVICES_DEFAULT_PER_PAGE, SEARCH_MAX, type DeviceFilterInput, type DeviceSort } from '../../../shared/contracts/devices';
+import {
+  DEVICE_SORTS,
+  DEVICES_DEFAULT_PER_PAGE,
+  SEARCH_MAX,
+  type DeviceFilterInput,
+  type DeviceSort,
+} from '../../../shared/contracts/devices';
 import { useUrlQuery } from '../../components/useUrlQuery';
 import type { DeviceFilterArgs, DeviceListArgs } from './inventoryApi';
 

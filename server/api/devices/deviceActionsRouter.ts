@@ -1,6 +1,7 @@
 import { Router } from 'express';
 import { idParams } from '../../../shared/contracts/fields';
-import { actionPayload, bulkBody, commandParams, historyQuery } from '../../../shared/contracts/devices';
+import { actionPayload, commandParams, historyQuery } from '../../../shared/contracts/deviceActions';
+import { bulkBody } from '../../../shared/contracts/jobs';
 import { DEVICE_ACTION } from '../../../shared/constants/deviceActions';
 import { actorOf } from '../../audit/actorOf';
 import { assertActionGranted, requireAction, requireBodyAction, type Guard } from '../../middleware/authorize';

@@ -1,5 +1,7 @@
-import type { ActionPayload, ActionResult, BulkBody, BulkPreview, Command, Device, History, HistoryQuery } from '../../../shared/contracts/devices';
-import { RELEASE_CANCEL_HOURS } from '../../../shared/contracts/devices';
+import type { ActionPayload, ActionResult, Command, History, HistoryQuery } from '../../../shared/contracts/deviceActions';
+import type { Device } from '../../../shared/contracts/devices';
+import type { BulkBody, BulkPreview } from '../../../shared/contracts/jobs';
+import { RELEASE_CANCEL_HOURS } from '../../../shared/contracts/deviceActions';
 import { DEVICE_ACTION } from '../../../shared/constants/deviceActions';
 import { ACTION_ORIGIN } from '../../../shared/constants/domain';
 import { refusal } from '../../../shared/deviceActionRules';

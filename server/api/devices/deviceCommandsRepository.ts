@@ -3,7 +3,8 @@
  * offline-code counters, soft deletion, bulk selections and the set-based statements of the
  * bulk-action batches. Plain parameterised SQL, the same on PostgreSQL and PGlite.
  */
-import type { BulkSelection, Command, CommandStatus } from '../../../shared/contracts/devices';
+import type { Command, CommandStatus } from '../../../shared/contracts/deviceActions';
+import type { BulkSelection } from '../../../shared/contracts/jobs';
 import type { LockType } from '../../../shared/constants/domain';
 import { DEVICE_ACTION } from '../../../shared/constants/deviceActions';
 import { statusSql } from '../../../shared/deviceStatus';

@@ -1,5 +1,6 @@
 import Papa from 'papaparse';
-import { EXPORT_COLUMNS, IMPORT_COLUMNS, IMPORT_MAX_ROWS, deviceBody, luhnCheckDigit, type Device } from '../../../shared/contracts/devices';
+import { EXPORT_COLUMNS, IMPORT_COLUMNS, IMPORT_MAX_ROWS } from '../../../shared/contracts/deviceImport';
+import { deviceBody, luhnCheckDigit, type Device } from '../../../shared/contracts/devices';
 import { AppError } from '../../errors';
 import { deviceTypeOf, exportHeader, exportLines, exportRecordOf, importTemplate, invalidRows, markTaken, parseImportCsv, validateImportRows } from './deviceCsv';
 

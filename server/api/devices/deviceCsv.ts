@@ -11,12 +11,9 @@ import {
   IMPORT_MAX_BYTES,
   IMPORT_MAX_ROWS,
   IMPORT_REQUIRED_COLUMNS,
-  deviceBody,
-  luhnCheckDigit,
-  type Device,
-  type DeviceBody,
   type ImportRowError,
-} from '../../../shared/contracts/devices';
+} from '../../../shared/contracts/deviceImport';
+import { deviceBody, luhnCheckDigit, type Device, type DeviceBody } from '../../../shared/contracts/devices';
 import { INVENTORY_MESSAGES, MESSAGES } from '../../../shared/messages';
 import { AppError } from '../../errors';
 import { UTF8_BOM, csvLines, type CsvValue } from '../../audit/csv';

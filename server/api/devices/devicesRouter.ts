@@ -1,6 +1,7 @@
 import express, { Router, type RequestHandler } from 'express';
 import { idParams } from '../../../shared/contracts/fields';
-import { IMPORT_MAX_BYTES, deviceBody, deviceListQuery, importQuery } from '../../../shared/contracts/devices';
+import { IMPORT_MAX_BYTES, importQuery } from '../../../shared/contracts/deviceImport';
+import { deviceBody, deviceListQuery } from '../../../shared/contracts/devices';
 import { INVENTORY_MESSAGES as M } from '../../../shared/messages';
 import { actorOf } from '../../audit/actorOf';
 import { AppError } from '../../errors';

@@ -1,13 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import type {
-  Device,
-  DeviceBody,
-  DeviceFilter,
-  DeviceList,
-  DeviceListQuery,
-  ImportQuery,
-  ImportResult,
-} from '../../../shared/contracts/devices';
+import type { ImportQuery, ImportResult } from '../../../shared/contracts/deviceImport';
+import type { Device, DeviceBody, DeviceFilter, DeviceList, DeviceListQuery } from '../../../shared/contracts/devices';
 import { DEVICE_STATUS } from '../../../shared/constants/domain';
 import { offlineCutoff } from '../../../shared/deviceStatus';
 import { AUTHZ_MESSAGES, INVENTORY_MESSAGES as M } from '../../../shared/messages';

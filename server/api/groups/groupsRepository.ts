@@ -1,4 +1,4 @@
-import type { Group, GroupBody } from '../../../shared/contracts/devices';
+import type { Group, GroupBody } from '../../../shared/contracts/groups';
 import type { Queryable } from '../../db/Db';
 
 interface GroupRecord {

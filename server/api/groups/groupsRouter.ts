@@ -1,5 +1,5 @@
 import { Router } from 'express';
-import { deleteGroupQuery, groupBody } from '../../../shared/contracts/devices';
+import { deleteGroupQuery, groupBody } from '../../../shared/contracts/groups';
 import { idParams } from '../../../shared/contracts/fields';
 import { actorOf } from '../../audit/actorOf';
 import { requirePath, type Guard } from '../../middleware/authorize';

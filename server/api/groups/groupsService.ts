@@ -1,4 +1,4 @@
-import type { Group, GroupBody, GroupList } from '../../../shared/contracts/devices';
+import type { Group, GroupBody, GroupList } from '../../../shared/contracts/groups';
 import { INVENTORY_MESSAGES as M } from '../../../shared/messages';
 import { record, type AuditActor } from '../../audit/auditRepository';
 import type { Db } from '../../db/Db';

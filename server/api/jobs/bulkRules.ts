@@ -3,8 +3,9 @@
  * evaluated once per combination of what it looks at (derived status, lock type, command in
  * flight), never once per device, so a dry run or a batch of thousands costs a handful of calls.
  */
-import type { ActionPayload, BulkPreview } from '../../../shared/contracts/devices';
-import { BULK_MAX_DEVICES } from '../../../shared/contracts/devices';
+import type { ActionPayload } from '../../../shared/contracts/deviceActions';
+import type { BulkPreview } from '../../../shared/contracts/jobs';
+import { BULK_MAX_DEVICES } from '../../../shared/contracts/jobs';
 import { DEVICE_ACTION, DEVICE_ACTIONS } from '../../../shared/constants/deviceActions';
 import type { DeviceStatusCode, LockType } from '../../../shared/constants/domain';
 import { refusal, type Refusal } from '../../../shared/deviceActionRules';

@@ -3,7 +3,8 @@
  * the per-device results. Timestamps of the job's life (heartbeat, start, end) come from the
  * database clock, which every replica shares.
  */
-import type { ActionPayload, Job, JobResult, JobStatus } from '../../../shared/contracts/devices';
+import type { ActionPayload } from '../../../shared/contracts/deviceActions';
+import type { Job, JobResult, JobStatus } from '../../../shared/contracts/jobs';
 import type { AuditActor } from '../../audit/auditRepository';
 import type { Queryable } from '../../db/Db';
 

@@ -7,7 +7,8 @@
 import { randomBytes } from 'node:crypto';
 import { DEVICE_ACTION } from '../../../shared/constants/deviceActions';
 import { LOCK_TYPES, type LockType } from '../../../shared/constants/domain';
-import { RELEASE_CANCEL_HOURS, luhnCheckDigit } from '../../../shared/contracts/devices';
+import { RELEASE_CANCEL_HOURS } from '../../../shared/contracts/deviceActions';
+import { luhnCheckDigit } from '../../../shared/contracts/devices';
 import type { Lifecycle, LockState } from '../../../shared/deviceStatus';
 import { ADVISORY_LOCKS } from '../advisoryLock';
 import type { Db, Queryable } from '../Db';

@@ -1,0 +1,105 @@
+import * as z from 'zod';
+import { DEVICE_ACTION } from '../constants/deviceActions';
+import { INVENTORY_MESSAGES as M } from '../messages';
+import { LOCK_TYPE_KEYS, type Device } from './devices';
+import { intParam, optionalTextField, pagingParams, textField, type ListResponse } from './fields';
+
+/** Device actions (POST /v5/devices/:id/actions), their commands and a device's history. */
+
+export const NOTIFICATION_TITLE_MAX = 100;
+export const MESSAGE_MAX = 500;
+export const OFFLINE_UNLOCK_MAX_DAYS = 90;
+export const RELEASE_CANCEL_HOURS = 48;
+
+const futureInstant = (field: string, maxDays: number) =>
+  z
+    .string({ error: M.field.date(field) })
+    .refine((v) => z.iso.datetime({ offset: true }).safeParse(v).success, { error: M.field.date(field) })
+    .refine((v) => Date.parse(v) > Date.now(), { error: M.field.futureDate(field) })
+    .refine((v) => Date.parse(v) <= Date.now() + maxDays * 86_400_000, { error: M.field.dateTooFar(field, maxDays) })
+    .transform((v) => new Date(v).toISOString());
+
+const noPayload = <const C extends number>(code: C) => z.object({ action: z.literal(code) });
+
+/**
+ * POST /v5/devices/:id/actions and the bulk routes: the action code and its payload. HISTORY
+ * (7) is not a command (GET …/history); DELETE_DEVICE (11) is DELETE /v5/devices/:id or a bulk action.
+ */
+export const actionPayload = z.discriminatedUnion(
+  'action',
+  [
+    z.object({
+      action: z.literal(DEVICE_ACTION.LOCK),
+      lockType: z.enum(LOCK_TYPE_KEYS, { error: M.field.lockType('lockType') }),
+      message: optionalTextField('message', MESSAGE_MAX).default(null),
+      /** Reported stolen: the command's origin is LOCK_BY_STOLEN. */
+      stolen: z.boolean({ error: M.field.boolean('stolen') }).default(false),
+    }),
+    z.object({ action: z.literal(DEVICE_ACTION.UNLOCK), until: futureInstant('until', OFFLINE_UNLOCK_MAX_DAYS).nullable().default(null) }),
+    noPayload(DEVICE_ACTION.RELEASE),
+    noPayload(DEVICE_ACTION.UPDATE_APP_MACRO),
+    noPayload(DEVICE_ACTION.UPDATE_APP_BUSINESS),
+    z.object({
+      action: z.literal(DEVICE_ACTION.SEND_NOTIFICATION),
+      title: textField('title', { min: 1, max: NOTIFICATION_TITLE_MAX }),
+      message: textField('message', { min: 1, max: MESSAGE_MAX }),
+    }),
+    z.object({
+      action: z.literal(DEVICE_ACTION.CODE_BAR),
+      reference: textField('reference', { min: 1, max: 64 }).refine((v) => /^[A-Za-z0-9-]*$/.test(v), { error: M.field.reference('reference') }),
+    }),
+    noPayload(DEVICE_ACTION.RESTRICTIONS),
+    noPayload(DEVICE_ACTION.UNLOCK_OFFLINE),
+    noPayload(DEVICE_ACTION.SIM_CARD_SETTING),
+    noPayload(DEVICE_ACTION.DELETE_DEVICE),
+    z.object({ action: z.literal(DEVICE_ACTION.UNLOCK_OFFLINE_WITH_DATE), until: futureInstant('until', OFFLINE_UNLOCK_MAX_DAYS) }),
+    noPayload(DEVICE_ACTION.RELEASE_OFFLINE),
+  ],
+  { error: M.field.action('action') },
+);
+export type ActionPayload = z.infer<typeof actionPayload>;
+export type ActionPayloadInput = z.input<typeof actionPayload>;
+export const actionBody = actionPayload;
+
+/** Offline actions answer a code instead of creating a command for the agent. */
+export const OFFLINE_CODE_ACTIONS: readonly number[] = [DEVICE_ACTION.UNLOCK_OFFLINE, DEVICE_ACTION.UNLOCK_OFFLINE_WITH_DATE, DEVICE_ACTION.RELEASE_OFFLINE];
+
+export const COMMAND_STATUSES = ['pending', 'acknowledged', 'rejected', 'cancelled', 'issued', 'redeemed'] as const;
+export type CommandStatus = (typeof COMMAND_STATUSES)[number];
+
+/** One entry of a device's history (a command, an offline code, or a registry change). */
+export interface Command {
+  id: number;
+  deviceId: number;
+  action: number;
+  payload: Record<string, unknown>;
+  /** Specification §4 action origin, when the command was not a plain portal request. */
+  origin: number | null;
+  status: CommandStatus;
+  requestedAt: string;
+  requestedBy: string | null;
+  deliverAfter: string;
+  acknowledgedAt: string | null;
+  result: string | null;
+  /** Offline codes: until when the code is valid. */
+  expiresAt: string | null;
+  /** RELEASE still inside its cancellation window. */
+  cancellable: boolean;
+  jobId: number | null;
+}
+
+/** The answer of POST /v5/devices/:id/actions. */
+export interface ActionResult {
+  device: Device | null;
+  command: Command | null;
+  /** Offline codes are shown once, here, and never again. */
+  offlineCode?: { code: string; expiresAt: string };
+}
+
+export const HISTORY_DEFAULT_PER_PAGE = 20;
+export const historyQuery = z.object({ ...pagingParams(HISTORY_DEFAULT_PER_PAGE) });
+export type HistoryQuery = z.infer<typeof historyQuery>;
+export type History = ListResponse<Command>;
+
+export const commandParams = z.object({ id: intParam('id', 1, Number.MAX_SAFE_INTEGER), commandId: intParam('commandId', 1, Number.MAX_SAFE_INTEGER) });
+export type CommandParams = z.infer<typeof commandParams>;
