@@ -1,7 +1,7 @@
 import * as z from 'zod';
-import { DEVICE_TYPES, LOCK_TYPES, STATUS_FILTERS, type DeviceStatusCode, type DeviceTypeCode, type LockType } from '../constants/domain';
+import { DEVICE_STATUSES, DEVICE_TYPES, LOCK_TYPES, STATUS_FILTERS, type DeviceStatusCode, type DeviceTypeCode, type LockType } from '../constants/domain';
 import { ADMIN_API_MESSAGES, INVENTORY_MESSAGES as M } from '../messages';
-import { idField, oneOfParam, optionalTextField, pagingParams, textParam, type ListResponse } from './fields';
+import { idField, listResponse, oneOfParam, optionalTextField, pagingParams, textParam } from './fields';
 
 const F = ADMIN_API_MESSAGES.field;
 
@@ -111,46 +111,53 @@ export const deviceListQuery = z.object({
 export type DeviceListQuery = z.infer<typeof deviceListQuery>;
 
 /** The command a device is waiting for. */
-export interface PendingCommand {
-  id: number;
-  action: number;
-  requestedAt: string;
-  requestedBy: string | null;
+// Responses ------------------------------------------------------------------------------
+
+const DEVICE_STATUS_CODES = DEVICE_STATUSES.map((s) => s.code) as readonly DeviceStatusCode[];
+const nullableText = z.string().nullable();
+
+/** The command a device is waiting for (one at a time). */
+export const pendingCommandResponse = z.strictObject({
+  id: z.number().int(),
+  action: z.number().int(),
+  requestedAt: z.string(),
+  requestedBy: nullableText,
   /** RELEASE waits out its cancellation window before the agent receives it. */
-  deliverAfter: string;
-}
+  deliverAfter: z.string(),
+});
+export type PendingCommand = z.infer<typeof pendingCommandResponse>;
 
-/** A device as the API answers it. */
-export interface Device {
-  id: number;
-  imei: string;
-  imei2: string | null;
-  serial: string | null;
-  deviceType: DeviceTypeCode;
-  brand: string | null;
-  model: string | null;
-  osVersion: string | null;
-  agentVersion: string | null;
-  groupId: number | null;
-  groupName: string | null;
-  customerName: string | null;
-  creditReference: string | null;
+/** A device as the API answers it (GET /v5/devices/:id, the list rows, action answers). */
+export const deviceResponse = z.strictObject({
+  id: z.number().int(),
+  imei: z.string(),
+  imei2: nullableText,
+  serial: nullableText,
+  deviceType: z.custom<DeviceTypeCode>((v) => (DEVICE_TYPE_CODES as readonly unknown[]).includes(v)),
+  brand: nullableText,
+  model: nullableText,
+  osVersion: nullableText,
+  agentVersion: nullableText,
+  groupId: z.number().int().nullable(),
+  groupName: nullableText,
+  customerName: nullableText,
+  creditReference: nullableText,
   /** The specification §4 status code, derived (offline overlay included). */
-  status: DeviceStatusCode;
-  lockType: LockType | null;
-  lockMessage: string | null;
-  temporaryUntil: string | null;
-  pendingCommand: PendingCommand | null;
-  failureReason: string | null;
-  lastSeenAt: string | null;
-  enrolledAt: string | null;
-  createdAt: string;
-  updatedAt: string;
-  simIccid: string | null;
-  simCarrier: string | null;
-}
+  status: z.custom<DeviceStatusCode>((v) => (DEVICE_STATUS_CODES as readonly unknown[]).includes(v)),
+  lockType: z.enum(LOCK_TYPE_KEYS).nullable(),
+  lockMessage: nullableText,
+  temporaryUntil: nullableText,
+  pendingCommand: pendingCommandResponse.nullable(),
+  failureReason: nullableText,
+  lastSeenAt: nullableText,
+  enrolledAt: nullableText,
+  createdAt: z.string(),
+  updatedAt: z.string(),
+  simIccid: nullableText,
+  simCarrier: nullableText,
+});
+export type Device = z.infer<typeof deviceResponse>;
 
-/** `{ data, total }`; `totalIsEstimate` when the filtered set is large and the total is an estimate. */
-export interface DeviceList extends ListResponse<Device> {
-  totalIsEstimate: boolean;
-}
+/** GET /v5/devices: `{ data, total }`; `totalIsEstimate` when the filtered set is large and the total is an estimate. */
+export const deviceListResponse = listResponse(deviceResponse).extend({ totalIsEstimate: z.boolean() });
+export type DeviceList = z.infer<typeof deviceListResponse>;

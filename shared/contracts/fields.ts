@@ -114,3 +114,6 @@ export interface ListResponse<T> {
 /** An optional one-line text field of a body: null, absent or empty (after trimming) is null. */
 export const optionalTextField = (field: string, max: number) =>
   z.preprocess((v) => (v === null ? '' : v), textField(field, { max })).transform((v) => (v === '' ? null : v));
+
+/** The response contract of a list: `{ data, total }` of `item`. */
+export const listResponse = <T extends z.ZodType>(item: T) => z.strictObject({ data: z.array(item), total: z.number().int() });

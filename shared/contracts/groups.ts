@@ -1,6 +1,6 @@
 import * as z from 'zod';
 import { ADMIN_API_MESSAGES } from '../messages';
-import { intParam, optionalTextField, textField, type ListResponse } from './fields';
+import { intParam, listResponse, optionalTextField, textField } from './fields';
 
 const F = ADMIN_API_MESSAGES.field;
 
@@ -23,12 +23,17 @@ export type GroupBody = z.infer<typeof groupBody>;
 export const deleteGroupQuery = z.object({ moveTo: intParam('moveTo', 1, 2_147_483_647).optional() });
 export type DeleteGroupQuery = z.infer<typeof deleteGroupQuery>;
 
-export interface Group {
-  id: number;
-  name: string;
-  description: string | null;
-  deviceCount: number;
-  createdAt: string;
-  updatedAt: string;
-}
-export type GroupList = ListResponse<Group>;
+/** A group as the API answers it. */
+export const groupResponse = z.strictObject({
+  id: z.number().int(),
+  name: z.string(),
+  description: z.string().nullable(),
+  deviceCount: z.number().int(),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+});
+export type Group = z.infer<typeof groupResponse>;
+
+/** GET /v5/groups. */
+export const groupListResponse = listResponse(groupResponse);
+export type GroupList = z.infer<typeof groupListResponse>;

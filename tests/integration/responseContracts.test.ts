@@ -1,7 +1,10 @@
 import request from 'supertest';
+import { deviceListResponse, deviceResponse } from '../../shared/contracts/devices';
+import { groupListResponse, groupResponse } from '../../shared/contracts/groups';
 import { appVersionResponse, portalVersionResponse } from '../../shared/contracts/portal';
 import { portalUserResponse } from '../../shared/contracts/users';
 import { adminApi, type AdminApi } from '../helpers/adminApi';
+import { insertDevices, setPendingCommand } from '../helpers/inventoryFixtures';
 import { createTestDb, testEngines, type TestDb } from '../helpers/testDb';
 
 describe.each(testEngines())('responses answer their shared contracts (%s)', (engine) => {
@@ -24,6 +27,21 @@ describe.each(testEngines())('responses answer their shared contracts (%s)', (en
     const user = portalUserResponse.parse(res.body);
     expect(user.correo).toBe('soporte@demo.local');
     expect(user.profile?.details.length).toBeGreaterThan(0);
+  });
+
+  test('devices and groups: the list, one device (with a command in flight) and a created group, exactly as contracted', async () => {
+    const headers = await api.headersOf('admin@demo.local');
+    const group = await request(api.ta.app).post('/api/v5/groups').set(headers).send({ name: 'Contrato', description: 'Grupo de prueba' }).expect(201);
+    expect(groupResponse.parse(group.body).name).toBe('Contrato');
+    const [plain, pending] = await insertDevices(t.db, [{ groupId: group.body.id, customerName: 'Ana' }, { lifecycle: 'enrolled' }]);
+    await setPendingCommand(t.db, pending!, 0);
+    const list = await request(api.ta.app).get('/api/v5/devices').set(headers).expect(200);
+    expect(deviceListResponse.parse(list.body).data.length).toBeGreaterThanOrEqual(2);
+    expect(deviceResponse.parse((await request(api.ta.app).get(`/api/v5/devices/${plain}`).set(headers).expect(200)).body).groupName).toBe('Contrato');
+    const withCommand = deviceResponse.parse((await request(api.ta.app).get(`/api/v5/devices/${pending}`).set(headers).expect(200)).body);
+    expect(withCommand.pendingCommand).not.toBeNull();
+    const groups = await request(api.ta.app).get('/api/v5/groups').set(headers).expect(200);
+    expect(groupListResponse.parse(groups.body).data.map((g) => g.name)).toContain('Contrato');
   });
 
   test('GET /portal/getVersion and /portal/getVersionApp', async () => {
