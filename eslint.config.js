@@ -1,5 +1,5 @@
 // ESLint (flat config): TypeScript, React hooks, accessibility of the JSX, and the import
-// boundaries between the three halves of the repository. Formatting is Prettier's (.prettierrc),
+// boundaries between the parts of the repository (shared, server, client and its features). Formatting is Prettier's (.prettierrc),
 // so eslint-config-prettier comes last and turns off every stylistic rule.
 import { readdirSync } from 'node:fs';
 import { defineConfig, globalIgnores } from 'eslint/config';
