@@ -1,8 +1,8 @@
 import * as z from 'zod';
 import { DEVICE_ACTION } from '../constants/deviceActions';
 import { INVENTORY_MESSAGES as M } from '../messages';
-import { LOCK_TYPE_KEYS, type Device } from './devices';
-import { intParam, optionalTextField, pagingParams, textField, type ListResponse } from './fields';
+import { LOCK_TYPE_KEYS, deviceResponse } from './devices';
+import { intParam, listResponse, optionalTextField, pagingParams, textField } from './fields';
 
 /** Device actions (POST /v5/devices/:id/actions), their commands and a device's history. */
 
@@ -68,38 +68,42 @@ export const COMMAND_STATUSES = ['pending', 'acknowledged', 'rejected', 'cancell
 export type CommandStatus = (typeof COMMAND_STATUSES)[number];
 
 /** One entry of a device's history (a command, an offline code, or a registry change). */
-export interface Command {
-  id: number;
-  deviceId: number;
-  action: number;
-  payload: Record<string, unknown>;
+export const commandResponse = z.strictObject({
+  id: z.number().int(),
+  deviceId: z.number().int(),
+  action: z.number().int(),
+  payload: z.record(z.string(), z.unknown()),
   /** Specification §4 action origin, when the command was not a plain portal request. */
-  origin: number | null;
-  status: CommandStatus;
-  requestedAt: string;
-  requestedBy: string | null;
-  deliverAfter: string;
-  acknowledgedAt: string | null;
-  result: string | null;
+  origin: z.number().int().nullable(),
+  status: z.enum(COMMAND_STATUSES),
+  requestedAt: z.string(),
+  requestedBy: z.string().nullable(),
+  deliverAfter: z.string(),
+  acknowledgedAt: z.string().nullable(),
+  result: z.string().nullable(),
   /** Offline codes: until when the code is valid. */
-  expiresAt: string | null;
+  expiresAt: z.string().nullable(),
   /** RELEASE still inside its cancellation window. */
-  cancellable: boolean;
-  jobId: number | null;
-}
+  cancellable: z.boolean(),
+  jobId: z.number().int().nullable(),
+});
+export type Command = z.infer<typeof commandResponse>;
 
 /** The answer of POST /v5/devices/:id/actions. */
-export interface ActionResult {
-  device: Device | null;
-  command: Command | null;
+export const actionResultResponse = z.strictObject({
+  device: deviceResponse.nullable(),
+  command: commandResponse.nullable(),
   /** Offline codes are shown once, here, and never again. */
-  offlineCode?: { code: string; expiresAt: string };
-}
+  offlineCode: z.strictObject({ code: z.string(), expiresAt: z.string() }).optional(),
+});
+export type ActionResult = z.infer<typeof actionResultResponse>;
 
 export const HISTORY_DEFAULT_PER_PAGE = 20;
 export const historyQuery = z.object({ ...pagingParams(HISTORY_DEFAULT_PER_PAGE) });
 export type HistoryQuery = z.infer<typeof historyQuery>;
-export type History = ListResponse<Command>;
+/** GET /v5/devices/:id/history. */
+export const historyResponse = listResponse(commandResponse);
+export type History = z.infer<typeof historyResponse>;
 
 export const commandParams = z.object({ id: intParam('id', 1, Number.MAX_SAFE_INTEGER), commandId: intParam('commandId', 1, Number.MAX_SAFE_INTEGER) });
 export type CommandParams = z.infer<typeof commandParams>;

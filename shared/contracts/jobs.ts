@@ -1,10 +1,10 @@
 import * as z from 'zod';
 import { DEVICE_ACTION } from '../constants/deviceActions';
-import type { DeviceStatusCode } from '../constants/domain';
+import { DEVICE_STATUSES, type DeviceStatusCode } from '../constants/domain';
 import { ADMIN_API_MESSAGES, INVENTORY_MESSAGES as M } from '../messages';
 import { actionPayload } from './deviceActions';
 import { deviceFilter } from './devices';
-import { idField } from './fields';
+import { idField, listResponse } from './fields';
 
 const F = ADMIN_API_MESSAGES.field;
 
@@ -39,47 +39,56 @@ export type BulkBody = z.infer<typeof bulkBody>;
 export type BulkBodyInput = z.input<typeof bulkBody>;
 
 /** The dry run of a bulk action. */
-export interface BulkPreview {
+const count = z.number().int();
+const DEVICE_STATUS_CODES = DEVICE_STATUSES.map((s) => s.code) as readonly DeviceStatusCode[];
+
+export const bulkPreviewResponse = z.strictObject({
   /** Devices the selection matches. */
-  total: number;
+  total: count,
   /** Devices that will get the action. */
-  eligible: number;
+  eligible: count,
   /** Matched devices per derived status. */
-  byStatus: { status: DeviceStatusCode; count: number }[];
+  byStatus: z.array(z.strictObject({ status: z.custom<DeviceStatusCode>((v) => (DEVICE_STATUS_CODES as readonly unknown[]).includes(v)), count })),
   /** Devices skipped, grouped by the reason. */
-  skipped: { reason: string; count: number }[];
+  skipped: z.array(z.strictObject({ reason: z.string(), count })),
   /** Eligible devices that are offline and will get the command when they next check in. */
-  offline: number;
+  offline: count,
   /** The selection exceeds BULK_MAX_DEVICES. */
-  overLimit: boolean;
-}
+  overLimit: z.boolean(),
+});
+export type BulkPreview = z.infer<typeof bulkPreviewResponse>;
 
 export const JOB_STATUSES = ['queued', 'running', 'completed', 'failed'] as const;
 export type JobStatus = (typeof JOB_STATUSES)[number];
 
 /** A bulk action job and its progress. */
-export interface Job {
-  id: number;
-  kind: 'bulk_action';
-  action: number;
-  status: JobStatus;
-  total: number;
-  processed: number;
-  succeeded: number;
-  skipped: number;
-  failed: number;
-  createdAt: string;
-  createdBy: string | null;
-  startedAt: string | null;
-  finishedAt: string | null;
-  error: string | null;
-}
+export const jobResponse = z.strictObject({
+  id: z.number().int(),
+  kind: z.literal('bulk_action'),
+  action: z.number().int(),
+  status: z.enum(JOB_STATUSES),
+  total: count,
+  processed: count,
+  succeeded: count,
+  skipped: count,
+  failed: count,
+  createdAt: z.string(),
+  createdBy: z.string().nullable(),
+  startedAt: z.string().nullable(),
+  finishedAt: z.string().nullable(),
+  error: z.string().nullable(),
+});
+export type Job = z.infer<typeof jobResponse>;
 
 export const JOB_RESULT_OUTCOMES = ['done', 'skipped', 'failed'] as const;
-export interface JobResult {
-  deviceId: number;
-  imei: string;
-  outcome: (typeof JOB_RESULT_OUTCOMES)[number];
-  reason: string | null;
-  commandId: number | null;
-}
+export const jobResultResponse = z.strictObject({
+  deviceId: z.number().int(),
+  imei: z.string(),
+  outcome: z.enum(JOB_RESULT_OUTCOMES),
+  reason: z.string().nullable(),
+  commandId: z.number().int().nullable(),
+});
+export type JobResult = z.infer<typeof jobResultResponse>;
+
+/** GET /v5/jobs/:id/results. */
+export const jobResultListResponse = listResponse(jobResultResponse);

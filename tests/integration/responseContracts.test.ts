@@ -1,6 +1,8 @@
 import request from 'supertest';
+import { actionResultResponse, historyResponse } from '../../shared/contracts/deviceActions';
 import { deviceListResponse, deviceResponse } from '../../shared/contracts/devices';
 import { groupListResponse, groupResponse } from '../../shared/contracts/groups';
+import { bulkPreviewResponse, jobResponse, jobResultListResponse } from '../../shared/contracts/jobs';
 import { appVersionResponse, portalVersionResponse } from '../../shared/contracts/portal';
 import { portalUserResponse } from '../../shared/contracts/users';
 import { adminApi, type AdminApi } from '../helpers/adminApi';
@@ -42,6 +44,21 @@ describe.each(testEngines())('responses answer their shared contracts (%s)', (en
     expect(withCommand.pendingCommand).not.toBeNull();
     const groups = await request(api.ta.app).get('/api/v5/groups').set(headers).expect(200);
     expect(groupListResponse.parse(groups.body).data.map((g) => g.name)).toContain('Contrato');
+  });
+
+  test('actions, history, bulk preview, jobs and their results, exactly as contracted', async () => {
+    const headers = await api.headersOf('admin@demo.local');
+    const [a, b] = await insertDevices(t.db, [{ lifecycle: 'enrolled' }, { lifecycle: 'enrolled' }]);
+    const acted = await request(api.ta.app).post(`/api/v5/devices/${a}/actions`).set(headers).send({ action: 5, title: 'Aviso', message: 'Hola' }).expect(201);
+    expect(actionResultResponse.parse(acted.body).command?.action).toBe(5);
+    const history = await request(api.ta.app).get(`/api/v5/devices/${a}/history`).set(headers).expect(200);
+    expect(historyResponse.parse(history.body).data.length).toBeGreaterThan(0);
+    const bulk = { selection: { ids: [a, b] }, payload: { action: 5, title: 'Aviso', message: 'Hola' } };
+    const preview = await request(api.ta.app).post('/api/v5/devices/bulk-actions/preview').set(headers).send(bulk).expect(200);
+    expect(bulkPreviewResponse.parse(preview.body).total).toBe(2);
+    const job = jobResponse.parse((await request(api.ta.app).post('/api/v5/devices/bulk-actions').set(headers).send(bulk).expect(202)).body);
+    expect(jobResponse.parse((await request(api.ta.app).get(`/api/v5/jobs/${job.id}`).set(headers).expect(200)).body).id).toBe(job.id);
+    jobResultListResponse.parse((await request(api.ta.app).get(`/api/v5/jobs/${job.id}/results`).set(headers).expect(200)).body);
   });
 
   test('GET /portal/getVersion and /portal/getVersionApp', async () => {
