@@ -2,7 +2,8 @@ import { useId, type ReactNode } from 'react';
 import Form from 'react-bootstrap/Form';
 import Pagination from 'react-bootstrap/Pagination';
 import { ADMIN_LABELS as L } from '../../shared/constants/adminLabels';
-import { PER_PAGE_OPTIONS } from './useUrlQuery';
+import { DATA_TABLE_LABELS } from '../../shared/constants/labels';
+import { PER_PAGE_OPTIONS } from './useListParams';
 
 export interface ListPagerProps {
   page: number;
@@ -14,7 +15,7 @@ export interface ListPagerProps {
   perPageOptions?: readonly number[];
   /** Replaces the 'Página x de y (n registros)' text (e.g. an estimated total). */
   summary?: ReactNode;
-  /** Texts of a list with its own labels (default: the administrator pages' texts). */
+  /** Texts of a list with its own labels (default: the data table's texts). */
   labels?: { perPage: string; pagination: string };
 }
 
@@ -32,7 +33,7 @@ function pageNumbers(page: number, pages: number): (number | 'gap')[] {
 }
 
 /** Page numbers and the page size (10/25/50 unless `perPageOptions`) of a list. */
-export function ListPager({ page, perPage, total, onPage, onPerPage, perPageOptions = PER_PAGE_OPTIONS, summary, labels = L }: ListPagerProps) {
+export function ListPager({ page, perPage, total, onPage, onPerPage, perPageOptions = PER_PAGE_OPTIONS, summary, labels = DATA_TABLE_LABELS }: ListPagerProps) {
   const selectId = useId();
   const pages = Math.max(1, Math.ceil(total / perPage));
   return (

@@ -1,4 +1,4 @@
-import type { AuditEntryView, AuditOutcome } from '../../shared/contracts/audit';
+import type { AuditAction, AuditEntity, AuditEntryView, AuditOutcome } from '../../shared/contracts/audit';
 import type { Queryable } from '../db/Db';
 
 export type { AuditOutcome };
@@ -15,9 +15,9 @@ export interface AuditActor {
 /** One audit row to write. `before`/`after` are JSON snapshots; never a password or token. */
 export interface AuditEntry {
   actor: AuditActor;
-  entity: string;
+  entity: AuditEntity;
   entityId?: string | number | null;
-  action: string;
+  action: AuditAction;
   before?: unknown;
   after?: unknown;
   outcome?: AuditOutcome;

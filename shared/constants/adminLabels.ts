@@ -1,4 +1,15 @@
 /** Spanish texts of the administrator settings pages (administrators, roles, audit log). */
+import type { AuditAction, AuditEntity, AuditOutcome, DeviceAuditAction } from '../contracts/audit';
+import { DEVICE_ACTIONS } from './deviceActions';
+
+/** A device action in the audit log reads as the action's own label ('lock' → 'Bloquear'). */
+const DEVICE_ACTION_NAMES = Object.fromEntries(DEVICE_ACTIONS.map((a) => [a.key.toLowerCase(), a.label])) as Record<DeviceAuditAction, string>;
+
+/** The label of a vocabulary value; a value the list does not know (an older row) reads as itself. */
+export function labelOf<K extends string>(labels: Record<K, string>, value: string): string {
+  return Object.hasOwn(labels, value) ? labels[value as K] : value;
+}
+
 export const ADMIN_LABELS = {
   actions: 'Acciones',
   noResults: 'No hay resultados',
@@ -96,7 +107,15 @@ export const ADMIN_LABELS = {
     after: 'Después',
     noChanges: 'Sin cambios registrados',
     requestId: 'Id de solicitud',
-    entities: { role: 'Rol', admin: 'Administrador', session: 'Sesión', audit: 'Auditoría' } as Record<string, string>,
+    entities: {
+      role: 'Rol',
+      admin: 'Administrador',
+      session: 'Sesión',
+      audit: 'Auditoría',
+      device: 'Dispositivo',
+      group: 'Grupo de dispositivos',
+      job: 'Acción masiva',
+    } satisfies Record<AuditEntity, string>,
     actionNames: {
       create: 'Crear',
       update: 'Actualizar',
@@ -108,7 +127,11 @@ export const ADMIN_LABELS = {
       sign_in: 'Inicio de sesión',
       sign_out: 'Cierre de sesión',
       export: 'Exportar',
-    } as Record<string, string>,
-    outcomes: { success: 'Éxito', failure: 'Fallo' } as Record<string, string>,
+      import: 'Importar',
+      cancel_release: 'Cancelar liberación',
+      bulk_action: 'Lote de acción masiva',
+      ...DEVICE_ACTION_NAMES,
+    } satisfies Record<AuditAction, string>,
+    outcomes: { success: 'Éxito', failure: 'Fallo' } satisfies Record<AuditOutcome, string>,
   },
 } as const;

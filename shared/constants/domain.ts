@@ -22,6 +22,12 @@ export const DEVICE_TYPES = [
 export type DeviceTypeCode = (typeof DEVICE_TYPES)[number]['code'];
 /** e.g. DEVICE_TYPE.TV === 2 */
 export const DEVICE_TYPE = codesByKey(DEVICE_TYPES);
+/** The one device-type label table: 'Móvil', 'TV'. */
+export const DEVICE_TYPE_LABELS = Object.fromEntries(DEVICE_TYPES.map((t) => [t.code, t.label])) as Record<DeviceTypeCode, string>;
+/** The label of a device type code; an unknown code reads as the number. */
+export function deviceTypeLabel(code: number): string {
+  return Object.hasOwn(DEVICE_TYPE_LABELS, code) ? DEVICE_TYPE_LABELS[code as DeviceTypeCode] : String(code);
+}
 
 // §3 App types --------------------------------------------------------------------------
 
@@ -51,6 +57,10 @@ export const LOCK_TYPES = [
   { key: 'SinKiosko', label: 'Sin Kiosko' },
 ] as const;
 export type LockType = (typeof LOCK_TYPES)[number]['key'];
+/** The label of a lock type key ('PorCredito' → 'Por Crédito'); null when there is none. */
+export function lockTypeLabel(key: string | null): string | null {
+  return key === null ? null : (LOCK_TYPES.find((t) => t.key === key)?.label ?? key);
+}
 
 // §3 Restriction flags ------------------------------------------------------------------
 

@@ -20,3 +20,15 @@ export const LABELS = {
   /** Specification §5: '<label> <text> copiado', e.g. 'IMEI 356938035643809 copiado'. */
   copied: (label: string, text: string) => `${label} ${text} ${SPEC_TEXT.copied}`,
 } as const;
+
+/** Texts of the one data table (loading, error, sorting, selection, row actions). */
+export const DATA_TABLE_LABELS = {
+  loading: 'Cargando...',
+  loadError: 'No se pudo cargar la información',
+  retry: 'Reintentar',
+  noResults: 'No hay resultados',
+  actions: 'Acciones',
+  sortBy: (column: string) => `Ordenar por ${column}`,
+  perPage: 'Resultados por página',
+  pagination: 'Paginación',
+} as const;

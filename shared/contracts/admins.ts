@@ -28,10 +28,11 @@ export const updateAdminBody = z.object(
 export type UpdateAdminBody = z.infer<typeof updateAdminBody>;
 
 export const ADMIN_SORTS = ['nombres', 'correo', 'profile', 'createdAt'] as const;
+export type AdminSort = (typeof ADMIN_SORTS)[number];
 
 /** GET /v5/admins: search in names and e-mail, filters, paging, sort. */
 export const listAdminsQuery = z.object({
-  q: textParam('q', 100).optional(),
+  search: textParam('search', 100).optional(),
   profileId: intParam('profileId', 1, 2_147_483_647).optional(),
   enabled: booleanParam('enabled').optional(),
   sort: oneOfParam('sort', ADMIN_SORTS).default('nombres'),

@@ -1,13 +1,38 @@
 import * as z from 'zod';
+import { DEVICE_ACTIONS, type DeviceActionKey } from '../constants/deviceActions';
 import { ADMIN_API_MESSAGES as M } from '../messages';
 import { dateParam, oneOfParam, pagingParams, textParam, type ListResponse } from './fields';
 
 export const AUDIT_OUTCOMES = ['success', 'failure'] as const;
 export type AuditOutcome = (typeof AUDIT_OUTCOMES)[number];
 
-/** Entities and actions the server records (other features add their own). */
-export const AUDIT_ENTITIES = ['role', 'admin', 'session', 'audit'] as const;
-export const AUDIT_ACTIONS = ['create', 'update', 'delete', 'duplicate', 'disable', 'enable', 'reset_password', 'sign_in', 'sign_out', 'export'] as const;
+/** Every entity the server records in the audit log. */
+export const AUDIT_ENTITIES = ['role', 'admin', 'session', 'audit', 'device', 'group', 'job'] as const;
+export type AuditEntity = (typeof AUDIT_ENTITIES)[number];
+
+/** A device action is recorded under its key in lower case, e.g. 'lock', 'delete_device'. */
+export type DeviceAuditAction = Lowercase<DeviceActionKey>;
+export const deviceAuditAction = <K extends DeviceActionKey>(key: K): Lowercase<K> => key.toLowerCase() as Lowercase<K>;
+
+/** The actions that are not a device action. */
+export const AUDIT_GENERAL_ACTIONS = [
+  'create',
+  'update',
+  'delete',
+  'duplicate',
+  'disable',
+  'enable',
+  'reset_password',
+  'sign_in',
+  'sign_out',
+  'export',
+  'import',
+  'cancel_release',
+  'bulk_action',
+] as const;
+/** Every action the server records in the audit log. */
+export type AuditAction = (typeof AUDIT_GENERAL_ACTIONS)[number] | DeviceAuditAction;
+export const AUDIT_ACTIONS: readonly AuditAction[] = [...AUDIT_GENERAL_ACTIONS, ...DEVICE_ACTIONS.map((a) => deviceAuditAction(a.key))];
 
 /**
  * GET /v5/audit and /v5/audit/export: `actor` (e-mail or name typed at sign-in, exact,

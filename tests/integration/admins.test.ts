@@ -164,11 +164,11 @@ describe.each(testEngines())('administrators API on %s', (engine) => {
       expect((all.body.data as Admin[]).map((a) => a.nombres)).toEqual(
         [...(all.body.data as Admin[])].map((a) => a.nombres).sort((a, b) => a.toLowerCase().localeCompare(b.toLowerCase())),
       );
-      const byName = await request(app()).get('/api/v5/admins').query({ q: 'nuevo admin' }).set(admin).expect(200);
+      const byName = await request(app()).get('/api/v5/admins').query({ search: 'nuevo admin' }).set(admin).expect(200);
       expect(byName.body).toMatchObject({ total: 1, data: [{ correo: 'nuevo.admin@demo.local' }] });
-      const byMail = await request(app()).get('/api/v5/admins').query({ q: 'SOPORTE@' }).set(admin).expect(200);
+      const byMail = await request(app()).get('/api/v5/admins').query({ search: 'SOPORTE@' }).set(admin).expect(200);
       expect(byMail.body).toMatchObject({ total: 1, data: [{ correo: 'soporte@demo.local' }] });
-      const wildcard = await request(app()).get('/api/v5/admins').query({ q: '%' }).set(admin).expect(200);
+      const wildcard = await request(app()).get('/api/v5/admins').query({ search: '%' }).set(admin).expect(200);
       expect(wildcard.body.total).toBe(0);
       const byProfile = await request(app()).get('/api/v5/admins').query({ profileId: ids.soporteProfile }).set(admin).expect(200);
       expect((byProfile.body.data as Admin[]).map((a) => a.correo).sort()).toEqual(['nuevo.admin@demo.local', 'soporte@demo.local']);
@@ -187,9 +187,9 @@ describe.each(testEngines())('administrators API on %s', (engine) => {
         [{ profileId: '-3' }, /profileId/],
         [{ sort: 'password' }, /sort/],
         [{ order: 'up' }, /order/],
-        [{ q: 'x'.repeat(101) }, /q debe ser un texto/],
-        [{ q: ['a', 'b'] }, /q debe ser un texto/],
-        [{ q: 'a\u0000' }, /q contiene caracteres no permitidos/],
+        [{ search: 'x'.repeat(101) }, /search debe ser un texto/],
+        [{ search: ['a', 'b'] }, /search debe ser un texto/],
+        [{ search: 'a\u0000' }, /search contiene caracteres no permitidos/],
       ];
       for (const [query, message] of cases) {
         const res = await request(app()).get('/api/v5/admins').query(query).set(admin).expect(400);

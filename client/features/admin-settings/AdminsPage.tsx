@@ -6,10 +6,11 @@ import ButtonGroup from 'react-bootstrap/ButtonGroup';
 import Col from 'react-bootstrap/Col';
 import Form from 'react-bootstrap/Form';
 import Row from 'react-bootstrap/Row';
-import Table from 'react-bootstrap/Table';
 import { ADMIN_LABELS as L } from '../../../shared/constants/adminLabels';
 import {
+  ADMIN_SORTS,
   type Admin,
+  type AdminSort,
   type CreateAdminBody,
   type UpdateAdminBody,
 } from '../../../shared/contracts/admins';
@@ -29,17 +30,27 @@ import {
   useUpdateAdminMutation,
 } from './adminSettingsApi';
 import { ListPager } from '../../components/ListPager';
-import { ListStatus } from '../../components/ListStatus';
+import { DataTable, type DataTableColumn } from '../../components/DataTable';
 import { TemporaryPasswordModal } from './TemporaryPasswordModal';
 import { AdminForm } from './AdminForm';
 import { formErrorOf } from '../../api/apiErrors';
 import type { ApiError } from '../../api/axiosBaseQuery';
 import type { SaveOutcome } from '../../components/serverFieldError';
-import { useUrlQuery } from '../../components/useUrlQuery';
+import { listParam, nextSort, PER_PAGE_OPTIONS, useListParams } from '../../components/useListParams';
+import * as z from 'zod';
 
 type Confirm = { kind: 'disable' | 'enable' | 'reset' | 'delete'; admin: Admin };
 
-const FILTERS = ['q', 'profileId', 'enabled'] as const;
+/** The URL of the administrators list; bad values read as the defaults (by name, ascending). */
+const adminsListParams = z.object({
+  page: listParam.page(),
+  perPage: listParam.perPage(PER_PAGE_OPTIONS),
+  search: listParam.text(100),
+  profileId: listParam.matching(/^[1-9]\d{0,9}$/),
+  enabled: listParam.oneOf(['true', 'false']),
+  sort: listParam.oneOf(ADMIN_SORTS),
+  order: listParam.order(),
+});
 
 function fullName(a: Pick<Admin, 'nombres' | 'apellidos'>): string {
   return `${a.nombres} ${a.apellidos}`.trim();
@@ -47,13 +58,18 @@ function fullName(a: Pick<Admin, 'nombres' | 'apellidos'>): string {
 
 /** Administrators: list, search, filters, create, edit, disable/enable, reset password, delete. */
 export default function AdminsPage({ title }: PageProps) {
-  const { page, perPage, filters, update } = useUrlQuery(FILTERS);
+  const { params, set } = useListParams(adminsListParams);
+  const { page, perPage, search } = params;
+  const sort: AdminSort = params.sort ?? 'nombres';
+  const order = params.order ?? 'asc';
   const args = {
     page,
     perPage,
-    q: filters.q || undefined,
-    profileId: filters.profileId ? Number(filters.profileId) : undefined,
-    enabled: filters.enabled === 'true' ? true : filters.enabled === 'false' ? false : undefined,
+    search: search || undefined,
+    profileId: params.profileId ? Number(params.profileId) : undefined,
+    enabled: params.enabled === undefined ? undefined : params.enabled === 'true',
+    sort: params.sort,
+    order: params.order,
   };
   const list = useListAdminsQuery(args);
   const roles = useListRolesQuery();
@@ -108,6 +124,16 @@ export default function AdminsPage({ title }: PageProps) {
   };
 
   const rows = list.data?.data ?? [];
+  const columns: DataTableColumn<Admin, AdminSort>[] = [
+    { id: 'name', header: L.admins.name, sortKey: 'nombres', cell: (a) => displayValue(fullName(a)) },
+    { id: 'email', header: L.admins.email, sortKey: 'correo', cell: (a) => <CopyText text={a.correo} label={L.admins.email} /> },
+    { id: 'profile', header: L.admins.profile, sortKey: 'profile', cell: (a) => displayValue(a.profileNombre) },
+    {
+      id: 'state',
+      header: L.admins.state,
+      cell: (a) => <Badge bg={a.enabled ? 'success' : 'secondary'}>{a.enabled ? L.admins.active : L.admins.disabled}</Badge>,
+    },
+  ];
   const confirmText = confirm
     ? {
         disable: L.admins.confirmDisable,
@@ -134,12 +160,12 @@ export default function AdminsPage({ title }: PageProps) {
           <SearchInput
             ariaLabel={L.admins.search}
             placeholder={L.admins.searchPlaceholder}
-            initialValue={filters.q}
-            onSearch={(q) => update({ q })}
+            initialValue={search}
+            onSearch={(text) => set({ search: text })}
           />
         </Col>
         <Col md={3}>
-          <Form.Select aria-label={L.admins.filterProfile} value={filters.profileId} onChange={(e) => update({ profileId: e.target.value })}>
+          <Form.Select aria-label={L.admins.filterProfile} value={params.profileId ?? ''} onChange={(e) => set({ profileId: e.target.value })}>
             <option value="">{`${L.admins.profile}: ${L.all}`}</option>
             {roleOptions.map((r) => (
               <option key={r.id} value={r.id}>
@@ -149,7 +175,7 @@ export default function AdminsPage({ title }: PageProps) {
           </Form.Select>
         </Col>
         <Col md={3}>
-          <Form.Select aria-label={L.admins.filterState} value={filters.enabled} onChange={(e) => update({ enabled: e.target.value })}>
+          <Form.Select aria-label={L.admins.filterState} value={params.enabled ?? ''} onChange={(e) => set({ enabled: e.target.value })}>
             <option value="">{`${L.admins.state}: ${L.all}`}</option>
             <option value="true">{L.admins.active}</option>
             <option value="false">{L.admins.disabled}</option>
@@ -157,66 +183,48 @@ export default function AdminsPage({ title }: PageProps) {
         </Col>
       </Row>
 
-      <ListStatus loading={list.isLoading} error={list.isError && !list.data} empty={rows.length === 0} onRetry={() => void list.refetch()} />
-      {rows.length > 0 && (
-        <Table responsive hover className="align-middle" aria-busy={list.isFetching || undefined}>
-          <thead>
-            <tr>
-              <th scope="col">{L.admins.name}</th>
-              <th scope="col">{L.admins.email}</th>
-              <th scope="col">{L.admins.profile}</th>
-              <th scope="col">{L.admins.state}</th>
-              <th scope="col" className="text-end">
-                {L.actions}
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {rows.map((a) => {
-              const name = fullName(a) || a.correo;
-              return (
-                <tr key={a.id} data-testid={`admin-row-${a.correo}`}>
-                  <td>{displayValue(fullName(a))}</td>
-                  <td>
-                    <CopyText text={a.correo} label={L.admins.email} />
-                  </td>
-                  <td>{displayValue(a.profileNombre)}</td>
-                  <td>
-                    <Badge bg={a.enabled ? 'success' : 'secondary'}>{a.enabled ? L.admins.active : L.admins.disabled}</Badge>
-                  </td>
-                  <td className="text-end">
-                    <ButtonGroup size="sm">
-                      <IconButton variant="outline-primary" icon="pencil" label={L.admins.editOf(name)} title={L.admins.edit} onClick={() => setEditing(a)} />
-                      <IconButton
-                        variant="outline-secondary"
-                        icon={a.enabled ? 'person-slash' : 'person-check'}
-                        label={a.enabled ? L.admins.disableOf(name) : L.admins.enableOf(name)}
-                        title={a.enabled ? L.admins.disable : L.admins.enable}
-                        onClick={() => setConfirm({ kind: a.enabled ? 'disable' : 'enable', admin: a })}
-                      />
-                      <IconButton
-                        variant="outline-secondary"
-                        icon="key"
-                        label={L.admins.resetPasswordOf(name)}
-                        title={L.admins.resetPassword}
-                        onClick={() => setConfirm({ kind: 'reset', admin: a })}
-                      />
-                      <IconButton variant="outline-danger" icon="trash" label={L.admins.deleteOf(name)} title={L.admins.delete} onClick={() => setConfirm({ kind: 'delete', admin: a })} />
-                    </ButtonGroup>
-                  </td>
-                </tr>
-              );
-            })}
-          </tbody>
-        </Table>
-      )}
+      <DataTable
+        columns={columns}
+        rows={rows}
+        getRowId={(a) => a.id}
+        rowAttributes={(a) => ({ 'data-testid': `admin-row-${a.correo}` })}
+        caption={title}
+        loading={list.isLoading}
+        fetching={list.isFetching}
+        error={list.isError && !list.data}
+        onRetry={() => void list.refetch()}
+        sort={{ column: sort, order, onSort: (column) => set(nextSort({ sort, order }, column)) }}
+        rowActions={(a) => {
+          const name = fullName(a) || a.correo;
+          return (
+            <ButtonGroup size="sm">
+              <IconButton variant="outline-primary" icon="pencil" label={L.admins.editOf(name)} title={L.admins.edit} onClick={() => setEditing(a)} />
+              <IconButton
+                variant="outline-secondary"
+                icon={a.enabled ? 'person-slash' : 'person-check'}
+                label={a.enabled ? L.admins.disableOf(name) : L.admins.enableOf(name)}
+                title={a.enabled ? L.admins.disable : L.admins.enable}
+                onClick={() => setConfirm({ kind: a.enabled ? 'disable' : 'enable', admin: a })}
+              />
+              <IconButton
+                variant="outline-secondary"
+                icon="key"
+                label={L.admins.resetPasswordOf(name)}
+                title={L.admins.resetPassword}
+                onClick={() => setConfirm({ kind: 'reset', admin: a })}
+              />
+              <IconButton variant="outline-danger" icon="trash" label={L.admins.deleteOf(name)} title={L.admins.delete} onClick={() => setConfirm({ kind: 'delete', admin: a })} />
+            </ButtonGroup>
+          );
+        }}
+      />
       {list.data && (
         <ListPager
           page={page}
           perPage={perPage}
           total={list.data.total}
-          onPage={(p) => update({ page: p })}
-          onPerPage={(n) => update({ perPage: n })}
+          onPage={(p) => set({ page: p })}
+          onPerPage={(n) => set({ perPage: n })}
         />
       )}
 

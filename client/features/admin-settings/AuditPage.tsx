@@ -6,7 +6,8 @@ import Col from 'react-bootstrap/Col';
 import Form from 'react-bootstrap/Form';
 import Row from 'react-bootstrap/Row';
 import Table from 'react-bootstrap/Table';
-import { ADMIN_LABELS as L } from '../../../shared/constants/adminLabels';
+import * as z from 'zod';
+import { ADMIN_LABELS as L, labelOf } from '../../../shared/constants/adminLabels';
 import { AUDIT_ACTIONS, AUDIT_ENTITIES, AUDIT_OUTCOMES, type AuditEntryView } from '../../../shared/contracts/audit';
 import { DATE_PARAM_MAX, DATE_PARAM_MIN } from '../../../shared/contracts/fields';
 import type { PageProps } from '../../app/lazyPage';
@@ -16,18 +17,45 @@ import { LoadingButton } from '../../components/LoadingButton';
 import { toastSuccess } from '../../components/toast';
 import { useExportAuditMutation, useListAuditQuery } from './adminSettingsApi';
 import { auditDiff } from './auditDiff';
+import { DataTable, type DataTableColumn } from '../../components/DataTable';
+import { formatDateTime } from '../../components/formatDate';
 import { ListPager } from '../../components/ListPager';
-import { ListStatus } from '../../components/ListStatus';
-import { useUrlQuery } from '../../components/useUrlQuery';
+import { listParam, PER_PAGE_OPTIONS, useListParams } from '../../components/useListParams';
 
 const FILTERS = ['actor', 'entity', 'action', 'outcome', 'from', 'to'] as const;
 type Filters = Record<(typeof FILTERS)[number], string>;
 
-const dateFormat = new Intl.DateTimeFormat('es-MX', { dateStyle: 'short', timeStyle: 'medium' });
+const DAY = /^\d{4}-\d{2}-\d{2}$/;
+/** The URL of the audit log; a value the API would refuse (or that names nothing recorded) is left out. */
+const auditListParams = z.object({
+  page: listParam.page(),
+  perPage: listParam.perPage(PER_PAGE_OPTIONS),
+  actor: listParam.text(254),
+  entity: listParam.oneOf(AUDIT_ENTITIES),
+  action: z
+    .string()
+    .refine((v) => (AUDIT_ACTIONS as readonly string[]).includes(v))
+    .optional()
+    .catch(undefined),
+  outcome: listParam.oneOf(AUDIT_OUTCOMES),
+  from: listParam.matching(DAY),
+  to: listParam.matching(DAY),
+});
 
-const entityLabel = (e: string) => L.audit.entities[e] ?? e;
-const actionLabel = (a: string) => L.audit.actionNames[a] ?? a;
-const outcomeLabel = (o: string) => L.audit.outcomes[o] ?? o;
+const entityLabel = (e: string) => labelOf(L.audit.entities, e);
+const actionLabel = (a: string) => labelOf(L.audit.actionNames, a);
+const outcomeLabel = (o: string) => labelOf(L.audit.outcomes, o);
+const atText = (at: string) => formatDateTime(at, { seconds: true });
+
+const columns: DataTableColumn<AuditEntryView>[] = [
+  { id: 'at', header: L.audit.at, className: 'text-nowrap', cell: (r) => atText(r.at) },
+  { id: 'actor', header: L.audit.actor, cell: (r) => displayValue(r.actorEmail) },
+  { id: 'entity', header: L.audit.entity, cell: (r) => entityLabel(r.entity) },
+  { id: 'entityId', header: L.audit.entityId, cell: (r) => displayValue(r.entityId) },
+  { id: 'action', header: L.audit.action, cell: (r) => actionLabel(r.action) },
+  { id: 'outcome', header: L.audit.outcome, cell: (r) => <Badge bg={r.outcome === 'success' ? 'success' : 'danger'}>{outcomeLabel(r.outcome)}</Badge> },
+];
+const rowAttributes = (r: AuditEntryView) => ({ 'data-testid': 'audit-row', 'data-entity': r.entity, 'data-action': r.action, 'data-actor': r.actorEmail ?? '' });
 
 /** The before/after of one row: the changed keys, old → new. */
 function AuditDetail({ entry }: { entry: AuditEntryView }) {
@@ -36,7 +64,7 @@ function AuditDetail({ entry }: { entry: AuditEntryView }) {
     <>
       <dl className="row small">
         <dt className="col-sm-4">{L.audit.at}</dt>
-        <dd className="col-sm-8">{dateFormat.format(new Date(entry.at))}</dd>
+        <dd className="col-sm-8">{atText(entry.at)}</dd>
         <dt className="col-sm-4">{L.audit.actor}</dt>
         <dd className="col-sm-8">{displayValue(entry.actorEmail)}</dd>
         <dt className="col-sm-4">{L.audit.ip}</dt>
@@ -163,7 +191,16 @@ function AuditFilters({ filters, onApply }: { filters: Filters; onApply: (f: Fil
 
 /** The audit log: filters, paged table, before/after detail, CSV export. */
 export default function AuditPage({ title }: PageProps) {
-  const { page, perPage, filters, update } = useUrlQuery(FILTERS);
+  const { params, set } = useListParams(auditListParams);
+  const { page, perPage } = params;
+  const filters: Filters = {
+    actor: params.actor,
+    entity: params.entity ?? '',
+    action: params.action ?? '',
+    outcome: params.outcome ?? '',
+    from: params.from ?? '',
+    to: params.to ?? '',
+  };
   const list = useListAuditQuery({ ...filters, page, perPage });
   const [exportCsv, exportState] = useExportAuditMutation();
   const [detail, setDetail] = useState<AuditEntryView | null>(null);
@@ -183,44 +220,23 @@ export default function AuditPage({ title }: PageProps) {
           {L.audit.export}
         </LoadingButton>
       </div>
-      <AuditFilters key={FILTERS.map((k) => filters[k]).join('|')} filters={filters} onApply={(f) => update(f)} />
-      <ListStatus loading={list.isLoading} error={list.isError && !list.data} empty={rows.length === 0} onRetry={() => void list.refetch()} />
-      {rows.length > 0 && (
-        <Table responsive hover size="sm" className="align-middle" data-testid="audit-table">
-          <thead>
-            <tr>
-              <th scope="col">{L.audit.at}</th>
-              <th scope="col">{L.audit.actor}</th>
-              <th scope="col">{L.audit.entity}</th>
-              <th scope="col">{L.audit.entityId}</th>
-              <th scope="col">{L.audit.action}</th>
-              <th scope="col">{L.audit.outcome}</th>
-              <th scope="col" className="text-end">
-                {L.audit.detail}
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {rows.map((r) => (
-              <tr key={r.id} data-testid="audit-row" data-entity={r.entity} data-action={r.action} data-actor={r.actorEmail ?? ''}>
-                <td className="text-nowrap">{dateFormat.format(new Date(r.at))}</td>
-                <td>{displayValue(r.actorEmail)}</td>
-                <td>{entityLabel(r.entity)}</td>
-                <td>{displayValue(r.entityId)}</td>
-                <td>{actionLabel(r.action)}</td>
-                <td>
-                  <Badge bg={r.outcome === 'success' ? 'success' : 'danger'}>{outcomeLabel(r.outcome)}</Badge>
-                </td>
-                <td className="text-end">
-                  <IconButton size="sm" variant="outline-primary" icon="eye" label={L.audit.viewOf(r.id)} title={L.audit.view} onClick={() => setDetail(r)} />
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </Table>
-      )}
+      <AuditFilters key={FILTERS.map((k) => filters[k]).join('|')} filters={filters} onApply={(f) => set(f)} />
+      <DataTable
+        columns={columns}
+        rows={rows}
+        getRowId={(r) => r.id}
+        rowAttributes={rowAttributes}
+        caption={title}
+        loading={list.isLoading}
+        fetching={list.isFetching}
+        error={list.isError && !list.data}
+        onRetry={() => void list.refetch()}
+        rowActions={(r) => <IconButton size="sm" variant="outline-primary" icon="eye" label={L.audit.viewOf(r.id)} title={L.audit.view} onClick={() => setDetail(r)} />}
+        size="sm"
+        testId="audit-table"
+      />
       {list.data && (
-        <ListPager page={page} perPage={perPage} total={list.data.total} onPage={(p) => update({ page: p })} onPerPage={(n) => update({ perPage: n })} />
+        <ListPager page={page} perPage={perPage} total={list.data.total} onPage={(p) => set({ page: p })} onPerPage={(n) => set({ perPage: n })} />
       )}
       <AppModal show={detail !== null} size="lg" title={detail ? L.audit.detailTitle(detail.id) : ''} confirmLabel={L.close} onClose={() => setDetail(null)} onConfirm={() => setDetail(null)}>
         {detail && <AuditDetail entry={detail} />}

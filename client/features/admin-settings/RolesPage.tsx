@@ -2,7 +2,6 @@ import { useState } from 'react';
 import Button from 'react-bootstrap/Button';
 import { IconButton } from '../../components/IconButton';
 import ButtonGroup from 'react-bootstrap/ButtonGroup';
-import Table from 'react-bootstrap/Table';
 import { ADMIN_LABELS as L } from '../../../shared/constants/adminLabels';
 import type { Role, RoleBody } from '../../../shared/contracts/roles';
 import type { PageProps } from '../../app/lazyPage';
@@ -13,9 +12,14 @@ import type { SaveOutcome } from '../../components/serverFieldError';
 import { RoleForm } from './RoleForm';
 import { toastSuccess } from '../../components/toast';
 import { useCreateRoleMutation, useDeleteRoleMutation, useDuplicateRoleMutation, useListRolesQuery, useUpdateRoleMutation } from './adminSettingsApi';
-import { ListStatus } from '../../components/ListStatus';
+import { DataTable, type DataTableColumn } from '../../components/DataTable';
 
 const FORM_ID = 'role-form';
+
+const ROLE_COLUMNS: DataTableColumn<Role>[] = [
+  { id: 'name', header: L.roles.name, cell: (r) => r.nombre },
+  { id: 'adminCount', header: L.roles.adminCount, className: 'text-end', cell: (r) => r.adminCount.toLocaleString('es-MX') },
+];
 
 /** Roles (profiles): list, create, edit, duplicate, delete. */
 export default function RolesPage({ title }: PageProps) {
@@ -59,37 +63,24 @@ export default function RolesPage({ title }: PageProps) {
           {L.roles.create}
         </Button>
       </div>
-      <ListStatus loading={list.isLoading} error={list.isError && !list.data} empty={rows.length === 0} onRetry={() => void list.refetch()} />
-      {rows.length > 0 && (
-        <Table responsive hover className="align-middle">
-          <thead>
-            <tr>
-              <th scope="col">{L.roles.name}</th>
-              <th scope="col" className="text-end">
-                {L.roles.adminCount}
-              </th>
-              <th scope="col" className="text-end">
-                {L.actions}
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {rows.map((r) => (
-              <tr key={r.id} data-testid={`role-row-${r.nombre}`}>
-                <td>{r.nombre}</td>
-                <td className="text-end">{r.adminCount.toLocaleString('es-MX')}</td>
-                <td className="text-end">
-                  <ButtonGroup size="sm">
-                    <IconButton variant="outline-primary" icon="pencil" label={L.roles.editOf(r.nombre)} title={L.roles.edit} onClick={() => setEditing(r)} />
-                    <IconButton variant="outline-secondary" icon="files" label={L.roles.duplicateOf(r.nombre)} title={L.roles.duplicate} onClick={() => void onDuplicate(r)} />
-                    <IconButton variant="outline-danger" icon="trash" label={L.roles.deleteOf(r.nombre)} title={L.roles.delete} onClick={() => setDeleting(r)} />
-                  </ButtonGroup>
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </Table>
-      )}
+      <DataTable
+        columns={ROLE_COLUMNS}
+        rows={rows}
+        getRowId={(r) => r.id}
+        rowAttributes={(r) => ({ 'data-testid': `role-row-${r.nombre}` })}
+        caption={title}
+        loading={list.isLoading}
+        fetching={list.isFetching}
+        error={list.isError && !list.data}
+        onRetry={() => void list.refetch()}
+        rowActions={(r) => (
+          <ButtonGroup size="sm">
+            <IconButton variant="outline-primary" icon="pencil" label={L.roles.editOf(r.nombre)} title={L.roles.edit} onClick={() => setEditing(r)} />
+            <IconButton variant="outline-secondary" icon="files" label={L.roles.duplicateOf(r.nombre)} title={L.roles.duplicate} onClick={() => void onDuplicate(r)} />
+            <IconButton variant="outline-danger" icon="trash" label={L.roles.deleteOf(r.nombre)} title={L.roles.delete} onClick={() => setDeleting(r)} />
+          </ButtonGroup>
+        )}
+      />
       <AppModal
         show={editing !== null}
         size="lg"

@@ -1,4 +1,4 @@
-import type { Admin, AdminList, CreateAdminBody, CreatedAdmin, ResetPasswordResponse, UpdateAdminBody } from '../../../shared/contracts/admins';
+import type { Admin, AdminList, AdminSort, CreateAdminBody, CreatedAdmin, ResetPasswordResponse, UpdateAdminBody } from '../../../shared/contracts/admins';
 import type { AuditList } from '../../../shared/contracts/audit';
 import type { Role, RoleBody, RoleList } from '../../../shared/contracts/roles';
 import { apiSlice } from '../../api/apiSlice';
@@ -7,9 +7,11 @@ import { downloadFile } from '../../api/downloadFile';
 import { queryParams } from '../../api/queryParams';
 
 export interface AdminListArgs {
-  q?: string;
+  search?: string;
   profileId?: number;
   enabled?: boolean;
+  sort?: AdminSort;
+  order?: 'asc' | 'desc';
   page: number;
   perPage: number;
 }

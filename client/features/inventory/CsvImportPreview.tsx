@@ -1,7 +1,7 @@
 import Alert from 'react-bootstrap/Alert';
 import Button from 'react-bootstrap/Button';
 import Table from 'react-bootstrap/Table';
-import { DEVICE_TYPES } from '../../../shared/constants/domain';
+import { deviceTypeLabel } from '../../../shared/constants/domain';
 import type { ImportResult, ImportRowError } from '../../../shared/contracts/deviceImport';
 import type { DeviceBody } from '../../../shared/contracts/devices';
 import type { Group } from '../../../shared/contracts/groups';
@@ -16,7 +16,6 @@ const F = INVENTORY_LABELS.deviceForm;
 export const INVALID_ROWS_SHOWN = 100;
 
 const count = (n: number) => n.toLocaleString('es-MX');
-const typeLabel = (code: number) => DEVICE_TYPES.find((t) => t.code === code)?.label ?? String(code);
 
 /** The invalid rows of a CSV file: line, IMEI and every error of the row by field. */
 export function CsvInvalidRows({ rows, caption }: { rows: readonly ImportRowError[]; caption: string }) {
@@ -82,7 +81,7 @@ function SampleRows({ rows, groups }: { rows: readonly DeviceBody[]; groups: rea
             <td className="text-nowrap">{d.imei}</td>
             <td className="text-nowrap">{displayValue(d.imei2)}</td>
             <td>{displayValue(d.serial)}</td>
-            <td>{typeLabel(d.deviceType)}</td>
+            <td>{deviceTypeLabel(d.deviceType)}</td>
             <td>{displayValue(d.brand)}</td>
             <td>{displayValue(d.model)}</td>
             <td>{displayValue(groupName(d.groupId))}</td>

@@ -3,7 +3,7 @@ import Alert from 'react-bootstrap/Alert';
 import Button from 'react-bootstrap/Button';
 import Offcanvas from 'react-bootstrap/Offcanvas';
 import { DEVICE_ACTION } from '../../../shared/constants/deviceActions';
-import { DEVICE_TYPES, LOCK_TYPES } from '../../../shared/constants/domain';
+import { deviceTypeLabel, lockTypeLabel } from '../../../shared/constants/domain';
 import { INVENTORY_LABELS } from '../../../shared/constants/inventoryLabels';
 import type { Device } from '../../../shared/contracts/devices';
 import { actionLabel } from '../../../shared/deviceActionRules';
@@ -15,7 +15,8 @@ import { toastSuccess } from '../../components/toast';
 import { DeviceActionMenu } from './DeviceActionMenu';
 import { DeviceHistory } from './DeviceHistory';
 import { useCancelCommandMutation, useGetDeviceQuery } from './inventoryApi';
-import { formatDateTime, relativeTime } from './relativeTime';
+import { formatDateTime } from '../../components/formatDate';
+import { relativeTime } from './relativeTime';
 import { statusBadgeClass, statusLabel } from './statusBadge';
 import { useNow } from './useNow';
 
@@ -45,7 +46,7 @@ export function DeviceFacts({ device, now }: { device: Device; now: number | nul
         <CopyText text={device.imei2} label={F.imei2} className="font-monospace" />
       </Fact>
       <Fact label={F.serial}>{displayValue(device.serial)}</Fact>
-      <Fact label={F.deviceType}>{DEVICE_TYPES.find((t) => t.code === device.deviceType)?.label ?? device.deviceType}</Fact>
+      <Fact label={F.deviceType}>{deviceTypeLabel(device.deviceType)}</Fact>
       <Fact label={F.brand}>{displayValue(device.brand)}</Fact>
       <Fact label={F.model}>{displayValue(device.model)}</Fact>
       <Fact label={F.osVersion}>{displayValue(device.osVersion)}</Fact>
@@ -56,7 +57,7 @@ export function DeviceFacts({ device, now }: { device: Device; now: number | nul
       <Fact label={F.status}>
         <span className={statusBadgeClass(device.status)}>{statusLabel(device.status)}</span>
       </Fact>
-      <Fact label={F.lockType}>{displayValue(device.lockType ? (LOCK_TYPES.find((t) => t.key === device.lockType)?.label ?? device.lockType) : null)}</Fact>
+      <Fact label={F.lockType}>{displayValue(lockTypeLabel(device.lockType))}</Fact>
       <Fact label={F.lockMessage}>{displayValue(device.lockMessage)}</Fact>
       <Fact label={F.temporaryUntil}>{displayValue(date(device.temporaryUntil))}</Fact>
       <Fact label={F.lastSeenAt}>

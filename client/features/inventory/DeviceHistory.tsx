@@ -11,7 +11,7 @@ import { INVENTORY_MESSAGES } from '../../../shared/messages';
 import { displayValue } from '../../components/EmptyValue';
 import { LoadingButton } from '../../components/LoadingButton';
 import { useDeviceHistoryQuery } from './inventoryApi';
-import { formatDateTime } from './relativeTime';
+import { formatDateTime } from '../../components/formatDate';
 
 const L = INVENTORY_LABELS.history;
 

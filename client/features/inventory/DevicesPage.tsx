@@ -1,5 +1,4 @@
 import { lazy, Suspense, useCallback, useEffect, useId, useMemo, useState } from 'react';
-import Alert from 'react-bootstrap/Alert';
 import Button from 'react-bootstrap/Button';
 import { INVENTORY_LABELS } from '../../../shared/constants/inventoryLabels';
 import type { Device } from '../../../shared/contracts/devices';
@@ -159,48 +158,35 @@ export default function DevicesPage({ title }: PageProps) {
         />
       )}
 
-      {list.isError && !list.data ? (
-        <Alert variant="danger" className="d-flex align-items-center justify-content-between">
-          <span>{INVENTORY_LABELS.common.loadError}</span>
-          <Button variant="outline-danger" size="sm" onClick={() => void list.refetch()}>
-            {INVENTORY_LABELS.common.retry}
-          </Button>
-        </Alert>
-      ) : !list.isLoading && rows.length === 0 && !list.isFetching ? (
-        <div className="py-5 text-center" data-testid="devices-empty">
-          <p className="mb-3">{q.filtersActive ? L.emptyFiltered : L.empty}</p>
-          {q.filtersActive && (
-            <Button variant="outline-primary" onClick={clearFilters}>
-              {L.clearFilters}
-            </Button>
-          )}
-        </div>
-      ) : (
-        <>
-          {list.isLoading && (
-            <span className="visually-hidden" role="status">
-              {L.loading}
-            </span>
-          )}
-          <DevicesTable
-            rows={rows}
-            loading={list.isLoading}
-            fetching={list.isFetching}
-            placeholderRows={Math.min(q.perPage, 10)}
-            sort={q.sort}
-            order={q.order}
-            onSort={q.toggleSort}
-            isSelected={isSelected}
-            onToggleRow={onToggleRow}
-            pageSelection={pageSelection}
-            onTogglePage={onTogglePage}
-            granted={granted}
-            now={now}
-            onDetail={q.openDevice}
-            onAction={onAction}
-          />
-        </>
-      )}
+      <DevicesTable
+        rows={rows}
+        loading={list.isLoading}
+        fetching={list.isFetching}
+        error={list.isError && !list.data}
+        onRetry={() => void list.refetch()}
+        empty={
+          <>
+            <p className="mb-3">{q.filtersActive ? L.emptyFiltered : L.empty}</p>
+            {q.filtersActive && (
+              <Button variant="outline-primary" onClick={clearFilters}>
+                {L.clearFilters}
+              </Button>
+            )}
+          </>
+        }
+        placeholderRows={Math.min(q.perPage, 10)}
+        sort={q.sort}
+        order={q.order}
+        onSort={q.toggleSort}
+        isSelected={isSelected}
+        onToggleRow={onToggleRow}
+        pageSelection={pageSelection}
+        onTogglePage={onTogglePage}
+        granted={granted}
+        now={now}
+        onDetail={q.openDevice}
+        onAction={onAction}
+      />
       {list.data && total > 0 && (
         <ListPager
           page={q.page}

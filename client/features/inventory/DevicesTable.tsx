@@ -1,21 +1,20 @@
-import { createContext, use, useEffect, useRef, type ReactNode } from 'react';
+import { useMemo, type ReactNode } from 'react';
 import Button from 'react-bootstrap/Button';
-import Table from 'react-bootstrap/Table';
-import { createColumnHelper, FlexRender, tableFeatures, useTable } from '@tanstack/react-table';
-import { DEVICE_TYPES, LOCK_TYPES } from '../../../shared/constants/domain';
+import { deviceTypeLabel, lockTypeLabel } from '../../../shared/constants/domain';
 import { INVENTORY_LABELS } from '../../../shared/constants/inventoryLabels';
 import type { Device, DeviceSort } from '../../../shared/contracts/devices';
 import { CopyText } from '../../components/CopyText';
+import { DataTable, type DataTableColumn, type PageSelection } from '../../components/DataTable';
 import { displayValue } from '../../components/EmptyValue';
+import { formatDateTime } from '../../components/formatDate';
 import { DeviceActionMenu } from './DeviceActionMenu';
-import { formatDateTime, relativeTime } from './relativeTime';
+import { relativeTime } from './relativeTime';
 import { statusBadgeClass, statusLabel } from './statusBadge';
+
+export type { PageSelection };
 
 const L = INVENTORY_LABELS.devices;
 const C = L.columns;
-
-/** Whether the rows of the page are selected: none, some or all. */
-export type PageSelection = 'none' | 'some' | 'all';
 
 export interface DevicesTableProps {
   rows: Device[];
@@ -23,6 +22,11 @@ export interface DevicesTableProps {
   loading: boolean;
   /** A newer page is on its way (the current rows stay, marked busy). */
   fetching: boolean;
+  /** The list could not be loaded: an alert with a retry button. */
+  error: boolean;
+  onRetry: () => void;
+  /** What an empty list shows. */
+  empty: ReactNode;
   /** How many placeholder rows to show while loading. */
   placeholderRows: number;
   sort: DeviceSort | undefined;
@@ -38,59 +42,7 @@ export interface DevicesTableProps {
   onAction: (device: Device, code: number) => void;
 }
 
-/** Handlers and state the cells read (the column definitions stay at module scope). */
-const TableContext = createContext<DevicesTableProps | null>(null);
-const useTableContext = () => use(TableContext)!;
-
-const deviceTypeLabel = (code: number) => DEVICE_TYPES.find((t) => t.code === code)?.label ?? String(code);
-const lockTypeLabel = (key: string | null) => (key ? (LOCK_TYPES.find((t) => t.key === key)?.label ?? key) : null);
-
-function PageCheckbox() {
-  const { pageSelection, onTogglePage, rows, loading } = useTableContext();
-  const ref = useRef<HTMLInputElement>(null);
-  useEffect(() => {
-    if (ref.current) ref.current.indeterminate = pageSelection === 'some';
-  }, [pageSelection]);
-  return (
-    <input
-      ref={ref}
-      type="checkbox"
-      className="form-check-input"
-      aria-label={L.selectPage}
-      checked={pageSelection === 'all'}
-      aria-checked={pageSelection === 'some' ? 'mixed' : pageSelection === 'all'}
-      disabled={loading || rows.length === 0}
-      onChange={onTogglePage}
-    />
-  );
-}
-
-function RowCheckbox({ device }: { device: Device }) {
-  const { isSelected, onToggleRow } = useTableContext();
-  return (
-    <input
-      type="checkbox"
-      className="form-check-input"
-      aria-label={L.selectRow(device.imei)}
-      checked={isSelected(device.id)}
-      onChange={() => onToggleRow(device)}
-    />
-  );
-}
-
-function ImeiCell({ device }: { device: Device }) {
-  const { onDetail } = useTableContext();
-  return (
-    <CopyText text={device.imei} label={C.imei} className="text-nowrap">
-      <Button variant="link" className="p-0 font-monospace text-decoration-none" aria-label={L.viewDetailOf(device.imei)} onClick={() => onDetail(device.id)}>
-        {device.imei}
-      </Button>
-    </CopyText>
-  );
-}
-
-function LastSeenCell({ at }: { at: string | null }) {
-  const { now } = useTableContext();
+function LastSeenCell({ at, now }: { at: string | null; now: number | null }) {
   if (!at) return <>{L.neverSeen}</>;
   const absolute = formatDateTime(at);
   return (
@@ -101,114 +53,114 @@ function LastSeenCell({ at }: { at: string | null }) {
   );
 }
 
-function ActionsCell({ device }: { device: Device }) {
-  const { granted, onAction, onDetail } = useTableContext();
-  return <DeviceActionMenu device={device} granted={granted} onAction={(code) => onAction(device, code)} onDetail={() => onDetail(device.id)} />;
-}
-
-const features = tableFeatures({});
-const helper = createColumnHelper<typeof features, Device>();
-
-const columns = helper.columns([
-  helper.display({ id: 'select', header: () => <PageCheckbox />, cell: ({ row }) => <RowCheckbox device={row.original} /> }),
-  helper.accessor('imei', { header: C.imei, cell: ({ row }) => <ImeiCell device={row.original} /> }),
-  helper.accessor('deviceType', { header: C.type, cell: ({ getValue }) => deviceTypeLabel(getValue()) }),
-  helper.accessor('brand', {
-    header: C.brandModel,
-    cell: ({ row }) => displayValue([row.original.brand, row.original.model].filter(Boolean).join(' ')),
-  }),
-  helper.accessor('status', {
-    header: C.status,
-    cell: ({ getValue }) => <span className={statusBadgeClass(getValue())}>{statusLabel(getValue())}</span>,
-  }),
-  helper.accessor('lockType', { header: C.lockType, cell: ({ getValue }) => displayValue(lockTypeLabel(getValue())) }),
-  helper.accessor('groupName', { header: C.group, cell: ({ getValue }) => displayValue(getValue()) }),
-  helper.display({
-    id: 'customer',
-    header: C.customer,
-    cell: ({ row }) => (
-      <>
-        <span className="d-block">{displayValue(row.original.customerName)}</span>
-        {row.original.creditReference && <small className="d-block text-body-secondary">{row.original.creditReference}</small>}
-      </>
-    ),
-  }),
-  helper.accessor('lastSeenAt', { header: C.lastSeen, cell: ({ getValue }) => <LastSeenCell at={getValue()} /> }),
-  helper.accessor('agentVersion', { header: C.agentVersion, cell: ({ getValue }) => displayValue(getValue()) }),
-  helper.display({ id: 'actions', header: () => <span className="visually-hidden">{C.actions}</span>, cell: ({ row }) => <ActionsCell device={row.original} /> }),
-]);
-
-/** The columns the API sorts by, with their names (the header of the others is plain text). */
-const SORT_OF: Partial<Record<string, { sort: DeviceSort; label: string }>> = {
-  imei: { sort: 'imei', label: C.imei },
-  lastSeenAt: { sort: 'lastSeenAt', label: C.lastSeen },
-};
-
-function SortHeader({ column, label, children }: { column: DeviceSort; label: string; children: ReactNode }) {
-  const { sort, order, onSort } = useTableContext();
-  const active = sort === column;
-  const icon = !active ? 'bi-arrow-down-up' : order === 'desc' ? 'bi-sort-down' : 'bi-sort-up';
-  return (
-    <Button variant="link" className="p-0 fw-semibold text-body text-decoration-none text-nowrap" title={L.sortBy(label)} onClick={() => onSort(column)}>
-      {children}
-      <i className={`bi ${icon} ms-1`} aria-hidden="true" />
-    </Button>
-  );
-}
-
-const getRowId = (d: Device) => String(d.id);
+const getRowId = (d: Device) => d.id;
+const rowAttributes = (d: Device) => ({
+  'data-testid': 'device-row',
+  'data-imei': d.imei,
+});
 
 /** The enrolled devices table: one row per device, sortable headers, selection and row menus. */
 export function DevicesTable(props: DevicesTableProps) {
-  const { rows, loading, fetching, placeholderRows, sort, order } = props;
-  const table = useTable({ features, columns, data: rows, getRowId });
+  const { now, onDetail, granted, onAction, isSelected, onToggleRow, pageSelection, onTogglePage, onSort } = props;
+  const columns = useMemo<DataTableColumn<Device, DeviceSort>[]>(
+    () => [
+      {
+        id: 'imei',
+        header: C.imei,
+        sortKey: 'imei',
+        cell: (d) => (
+          <CopyText text={d.imei} label={C.imei} className="text-nowrap">
+            <Button variant="link" className="p-0 font-monospace text-decoration-none" aria-label={L.viewDetailOf(d.imei)} onClick={() => onDetail(d.id)}>
+              {d.imei}
+            </Button>
+          </CopyText>
+        ),
+      },
+      {
+        id: 'deviceType',
+        header: C.type,
+        cell: (d) => deviceTypeLabel(d.deviceType),
+      },
+      {
+        id: 'brand',
+        header: C.brandModel,
+        cell: (d) => displayValue([d.brand, d.model].filter(Boolean).join(' ')),
+      },
+      {
+        id: 'status',
+        header: C.status,
+        cell: (d) => <span className={statusBadgeClass(d.status)}>{statusLabel(d.status)}</span>,
+      },
+      {
+        id: 'lockType',
+        header: C.lockType,
+        cell: (d) => displayValue(lockTypeLabel(d.lockType)),
+      },
+      {
+        id: 'groupName',
+        header: C.group,
+        cell: (d) => displayValue(d.groupName),
+      },
+      {
+        id: 'customer',
+        header: C.customer,
+        cell: (d) => (
+          <>
+            <span className="d-block">{displayValue(d.customerName)}</span>
+            {d.creditReference && <small className="d-block text-body-secondary">{d.creditReference}</small>}
+          </>
+        ),
+      },
+      {
+        id: 'lastSeenAt',
+        header: C.lastSeen,
+        sortKey: 'lastSeenAt',
+        cell: (d) => <LastSeenCell at={d.lastSeenAt} now={now} />,
+      },
+      {
+        id: 'agentVersion',
+        header: C.agentVersion,
+        cell: (d) => displayValue(d.agentVersion),
+      },
+    ],
+    [now, onDetail],
+  );
+  const selection = useMemo(
+    () => ({
+      isSelected: (d: Device) => isSelected(d.id),
+      onToggleRow,
+      page: pageSelection,
+      onTogglePage,
+      rowLabel: (d: Device) => L.selectRow(d.imei),
+      pageLabel: L.selectPage,
+    }),
+    [isSelected, onToggleRow, pageSelection, onTogglePage],
+  );
+  const sort = useMemo(() => ({ column: props.sort, order: props.order, onSort }), [props.sort, props.order, onSort]);
+  const rowActions = useMemo(
+    () => (d: Device) => <DeviceActionMenu device={d} granted={granted} onAction={(code) => onAction(d, code)} onDetail={() => onDetail(d.id)} />,
+    [granted, onAction, onDetail],
+  );
   return (
-    <TableContext value={props}>
-      <Table responsive hover size="sm" className="align-middle" aria-busy={loading || fetching || undefined} data-testid="devices-table">
-        <caption className="visually-hidden">{L.tableCaption}</caption>
-        <thead>
-          {table.getHeaderGroups().map((group) => (
-            <tr key={group.id}>
-              {group.headers.map((header) => {
-                const sortable = SORT_OF[header.column.id];
-                const ariaSort = sortable ? (sort === sortable.sort ? (order === 'desc' ? 'descending' : 'ascending') : 'none') : undefined;
-                return (
-                  <th key={header.id} scope="col" aria-sort={ariaSort} className="text-nowrap">
-                    {sortable ? (
-                      <SortHeader column={sortable.sort} label={sortable.label}>
-                        <FlexRender header={header} />
-                      </SortHeader>
-                    ) : (
-                      <FlexRender header={header} />
-                    )}
-                  </th>
-                );
-              })}
-            </tr>
-          ))}
-        </thead>
-        <tbody className={fetching && !loading ? 'opacity-50' : undefined}>
-          {loading
-            ? Array.from({ length: placeholderRows }, (_, i) => (
-                <tr key={`placeholder-${i}`} aria-hidden="true" className="placeholder-glow">
-                  {columns.map((c, j) => (
-                    <td key={c.id ?? j}>
-                      <span className="placeholder col-8" />
-                    </td>
-                  ))}
-                </tr>
-              ))
-            : table.getRowModel().rows.map((row) => (
-                <tr key={row.id} data-testid="device-row" data-imei={row.original.imei}>
-                  {row.getAllCells().map((cell) => (
-                    <td key={cell.id}>
-                      <FlexRender cell={cell} />
-                    </td>
-                  ))}
-                </tr>
-              ))}
-        </tbody>
-      </Table>
-    </TableContext>
+    <DataTable
+      columns={columns}
+      rows={props.rows}
+      getRowId={getRowId}
+      rowAttributes={rowAttributes}
+      caption={L.tableCaption}
+      loading={props.loading}
+      loadingLabel={L.loading}
+      fetching={props.fetching}
+      error={props.error}
+      onRetry={props.onRetry}
+      empty={props.empty}
+      emptyTestId="devices-empty"
+      placeholderRows={props.placeholderRows}
+      sort={sort}
+      selection={selection}
+      rowActions={rowActions}
+      size="sm"
+      testId="devices-table"
+    />
   );
 }

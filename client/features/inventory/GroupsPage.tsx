@@ -1,7 +1,6 @@
 import { useState } from 'react';
 import Button from 'react-bootstrap/Button';
 import ButtonGroup from 'react-bootstrap/ButtonGroup';
-import Table from 'react-bootstrap/Table';
 import { Link } from 'react-router-dom';
 import type { Group, GroupBody } from '../../../shared/contracts/groups';
 import { formErrorOf } from '../../api/apiErrors';
@@ -10,7 +9,8 @@ import type { PageProps } from '../../app/lazyPage';
 import { useCurrentUser } from '../../auth/CurrentUserContext';
 import { displayValue } from '../../components/EmptyValue';
 import { IconButton } from '../../components/IconButton';
-import { ListStatus } from '../../components/ListStatus';
+import { DataTable, type DataTableColumn } from '../../components/DataTable';
+import { formatDate } from '../../components/formatDate';
 import { toastSuccess } from '../../components/toast';
 import type { SaveOutcome } from './DeviceForm';
 import { GroupDeleteModal } from './GroupDeleteModal';
@@ -20,7 +20,6 @@ import { INVENTORY_LABELS } from '../../../shared/constants/inventoryLabels';
 import { PATHS } from '../../../shared/constants/routes';
 
 const L = INVENTORY_LABELS.groups;
-const dateFormat = new Intl.DateTimeFormat('es-MX', { dateStyle: 'medium' });
 
 /** Device groups: list with device counts, create, rename, delete (moving the devices first). */
 export default function GroupsPage({ title }: PageProps) {
@@ -51,6 +50,26 @@ export default function GroupsPage({ title }: PageProps) {
   };
 
   const rows = list.data?.data ?? [];
+  const columns: DataTableColumn<Group>[] = [
+    { id: 'name', header: L.name, cell: (g) => g.name },
+    { id: 'description', header: L.description, cell: (g) => displayValue(g.description) },
+    {
+      id: 'devices',
+      header: L.devices,
+      className: 'text-end',
+      cell: (g) => {
+        const count = g.deviceCount.toLocaleString('es-MX');
+        return canSeeDevices ? (
+          <Link to={`${PATHS.devices}?groupId=${g.id}`} aria-label={L.viewDevices(g.deviceCount, g.name)}>
+            {count}
+          </Link>
+        ) : (
+          count
+        );
+      },
+    },
+    { id: 'created', header: L.created, className: 'text-nowrap', cell: (g) => formatDate(g.createdAt) },
+  ];
   return (
     <section>
       <div className="d-flex flex-wrap align-items-center justify-content-between gap-2 mb-3">
@@ -60,59 +79,32 @@ export default function GroupsPage({ title }: PageProps) {
           {L.create}
         </Button>
       </div>
-      <ListStatus loading={list.isLoading} error={list.isError && !list.data} empty={false} onRetry={() => void list.refetch()} />
-      {list.data && rows.length === 0 && (
-        <div className="py-4 text-center" data-testid="groups-empty">
-          <p>{L.empty}</p>
-          <Button variant="outline-primary" onClick={() => setEditing('new')}>
-            {L.create}
-          </Button>
-        </div>
-      )}
-      {rows.length > 0 && (
-        <Table responsive hover className="align-middle" aria-busy={list.isFetching || undefined}>
-          <thead>
-            <tr>
-              <th scope="col">{L.name}</th>
-              <th scope="col">{L.description}</th>
-              <th scope="col" className="text-end">
-                {L.devices}
-              </th>
-              <th scope="col">{L.created}</th>
-              <th scope="col" className="text-end">
-                {L.actions}
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {rows.map((g) => {
-              const count = g.deviceCount.toLocaleString('es-MX');
-              return (
-                <tr key={g.id} data-testid={`group-row-${g.name}`}>
-                  <td>{g.name}</td>
-                  <td>{displayValue(g.description)}</td>
-                  <td className="text-end">
-                    {canSeeDevices ? (
-                      <Link to={`${PATHS.devices}?groupId=${g.id}`} aria-label={L.viewDevices(g.deviceCount, g.name)}>
-                        {count}
-                      </Link>
-                    ) : (
-                      count
-                    )}
-                  </td>
-                  <td className="text-nowrap">{dateFormat.format(new Date(g.createdAt))}</td>
-                  <td className="text-end">
-                    <ButtonGroup size="sm">
-                      <IconButton variant="outline-primary" icon="pencil" label={L.renameOf(g.name)} title={L.rename} onClick={() => setEditing(g)} />
-                      <IconButton variant="outline-danger" icon="trash" label={L.deleteOf(g.name)} title={L.delete} onClick={() => setDeleting(g)} />
-                    </ButtonGroup>
-                  </td>
-                </tr>
-              );
-            })}
-          </tbody>
-        </Table>
-      )}
+      <DataTable
+        columns={columns}
+        rows={rows}
+        getRowId={(g) => g.id}
+        rowAttributes={(g) => ({ 'data-testid': `group-row-${g.name}` })}
+        caption={title}
+        loading={list.isLoading}
+        fetching={list.isFetching}
+        error={list.isError && !list.data}
+        onRetry={() => void list.refetch()}
+        emptyTestId="groups-empty"
+        empty={
+          <>
+            <p>{L.empty}</p>
+            <Button variant="outline-primary" onClick={() => setEditing('new')}>
+              {L.create}
+            </Button>
+          </>
+        }
+        rowActions={(g) => (
+          <ButtonGroup size="sm">
+            <IconButton variant="outline-primary" icon="pencil" label={L.renameOf(g.name)} title={L.rename} onClick={() => setEditing(g)} />
+            <IconButton variant="outline-danger" icon="trash" label={L.deleteOf(g.name)} title={L.delete} onClick={() => setDeleting(g)} />
+          </ButtonGroup>
+        )}
+      />
       <GroupFormModal editing={editing} loading={createState.isLoading || updateState.isLoading} onClose={() => setEditing(null)} onSubmit={onSave} />
       <GroupDeleteModal group={deleting} groups={rows} loading={deleteState.isLoading} onClose={() => setDeleting(null)} onConfirm={(moveTo) => void onDelete(moveTo)} />
     </section>

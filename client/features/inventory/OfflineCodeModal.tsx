@@ -5,7 +5,7 @@ import Modal from 'react-bootstrap/Modal';
 import { INVENTORY_LABELS } from '../../../shared/constants/inventoryLabels';
 import { actionLabel } from '../../../shared/deviceActionRules';
 import { CopyText } from '../../components/CopyText';
-import { formatDateTime } from './relativeTime';
+import { formatDateTime } from '../../components/formatDate';
 
 const L = INVENTORY_LABELS.offlineCode;
 

@@ -1,4 +1,4 @@
-/** Dates of the inventory pages in es-MX: relative ('hace 5 minutos') with the absolute date beside it. */
+/** Relative dates in es-MX ('hace 5 minutos'); the absolute ones are in components/formatDate. */
 
 const UNITS: readonly [Intl.RelativeTimeFormatUnit, number][] = [
   ['year', 365 * 86_400],
@@ -10,8 +10,6 @@ const UNITS: readonly [Intl.RelativeTimeFormatUnit, number][] = [
 ];
 
 const relative = new Intl.RelativeTimeFormat('es-MX', { numeric: 'auto' });
-const absolute = new Intl.DateTimeFormat('es-MX', { dateStyle: 'medium', timeStyle: 'short' });
-const dayOnly = new Intl.DateTimeFormat('es-MX', { dateStyle: 'medium' });
 
 /**
  * How long ago (or how far ahead) `at` is from `now`, in the largest whole unit: 'hace 3 horas',
@@ -24,14 +22,4 @@ export function relativeTime(at: string | Date, now: number | Date): string {
     if (abs >= size) return relative.format(Math.trunc(seconds / size), unit);
   }
   return relative.format(0, 'second');
-}
-
-/** The absolute date and time, e.g. '5 mar 2026, 14:05'. */
-export function formatDateTime(at: string | Date): string {
-  return absolute.format(new Date(at));
-}
-
-/** The date alone, e.g. '5 mar 2026'. */
-export function formatDate(at: string | Date): string {
-  return dayOnly.format(new Date(at));
 }

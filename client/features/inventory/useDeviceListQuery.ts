@@ -1,5 +1,6 @@
 import { useCallback, useMemo } from 'react';
-import { STATUS_FILTERS } from '../../../shared/constants/domain';
+import * as z from 'zod';
+import { DEVICE_TYPES, STATUS_FILTERS } from '../../../shared/constants/domain';
 import {
   DEVICE_SORTS,
   DEVICES_DEFAULT_PER_PAGE,
@@ -7,28 +8,33 @@ import {
   type DeviceFilterInput,
   type DeviceSort,
 } from '../../../shared/contracts/devices';
-import { useUrlQuery } from '../../components/useUrlQuery';
+import { listParam, nextSort, useListParams } from '../../components/useListParams';
 import type { DeviceFilterArgs, DeviceListArgs } from './inventoryApi';
 
 /** Page sizes of the device lists (the default is 25). */
 export const DEVICE_PER_PAGE_OPTIONS = [25, 50, 100] as const;
 
-const KEYS = ['sort', 'order', 'status', 'deviceType', 'groupId', 'search', 'device'] as const;
-const FILTER_KEYS = ['status', 'deviceType', 'groupId', 'search'] as const;
-export type DeviceFilterKey = (typeof FILTER_KEYS)[number];
-export type SortOrder = 'asc' | 'desc';
+export type DeviceFilterKey = 'status' | 'deviceType' | 'groupId' | 'search';
 
-/** The URL's values that the API accepts; anything else is ignored rather than sent (no 400 from a hand-edited URL). */
-function parse(raw: Record<(typeof KEYS)[number], string>) {
-  const sort = (DEVICE_SORTS as readonly string[]).includes(raw.sort) ? (raw.sort as DeviceSort) : undefined;
-  const order: SortOrder | undefined = raw.order === 'asc' || raw.order === 'desc' ? raw.order : undefined;
-  const status = STATUS_FILTERS.some((f) => f.value === raw.status) ? raw.status : '';
-  const deviceType = raw.deviceType === '1' || raw.deviceType === '2' ? raw.deviceType : '';
-  const groupId = raw.groupId === 'none' || /^[1-9]\d{0,9}$/.test(raw.groupId) ? raw.groupId : '';
-  const search = raw.search.trim().slice(0, SEARCH_MAX);
-  const device = /^[1-9]\d{0,15}$/.test(raw.device) ? Number(raw.device) : null;
-  return { sort, order, filters: { status, deviceType, groupId, search } as Record<DeviceFilterKey, string>, device };
-}
+/** A group filter: a group id, or 'none' (devices without a group). */
+export const GROUP_FILTER_PATTERN = /^(none|[1-9]\d{0,9})$/;
+
+/** The URL of the enrolled devices list: only values the API accepts (no 400 from a hand-edited URL). */
+const devicesListParams = z.object({
+  page: listParam.page(),
+  perPage: listParam.perPage(DEVICE_PER_PAGE_OPTIONS, DEVICES_DEFAULT_PER_PAGE),
+  sort: listParam.oneOf(DEVICE_SORTS),
+  order: listParam.order(),
+  status: z
+    .string()
+    .refine((v) => STATUS_FILTERS.some((f) => f.value === v))
+    .optional()
+    .catch(undefined),
+  deviceType: listParam.matching(new RegExp(`^(${DEVICE_TYPES.map((t) => t.code).join('|')})$`)),
+  groupId: listParam.matching(GROUP_FILTER_PATTERN),
+  search: listParam.text(SEARCH_MAX),
+  device: listParam.matching(/^[1-9]\d{0,15}$/),
+});
 
 /**
  * The enrolled devices list as the URL holds it (page, perPage, sort, order, status,
@@ -36,12 +42,20 @@ function parse(raw: Record<(typeof KEYS)[number], string>) {
  * and the setters that change it.
  */
 export function useDeviceListQuery() {
-  const { page, perPage, filters: raw, update } = useUrlQuery(KEYS, {
-    perPageOptions: DEVICE_PER_PAGE_OPTIONS,
-    defaultPerPage: DEVICES_DEFAULT_PER_PAGE,
-  });
-  const { sort, order, filters, device } = parse(raw);
-  const { status, deviceType, groupId, search } = filters;
+  const { params, set } = useListParams(devicesListParams);
+  const { page, perPage, sort } = params;
+  const order = sort ? (params.order ?? 'asc') : undefined;
+  const status = params.status ?? '';
+  const deviceType = params.deviceType ?? '';
+  const groupId = params.groupId ?? '';
+  const search = params.search;
+  const device = params.device ? Number(params.device) : null;
+  const filters: Record<DeviceFilterKey, string> = {
+    status,
+    deviceType,
+    groupId,
+    search,
+  };
 
   /** The filter the list, the export and a bulk selection share. */
   const filter = useMemo<DeviceFilterArgs>(
@@ -54,26 +68,19 @@ export function useDeviceListQuery() {
     }),
     [status, deviceType, groupId, search],
   );
-  const args: DeviceListArgs = { ...filter, sort, order: sort ? (order ?? 'asc') : undefined, page, perPage };
+  const args: DeviceListArgs = { ...filter, sort, order, page, perPage };
   /** A key that changes whenever the set of matching devices may change (the selection resets with it). */
   const filterKey = JSON.stringify(filter);
   const filtersActive = Boolean(status || deviceType || groupId || search);
 
-  const setFilter = useCallback((key: DeviceFilterKey, value: string) => update({ [key]: value }), [update]);
-  const clearFilters = useCallback(() => update({ status: '', deviceType: '', groupId: '', search: '' }), [update]);
+  const setFilter = useCallback((key: DeviceFilterKey, value: string) => set({ [key]: value }), [set]);
+  const clearFilters = useCallback(() => set({ status: '', deviceType: '', groupId: '', search: '' }), [set]);
   /** Ascending, then descending, then back to the default order (newest first). */
-  const toggleSort = useCallback(
-    (column: DeviceSort) => {
-      if (sort !== column) update({ sort: column, order: 'asc' });
-      else if ((order ?? 'asc') === 'asc') update({ sort: column, order: 'desc' });
-      else update({ sort: '', order: '' });
-    },
-    [sort, order, update],
-  );
-  const setPage = useCallback((p: number) => update({ page: p }), [update]);
-  const setPerPage = useCallback((n: number) => update({ perPage: n }), [update]);
-  const openDevice = useCallback((id: number) => update({ device: id }, { keepPage: true }), [update]);
-  const closeDevice = useCallback(() => update({ device: '' }, { keepPage: true }), [update]);
+  const toggleSort = useCallback((column: DeviceSort) => set(nextSort({ sort, order }, column, { clearable: true })), [sort, order, set]);
+  const setPage = useCallback((p: number) => set({ page: p }), [set]);
+  const setPerPage = useCallback((n: number) => set({ perPage: n }), [set]);
+  const openDevice = useCallback((id: number) => set({ device: id }, { keepPage: true }), [set]);
+  const closeDevice = useCallback(() => set({ device: '' }, { keepPage: true }), [set]);
 
   return {
     args,
@@ -82,7 +89,7 @@ export function useDeviceListQuery() {
     filters,
     filtersActive,
     sort,
-    order: sort ? (order ?? 'asc') : undefined,
+    order,
     page,
     perPage,
     device,

@@ -58,8 +58,8 @@ export class AdminsRepository {
   async list(q: ListAdminsQuery): Promise<{ data: Admin[]; total: number }> {
     const params: unknown[] = [];
     const where: string[] = [];
-    if (q.q !== undefined) {
-      params.push(contains(q.q));
+    if (q.search !== undefined) {
+      params.push(contains(q.search));
       where.push(`((a.nombres || ' ' || a.apellidos) ILIKE $${params.length} OR a.correo ILIKE $${params.length})`);
     }
     if (q.profileId !== undefined) {

@@ -4,7 +4,7 @@
  * Parsed and written with papaparse; nothing in a file is ever executed or spliced into SQL.
  */
 import Papa from 'papaparse';
-import { DEVICE_TYPES, LOCK_TYPES, deviceStatusLabel } from '../../../shared/constants/domain';
+import { DEVICE_TYPES, deviceStatusLabel, deviceTypeLabel, lockTypeLabel } from '../../../shared/constants/domain';
 import {
   EXPORT_COLUMNS,
   IMPORT_COLUMNS,
@@ -221,8 +221,6 @@ export const invalidRows = (rows: readonly ValidatedRow[]): ImportRowError[] =>
 
 // Writing -----------------------------------------------------------------------------------
 
-const typeLabel = (code: number) => DEVICE_TYPES.find((t) => t.code === code)?.label ?? String(code);
-const lockLabel = (key: string | null) => (key === null ? null : (LOCK_TYPES.find((t) => t.key === key)?.label ?? key));
 
 /** The first chunk of an export: BOM and the header. */
 export const exportHeader = (): string => UTF8_BOM + csvLines([EXPORT_COLUMNS]);
@@ -243,9 +241,9 @@ export function exportLines(records: readonly ExportRecord[]): string {
   return csvLines(
     records.map((r) => {
       const line: CsvValue[] = [...r];
-      line[4] = typeLabel(r[4]);
+      line[4] = deviceTypeLabel(r[4]);
       line[7] = deviceStatusLabel(r[7]) ?? String(r[7]);
-      line[8] = lockLabel(r[8]);
+      line[8] = lockTypeLabel(r[8]);
       return line;
     }),
   );

@@ -7,7 +7,8 @@ import type { ActionPayload } from '../../../shared/contracts/deviceActions';
 import type { BulkPreview } from '../../../shared/contracts/jobs';
 import { BULK_MAX_DEVICES } from '../../../shared/contracts/jobs';
 import { DEVICE_ACTION, DEVICE_ACTIONS } from '../../../shared/constants/deviceActions';
-import type { DeviceStatusCode, LockType } from '../../../shared/constants/domain';
+import type { DeviceActionCode, DeviceStatusCode, LockType } from '../../../shared/constants/domain';
+import { deviceAuditAction, type DeviceAuditAction } from '../../../shared/contracts/audit';
 import { refusal, type Refusal } from '../../../shared/deviceActionRules';
 import type { SelectionGroup } from '../devices/deviceCommandsRepository';
 
@@ -65,9 +66,11 @@ export function commandPayload(p: ActionPayload): Record<string, unknown> {
   return rest;
 }
 
-/** The audit log's name of an action, e.g. 'lock', 'send_notification'. */
-export function auditActionName(action: number): string {
-  return (DEVICE_ACTIONS.find((a) => a.code === action)?.key ?? String(action)).toLowerCase();
+/** The audit log's name of an action, e.g. 'lock', 'send_notification' (one of the AuditAction union). */
+export function auditActionName(action: DeviceActionCode): DeviceAuditAction {
+  const entry = DEVICE_ACTIONS.find((a) => a.code === action);
+  if (!entry) throw new Error(`Unknown device action ${action}`);
+  return deviceAuditAction(entry.key);
 }
 
 /** UNLOCK's date (TEMPORARY_UNLOCKING), if any. */

@@ -1,0 +1,19 @@
+/**
+ * The portal's one es-MX date formatter: every page shows dates through these functions, so a
+ * date reads the same everywhere ('5 mar 2026, 14:05').
+ */
+
+const LOCALE = 'es-MX';
+const dateTime = new Intl.DateTimeFormat(LOCALE, { dateStyle: 'medium', timeStyle: 'short' });
+const dateTimeSeconds = new Intl.DateTimeFormat(LOCALE, { dateStyle: 'medium', timeStyle: 'medium' });
+const dateOnly = new Intl.DateTimeFormat(LOCALE, { dateStyle: 'medium' });
+
+/** The date and time, e.g. '5 mar 2026, 14:05'; with `seconds`, '5 mar 2026, 14:05:09' (the audit log). */
+export function formatDateTime(at: string | Date, { seconds = false }: { seconds?: boolean } = {}): string {
+  return (seconds ? dateTimeSeconds : dateTime).format(new Date(at));
+}
+
+/** The date alone, e.g. '5 mar 2026'. */
+export function formatDate(at: string | Date): string {
+  return dateOnly.format(new Date(at));
+}
