@@ -1,5 +1,5 @@
 import { isRejectedWithValue, type Middleware } from '@reduxjs/toolkit';
-import { apiErrorBody } from '../../shared/contracts/apiError';
+import type { ApiErrorBody } from '../../shared/contracts/apiError';
 import { SPEC_TEXT } from '../../shared/messages';
 import { toastError } from '../components/toast';
 import type { ApiError, ApiExtra } from './axiosBaseQuery';
@@ -23,8 +23,9 @@ export interface FormError {
 /** The text of a failed call and, when the answer names one, the field it is about. */
 export function formErrorOf(error: ApiError): FormError {
   const message = errorMessage(error);
-  const body = apiErrorBody.safeParse(error.data);
-  return body.success && body.data.field ? { message, field: body.data.field } : { message };
+  // A type check, not the zod schema: this module is in the entry chunk, which zod stays out of.
+  const field = (error.data as Partial<ApiErrorBody> | null | undefined)?.field;
+  return typeof field === 'string' && field ? { message, field } : { message };
 }
 
 /**
