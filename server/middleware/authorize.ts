@@ -1,4 +1,5 @@
 import type { RequestHandler, Router } from 'express';
+import type { RoutePath } from '../../shared/constants/routes';
 import { actionLabel } from '../../shared/deviceActionRules';
 import { INVENTORY_MESSAGES, MESSAGES } from '../../shared/messages';
 import type { Queryable } from '../db/Db';
@@ -16,24 +17,24 @@ export type Permission =
   /** A live session of an enabled administrator: their own record, the versions. */
   | { kind: 'signedIn' }
   /** The profile grants one of these portal paths (specification §2 route table). */
-  | { kind: 'path'; paths: readonly string[] }
+  | { kind: 'path'; paths: readonly RoutePath[] }
   /** The profile grants one of the paths and this device action (specification §4 action code). */
-  | { kind: 'action'; paths: readonly string[]; action: number }
+  | { kind: 'action'; paths: readonly RoutePath[]; action: number }
   /**
    * The profile grants one of the paths; the action named in the validated body is checked by
    * the route itself with `assertActionGranted` (device actions and bulk actions).
    */
-  | { kind: 'bodyAction'; paths: readonly string[] };
+  | { kind: 'bodyAction'; paths: readonly RoutePath[] };
 
 export const signedIn = (): Permission => ({ kind: 'signedIn' });
 /** Any of the paths (data several pages show, e.g. the groups). */
-export const requirePath = (...paths: [string, ...string[]]): Permission => ({ kind: 'path', paths });
-export const requireAction = (paths: string | readonly string[], action: number): Permission => ({
+export const requirePath = (...paths: [RoutePath, ...RoutePath[]]): Permission => ({ kind: 'path', paths });
+export const requireAction = (paths: RoutePath | readonly RoutePath[], action: number): Permission => ({
   kind: 'action',
   paths: typeof paths === 'string' ? [paths] : paths,
   action,
 });
-export const requireBodyAction = (...paths: [string, ...string[]]): Permission => ({ kind: 'bodyAction', paths });
+export const requireBodyAction = (...paths: [RoutePath, ...RoutePath[]]): Permission => ({ kind: 'bodyAction', paths });
 
 export interface Grants {
   adminId: number;

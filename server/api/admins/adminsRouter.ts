@@ -1,4 +1,5 @@
 import { Router } from 'express';
+import { PATHS } from '../../../shared/constants/routes';
 import { createAdminBody, listAdminsQuery, updateAdminBody } from '../../../shared/contracts/admins';
 import { idParams } from '../../../shared/contracts/fields';
 import { actorOf } from '../../audit/actorOf';
@@ -6,12 +7,11 @@ import { requirePath, type Guard } from '../../middleware/authorize';
 import { route } from '../../middleware/validate';
 import type { AdminsService } from './adminsService';
 
-export const ADMINS_PAGE = '/admin-settings/admins';
 
 /** /api/v5/admins: the portal's administrators and their identity users. */
 export function adminsRouter(can: Guard, service: AdminsService): Router {
   const router = Router();
-  const guard = can(requirePath(ADMINS_PAGE));
+  const guard = can(requirePath(PATHS.admins));
 
   router.get('/', guard, route({ query: listAdminsQuery }, async ({ query }, _req, res) => {
     res.json(await service.list(query));

@@ -1,4 +1,5 @@
 import { Router } from 'express';
+import { PATHS } from '../../../shared/constants/routes';
 import { auditQuery } from '../../../shared/contracts/audit';
 import { actorOf } from '../../audit/actorOf';
 import { streamDownload } from '../../audit/csvResponse';
@@ -6,12 +7,11 @@ import { requirePath, type Guard } from '../../middleware/authorize';
 import { route } from '../../middleware/validate';
 import type { AuditService } from './auditService';
 
-export const AUDIT_PAGE = '/admin-settings/audit';
 
 /** /api/v5/audit: the audit log, read-only. */
 export function auditRouter(can: Guard, service: AuditService): Router {
   const router = Router();
-  const guard = can(requirePath(AUDIT_PAGE));
+  const guard = can(requirePath(PATHS.audit));
 
   router.get('/', guard, route({ query: auditQuery }, async ({ query }, _req, res) => {
     res.json(await service.list(query));

@@ -1,4 +1,5 @@
 import { Router } from 'express';
+import { PATHS } from '../../../shared/constants/routes';
 import { idParams } from '../../../shared/contracts/fields';
 import { actionPayload, commandParams, historyQuery } from '../../../shared/contracts/deviceActions';
 import { bulkBody } from '../../../shared/contracts/jobs';
@@ -10,44 +11,41 @@ import type { JobsService } from '../jobs/jobsService';
 import type { DeviceActionsService } from './deviceActionsService';
 import { idempotencyOf, sendAnswer } from './idempotency';
 
-/** The portal pages the device routes serve (specification §2). */
-export const DEVICES_PATH = '/inventory-management/devices';
-export const PRE_ENROLLED_PATH = '/inventory-management/devices-pre-enrolled';
 
 /** /api/v5/devices/:id/actions, DELETE /api/v5/devices/:id, the history, and /api/v5/devices/bulk-actions. */
 export function deviceActionsRouter(can: Guard, service: DeviceActionsService, jobs: JobsService): Router {
   const router = Router();
 
   // The bulk routes first: 'bulk-actions' is not a device id.
-  router.post('/bulk-actions/preview', can(requireBodyAction(DEVICES_PATH)), route({ body: bulkBody }, async ({ body }, _req, res) => {
+  router.post('/bulk-actions/preview', can(requireBodyAction(PATHS.devices)), route({ body: bulkBody }, async ({ body }, _req, res) => {
     assertActionGranted(res, body.payload.action);
     res.json(await service.preview(body));
   }));
-  router.post('/bulk-actions', can(requireBodyAction(DEVICES_PATH)), route({ body: bulkBody }, async ({ body }, req, res) => {
+  router.post('/bulk-actions', can(requireBodyAction(PATHS.devices)), route({ body: bulkBody }, async ({ body }, req, res) => {
     assertActionGranted(res, body.payload.action);
     const idem = idempotencyOf(req, res, body);
     sendAnswer(res, await jobs.create(actorOf(req, res), body, idem));
   }));
 
-  router.post('/:id/actions', can(requireBodyAction(DEVICES_PATH)), route({ params: idParams, body: actionPayload }, async ({ params, body }, req, res) => {
+  router.post('/:id/actions', can(requireBodyAction(PATHS.devices)), route({ params: idParams, body: actionPayload }, async ({ params, body }, req, res) => {
     assertActionGranted(res, body.action);
     const idem = idempotencyOf(req, res, body);
     sendAnswer(res, await service.act(actorOf(req, res), params.id, body, idem));
   }));
   router.post(
     '/:id/actions/:commandId/cancel',
-    can(requireAction(DEVICES_PATH, DEVICE_ACTION.RELEASE)),
+    can(requireAction(PATHS.devices, DEVICE_ACTION.RELEASE)),
     route({ params: commandParams }, async ({ params }, req, res) => {
       res.json(await service.cancel(actorOf(req, res), params.id, params.commandId));
     }),
   );
-  router.delete('/:id', can(requireAction([DEVICES_PATH, PRE_ENROLLED_PATH], DEVICE_ACTION.DELETE_DEVICE)), route({ params: idParams }, async ({ params }, req, res) => {
+  router.delete('/:id', can(requireAction([PATHS.devices, PATHS.preEnrolled], DEVICE_ACTION.DELETE_DEVICE)), route({ params: idParams }, async ({ params }, req, res) => {
     await service.remove(actorOf(req, res), params.id);
     res.status(204).end();
   }));
   router.get(
     '/:id/history',
-    can(requireAction(DEVICES_PATH, DEVICE_ACTION.HISTORY)),
+    can(requireAction(PATHS.devices, DEVICE_ACTION.HISTORY)),
     route({ params: idParams, query: historyQuery }, async ({ params, query }, _req, res) => {
       res.json(await service.history(params.id, query));
     }),

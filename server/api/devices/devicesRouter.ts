@@ -1,4 +1,5 @@
 import express, { Router, type RequestHandler } from 'express';
+import { PATHS } from '../../../shared/constants/routes';
 import { idParams } from '../../../shared/contracts/fields';
 import { IMPORT_MAX_BYTES, importQuery } from '../../../shared/contracts/deviceImport';
 import { deviceBody, deviceListQuery } from '../../../shared/contracts/devices';
@@ -11,9 +12,6 @@ import { CSV_CONTENT_TYPES, IMPORT_MAX_MB } from './deviceCsv';
 import type { DevicesService } from './devicesService';
 import { streamDownload } from '../../audit/csvResponse';
 
-export const DEVICES_PAGE = '/inventory-management/devices';
-export const PRE_ENROLLED_PAGE = '/inventory-management/devices-pre-enrolled';
-export const ADD_DEVICE_PAGE = '/inventory-management/add-device';
 
 const notCsv = () => new AppError(415, 'CSV_NOT_CSV', M.csv.notCsv);
 
@@ -43,8 +41,8 @@ const csvHeaders = (fileName: string) => ({
 /** /api/v5/devices: the device registry (list, export, registration, edit). */
 export function devicesRouter(can: Guard, service: DevicesService): Router {
   const router = Router();
-  const registry = () => can(requirePath(DEVICES_PAGE, PRE_ENROLLED_PAGE));
-  const register = () => can(requirePath(ADD_DEVICE_PAGE));
+  const registry = () => can(requirePath(PATHS.devices, PATHS.preEnrolled));
+  const register = () => can(requirePath(PATHS.addDevice));
 
   router.get('/', registry(), route({ query: deviceListQuery }, async ({ query }, _req, res) => {
     res.json(await service.list(query));
@@ -77,8 +75,8 @@ export function devicesRouter(can: Guard, service: DevicesService): Router {
 
   // Editing the registry is the pre-enrolled page's grant; an enrolled device's customer, credit
   // reference and group also need the enrolled-devices page (checked by the service).
-  router.put('/:id', can(requirePath(PRE_ENROLLED_PAGE)), route({ params: idParams, body: deviceBody }, async ({ params, body }, req, res) => {
-    res.json(await service.update(actorOf(req, res), params.id, body, { enrolledAssignment: res.locals.grants!.paths.has(DEVICES_PAGE) }));
+  router.put('/:id', can(requirePath(PATHS.preEnrolled)), route({ params: idParams, body: deviceBody }, async ({ params, body }, req, res) => {
+    res.json(await service.update(actorOf(req, res), params.id, body, { enrolledAssignment: res.locals.grants!.paths.has(PATHS.devices) }));
   }));
   return router;
 }

@@ -1,4 +1,5 @@
 import { Router } from 'express';
+import { PATHS } from '../../../shared/constants/routes';
 import { deleteGroupQuery, groupBody } from '../../../shared/contracts/groups';
 import { idParams } from '../../../shared/contracts/fields';
 import { actorOf } from '../../audit/actorOf';
@@ -6,19 +7,18 @@ import { requirePath, type Guard } from '../../middleware/authorize';
 import { route } from '../../middleware/validate';
 import type { GroupsService } from './groupsService';
 
-export const GROUPS_PAGE = '/inventory-management/devices-group';
 /** Pages that show the groups (filters, forms): any of them may read the list. */
 export const GROUP_READER_PAGES = [
-  GROUPS_PAGE,
-  '/inventory-management/devices',
-  '/inventory-management/devices-pre-enrolled',
-  '/inventory-management/add-device',
+  PATHS.groups,
+  PATHS.devices,
+  PATHS.preEnrolled,
+  PATHS.addDevice,
 ] as const;
 
 /** /api/v5/groups. */
 export function groupsRouter(can: Guard, service: GroupsService): Router {
   const router = Router();
-  const manage = () => can(requirePath(GROUPS_PAGE));
+  const manage = () => can(requirePath(PATHS.groups));
 
   router.get('/', can(requirePath(...GROUP_READER_PAGES)), async (_req, res) => {
     res.json(await service.list());

@@ -1,10 +1,10 @@
 import { Router } from 'express';
+import { PATHS } from '../../../shared/constants/routes';
 import * as z from 'zod';
 import { idParams, pagingParams } from '../../../shared/contracts/fields';
 import { INVENTORY_MESSAGES as M } from '../../../shared/messages';
 import { requirePath, type Guard } from '../../middleware/authorize';
 import { route } from '../../middleware/validate';
-import { DEVICES_PATH } from '../devices/deviceActionsRouter';
 import type { JobsService } from './jobsService';
 
 /** GET /v5/jobs/:id/results: paging of the per-device results. */
@@ -13,7 +13,7 @@ const resultsQuery = z.object({ ...pagingParams(50) });
 /** /api/v5/jobs: progress and results of bulk actions. */
 export function jobsRouter(can: Guard, service: JobsService): Router {
   const router = Router();
-  const guard = can(requirePath(DEVICES_PATH));
+  const guard = can(requirePath(PATHS.devices));
 
   router.get('/:id', guard, route({ params: idParams }, async ({ params }, _req, res) => {
     res.json(await service.get(params.id));

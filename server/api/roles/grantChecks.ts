@@ -1,12 +1,9 @@
 import { DEVICE_ACTIONS } from '../../../shared/constants/deviceActions';
-import { GRANTABLE_PATHS } from '../../../shared/constants/routes';
+import { GRANTABLE_PATHS, PATHS } from '../../../shared/constants/routes';
 import { ADMIN_API_MESSAGES, AUTHZ_MESSAGES, MESSAGES } from '../../../shared/messages';
 import { GrantsRepository } from '../../auth/grantsRepository';
 import type { Queryable } from '../../db/Db';
 import { AppError } from '../../errors';
-
-/** The path that lets an administrator manage roles: someone enabled must always keep it. */
-export const ROLES_PATH = '/admin-settings/roles';
 
 /**
  * Taken first in every transaction that changes administrators or roles: two administrators
@@ -71,7 +68,7 @@ export async function heldByOthers(tx: Queryable, except: { adminId?: number; pr
 export function assertKeptByOthers(removed: Grant, others: { paths: Set<string>; actions: Set<number> }): void {
   const lost = beyond(removed, others);
   if (isEmptyGrant(lost)) return;
-  if (lost.paths.includes(ROLES_PATH)) throw new AppError(409, 'LAST_ROLE_MANAGER', ADMIN_API_MESSAGES.admins.lastRoleManager);
+  if (lost.paths.includes(PATHS.roles)) throw new AppError(409, 'LAST_ROLE_MANAGER', ADMIN_API_MESSAGES.admins.lastRoleManager);
   throw new AppError(409, 'LAST_HOLDER', AUTHZ_MESSAGES.lastHolder(describeGrant(lost)));
 }
 

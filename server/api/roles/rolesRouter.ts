@@ -1,4 +1,5 @@
 import { Router } from 'express';
+import { PATHS } from '../../../shared/constants/routes';
 import { idParams } from '../../../shared/contracts/fields';
 import { duplicateRoleBody, roleBody } from '../../../shared/contracts/roles';
 import { actorOf } from '../../audit/actorOf';
@@ -6,12 +7,11 @@ import { requirePath, type Guard } from '../../middleware/authorize';
 import { route } from '../../middleware/validate';
 import type { RolesService } from './rolesService';
 
-export const ROLES_PAGE = '/admin-settings/roles';
 
 /** /api/v5/roles: the roles (profiles) and what they grant. */
 export function rolesRouter(can: Guard, service: RolesService): Router {
   const router = Router();
-  const guard = can(requirePath(ROLES_PAGE));
+  const guard = can(requirePath(PATHS.roles));
 
   router.get('/', guard, async (_req, res) => {
     res.json(await service.list());

@@ -1,3 +1,4 @@
+import { PATHS } from '../../../shared/constants/routes';
 import type { DuplicateRoleBody, Role, RoleBody, RoleList } from '../../../shared/contracts/roles';
 import { ADMIN_API_MESSAGES as M, AUTHZ_MESSAGES } from '../../../shared/messages';
 import { record, type AuditActor } from '../../audit/auditRepository';
@@ -5,7 +6,6 @@ import type { Db, Queryable } from '../../db/Db';
 import { transaction } from '../../db/transactionScope';
 import { AppError } from '../../errors';
 import {
-  ROLES_PATH,
   assertKeptByOthers,
   beyond,
   callerGrants,
@@ -87,7 +87,7 @@ export class RolesService {
       const grant = canonicalGrant(body);
       assertNotSuperior(before, caller, 'modificar');
       assertHeld(grant, caller);
-      if (caller.profileId === id && before.paths.includes(ROLES_PATH) && !grant.paths.includes(ROLES_PATH)) {
+      if (caller.profileId === id && before.paths.includes(PATHS.roles) && !grant.paths.includes(PATHS.roles)) {
         throw new AppError(409, 'SELF_LOCKOUT', M.roles.ownRolesAccess);
       }
       // The last enabled holders of a path or action keep it (when this role's are the last).
