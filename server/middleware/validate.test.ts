@@ -99,6 +99,14 @@ describe('API routers: one way to read validated input', () => {
     expect(typeof validate.route).toBe('function');
   });
 
+  test('no double cast anywhere under server/api (sources and tests)', () => {
+    const all = fs
+      .readdirSync(apiDir, { recursive: true, encoding: 'utf8' })
+      .filter((f) => f.endsWith('.ts'))
+      .filter((f) => fs.readFileSync(path.join(apiDir, f), 'utf8').includes('as unknown as'));
+    expect(all).toEqual([]);
+  });
+
   test('the routers are found', () => {
     expect(routers.length).toBeGreaterThanOrEqual(8);
   });

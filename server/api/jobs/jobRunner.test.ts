@@ -1,6 +1,5 @@
-import { JOB_HEARTBEAT_MS, JobRunner } from './jobRunner';
+import { JOB_HEARTBEAT_MS, JobRunner, type RunnerJobs } from './jobRunner';
 import type { JobRow } from './jobsRepository';
-import type { JobsService } from './jobsService';
 
 /** A jobs service whose one job runs until the test ends it, recording the runner's calls. */
 function fakeJobs() {
@@ -8,7 +7,7 @@ function fakeJobs() {
   let claimed = false;
   let finish!: () => void;
   const beats: [number, string][] = [];
-  const jobs = {
+  const jobs: RunnerJobs = {
     onQueued: () => undefined,
     claim: async () => {
       if (claimed) return undefined;
@@ -21,7 +20,7 @@ function fakeJobs() {
       return true;
     },
   };
-  return { jobs: jobs as unknown as JobsService, beats, finish: () => finish() };
+  return { jobs, beats, finish: () => finish() };
 }
 
 describe('JobRunner heartbeat', () => {
@@ -49,7 +48,7 @@ describe('JobRunner heartbeat', () => {
     const f = fakeJobs();
     let fail = true;
     const calls: boolean[] = [];
-    (f.jobs as unknown as { heartbeat: () => Promise<boolean> }).heartbeat = async () => {
+    f.jobs.heartbeat = async () => {
       calls.push(fail);
       if (fail) throw Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' });
       return true;
@@ -66,7 +65,7 @@ describe('JobRunner heartbeat', () => {
 
   test('a run cut short by the database going away ends the drain quietly: the next poll resumes the job', async () => {
     const f = fakeJobs();
-    const jobs = f.jobs as unknown as { run: () => Promise<void>; claim: () => Promise<JobRow | undefined> };
+    const jobs = f.jobs;
     let claims = 0;
     jobs.claim = async () => (++claims === 1 ? ({ id: 41 } as JobRow) : undefined);
     jobs.run = async () => {

@@ -19,6 +19,9 @@ export const JOB_HEARTBEAT_MS = 2_000;
  * One job at a time per process. Several replicas share the queue: a job is claimed atomically
  * (see JobsRepository.claim) and every batch checks that this runner still owns it.
  */
+/** What a runner needs of the jobs service: be told of new jobs, claim one, run it, beat. */
+export type RunnerJobs = Pick<JobsService, 'onQueued' | 'claim' | 'run' | 'heartbeat'>;
+
 export class JobRunner {
   /** This runner's name in `jobs.runner`. */
   readonly id = `${os.hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
@@ -27,7 +30,7 @@ export class JobRunner {
   private stopping = false;
   private timer: NodeJS.Timeout | undefined;
 
-  constructor(readonly jobs: JobsService) {
+  constructor(readonly jobs: RunnerJobs) {
     jobs.onQueued(() => this.kick());
   }
 
