@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import type { DeviceBody } from './devices';
+import { deviceBody } from './devices';
 import { oneOfParam } from './fields';
 
 /** Registration from CSV (POST /v5/devices/import) and the columns of the export. */
@@ -14,24 +14,26 @@ export const IMPORT_REQUIRED_COLUMNS = ['imei', 'tipo'] as const;
 export const importQuery = z.object({ mode: oneOfParam('mode', ['preview', 'commit']).default('preview') });
 export type ImportQuery = z.infer<typeof importQuery>;
 
-export interface ImportRowError {
+export const importRowErrorResponse = z.strictObject({
   /** 1-based line of the data row in the file (the header is line 1). */
-  line: number;
-  imei: string;
-  errors: { field: string; message: string }[];
-}
+  line: z.number().int(),
+  imei: z.string(),
+  errors: z.array(z.strictObject({ field: z.string(), message: z.string() })),
+});
+export type ImportRowError = z.infer<typeof importRowErrorResponse>;
 
 /** The answer of POST /v5/devices/import. */
-export interface ImportResult {
-  mode: 'preview' | 'commit';
-  rows: number;
-  valid: number;
-  invalid: ImportRowError[];
-  /** The first valid rows, as they will be registered (preview table). */
-  sample: DeviceBody[];
+export const importResultResponse = z.strictObject({
+  mode: z.enum(['preview', 'commit']),
+  rows: z.number().int(),
+  valid: z.number().int(),
+  invalid: z.array(importRowErrorResponse),
+  /** The first valid rows, as they will be registered (preview table): registration bodies, already normalised. */
+  sample: z.array(deviceBody),
   /** Devices registered (0 in preview). */
-  imported: number;
-}
+  imported: z.number().int(),
+});
+export type ImportResult = z.infer<typeof importResultResponse>;
 
 /** Columns of GET /v5/devices/export. */
 export const EXPORT_COLUMNS = [

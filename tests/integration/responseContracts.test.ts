@@ -1,6 +1,7 @@
 import request from 'supertest';
 import { actionResultResponse, historyResponse } from '../../shared/contracts/deviceActions';
-import { deviceListResponse, deviceResponse } from '../../shared/contracts/devices';
+import { IMPORT_COLUMNS, importResultResponse } from '../../shared/contracts/deviceImport';
+import { deviceListResponse, deviceResponse, luhnCheckDigit } from '../../shared/contracts/devices';
 import { groupListResponse, groupResponse } from '../../shared/contracts/groups';
 import { bulkPreviewResponse, jobResponse, jobResultListResponse } from '../../shared/contracts/jobs';
 import { appVersionResponse, portalVersionResponse } from '../../shared/contracts/portal';
@@ -59,6 +60,16 @@ describe.each(testEngines())('responses answer their shared contracts (%s)', (en
     const job = jobResponse.parse((await request(api.ta.app).post('/api/v5/devices/bulk-actions').set(headers).send(bulk).expect(202)).body);
     expect(jobResponse.parse((await request(api.ta.app).get(`/api/v5/jobs/${job.id}`).set(headers).expect(200)).body).id).toBe(job.id);
     jobResultListResponse.parse((await request(api.ta.app).get(`/api/v5/jobs/${job.id}/results`).set(headers).expect(200)).body);
+  });
+
+  test('CSV import preview: valid rows (normalised sample) and invalid rows with their fields, exactly as contracted', async () => {
+    const headers = await api.headersOf('admin@demo.local');
+    const imei = `35209900176${String(Date.now()).slice(-3)}`;
+    const csv = [IMPORT_COLUMNS.join(','), `${imei}${luhnCheckDigit(imei)},,,1,Marca,Modelo,,Ana,`, 'no-es-imei,,,9,,,,,'].join('\n');
+    const res = await request(api.ta.app).post('/api/v5/devices/import?mode=preview').set(headers).set('Content-Type', 'text/csv').send(csv).expect(200);
+    const result = importResultResponse.parse(res.body);
+    expect([result.valid, result.invalid.length]).toEqual([1, 1]);
+    expect(result.sample[0]).toMatchObject({ deviceType: 1, customerName: 'Ana', serial: null });
   });
 
   test('GET /portal/getVersion and /portal/getVersionApp', async () => {
