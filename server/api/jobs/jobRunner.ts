@@ -22,7 +22,7 @@ export const JOB_HEARTBEAT_MS = 2_000;
 /** What a runner needs of the jobs service: be told of new jobs, claim one, run it, beat. */
 export type RunnerJobs = Pick<JobsService, 'onQueued' | 'claim' | 'run' | 'heartbeat'>;
 
-export class JobRunner {
+export class JobRunner<J extends RunnerJobs = JobsService> {
   /** This runner's name in `jobs.runner`. */
   readonly id = `${os.hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
   private work: Promise<void> | null = null;
@@ -30,7 +30,7 @@ export class JobRunner {
   private stopping = false;
   private timer: NodeJS.Timeout | undefined;
 
-  constructor(readonly jobs: RunnerJobs) {
+  constructor(readonly jobs: J) {
     jobs.onQueued(() => this.kick());
   }
 
