@@ -100,7 +100,7 @@ describe.each(testEngines())('audit log on %s', (engine) => {
     expect((await t.db.query('SELECT * FROM audit_log ORDER BY id')).rows).toEqual(before);
     // Inserting stays possible.
     await t.db.transaction((tx) =>
-      record(tx, { actor: { adminId: null, email: 'operador@demo.local', ip: null, requestId: null }, entity: 'test', action: 'insert', detail: 'ok' }),
+      record(tx, { actor: { adminId: null, email: 'operador@demo.local', ip: null, requestId: null }, entity: 'group', action: 'create', detail: 'ok' }),
     );
   });
 
@@ -108,7 +108,7 @@ describe.each(testEngines())('audit log on %s', (engine) => {
     const count = await api.count('audit_log');
     await expect(
       t.db.transaction(async (tx) => {
-        await record(tx, { actor: { adminId: 1, email: 'admin@demo.local', ip: '10.0.0.1', requestId: 'r-1' }, entity: 'test', action: 'rolled_back' });
+        await record(tx, { actor: { adminId: 1, email: 'admin@demo.local', ip: '10.0.0.1', requestId: 'r-1' }, entity: 'group', action: 'delete' });
         throw new Error('the change failed');
       }),
     ).rejects.toThrow('the change failed');
@@ -139,7 +139,7 @@ describe.each(testEngines())('audit log on %s', (engine) => {
 
   test('filters: actor (any case), entity, entity id, action, outcome, dates (a bare date is the whole day)', async () => {
     const ofActor = await list({ actor: 'OPERADOR@demo.local' });
-    expect(ofActor.data.map((r) => r.action).sort()).toEqual(['insert', 'lock', 'unlock']);
+    expect(ofActor.data.map((r) => r.action).sort()).toEqual(['create', 'lock', 'unlock']);
     expect((await list({ entity: 'device' })).total).toBe(3);
     expect((await list({ entity: 'device', action: 'lock' })).total).toBe(2);
     expect((await list({ entity: 'device', entityId: '7', action: 'unlock' })).total).toBe(1);
