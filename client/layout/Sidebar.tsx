@@ -84,9 +84,9 @@ export function Sidebar({ pageAllowed }: { pageAllowed: boolean }) {
       <div className="border-top border-secondary p-2 small portal-sublink text-center" data-testid="app-version">
         {compact ? (
           <OverlayTrigger placement="right" overlay={<Tooltip id="app-version-tooltip">{versionText}</Tooltip>}>
-            <span tabIndex={0} role="img" aria-label={versionText}>
+            <button type="button" className="btn btn-link p-0 text-reset" aria-label={versionText}>
               <i className="bi bi-phone" aria-hidden="true" />
-            </span>
+            </button>
           </OverlayTrigger>
         ) : (
           versionText

@@ -2,6 +2,7 @@ import * as z from 'zod';
 import { ADMIN_API_MESSAGES as M } from '../messages';
 
 /** Control characters (NUL included, which PostgreSQL text refuses): never in a one-line value. */
+// eslint-disable-next-line no-control-regex -- matching control characters is the point of this pattern
 const CONTROL = /[\u0000-\u001f\u007f]/;
 
 /** A one-line text field of a body, trimmed; `min` 1 means it may not be empty. */
@@ -35,7 +36,12 @@ export const intParam = (param: string, min: number, max: number) =>
     .string({ error: M.param.integer(param, min, max) })
     .regex(/^\d{1,10}$/, { error: M.param.integer(param, min, max) })
     .transform(Number)
-    .pipe(z.number().min(min, { error: M.param.integer(param, min, max) }).max(max, { error: M.param.integer(param, min, max) }));
+    .pipe(
+      z
+        .number()
+        .min(min, { error: M.param.integer(param, min, max) })
+        .max(max, { error: M.param.integer(param, min, max) }),
+    );
 
 /** A one-line text query parameter, trimmed; empty means absent. */
 export const textParam = (param: string, max: number) =>

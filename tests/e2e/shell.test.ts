@@ -24,7 +24,6 @@ import {
   usePortalBrowser,
 } from '../helpers/portalSession';
 
-
 /** The version of the lock app the demo seeds (bootstrap), as 'name (version)'. */
 const DEMO_APP_VERSION = 'Macrolock (3.4.1)';
 
@@ -61,7 +60,12 @@ describeWithBrowser('the signed-in shell in Chromium', () => {
     });
 
     test('a wrong password and a disabled user get their Spanish messages', async () => {
-      await createPortalUser(ctx.portal, { email: 'clave-mala@demo.local', password: 'Buena-Clave-2026!', nombres: 'Clave Mala', profile: 'Soporte' });
+      await createPortalUser(ctx.portal, {
+        email: 'clave-mala@demo.local',
+        password: 'Buena-Clave-2026!',
+        nombres: 'Clave Mala',
+        profile: 'Soporte',
+      });
       await ctx.portal.identity.adminCreateUser({
         username: 'deshabilitado@demo.local',
         attributes: { email: 'deshabilitado@demo.local' },
@@ -114,21 +118,24 @@ describeWithBrowser('the signed-in shell in Chromium', () => {
       [SOPORTE_EMAIL]: '/dashboard/general',
     };
 
-    test.each([ADMIN_EMAIL, INVENTARIO_EMAIL, SOPORTE_EMAIL])('%s: the sidebar lists exactly the granted modules and entries; / goes to the first allowed page', async (email) => {
-      const granted = DEMO_PROFILE_PATHS[email]!;
-      const expected = expectedMenu(granted);
-      expect(expected.length).toBeGreaterThan(0);
-      const page = await freshPage();
-      expect(await signIn(page, ctx.portal.url, email)).toBe(LANDING[email]);
-      expect(await sidebar(page).getAttribute('data-compact')).toBe('false');
-      expect(await readExpandedMenu(page)).toEqual(expected);
+    test.each([ADMIN_EMAIL, INVENTARIO_EMAIL, SOPORTE_EMAIL])(
+      '%s: the sidebar lists exactly the granted modules and entries; / goes to the first allowed page',
+      async (email) => {
+        const granted = DEMO_PROFILE_PATHS[email]!;
+        const expected = expectedMenu(granted);
+        expect(expected.length).toBeGreaterThan(0);
+        const page = await freshPage();
+        expect(await signIn(page, ctx.portal.url, email)).toBe(LANDING[email]);
+        expect(await sidebar(page).getAttribute('data-compact')).toBe('false');
+        expect(await readExpandedMenu(page)).toEqual(expected);
 
-      // `/` typed directly goes to the same first allowed page.
-      await page.goto(`${ctx.portal.url}/`);
-      await page.waitForURL((u) => u.pathname === LANDING[email]);
-      await waitForLayout(page);
-      expect(await readExpandedMenu(page)).toEqual(expected);
-    });
+        // `/` typed directly goes to the same first allowed page.
+        await page.goto(`${ctx.portal.url}/`);
+        await page.waitForURL((u) => u.pathname === LANDING[email]);
+        await waitForLayout(page);
+        expect(await readExpandedMenu(page)).toEqual(expected);
+      },
+    );
 
     test('the demo profiles differ as the bootstrap says (the expectations above are not vacuous)', () => {
       const titles = (email: string) => expectedMenu(DEMO_PROFILE_PATHS[email]!).map((m) => [m.title, m.children.map((c) => c.title)]);
@@ -219,9 +226,9 @@ describeWithBrowser('the signed-in shell in Chromium', () => {
 
       // Collapsed: the version is a tooltip of the footer icon, on hover and on focus.
       const tooltip = page.getByRole('tooltip');
-      const icon = footer.locator('[tabindex="0"]');
+      const icon = footer.getByRole('button');
       await page.waitForFunction(
-        (text) => document.querySelector('[data-testid="app-version"] [tabindex="0"]')?.getAttribute('aria-label') === text,
+        (text) => document.querySelector('[data-testid="app-version"] button')?.getAttribute('aria-label') === text,
         DEMO_APP_VERSION,
       );
       await icon.hover();

@@ -1,6 +1,6 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import Form from 'react-bootstrap/Form';
-import { useForm, type FieldError } from 'react-hook-form';
+import { useForm, useWatch, type FieldError } from 'react-hook-form';
 import type * as z from 'zod';
 import { ADMIN_LABELS as L } from '../../../shared/constants/adminLabels';
 import { roleBody, type Role, type RoleBody } from '../../../shared/contracts/roles';
@@ -37,7 +37,7 @@ export function RoleForm({ formId, role, onSubmit }: RoleFormProps) {
     defaultValues: { nombre: role?.nombre ?? '', paths: role?.paths ?? [], actions: role?.actions ?? [] },
   });
   const { errors, isSubmitted } = form.formState;
-  const [paths, actions] = form.watch(['paths', 'actions']);
+  const [paths, actions] = useWatch({ control: form.control, name: ['paths', 'actions'] });
   const grantsError = firstMessage(errors.paths) ?? firstMessage(errors.actions);
   const submit = form.handleSubmit(async (body) => {
     const outcome = await onSubmit(body);

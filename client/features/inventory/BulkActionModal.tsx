@@ -1,4 +1,4 @@
-import { useEffect, useId, useState } from 'react';
+import { useEffect, useId, useRef, useState } from 'react';
 import Alert from 'react-bootstrap/Alert';
 import Button from 'react-bootstrap/Button';
 import Modal from 'react-bootstrap/Modal';
@@ -22,17 +22,20 @@ const FINISHED: readonly Job['status'][] = ['completed', 'failed'];
 
 /** A job's progress, polled every second until it has finished, then its result and the CSV. */
 export function BulkJobProgress({ jobId }: { jobId: number }) {
-  const [finished, setFinished] = useState(false);
-  const { data: job } = useGetJobQuery(jobId, { pollingInterval: finished ? 0 : 1000, skipPollingIfUnfocused: false });
+  // Polled every second until the cached answer says it has finished.
+  const cached = inventoryApi.endpoints.getJob.useQueryState(jobId);
+  const finishedJob = cached.data !== undefined && FINISHED.includes(cached.data.status);
+  const { data: job } = useGetJobQuery(jobId, { pollingInterval: finishedJob ? 0 : 1000, skipPollingIfUnfocused: false });
   const [download, downloadState] = useDownloadJobResultsMutation();
   const dispatch = useAppDispatch();
   const done = job !== undefined && FINISHED.includes(job.status);
+  // Once the job has finished, polling stops and the devices list and counters refetch, once.
+  const invalidated = useRef(false);
   useEffect(() => {
-    if (!done || finished) return;
-    setFinished(true);
-    // The devices changed: the list and the counters refetch.
+    if (!done || invalidated.current) return;
+    invalidated.current = true;
     dispatch(inventoryApi.util.invalidateTags(['Devices', 'Groups']));
-  }, [done, finished, dispatch]);
+  }, [done, dispatch]);
   if (!job) return null;
   const percent = job.total > 0 ? Math.round((job.processed / job.total) * 100) : done ? 100 : 0;
   const onDownload = async () => {
@@ -94,7 +97,8 @@ export interface BulkActionModalProps {
   onStarted: (job: Job) => void;
 }
 
-type Step = { kind: 'form' } | { kind: 'preview'; payload: ActionPayloadInput; preview: BulkPreview; idempotencyKey: string } | { kind: 'job'; jobId: number };
+type Step =
+  { kind: 'form' } | { kind: 'preview'; payload: ActionPayloadInput; preview: BulkPreview; idempotencyKey: string } | { kind: 'job'; jobId: number };
 
 /** A bulk action: the payload, then the dry run ('Vista previa'), then the job and its progress. */
 export function BulkActionModal({ action, selection, selectionText, onClose, onStarted }: BulkActionModalProps) {
