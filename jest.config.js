@@ -1,9 +1,6 @@
 /** @type {import('jest').Config['transform']} */
 const transform = {
-  '^.+\\.(t|j)sx?$': [
-    '@swc/jest',
-    { jsc: { target: 'es2022', transform: { react: { runtime: 'automatic' } } } },
-  ],
+  '^.+\\.(t|j)sx?$': ['@swc/jest', { jsc: { target: 'es2022', transform: { react: { runtime: 'automatic' } } } }],
   '^.+\\.sql$': '<rootDir>/tests/helpers/sqlTransform.cjs',
 };
 const common = {

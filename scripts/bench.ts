@@ -67,7 +67,9 @@ async function p1(lines: string[]) {
         stat.proc.kill();
       }
       const ratio = median(ssr) / median(plain);
-      lines.push(`| ${route} | ${Buffer.byteLength(html)} | ${median(ssr).toFixed(0)} | ${median(plain).toFixed(0)} | ${(ratio * 100).toFixed(0)} % |`);
+      lines.push(
+        `| ${route} | ${Buffer.byteLength(html)} | ${median(ssr).toFixed(0)} | ${median(plain).toFixed(0)} | ${(ratio * 100).toFixed(0)} % |`,
+      );
       console.log(lines.at(-1));
     }
   } finally {
@@ -112,7 +114,9 @@ async function p3(lines: string[]) {
   }
   const cold = times[0]!;
   const warm = times.slice(1);
-  lines.push(`/login hydrated after navigation start: first (cold cache) ${cold.toFixed(0)} ms; next 10 runs median ${median(warm).toFixed(0)} ms, max ${Math.max(...warm).toFixed(0)} ms`);
+  lines.push(
+    `/login hydrated after navigation start: first (cold cache) ${cold.toFixed(0)} ms; next 10 runs median ${median(warm).toFixed(0)} ms, max ${Math.max(...warm).toFixed(0)} ms`,
+  );
 }
 
 if (isBuildStale()) await build();

@@ -38,7 +38,6 @@ const ADMIN = 'admin@demo.local';
 const pct = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((xs.length * p) / 100))]!;
 const ms = (x: number) => `${x.toFixed(1)} ms`;
 
-
 async function measure(engine: Engine, lines: string[]): Promise<void> {
   const t = await createTestDb(engine);
   const db = t.db;
@@ -104,7 +103,14 @@ async function measure(engine: Engine, lines: string[]): Promise<void> {
     const rounds = Math.max(REQUESTS, filters.length * 10);
     for (let i = 0; i < rounds; i++) {
       const f = filters[i % filters.length]!;
-      const q = [f, 'stage=enrolled', `sort=${pick(DEVICE_SORTS)}`, `order=${pick(['asc', 'desc'])}`, `page=${1 + Math.floor(rnd() * 50)}`, 'perPage=25']
+      const q = [
+        f,
+        'stage=enrolled',
+        `sort=${pick(DEVICE_SORTS)}`,
+        `order=${pick(['asc', 'desc'])}`,
+        `page=${1 + Math.floor(rnd() * 50)}`,
+        'perPage=25',
+      ]
         .filter(Boolean)
         .join('&');
       const took = await timed(`/devices?${q}`);
@@ -140,7 +146,7 @@ async function measure(engine: Engine, lines: string[]): Promise<void> {
 
     // P6 bulk lock of 10,000 devices: dry run, commit, job done.
     const ids = (
-      await db.query<{ id: string }>("SELECT id FROM devices WHERE deleted_at IS NULL AND base_status = 5 ORDER BY id LIMIT 10000")
+      await db.query<{ id: string }>('SELECT id FROM devices WHERE deleted_at IS NULL AND base_status = 5 ORDER BY id LIMIT 10000')
     ).rows.map((r) => Number(r.id));
     const body = JSON.stringify({ selection: { ids }, payload: { action: 0, lockType: 'PorCredito', message: 'Pago vencido' } });
     const json = { 'Content-Type': 'application/json' };

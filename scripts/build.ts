@@ -106,7 +106,10 @@ export function manifestFromMetafile(meta: esbuild.Metafile, favicon: string): A
     if (!out) throw new Error(`El módulo ${chunk.id} no produjo un chunk propio: revisa su id en client/app/pages.ts`);
     pages[chunk.id] = script(out[0]);
   }
-  const buildId = createHash('sha256').update(JSON.stringify(Object.keys(meta.outputs).sort())).digest('hex').slice(0, 16);
+  const buildId = createHash('sha256')
+    .update(JSON.stringify(Object.keys(meta.outputs).sort()))
+    .digest('hex')
+    .slice(0, 16);
   return { buildId, entry: { ...script(entryFile), css: [...new Set(css)] }, pages, favicon };
 }
 

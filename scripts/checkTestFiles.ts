@@ -50,11 +50,15 @@ export async function jestProjectNames(root: string): Promise<string[]> {
 
 /** The files a project's testMatch selects, as jest itself resolves them (relative to root). */
 export function jestProjectFiles(root: string, project: string): string[] {
-  const out = execFileSync(process.execPath, [path.join(root, 'node_modules/jest/bin/jest.js'), '--listTests', '--json', '--selectProjects', project], {
-    cwd: root,
-    encoding: 'utf8',
-    stdio: ['ignore', 'pipe', 'ignore'],
-  });
+  const out = execFileSync(
+    process.execPath,
+    [path.join(root, 'node_modules/jest/bin/jest.js'), '--listTests', '--json', '--selectProjects', project],
+    {
+      cwd: root,
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'ignore'],
+    },
+  );
   return (JSON.parse(out.slice(out.indexOf('['))) as string[]).map((f) => path.relative(root, f).split(path.sep).join('/'));
 }
 

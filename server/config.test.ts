@@ -40,10 +40,7 @@ describe('loadConfig', () => {
       }
     })();
     expect(err?.variables.sort()).toEqual(['COGNITO_CLIENT_ID', 'COGNITO_USER_POOL_ID']);
-    const c = loadConfig(
-      { NODE_ENV: 'production', COGNITO_USER_POOL_ID: 'sa-east-1_Abc123', COGNITO_CLIENT_ID: 'client123' },
-      '1',
-    );
+    const c = loadConfig({ NODE_ENV: 'production', COGNITO_USER_POOL_ID: 'sa-east-1_Abc123', COGNITO_CLIENT_ID: 'client123' }, '1');
     expect(c.identity).toEqual({ mode: 'cognito', region: 'sa-east-1', userPoolId: 'sa-east-1_Abc123', clientId: 'client123' });
   });
 
@@ -118,7 +115,12 @@ describe('secrets never reach the console', () => {
     ].join('\n');
     const masked = maskSecrets(text, secrets);
     expect(masked).toBe(
-      ['connect postgres://portal:***@db:5432/portal failed', 'decoded ***', JSON.stringify({ password: '***' }), 'redis://cache:***@cache:6379/0'].join('\n'),
+      [
+        'connect postgres://portal:***@db:5432/portal failed',
+        'decoded ***',
+        JSON.stringify({ password: '***' }),
+        'redis://cache:***@cache:6379/0',
+      ].join('\n'),
     );
     // A URL without a password, and short values that would hide ordinary words, are left alone.
     expect(maskSecrets('postgres://postgres@127.0.0.1:5432/test', secretValues({ DATABASE_URL: 'postgres://u:pg@h/db' }))).toBe(

@@ -39,7 +39,10 @@ export const envSchema = z
       .string()
       .regex(/^[a-z]{2}(-[a-z]+)+-\d_[0-9A-Za-z]+$/, 'debe tener la forma <región>_<id>')
       .optional(),
-    COGNITO_CLIENT_ID: z.string().regex(/^[0-9a-z]{1,128}$/i).optional(),
+    COGNITO_CLIENT_ID: z
+      .string()
+      .regex(/^[0-9a-z]{1,128}$/i)
+      .optional(),
     SSR_CACHE_ENTRIES: intFrom(500),
     IDENTITY_ACCESS_TOKEN_TTL_SECONDS: intFrom(3600, 60).pipe(z.number().max(86400)),
     IDENTITY_REFRESH_TOKEN_TTL_SECONDS: intFrom(30 * 86400, 3600),
@@ -171,7 +174,10 @@ export interface Config {
 }
 
 export class ConfigError extends Error {
-  constructor(readonly variables: string[], message: string) {
+  constructor(
+    readonly variables: string[],
+    message: string,
+  ) {
     super(message);
     this.name = 'ConfigError';
   }
@@ -191,7 +197,7 @@ export function loadConfig(source: NodeJS.ProcessEnv, portalVersion: string): Co
   }
   const env = parsed.data;
   const mode = env.IDENTITY_MODE ?? (env.NODE_ENV === 'production' ? 'cognito' : 'embedded');
-  const userPoolId = mode === 'embedded' ? env.COGNITO_USER_POOL_ID ?? LOCAL_POOL.userPoolId : env.COGNITO_USER_POOL_ID!;
+  const userPoolId = mode === 'embedded' ? (env.COGNITO_USER_POOL_ID ?? LOCAL_POOL.userPoolId) : env.COGNITO_USER_POOL_ID!;
   return {
     env: env.NODE_ENV,
     port: env.PORT,
@@ -206,7 +212,7 @@ export function loadConfig(source: NodeJS.ProcessEnv, portalVersion: string): Co
       mode,
       region: env.COGNITO_REGION ?? userPoolId.split('_')[0]!,
       userPoolId,
-      clientId: mode === 'embedded' ? env.COGNITO_CLIENT_ID ?? LOCAL_POOL.clientId : env.COGNITO_CLIENT_ID!,
+      clientId: mode === 'embedded' ? (env.COGNITO_CLIENT_ID ?? LOCAL_POOL.clientId) : env.COGNITO_CLIENT_ID!,
     },
     ssrCacheEntries: env.SSR_CACHE_ENTRIES,
     portalVersion,

@@ -11,13 +11,22 @@ import { INVENTORY_MESSAGES as M } from './messages';
 
 /** §4 "Status filter list" table: [Filter entry, Disabled actions]. */
 const SPEC_TABLE = [
-  ['Enrolado, Enrolando, Bloqueado, Bloqueando, Desbloqueado, Desbloqueando, Activo, Desbloqueado offline, Liberando, Activo temporal', '11 (delete)'],
+  [
+    'Enrolado, Enrolando, Bloqueado, Bloqueando, Desbloqueado, Desbloqueando, Activo, Desbloqueado offline, Liberando, Activo temporal',
+    '11 (delete)',
+  ],
   ['Liberado', '0, 1, 6, 8, 9, 12, 4'],
   ['Fallido, Suspendido, Desbloqueando temporal', 'none'],
   ["One 'Bloqueado <lock type>' entry per lock type", '11 (delete)'],
 ] as const;
 
-const codesOf = (cell: string): number[] => (cell === 'none' ? [] : cell.replace(/\(.*?\)/g, '').split(',').map((s) => Number(s.trim())));
+const codesOf = (cell: string): number[] =>
+  cell === 'none'
+    ? []
+    : cell
+        .replace(/\(.*?\)/g, '')
+        .split(',')
+        .map((s) => Number(s.trim()));
 
 /** Filter entry label → disabled action codes, from the table. */
 const SPEC_DISABLED = new Map<string, number[]>();
@@ -35,7 +44,7 @@ const LIBERADO = 9;
 const statusCode = (label: string) => DEVICE_STATUSES.find((s) => s.label === label)!.code;
 
 describe('the disabled-actions table (specification §4)', () => {
-  test('one filter entry per table entry, each with the table\'s disabled actions', () => {
+  test("one filter entry per table entry, each with the table's disabled actions", () => {
     expect(STATUS_FILTERS.map((f) => f.label).sort()).toEqual([...SPEC_DISABLED.keys()].sort());
     for (const f of STATUS_FILTERS) {
       expect([...f.disabledActions].sort((a, b) => a - b)).toEqual([...SPEC_DISABLED.get(f.label)!].sort((a, b) => a - b));
@@ -94,7 +103,7 @@ describe('refusals beyond the table', () => {
     }
   });
 
-  test('the table\'s reason comes first when both apply', () => {
+  test("the table's reason comes first when both apply", () => {
     expect(refusal({ status: 4, lockType: null, pendingAction: 0 }, 11)?.code).toBe('ACTION_DISABLED_FOR_STATUS');
     expect(refusal({ status: 4, lockType: null, pendingAction: 0 }, 1)?.code).toBe('PENDING_COMMAND');
   });

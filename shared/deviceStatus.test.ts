@@ -92,7 +92,12 @@ describe('device status from facts', () => {
     }
     expect(settled.map((f) => baseStatus(facts(f))).sort()).toEqual([...OFFLINE_OVERLAID].sort());
     // Enrolling, failed, released, suspended, pre-enrolled keep their status.
-    for (const f of [{ lifecycle: 'enrolling' as const }, { failureReason: 'x' }, { lifecycle: 'released' as const }, { lifecycle: 'suspended' as const }]) {
+    for (const f of [
+      { lifecycle: 'enrolling' as const },
+      { failureReason: 'x' },
+      { lifecycle: 'released' as const },
+      { lifecycle: 'suspended' as const },
+    ]) {
       expect(deviceStatus(facts({ ...f, lastSeenAt: OLD }), CUTOFF)).toBe(baseStatus(facts(f)));
     }
     expect(isOffline(5, OLD.toISOString(), CUTOFF)).toBe(true);
@@ -113,7 +118,8 @@ function allCombinations(): DeviceFacts[] {
       for (const pendingAction of pendings)
         for (const pendingUntil of [null, new Date(NOW.getTime() + 86_400_000)])
           for (const failureReason of [null, 'rechazado'])
-            for (const lastSeenAt of [null, RECENT, OLD, CUTOFF]) out.push({ lifecycle, lockState, pendingAction, pendingUntil, failureReason, lastSeenAt });
+            for (const lastSeenAt of [null, RECENT, OLD, CUTOFF])
+              out.push({ lifecycle, lockState, pendingAction, pendingUntil, failureReason, lastSeenAt });
   return out;
 }
 
@@ -131,7 +137,15 @@ describe.each(testEngines())('status in SQL agrees with the TypeScript rules on 
        SELECT lpad(u.n::text, 15, '0'), 1, u.lifecycle, u.lock_state, u.pending_action, u.pending_until, u.failure_reason, u.last_seen_at, '\\x00'::bytea
          FROM unnest($1::int[], $2::text[], $3::text[], $4::smallint[], $5::timestamptz[], $6::text[], $7::timestamptz[])
               AS u(n, lifecycle, lock_state, pending_action, pending_until, failure_reason, last_seen_at)`,
-      [all.map((_, i) => i + 1), col('lifecycle'), col('lockState'), col('pendingAction'), col('pendingUntil'), col('failureReason'), col('lastSeenAt')],
+      [
+        all.map((_, i) => i + 1),
+        col('lifecycle'),
+        col('lockState'),
+        col('pendingAction'),
+        col('pendingUntil'),
+        col('failureReason'),
+        col('lastSeenAt'),
+      ],
     );
   }, 60_000);
   afterAll(async () => {
@@ -164,7 +178,11 @@ describe.each(testEngines())('status in SQL agrees with the TypeScript rules on 
       const where = statusFilterSql(code, '$1::timestamptz', 'd');
       const res = await t.db.query<{ imei: string }>(`SELECT d.imei FROM devices d WHERE ${where}`, where.includes('$1') ? [CUTOFF] : []);
       const sql = res.rows.map((r) => r.imei).sort();
-      const ts = all.map((f, i) => [f, String(i + 1).padStart(15, '0')] as const).filter(([f]) => deviceStatus(f, CUTOFF) === code).map(([, imei]) => imei).sort();
+      const ts = all
+        .map((f, i) => [f, String(i + 1).padStart(15, '0')] as const)
+        .filter(([f]) => deviceStatus(f, CUTOFF) === code)
+        .map(([, imei]) => imei)
+        .sort();
       expect({ code, imeis: sql }).toEqual({ code, imeis: ts });
     }
   });

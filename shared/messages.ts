@@ -151,7 +151,21 @@ export const ADMIN_API_MESSAGES = {
     identityUnavailable: 'El servicio de identidad no respondió; no se realizó ningún cambio',
   },
   audit: {
-    csvColumns: ['id', 'fecha', 'id_actor', 'correo_actor', 'ip', 'id_solicitud', 'entidad', 'id_entidad', 'accion', 'resultado', 'detalle', 'antes', 'despues'],
+    csvColumns: [
+      'id',
+      'fecha',
+      'id_actor',
+      'correo_actor',
+      'ip',
+      'id_solicitud',
+      'entidad',
+      'id_entidad',
+      'accion',
+      'resultado',
+      'detalle',
+      'antes',
+      'despues',
+    ],
     exportFileName: (day: string) => `auditoria-${day}.csv`,
   },
 } as const;
@@ -208,7 +222,8 @@ export const INVENTORY_MESSAGES = {
   groups: {
     notFound: 'Grupo no encontrado',
     nameTaken: 'Ya existe un grupo con ese nombre',
-    notEmpty: (count: number) => `El grupo tiene ${count === 1 ? '1 dispositivo' : `${count.toLocaleString('es-MX')} dispositivos`}; muévalos a otro grupo antes de eliminarlo`,
+    notEmpty: (count: number) =>
+      `El grupo tiene ${count === 1 ? '1 dispositivo' : `${count.toLocaleString('es-MX')} dispositivos`}; muévalos a otro grupo antes de eliminarlo`,
     moveToSelf: 'El grupo destino debe ser otro grupo',
     moveToNotFound: 'El parámetro moveTo no corresponde a un grupo existente',
   },

@@ -64,7 +64,11 @@ describe('axiosBaseQuery', () => {
       error: { status: 500, code: 'ERR_BAD_RESPONSE', data: { message: 'Algo falló' } },
     });
     expect(await axiosBaseQuery(req.get('/unauthorized'), api({}), {})).toMatchObject({ error: { status: 401 } });
-    const network = await axiosBaseQuery(req.get('/x'), { ...api({}), extra: { ...api({}).extra as ApiExtra, apiBase: 'http://127.0.0.1:1/api' } } as BaseQueryApi, {});
+    const network = await axiosBaseQuery(
+      req.get('/x'),
+      { ...api({}), extra: { ...(api({}).extra as ApiExtra), apiBase: 'http://127.0.0.1:1/api' } } as BaseQueryApi,
+      {},
+    );
     // No answer at all (Node's adapter says ECONNREFUSED where a browser says ERR_NETWORK).
     expect(network).toMatchObject({ error: { status: 'NETWORK_ERROR', code: 'ECONNREFUSED' } });
     const before = seen.length;

@@ -19,8 +19,7 @@ export interface SessionTokens {
 }
 
 export type SignInResult =
-  | { status: 'signedIn'; tokens: SessionTokens }
-  | { status: 'newPasswordRequired'; complete(newPassword: string): Promise<SessionTokens> };
+  { status: 'signedIn'; tokens: SessionTokens } | { status: 'newPasswordRequired'; complete(newPassword: string): Promise<SessionTokens> };
 
 /** An error of the identity service, as the client library reports it. */
 export interface AuthError extends Error {
@@ -91,10 +90,14 @@ export class AuthClient {
             status: 'newPasswordRequired',
             complete: (newPassword: string) =>
               new Promise<SessionTokens>((res, rej) =>
-                user.completeNewPasswordChallenge(newPassword, {}, {
-                  onSuccess: (session) => res(tokensOf(user, session)),
-                  onFailure: rej,
-                }),
+                user.completeNewPasswordChallenge(
+                  newPassword,
+                  {},
+                  {
+                    onSuccess: (session) => res(tokensOf(user, session)),
+                    onFailure: rej,
+                  },
+                ),
               ),
           }),
       });
@@ -182,7 +185,9 @@ export class AuthClient {
 
   forgotPassword(email: string): Promise<void> {
     const user = this.user(email.trim());
-    return new Promise((resolve, reject) => user.forgotPassword({ onSuccess: () => resolve(), onFailure: reject, inputVerificationCode: () => resolve() }));
+    return new Promise((resolve, reject) =>
+      user.forgotPassword({ onSuccess: () => resolve(), onFailure: reject, inputVerificationCode: () => resolve() }),
+    );
   }
 
   confirmForgotPassword(email: string, code: string, password: string): Promise<void> {

@@ -23,7 +23,11 @@ describe("the portal's sign-out reaches the server", () => {
     const tokens = { username: 'ana@demo.local', email: 'ana@demo.local', accessToken: 'a.b.c', idToken: 'd.e.f', refreshToken: 'r' };
     await signOutOnServer(client(tokens), base, false);
     expect(seen).toHaveLength(1);
-    expect(seen[0]).toMatchObject({ method: 'POST', url: '/api/v5/users/signOut', headers: { username: 'ana@demo.local', accesstoken: 'a.b.c', idtoken: 'd.e.f' } });
+    expect(seen[0]).toMatchObject({
+      method: 'POST',
+      url: '/api/v5/users/signOut',
+      headers: { username: 'ana@demo.local', accesstoken: 'a.b.c', idtoken: 'd.e.f' },
+    });
     expect(seen[0]!.headers).not.toHaveProperty('refreshtoken');
   });
 

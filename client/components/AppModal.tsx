@@ -51,13 +51,7 @@ export function AppModal({
         <Button variant="secondary" onClick={onClose}>
           {cancelLabel}
         </Button>
-        <LoadingButton
-          variant={confirmVariant}
-          loading={loading}
-          type={formId ? 'submit' : 'button'}
-          form={formId}
-          onClick={onConfirm}
-        >
+        <LoadingButton variant={confirmVariant} loading={loading} type={formId ? 'submit' : 'button'} form={formId} onClick={onConfirm}>
           {confirmLabel}
         </LoadingButton>
       </Modal.Footer>

@@ -36,14 +36,7 @@ export function CopyText({ text, label, className, children }: CopyTextProps) {
     <span className={['d-inline-flex align-items-center gap-1', className].filter(Boolean).join(' ')}>
       {text && children !== undefined ? children : <span>{displayValue(text)}</span>}
       {text ? (
-        <Button
-          variant="link"
-          size="sm"
-          className="p-0 lh-1"
-          aria-label={copyLabel}
-          title={copyLabel}
-          onClick={() => void copy(text, label)}
-        >
+        <Button variant="link" size="sm" className="p-0 lh-1" aria-label={copyLabel} title={copyLabel} onClick={() => void copy(text, label)}>
           <i className="bi bi-clipboard" aria-hidden="true" />
         </Button>
       ) : null}

@@ -26,7 +26,11 @@ function renderTable(props: Partial<DataTableProps<Item, 'name' | 'size'>> = {})
 test('rows with their attributes; the table is named by its caption and its header sticks', () => {
   renderTable({ rowAttributes: (i) => ({ 'data-testid': `row-${i.name}` }) });
   const table = screen.getByRole('table', { name: 'Elementos' });
-  expect(within(screen.getByTestId('row-Dos')).getAllByRole('cell').map((c) => c.textContent)).toEqual(['Dos', '20', '—']);
+  expect(
+    within(screen.getByTestId('row-Dos'))
+      .getAllByRole('cell')
+      .map((c) => c.textContent),
+  ).toEqual(['Dos', '20', '—']);
   expect(table.parentElement!.className).toContain('portal-data-table');
   expect(screen.getByRole('columnheader', { name: /Tamaño/ }).className).toContain('text-end');
 });
@@ -46,7 +50,14 @@ test('selection: a checkbox per row and one for the page (mixed when some are se
   const onToggleRow = jest.fn();
   const onTogglePage = jest.fn();
   const user = renderTable({
-    selection: { isSelected: (i) => i.id === 1, onToggleRow, page: 'some', onTogglePage, rowLabel: (i) => `Seleccionar ${i.name}`, pageLabel: 'Seleccionar la página' },
+    selection: {
+      isSelected: (i) => i.id === 1,
+      onToggleRow,
+      page: 'some',
+      onTogglePage,
+      rowLabel: (i) => `Seleccionar ${i.name}`,
+      pageLabel: 'Seleccionar la página',
+    },
   });
   const page = screen.getByRole('checkbox', { name: 'Seleccionar la página' }) as HTMLInputElement;
   expect(page.indeterminate).toBe(true);
@@ -81,7 +92,7 @@ test('error: an alert with a retry button instead of the table', async () => {
   expect(onRetry).toHaveBeenCalled();
 });
 
-test('empty: the default text, or the page\'s own content', () => {
+test("empty: the default text, or the page's own content", () => {
   renderTable({ rows: [] });
   expect(screen.getByText('No hay resultados')).toBeTruthy();
   renderTable({ rows: [], empty: <p>Nada aquí</p>, emptyTestId: 'items-empty' });

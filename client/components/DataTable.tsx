@@ -190,7 +190,10 @@ export function DataTable<T extends RowData, S extends string = string>(props: D
                           onClick={() => sort.onSort(sortKey)}
                         >
                           <FlexRender header={header} />
-                          <i className={`bi ${!active ? 'bi-arrow-down-up' : order === 'desc' ? 'bi-sort-down' : 'bi-sort-up'} ms-1`} aria-hidden="true" />
+                          <i
+                            className={`bi ${!active ? 'bi-arrow-down-up' : order === 'desc' ? 'bi-sort-down' : 'bi-sort-up'} ms-1`}
+                            aria-hidden="true"
+                          />
                         </Button>
                       ) : (
                         <FlexRender header={header} />

@@ -33,7 +33,16 @@ function pageNumbers(page: number, pages: number): (number | 'gap')[] {
 }
 
 /** Page numbers and the page size (10/25/50 unless `perPageOptions`) of a list. */
-export function ListPager({ page, perPage, total, onPage, onPerPage, perPageOptions = PER_PAGE_OPTIONS, summary, labels = DATA_TABLE_LABELS }: ListPagerProps) {
+export function ListPager({
+  page,
+  perPage,
+  total,
+  onPage,
+  onPerPage,
+  perPageOptions = PER_PAGE_OPTIONS,
+  summary,
+  labels = DATA_TABLE_LABELS,
+}: ListPagerProps) {
   const selectId = useId();
   const pages = Math.max(1, Math.ceil(total / perPage));
   return (

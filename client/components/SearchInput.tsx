@@ -50,15 +50,7 @@ export function SearchInput({ onSearch, ariaLabel, placeholder = LABELS.search, 
       <InputGroup.Text aria-hidden="true">
         <i className="bi bi-search" />
       </InputGroup.Text>
-      <Form.Control
-        id={id}
-        type="search"
-        value={value}
-        onChange={handleChange}
-        placeholder={placeholder}
-        aria-label={ariaLabel}
-        autoComplete="off"
-      />
+      <Form.Control id={id} type="search" value={value} onChange={handleChange} placeholder={placeholder} aria-label={ariaLabel} autoComplete="off" />
     </InputGroup>
   );
 }

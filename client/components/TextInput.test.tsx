@@ -45,7 +45,9 @@ test('the error it is given is shown below the field', () => {
   expect(errorOf(input)?.textContent).toBe('El nombre ya existe');
 });
 
-const nameSchema = z.object({ nombre: z.string().trim().min(3, { error: 'Debe tener al menos 3 caracteres' }).max(10, { error: 'Debe tener como máximo 10 caracteres' }) });
+const nameSchema = z.object({
+  nombre: z.string().trim().min(3, { error: 'Debe tener al menos 3 caracteres' }).max(10, { error: 'Debe tener como máximo 10 caracteres' }),
+});
 
 function HookForm({ onValid }: { onValid: (values: { nombre: string }) => void }) {
   const {
@@ -61,7 +63,7 @@ function HookForm({ onValid }: { onValid: (values: { nombre: string }) => void }
   );
 }
 
-test('with react-hook-form and a zod schema: register works (ref, default value), the schema\'s message shows under the field', async () => {
+test("with react-hook-form and a zod schema: register works (ref, default value), the schema's message shows under the field", async () => {
   const user = userEvent.setup();
   const onValid = jest.fn();
   render(<HookForm onValid={onValid} />);

@@ -22,15 +22,7 @@ export interface TextInputProps extends Omit<InputHTMLAttributes<HTMLInputElemen
  * No native `minlength`/`maxlength`: the user sees the schema's message rather than a silently
  * truncated text.
  */
-export function TextInput({
-  label,
-  error,
-  groupClassName,
-  id,
-  type = 'text',
-  ref,
-  ...props
-}: TextInputProps) {
+export function TextInput({ label, error, groupClassName, id, type = 'text', ref, ...props }: TextInputProps) {
   const generatedId = useId();
   const inputId = id ?? generatedId;
   const errorId = `${inputId}-error`;

@@ -27,12 +27,7 @@ export function Header() {
 
   return (
     <header className="navbar navbar-expand bg-white border-bottom px-3 py-2 gap-3">
-      <button
-        type="button"
-        className="btn btn-outline-secondary"
-        aria-label="Mostrar u ocultar el menú"
-        onClick={() => dispatch(toggleMenu())}
-      >
+      <button type="button" className="btn btn-outline-secondary" aria-label="Mostrar u ocultar el menú" onClick={() => dispatch(toggleMenu())}>
         <i className="bi bi-list" aria-hidden="true" />
       </button>
       <Link to="/" className="navbar-brand fw-semibold me-auto">
@@ -46,8 +41,12 @@ export function Header() {
         <Dropdown.Toggle variant="light" className="d-flex align-items-center gap-2" id="user-menu">
           <i className="bi bi-person-circle fs-5" aria-hidden="true" />
           <span className="text-start lh-sm">
-            <span className="d-block fw-semibold" data-testid="user-names">{user.nombres}</span>
-            <span className="d-block small text-secondary-emphasis" data-testid="user-profile">{user.profile?.nombre}</span>
+            <span className="d-block fw-semibold" data-testid="user-names">
+              {user.nombres}
+            </span>
+            <span className="d-block small text-secondary-emphasis" data-testid="user-profile">
+              {user.profile?.nombre}
+            </span>
           </span>
         </Dropdown.Toggle>
         <Dropdown.Menu>

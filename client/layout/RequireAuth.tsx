@@ -26,17 +26,12 @@ function UserGate({ email, path, children }: { email: string; path: RoutePath; c
     if (failed) void endSession(PATHS.login);
   }, [failed, endSession]);
 
-  const current = useMemo(
-    () => (data?.profile ? { user: data, allowed: allowedPaths(data.profile) } : null),
-    [data],
-  );
+  const current = useMemo(() => (data?.profile ? { user: data, allowed: allowedPaths(data.profile) } : null), [data]);
   if (!current || isError) return <PageSpinner />;
   if (path === PATHS.home) return <Navigate to={firstAllowedPath(current.allowed)} replace />;
   return (
     <CurrentUserProvider value={current}>
-      <AppLayout pageAllowed={canAccess(current.allowed, path)}>
-        {canAccess(current.allowed, path) ? children : <NotAuthorized />}
-      </AppLayout>
+      <AppLayout pageAllowed={canAccess(current.allowed, path)}>{canAccess(current.allowed, path) ? children : <NotAuthorized />}</AppLayout>
     </CurrentUserProvider>
   );
 }
@@ -55,18 +50,20 @@ export function RequireAuth({ path, children }: { path: RoutePath; children: Rea
   useEffect(() => {
     if (session.status !== 'checking' || !auth) return;
     let cancelled = false;
-    auth().then((client) => client.getTokens()).then(
-      (tokens) => {
-        if (cancelled) return;
-        if (tokens) dispatch(signedIn({ email: tokens.email, username: tokens.username }));
-        else void endSession(PATHS.login);
-      },
-      (err: unknown) => {
-        if (cancelled) return;
-        toastError(err instanceof SessionUnreadableError ? SPEC_TEXT.sessionUnreadable : SPEC_TEXT.sessionValidationError);
-        void endSession(PATHS.login);
-      },
-    );
+    auth()
+      .then((client) => client.getTokens())
+      .then(
+        (tokens) => {
+          if (cancelled) return;
+          if (tokens) dispatch(signedIn({ email: tokens.email, username: tokens.username }));
+          else void endSession(PATHS.login);
+        },
+        (err: unknown) => {
+          if (cancelled) return;
+          toastError(err instanceof SessionUnreadableError ? SPEC_TEXT.sessionUnreadable : SPEC_TEXT.sessionValidationError);
+          void endSession(PATHS.login);
+        },
+      );
     return () => {
       cancelled = true;
     };

@@ -13,9 +13,7 @@ function Probe() {
   const { allowed } = useCurrentUser();
   const location = useLocation();
   return (
-    <p>
-      {[config.apiBase, auth === null ? 'sin-sesion' : 'sesion', [...allowed].join('|'), `${location.pathname}${location.search}`].join(' ')}
-    </p>
+    <p>{[config.apiBase, auth === null ? 'sin-sesion' : 'sesion', [...allowed].join('|'), `${location.pathname}${location.search}`].join(' ')}</p>
   );
 }
 

@@ -119,6 +119,11 @@ export function stubRoutes(routes: Record<string, ApiHandler>): ApiCall[] {
 export async function seriousViolations(): Promise<string[]> {
   const { default: axe } = await import('axe-core');
   // jsdom has no layout (contrast) and no canvas (label/content mismatch): Chromium checks those.
-  const result = await axe.run(document.body, { rules: { 'color-contrast': { enabled: false }, 'label-content-name-mismatch': { enabled: false } }, resultTypes: ['violations'] });
-  return result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id}: ${v.nodes.map((n) => n.html).join(' | ')}`);
+  const result = await axe.run(document.body, {
+    rules: { 'color-contrast': { enabled: false }, 'label-content-name-mismatch': { enabled: false } },
+    resultTypes: ['violations'],
+  });
+  return result.violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => `${v.id}: ${v.nodes.map((n) => n.html).join(' | ')}`);
 }

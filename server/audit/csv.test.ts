@@ -35,7 +35,12 @@ describe('CSV', () => {
   test('rows end in CRLF; the BOM is U+FEFF', () => {
     expect(csvRow(['a', 1, null, 'b,c'])).toBe('a,1,,"b,c"\r\n');
     expect(Buffer.from(UTF8_BOM, 'utf8')).toEqual(Buffer.from([0xef, 0xbb, 0xbf]));
-    expect(csvLines([['a', 'b'], [1, '=x']])).toBe(`a,b\r\n1,"'=x"\r\n`);
+    expect(
+      csvLines([
+        ['a', 'b'],
+        [1, '=x'],
+      ]),
+    ).toBe(`a,b\r\n1,"'=x"\r\n`);
     expect(csvLines([])).toBe('');
   });
 

@@ -12,7 +12,10 @@ export type CsvValue = string | number | boolean | null | undefined;
  */
 export function csvLines(rows: readonly (readonly CsvValue[])[]): string {
   if (rows.length === 0) return '';
-  return `${Papa.unparse(rows.map((r) => [...r]), { newline: '\r\n', escapeFormulae: true })}\r\n`;
+  return `${Papa.unparse(
+    rows.map((r) => [...r]),
+    { newline: '\r\n', escapeFormulae: true },
+  )}\r\n`;
 }
 
 /** One line, CRLF-terminated. */

@@ -24,7 +24,14 @@ interface Row {
   actions: number[];
 }
 
-const toGrants = (r: Row): GrantsRow => ({ adminId: r.id, profileId: r.profile_id, enabled: r.enabled, sub: r.sub, paths: r.paths, actions: r.actions });
+const toGrants = (r: Row): GrantsRow => ({
+  adminId: r.id,
+  profileId: r.profile_id,
+  enabled: r.enabled,
+  sub: r.sub,
+  paths: r.paths,
+  actions: r.actions,
+});
 
 /** The queries of the permission checks: who an administrator is and what their profile grants. */
 export class GrantsRepository {

@@ -87,10 +87,11 @@ export class SessionRevocations {
    */
   async revoke(q: Queryable, r: { sub: string; originJti?: string }): Promise<void> {
     await q.query('DELETE FROM revoked_sessions WHERE expires_at <= now()');
-    await q.query(
-      `INSERT INTO revoked_sessions (sub, origin_jti, expires_at) VALUES ($1, $2, now() + make_interval(secs => $3))`,
-      [r.sub, r.originJti ?? null, MAX_ACCESS_TOKEN_SECONDS],
-    );
+    await q.query(`INSERT INTO revoked_sessions (sub, origin_jti, expires_at) VALUES ($1, $2, now() + make_interval(secs => $3))`, [
+      r.sub,
+      r.originJti ?? null,
+      MAX_ACCESS_TOKEN_SECONDS,
+    ]);
     this.forget(r.sub);
   }
 

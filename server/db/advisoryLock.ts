@@ -14,8 +14,7 @@ interface SessionLocking {
   withSessionLock<T>(key: number, fn: () => Promise<T>): Promise<T>;
 }
 
-const hasSessionLock = (db: Db): db is Db & SessionLocking =>
-  typeof (db as Partial<SessionLocking>).withSessionLock === 'function';
+const hasSessionLock = (db: Db): db is Db & SessionLocking => typeof (db as Partial<SessionLocking>).withSessionLock === 'function';
 
 /**
  * Runs `fn` holding the advisory lock `key` across every process sharing the database: two

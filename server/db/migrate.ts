@@ -16,9 +16,7 @@ export async function migrate(db: Db, list: readonly Migration[]): Promise<strin
       id text PRIMARY KEY,
       applied_at timestamptz NOT NULL DEFAULT now()
     )`);
-    const done = new Set(
-      (await tx.query<{ id: string }>('SELECT id FROM schema_migrations')).rows.map((r) => r.id),
-    );
+    const done = new Set((await tx.query<{ id: string }>('SELECT id FROM schema_migrations')).rows.map((r) => r.id));
     const applied: string[] = [];
     for (const m of list) {
       if (done.has(m.id)) continue;

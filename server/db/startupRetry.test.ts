@@ -56,9 +56,12 @@ describe('retryWhileUnreachable', () => {
     const clock = fakeClock();
     const wrongPassword = Object.assign(new Error('password authentication failed'), { code: '28P01' });
     await expect(
-      retryWhileUnreachable(async () => {
-        throw wrongPassword;
-      }, { ...OPTS, ...clock }),
+      retryWhileUnreachable(
+        async () => {
+          throw wrongPassword;
+        },
+        { ...OPTS, ...clock },
+      ),
     ).rejects.toBe(wrongPassword);
     expect(clock.waits).toEqual([]);
   });

@@ -10,7 +10,10 @@ export function healthRouter(readiness: Readiness, metrics: Metrics): Router {
   });
   router.get('/readyz', async (_req, res) => {
     const report = await readiness.report();
-    res.set('Cache-Control', 'no-store').status(report.ready ? 200 : 503).json(report);
+    res
+      .set('Cache-Control', 'no-store')
+      .status(report.ready ? 200 : 503)
+      .json(report);
   });
   router.get('/metrics', async (_req, res) => {
     res.set('Content-Type', metrics.registry.contentType).set('Cache-Control', 'no-store');

@@ -28,9 +28,7 @@ export function createMetrics(): Metrics {
   const middleware: RequestHandler = (req, res, next) => {
     const end = duration.startTimer();
     res.on('finish', () => {
-      const route =
-        res.locals.metricsRoute ??
-        (req.route?.path !== undefined ? `${req.baseUrl}${String(req.route.path)}` : 'unmatched');
+      const route = res.locals.metricsRoute ?? (req.route?.path !== undefined ? `${req.baseUrl}${String(req.route.path)}` : 'unmatched');
       end({ method: req.method, route, status_code: String(res.statusCode) });
     });
     next();

@@ -37,9 +37,7 @@ const optionalString = (body: Params, name: string): string | undefined => {
 const epochSeconds = (d: Date) => d.getTime() / 1000;
 
 const attributeList = (u: IdentityUser, only?: ReadonlySet<string>) =>
-  [{ Name: 'sub', Value: u.sub }, ...Object.entries(u.attributes).map(([Name, Value]) => ({ Name, Value }))].filter(
-    (a) => !only || only.has(a.Name),
-  );
+  [{ Name: 'sub', Value: u.sub }, ...Object.entries(u.attributes).map(([Name, Value]) => ({ Name, Value }))].filter((a) => !only || only.has(a.Name));
 
 const userType = (u: IdentityUser, only?: ReadonlySet<string>) => ({
   Username: u.username,
@@ -111,7 +109,10 @@ export async function handleAdminOperation(identity: IdentityService, operation:
       const only = Array.isArray(body.AttributesToGet) ? new Set((body.AttributesToGet as unknown[]).map(String)) : undefined;
       const users = await identity.listUsers(limit, decodeToken(optionalString(body, 'PaginationToken')));
       const last = users.at(-1);
-      return { Users: users.map((u) => userType(u, only)), ...(users.length === limit && last ? { PaginationToken: encodeToken(last.username) } : {}) };
+      return {
+        Users: users.map((u) => userType(u, only)),
+        ...(users.length === limit && last ? { PaginationToken: encodeToken(last.username) } : {}),
+      };
     }
     case 'AdminSetUserPassword': {
       const permanent = body.Permanent ?? false;

@@ -302,16 +302,16 @@ export class IdentityService {
     await this.assertNotLocked(typed);
     // Verified whatever the name: the fake challenge of an unknown name costs the same work.
     const claimVerified = verifyPasswordClaim({
-        A: hexToBigInt(s.A),
-        B: hexToBigInt(s.B),
-        b: hexToBigInt(s.b),
-        v: hexToBigInt(s.v),
-        poolName: this.poolName,
-        userId: challenge.username,
-        secretBlock: block,
-        timestamp,
-        signature,
-      });
+      A: hexToBigInt(s.A),
+      B: hexToBigInt(s.B),
+      b: hexToBigInt(s.b),
+      v: hexToBigInt(s.v),
+      poolName: this.poolName,
+      userId: challenge.username,
+      secretBlock: block,
+      timestamp,
+      signature,
+    });
     const ok = claimVerified && !s.fake && username === challenge.username;
     if (!ok) return this.failSignIn(typed);
     await this.store.clearFailures(typed);
@@ -412,9 +412,7 @@ export class IdentityService {
       { ...common, client_id: clientId, token_use: 'access', scope: 'aws.cognito.signin.user.admin', jti: randomUUID(), username: user.username },
       this.keys.access,
     );
-    const idAttributes = Object.fromEntries(
-      Object.entries(user.attributes).map(([k, v]) => [k, k.endsWith('_verified') ? v === 'true' : v]),
-    );
+    const idAttributes = Object.fromEntries(Object.entries(user.attributes).map(([k, v]) => [k, k.endsWith('_verified') ? v === 'true' : v]));
     const id = signJwt(
       { ...idAttributes, ...common, 'cognito:username': user.username, aud: clientId, token_use: 'id', jti: randomUUID() },
       this.keys.id,
@@ -443,9 +441,7 @@ export class IdentityService {
     try {
       payload = await this.verifiers.verifyAccess(token);
     } catch (err) {
-      throw (err as Error).name === 'JwtExpiredError' || /expired/i.test((err as Error).message)
-        ? Cognito.accessExpired()
-        : Cognito.invalidAccess();
+      throw (err as Error).name === 'JwtExpiredError' || /expired/i.test((err as Error).message) ? Cognito.accessExpired() : Cognito.invalidAccess();
     }
     if (typeof payload.origin_jti !== 'string' || (await this.store.isOriginRevoked(payload.origin_jti))) throw Cognito.accessRevoked();
     const user = await this.store.findUserBySub(payload.sub);

@@ -107,10 +107,12 @@ export class IdentityStore {
   }
 
   async setPassword(sub: string, salt: string, verifier: string, status: UserStatus, q: Queryable = this.db): Promise<void> {
-    await q.query(
-      `UPDATE identity_users SET salt = $2, verifier = $3, status = $4, password_set_at = now(), updated_at = now() WHERE sub = $1`,
-      [sub, salt, verifier, status],
-    );
+    await q.query(`UPDATE identity_users SET salt = $2, verifier = $3, status = $4, password_set_at = now(), updated_at = now() WHERE sub = $1`, [
+      sub,
+      salt,
+      verifier,
+      status,
+    ]);
   }
 
   async updateAttributes(sub: string, attributes: Record<string, string>, q: Queryable = this.db): Promise<void> {
@@ -150,10 +152,11 @@ export class IdentityStore {
          locked_until = NULL`,
       [username],
     );
-    await this.db.query(
-      'UPDATE identity_login_failures SET locked_until = $3 WHERE username_lower = lower($1) AND failures >= $2',
-      [username, max, lockUntil],
-    );
+    await this.db.query('UPDATE identity_login_failures SET locked_until = $3 WHERE username_lower = lower($1) AND failures >= $2', [
+      username,
+      max,
+      lockUntil,
+    ]);
   }
 
   async clearFailures(username: string, q: Queryable = this.db): Promise<void> {
@@ -164,18 +167,28 @@ export class IdentityStore {
 
   async saveChallenge(secret: string, c: ChallengeRow): Promise<void> {
     await this.db.query('DELETE FROM identity_challenges WHERE expires_at < now()');
-    await this.db.query(
-      `INSERT INTO identity_challenges (id_hash, kind, username, client_id, state, expires_at) VALUES ($1, $2, $3, $4, $5, $6)`,
-      [sha256(secret), c.kind, c.username, c.clientId, JSON.stringify(c.state), c.expiresAt],
-    );
+    await this.db.query(`INSERT INTO identity_challenges (id_hash, kind, username, client_id, state, expires_at) VALUES ($1, $2, $3, $4, $5, $6)`, [
+      sha256(secret),
+      c.kind,
+      c.username,
+      c.clientId,
+      JSON.stringify(c.state),
+      c.expiresAt,
+    ]);
   }
 
   /** Single use: the challenge is deleted whether or not what follows succeeds. */
   async takeChallenge(secret: string, kind: ChallengeRow['kind']): Promise<ChallengeRow | undefined> {
-    const res = await this.db.query<{ kind: ChallengeRow['kind']; username: string; client_id: string; state: ChallengeRow['state']; expires_at: Date }>(
-      'DELETE FROM identity_challenges WHERE id_hash = $1 AND kind = $2 RETURNING kind, username, client_id, state, expires_at',
-      [sha256(secret), kind],
-    );
+    const res = await this.db.query<{
+      kind: ChallengeRow['kind'];
+      username: string;
+      client_id: string;
+      state: ChallengeRow['state'];
+      expires_at: Date;
+    }>('DELETE FROM identity_challenges WHERE id_hash = $1 AND kind = $2 RETURNING kind, username, client_id, state, expires_at', [
+      sha256(secret),
+      kind,
+    ]);
     const r = res.rows[0];
     return r && { kind: r.kind, username: r.username, clientId: r.client_id, state: r.state, expiresAt: r.expires_at };
   }
@@ -190,12 +203,18 @@ export class IdentityStore {
   }
 
   async findRefresh(token: string): Promise<RefreshRow | undefined> {
-    const res = await this.db.query<{ sub: string; client_id: string; origin_jti: string; auth_time: number; expires_at: Date; revoked_at: Date | null }>(
-      'SELECT sub, client_id, origin_jti, auth_time, expires_at, revoked_at FROM identity_refresh_tokens WHERE token_hash = $1',
-      [sha256(token)],
-    );
+    const res = await this.db.query<{
+      sub: string;
+      client_id: string;
+      origin_jti: string;
+      auth_time: number;
+      expires_at: Date;
+      revoked_at: Date | null;
+    }>('SELECT sub, client_id, origin_jti, auth_time, expires_at, revoked_at FROM identity_refresh_tokens WHERE token_hash = $1', [sha256(token)]);
     const r = res.rows[0];
-    return r && { sub: r.sub, clientId: r.client_id, originJti: r.origin_jti, authTime: r.auth_time, expiresAt: r.expires_at, revokedAt: r.revoked_at };
+    return (
+      r && { sub: r.sub, clientId: r.client_id, originJti: r.origin_jti, authTime: r.auth_time, expiresAt: r.expires_at, revokedAt: r.revoked_at }
+    );
   }
 
   async isOriginRevoked(originJti: string): Promise<boolean> {

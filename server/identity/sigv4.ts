@@ -56,10 +56,13 @@ const incomplete = (message: string) => new CognitoError('IncompleteSignatureExc
 const invalid = (message: string) => new CognitoError('InvalidSignatureException', message);
 const unrecognized = () => new CognitoError('UnrecognizedClientException', 'The security token included in the request is invalid.');
 
-const amzDate = (ms: number) => new Date(ms).toISOString().replace(/[-:]/g, '').replace(/\.\d{3}/, '');
+const amzDate = (ms: number) =>
+  new Date(ms)
+    .toISOString()
+    .replace(/[-:]/g, '')
+    .replace(/\.\d{3}/, '');
 
-const sameSecret = (a: string, b: string) =>
-  timingSafeEqual(createHash('sha256').update(a).digest(), createHash('sha256').update(b).digest());
+const sameSecret = (a: string, b: string) => timingSafeEqual(createHash('sha256').update(a).digest(), createHash('sha256').update(b).digest());
 
 const header = (headers: IncomingHttpHeaders, name: string): string | undefined => {
   const v = headers[name];
@@ -105,17 +108,20 @@ export async function verifySigV4(
   const signingMs = Date.UTC(+d[1]!, +d[2]! - 1, +d[3]!, +d[4]!, +d[5]!, +d[6]!);
   if (Number.isNaN(signingMs) || amzDate(signingMs) !== dateHeader) throw incomplete('X-Amz-Date is not a valid date.');
   if (signingMs < opts.now - MAX_SIGNATURE_SKEW_MS) {
-    throw invalid(`Signature expired: ${dateHeader} is now earlier than ${amzDate(opts.now - MAX_SIGNATURE_SKEW_MS)} (${amzDate(opts.now)} - 5 min.)`);
+    throw invalid(
+      `Signature expired: ${dateHeader} is now earlier than ${amzDate(opts.now - MAX_SIGNATURE_SKEW_MS)} (${amzDate(opts.now)} - 5 min.)`,
+    );
   }
   if (signingMs > opts.now + MAX_SIGNATURE_SKEW_MS) {
-    throw invalid(`Signature not yet current: ${dateHeader} is still later than ${amzDate(opts.now + MAX_SIGNATURE_SKEW_MS)} (${amzDate(opts.now)} + 5 min.)`);
+    throw invalid(
+      `Signature not yet current: ${dateHeader} is still later than ${amzDate(opts.now + MAX_SIGNATURE_SKEW_MS)} (${amzDate(opts.now)} + 5 min.)`,
+    );
   }
   if (scopeDate !== dateHeader.slice(0, 8)) throw invalid('Date in Credential scope does not match YYYYMMDD from X-Amz-Date.');
 
   const signedHeaders = signedHeaderList.split(';');
   const wellFormed =
-    signedHeaders.every((h, i) => /^[a-z0-9-]+$/.test(h) && (i === 0 || signedHeaders[i - 1]! < h)) &&
-    !signedHeaders.includes('authorization');
+    signedHeaders.every((h, i) => /^[a-z0-9-]+$/.test(h) && (i === 0 || signedHeaders[i - 1]! < h)) && !signedHeaders.includes('authorization');
   if (!wellFormed) throw invalid('SignedHeaders must be lower case, sorted, without duplicates or Authorization.');
   for (const name of REQUIRED_SIGNED_HEADERS) {
     if (!signedHeaders.includes(name)) throw invalid(`'${name}' must be a signed header.`);

@@ -199,13 +199,7 @@ describe.each(vectors)('known-answer vector $name', (t) => {
   });
 
   test('passwordClaimSignature equals PASSWORD_CLAIM_SIGNATURE', () => {
-    const sig = passwordClaimSignature(
-      Buffer.from(d.hkdf_key_hex, 'hex'),
-      i.poolName,
-      i.USER_ID_FOR_SRP,
-      i.SECRET_BLOCK,
-      i.TIMESTAMP,
-    );
+    const sig = passwordClaimSignature(Buffer.from(d.hkdf_key_hex, 'hex'), i.poolName, i.USER_ID_FOR_SRP, i.SECRET_BLOCK, i.TIMESTAMP);
     expect(sig).toHaveLength(32);
     expect(sig.toString('base64')).toBe(d.PASSWORD_CLAIM_SIGNATURE);
   });
@@ -284,9 +278,7 @@ describe.each(vectors)('known-answer vector $name', (t) => {
     const sign = (B: bigint): string => {
       const u = computeU(claim.A, B);
       const key = hkdfKey(u, serverS(claim.A, claim.v, u, claim.b));
-      return passwordClaimSignature(key, claim.poolName, claim.userId, claim.secretBlock, claim.timestamp).toString(
-        'base64',
-      );
+      return passwordClaimSignature(key, claim.poolName, claim.userId, claim.secretBlock, claim.timestamp).toString('base64');
     };
     expect(sign(claim.B)).toBe(claim.signature);
     expect(verifyPasswordClaim({ ...claim, signature: sign(claim.B) })).toBe(true);

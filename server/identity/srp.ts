@@ -161,12 +161,7 @@ export function computeX(saltHex: string, poolName: string, userId: string, pass
  * New password record. `salt` is PAD(salt) hex (16 random bytes unless given); `verifier` is the
  * lower-case, unpadded hex of v = g^x mod N.
  */
-export function createVerifier(
-  poolName: string,
-  userId: string,
-  password: string,
-  salt?: Buffer,
-): { salt: string; verifier: string } {
+export function createVerifier(poolName: string, userId: string, password: string, salt?: Buffer): { salt: string; verifier: string } {
   const saltBytes = salt ?? randomBytes(16);
   if (!Buffer.isBuffer(saltBytes) || saltBytes.length === 0) throw new TypeError('createVerifier: empty salt');
   const saltHex = padHex(bufToBigInt(saltBytes));
@@ -179,13 +174,7 @@ export function createVerifier(
  * v and compares both values as 384-byte big-endian buffers in constant time. Malformed stored data
  * → false.
  */
-export function verifierMatches(
-  poolName: string,
-  userId: string,
-  password: string,
-  saltHex: string,
-  verifierHex: string,
-): boolean {
+export function verifierMatches(poolName: string, userId: string, password: string, saltHex: string, verifierHex: string): boolean {
   try {
     const expected = fixedWidth(hexToBigInt(verifierHex), N_BYTES);
     if (!expected) return false;
@@ -245,13 +234,7 @@ export function hkdfKey(u: bigint, S: bigint): Buffer {
 }
 
 /** HMAC-SHA256(K, UTF8(poolName) ‖ UTF8(userId) ‖ base64decode(secretBlock) ‖ UTF8(timestamp)) */
-export function passwordClaimSignature(
-  key: Buffer,
-  poolName: string,
-  userId: string,
-  secretBlockBase64: string,
-  timestamp: string,
-): Buffer {
+export function passwordClaimSignature(key: Buffer, poolName: string, userId: string, secretBlockBase64: string, timestamp: string): Buffer {
   return hmac(key, utf8(poolName), utf8(userId), Buffer.from(secretBlockBase64, 'base64'), utf8(timestamp));
 }
 

@@ -150,4 +150,3 @@ export function mount(parent: Router, path: string, child: Router, mounts: Map<u
   mounts.set(child, path);
   parent.use(path, child);
 }
-

@@ -80,7 +80,12 @@ describe('route(): validated input handed to the handler, typed', () => {
   });
 
   test('a missing query parameter is named as a parameter', async () => {
-    const app = appWith((a) => a.get('/q', route({ query: z.object({ mode: z.string() }) }, (_i, _req, res) => res.end())));
+    const app = appWith((a) =>
+      a.get(
+        '/q',
+        route({ query: z.object({ mode: z.string() }) }, (_i, _req, res) => res.end()),
+      ),
+    );
     const res = await request(app).get('/q').expect(400);
     expect(res.body.message).toBe('El parámetro mode es obligatorio');
   });

@@ -63,11 +63,7 @@ export function ssrRouter(opts: { config: PublicConfig; manifest: AssetManifest;
   router.get('/{*splat}', async (req, res) => {
     const page = await render(req.originalUrl);
     res.locals.metricsRoute = page.status === 200 ? findRoute(req.path)!.path : 'unmatched';
-    res
-      .status(page.status)
-      .set('Cache-Control', 'no-store')
-      .type('html')
-      .send(page.parts.join(res.locals.cspNonce));
+    res.status(page.status).set('Cache-Control', 'no-store').type('html').send(page.parts.join(res.locals.cspNonce));
   });
   return router;
 }

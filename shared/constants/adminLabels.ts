@@ -57,8 +57,7 @@ export const ADMIN_LABELS = {
     deleted: 'Administrador eliminado',
     temporaryPasswordTitle: 'Contraseña temporal',
     temporaryPasswordLabel: 'Contraseña temporal',
-    temporaryPasswordNote:
-      'Esta contraseña se muestra una sola vez. El administrador deberá cambiarla en su primer inicio de sesión.',
+    temporaryPasswordNote: 'Esta contraseña se muestra una sola vez. El administrador deberá cambiarla en su primer inicio de sesión.',
     temporaryPasswordFor: (email: string) => `Contraseña temporal de ${email}:`,
     noTemporaryPassword: 'El proveedor de identidad enviará la contraseña temporal al correo del administrador.',
     required: (field: string) => `${field} es obligatorio`,

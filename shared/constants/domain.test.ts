@@ -45,9 +45,25 @@ const SPEC_STATUS_FILTER_TABLE = [
 
 /** The Spanish label of every status, in code order (the specification names them, these label them). */
 const STATUS_LABELS = [
-  'Enrolado', 'Enrolando', 'Bloqueado', 'Bloqueando', 'Activo', 'Desbloqueando', 'Liberado', 'Liberando',
-  'Desbloqueado', 'Configurado', 'Configurando', 'Desbloqueado offline', 'Configurado bloqueado',
-  'Configurado activo', 'Sin conexión', 'Fallido', 'Suspendido', 'Activo temporal', 'Desbloqueando temporal',
+  'Enrolado',
+  'Enrolando',
+  'Bloqueado',
+  'Bloqueando',
+  'Activo',
+  'Desbloqueando',
+  'Liberado',
+  'Liberando',
+  'Desbloqueado',
+  'Configurado',
+  'Configurando',
+  'Desbloqueado offline',
+  'Configurado bloqueado',
+  'Configurado activo',
+  'Sin conexión',
+  'Fallido',
+  'Suspendido',
+  'Activo temporal',
+  'Desbloqueando temporal',
   'Pre-enrolado',
 ];
 
@@ -69,7 +85,10 @@ function codeAndName(item: string): [number, string] {
 
 function disabledFromSpec(cell: string): number[] {
   if (cell === 'none') return [];
-  return cell.replace(/ \(delete\)$/, '').split(', ').map(Number);
+  return cell
+    .replace(/ \(delete\)$/, '')
+    .split(', ')
+    .map(Number);
 }
 
 describe('§3 entities', () => {
@@ -91,7 +110,11 @@ describe('§3 entities', () => {
       const m = /^(\d+) (.+)$/.exec(s)!;
       return [Number(m[1]), m[2]];
     });
-    expect(expectedSelectable).toEqual([[2, 'Macrolock'], [4, 'Downloader'], [5, 'Macrolock.TV']]);
+    expect(expectedSelectable).toEqual([
+      [2, 'Macrolock'],
+      [4, 'Downloader'],
+      [5, 'Macrolock.TV'],
+    ]);
     expect(SELECTABLE_APP_TYPES.map((t) => [t.code, t.label])).toEqual(expectedSelectable);
     for (const t of SELECTABLE_APP_TYPES) expect(APP_TYPE[t.key]).toBe(t.code);
   });
@@ -152,9 +175,23 @@ describe('§4 status filter list', () => {
 
   test('the labels, literally', () => {
     expect(STATUS_FILTERS.map((f) => f.label)).toEqual([
-      'Enrolado', 'Enrolando', 'Bloqueado', 'Bloqueando', 'Desbloqueado', 'Desbloqueando', 'Activo',
-      'Desbloqueado offline', 'Liberando', 'Activo temporal', 'Liberado', 'Fallido', 'Suspendido',
-      'Desbloqueando temporal', 'Bloqueado Por Crédito', 'Bloqueado Por No Conexión', 'Bloqueado Por Cambio SIM',
+      'Enrolado',
+      'Enrolando',
+      'Bloqueado',
+      'Bloqueando',
+      'Desbloqueado',
+      'Desbloqueando',
+      'Activo',
+      'Desbloqueado offline',
+      'Liberando',
+      'Activo temporal',
+      'Liberado',
+      'Fallido',
+      'Suspendido',
+      'Desbloqueando temporal',
+      'Bloqueado Por Crédito',
+      'Bloqueado Por No Conexión',
+      'Bloqueado Por Cambio SIM',
       'Bloqueado Sin Kiosko',
     ]);
   });

@@ -145,16 +145,29 @@ export interface StatusFilter {
 const STATUS_FILTER_ROWS: readonly { statuses: readonly DeviceStatusKey[]; disabledActions: readonly DeviceActionCode[] }[] = [
   {
     statuses: [
-      'enrolado', 'enrolando', 'bloqueado', 'bloqueando', 'desbloqueado', 'desbloqueando', 'activo',
-      'desbloqueado_offline', 'liberando', 'TEMPORARY_ACTIVE',
+      'enrolado',
+      'enrolando',
+      'bloqueado',
+      'bloqueando',
+      'desbloqueado',
+      'desbloqueando',
+      'activo',
+      'desbloqueado_offline',
+      'liberando',
+      'TEMPORARY_ACTIVE',
     ],
     disabledActions: [DEVICE_ACTION.DELETE_DEVICE],
   },
   {
     statuses: ['liberado'],
     disabledActions: [
-      DEVICE_ACTION.LOCK, DEVICE_ACTION.UNLOCK, DEVICE_ACTION.CODE_BAR, DEVICE_ACTION.RESTRICTIONS,
-      DEVICE_ACTION.UNLOCK_OFFLINE, DEVICE_ACTION.UNLOCK_OFFLINE_WITH_DATE, DEVICE_ACTION.UPDATE_APP_BUSINESS,
+      DEVICE_ACTION.LOCK,
+      DEVICE_ACTION.UNLOCK,
+      DEVICE_ACTION.CODE_BAR,
+      DEVICE_ACTION.RESTRICTIONS,
+      DEVICE_ACTION.UNLOCK_OFFLINE,
+      DEVICE_ACTION.UNLOCK_OFFLINE_WITH_DATE,
+      DEVICE_ACTION.UPDATE_APP_BUSINESS,
     ],
   },
   { statuses: ['fallido', 'SUSPENDED', 'TEMPORARY_UNLOCKING'], disabledActions: [] },
@@ -178,15 +191,13 @@ export const STATUS_FILTERS: readonly StatusFilter[] = [
       return { value: String(status.code), label: status.label, status: status.code, disabledActions: row.disabledActions };
     }),
   ),
-  ...LOCK_TYPES.map(
-    (lockType): StatusFilter => ({
-      value: `${LOCKED.code}:${lockType.key}`,
-      label: `${LOCKED.label} ${lockType.label}`,
-      status: LOCKED.code,
-      lockType: lockType.key,
-      disabledActions: LOCKED_BY_TYPE_DISABLED_ACTIONS,
-    }),
-  ),
+  ...LOCK_TYPES.map((lockType): StatusFilter => ({
+    value: `${LOCKED.code}:${lockType.key}`,
+    label: `${LOCKED.label} ${lockType.label}`,
+    status: LOCKED.code,
+    lockType: lockType.key,
+    disabledActions: LOCKED_BY_TYPE_DISABLED_ACTIONS,
+  })),
 ];
 
 /** The filter entry with this option value (see `StatusFilter.value`). */

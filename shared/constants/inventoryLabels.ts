@@ -160,7 +160,8 @@ export const INVENTORY_LABELS = {
 
   /** Bulk selection, the bulk bar and the bulk action modal. */
   bulk: {
-    selected: (n: number, estimate = false) => `${estimate ? '≈' : ''}${count(n)} ${plural(n, 'dispositivo seleccionado', 'dispositivos seleccionados')}`,
+    selected: (n: number, estimate = false) =>
+      `${estimate ? '≈' : ''}${count(n)} ${plural(n, 'dispositivo seleccionado', 'dispositivos seleccionados')}`,
     pageSelected: (n: number) => `${plural(n, 'Está seleccionado', 'Están seleccionados')} los ${count(n)} dispositivos de esta página.`,
     selectAllMatching: (n: number, estimate: boolean) => `Seleccionar los ${estimate ? '≈' : ''}${count(n)} dispositivos que coinciden con el filtro`,
     allMatchingSelected: (n: number, estimate: boolean) =>

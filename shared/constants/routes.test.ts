@@ -2,15 +2,33 @@ import { GRANTABLE_PATHS, MENU, PATHS, ROUTES, findRoute, normalisePath, type Ro
 
 /** Specification §2, route table, copied literally. */
 const SPEC_ROUTES = [
-  '/', '/login', '/dashboard', '/dashboard/general', '/dashboard/android',
-  '/agent-settings', '/agent-settings/restrictions-enrollment', '/agent-settings/restrictions-lock',
-  '/agent-settings/restrictions-release', '/agent-settings/screen-design', '/agent-settings/business-app',
-  '/agent-settings/app-lock', '/agent-settings-tv', '/agent-settings-tv/restrictions-enrollment-tv',
-  '/agent-settings-tv/restrictions-lock-tv', '/agent-settings-tv/restrictions-release-tv',
-  '/agent-settings-tv/app-lock-tv', '/inventory-management', '/inventory-management/add-device',
-  '/inventory-management/devices', '/inventory-management/devices-pre-enrolled',
-  '/inventory-management/devices-group', '/admin-settings', '/admin-settings/admins',
-  '/admin-settings/roles', '/account', '/google',
+  '/',
+  '/login',
+  '/dashboard',
+  '/dashboard/general',
+  '/dashboard/android',
+  '/agent-settings',
+  '/agent-settings/restrictions-enrollment',
+  '/agent-settings/restrictions-lock',
+  '/agent-settings/restrictions-release',
+  '/agent-settings/screen-design',
+  '/agent-settings/business-app',
+  '/agent-settings/app-lock',
+  '/agent-settings-tv',
+  '/agent-settings-tv/restrictions-enrollment-tv',
+  '/agent-settings-tv/restrictions-lock-tv',
+  '/agent-settings-tv/restrictions-release-tv',
+  '/agent-settings-tv/app-lock-tv',
+  '/inventory-management',
+  '/inventory-management/add-device',
+  '/inventory-management/devices',
+  '/inventory-management/devices-pre-enrolled',
+  '/inventory-management/devices-group',
+  '/admin-settings',
+  '/admin-settings/admins',
+  '/admin-settings/roles',
+  '/account',
+  '/google',
 ];
 
 /** Pages beyond the specification's table, each documented in the product design. */
@@ -23,7 +41,7 @@ describe('route table', () => {
     expect(paths.filter((p) => DOCUMENTED_ADDITIONS.includes(p))).toEqual(DOCUMENTED_ADDITIONS);
   });
 
-  test('the audit page: under /admin-settings, after the specification\'s entries', () => {
+  test("the audit page: under /admin-settings, after the specification's entries", () => {
     const admin = MENU.find((m) => m.path === '/admin-settings')!;
     expect(admin.submodules.at(-1)).toEqual({ path: '/admin-settings/audit', title: 'Auditoría', icon: 'journal-text' });
     expect(findRoute('/admin-settings/audit')).toEqual({ path: '/admin-settings/audit', title: 'Auditoría', frame: 'app', icon: 'journal-text' });

@@ -62,7 +62,11 @@ export type ActionPayloadInput = z.input<typeof actionPayload>;
 export const actionBody = actionPayload;
 
 /** Offline actions answer a code instead of creating a command for the agent. */
-export const OFFLINE_CODE_ACTIONS: readonly number[] = [DEVICE_ACTION.UNLOCK_OFFLINE, DEVICE_ACTION.UNLOCK_OFFLINE_WITH_DATE, DEVICE_ACTION.RELEASE_OFFLINE];
+export const OFFLINE_CODE_ACTIONS: readonly number[] = [
+  DEVICE_ACTION.UNLOCK_OFFLINE,
+  DEVICE_ACTION.UNLOCK_OFFLINE_WITH_DATE,
+  DEVICE_ACTION.RELEASE_OFFLINE,
+];
 
 export const COMMAND_STATUSES = ['pending', 'acknowledged', 'rejected', 'cancelled', 'issued', 'redeemed'] as const;
 export type CommandStatus = (typeof COMMAND_STATUSES)[number];
@@ -105,5 +109,8 @@ export type HistoryQuery = z.infer<typeof historyQuery>;
 export const historyResponse = listResponse(commandResponse);
 export type History = z.infer<typeof historyResponse>;
 
-export const commandParams = z.object({ id: intParam('id', 1, Number.MAX_SAFE_INTEGER), commandId: intParam('commandId', 1, Number.MAX_SAFE_INTEGER) });
+export const commandParams = z.object({
+  id: intParam('id', 1, Number.MAX_SAFE_INTEGER),
+  commandId: intParam('commandId', 1, Number.MAX_SAFE_INTEGER),
+});
 export type CommandParams = z.infer<typeof commandParams>;

@@ -37,6 +37,20 @@ export type ImportResult = z.infer<typeof importResultResponse>;
 
 /** Columns of GET /v5/devices/export. */
 export const EXPORT_COLUMNS = [
-  'id', 'imei', 'imei2', 'serie', 'tipo', 'marca', 'modelo', 'estado', 'tipo_bloqueo', 'grupo', 'cliente', 'referencia_credito',
-  'ultima_conexion', 'version_agente', 'enrolado', 'creado',
+  'id',
+  'imei',
+  'imei2',
+  'serie',
+  'tipo',
+  'marca',
+  'modelo',
+  'estado',
+  'tipo_bloqueo',
+  'grupo',
+  'cliente',
+  'referencia_credito',
+  'ultima_conexion',
+  'version_agente',
+  'enrolado',
+  'creado',
 ] as const;

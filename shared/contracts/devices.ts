@@ -1,5 +1,13 @@
 import * as z from 'zod';
-import { DEVICE_STATUSES, DEVICE_TYPES, LOCK_TYPES, STATUS_FILTERS, type DeviceStatusCode, type DeviceTypeCode, type LockType } from '../constants/domain';
+import {
+  DEVICE_STATUSES,
+  DEVICE_TYPES,
+  LOCK_TYPES,
+  STATUS_FILTERS,
+  type DeviceStatusCode,
+  type DeviceTypeCode,
+  type LockType,
+} from '../constants/domain';
 import { ADMIN_API_MESSAGES, INVENTORY_MESSAGES as M } from '../messages';
 import { idField, listResponse, oneOfParam, optionalTextField, pagingParams, textParam } from './fields';
 
@@ -40,7 +48,10 @@ export const DEVICE_TYPE_CODES = DEVICE_TYPES.map((t) => t.code) as unknown as r
 export const LOCK_TYPE_KEYS = LOCK_TYPES.map((t) => t.key) as unknown as readonly [LockType, ...LockType[]];
 
 const deviceTypeField = (field: string) =>
-  z.union(DEVICE_TYPE_CODES.map((c) => z.literal(c)), { error: M.field.deviceType(field) });
+  z.union(
+    DEVICE_TYPE_CODES.map((c) => z.literal(c)),
+    { error: M.field.deviceType(field) },
+  );
 
 export const DEVICE_TEXT_MAX = { serial: 64, brand: 60, model: 80, customerName: 120, creditReference: 64 } as const;
 
@@ -91,7 +102,9 @@ export const deviceFilterFields = {
   stage: oneOfParam('stage', DEVICE_STAGES).optional(),
   /** A value of the §4 status filter list: '3', '3:PorCredito'… */
   status: statusParam.optional(),
-  deviceType: oneOfParam('deviceType', ['1', '2']).transform((v) => Number(v) as DeviceTypeCode).optional(),
+  deviceType: oneOfParam('deviceType', ['1', '2'])
+    .transform((v) => Number(v) as DeviceTypeCode)
+    .optional(),
   groupId: groupParam.optional(),
   /** IMEI prefix, serial, customer name or credit reference. */
   search: textParam('search', SEARCH_MAX).optional(),

@@ -31,10 +31,16 @@ export type BulkSelection = z.infer<typeof selection>;
 /** POST /v5/devices/bulk-actions/preview and /v5/devices/bulk-actions. */
 export const bulkBody = z
   .object({ selection, payload: actionPayload }, { error: F.body })
-  .refine((b) => b.payload.action !== DEVICE_ACTION.UNLOCK_OFFLINE && b.payload.action !== DEVICE_ACTION.UNLOCK_OFFLINE_WITH_DATE && b.payload.action !== DEVICE_ACTION.RELEASE_OFFLINE, {
-    error: M.field.action('payload.action'),
-    path: ['payload', 'action'],
-  });
+  .refine(
+    (b) =>
+      b.payload.action !== DEVICE_ACTION.UNLOCK_OFFLINE &&
+      b.payload.action !== DEVICE_ACTION.UNLOCK_OFFLINE_WITH_DATE &&
+      b.payload.action !== DEVICE_ACTION.RELEASE_OFFLINE,
+    {
+      error: M.field.action('payload.action'),
+      path: ['payload', 'action'],
+    },
+  );
 export type BulkBody = z.infer<typeof bulkBody>;
 export type BulkBodyInput = z.input<typeof bulkBody>;
 

@@ -5,7 +5,7 @@ import * as groups from './groups';
 import * as jobs from './jobs';
 
 describe('device contracts: one module per resource', () => {
-  test('each resource\'s request schemas live in its own module', () => {
+  test("each resource's request schemas live in its own module", () => {
     expect(devices.deviceBody).toBeDefined();
     expect(devices.deviceListQuery).toBeDefined();
     expect(deviceActions.actionPayload).toBeDefined();

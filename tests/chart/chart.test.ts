@@ -182,7 +182,18 @@ describe('templates', () => {
   const referencedPaths = (text: string): string[] => [...text.matchAll(VALUES_REF)].map((m) => m[1]!.slice(1));
 
   it('has every template the chart needs', () => {
-    for (const f of ['_helpers.tpl', 'deployment.yaml', 'service.yaml', 'ingress.yaml', 'configmap.yaml', 'serviceaccount.yaml', 'hpa.yaml', 'pdb.yaml', 'pvc.yaml', 'NOTES.txt']) {
+    for (const f of [
+      '_helpers.tpl',
+      'deployment.yaml',
+      'service.yaml',
+      'ingress.yaml',
+      'configmap.yaml',
+      'serviceaccount.yaml',
+      'hpa.yaml',
+      'pdb.yaml',
+      'pvc.yaml',
+      'NOTES.txt',
+    ]) {
       expect(templateFiles).toContain(f);
     }
   });

@@ -39,7 +39,9 @@ const IN_CI = !!process.env['CI'] && !/^(0|false)$/i.test(process.env['CI']);
 if (!HELM.ok) {
   const banner = '!'.repeat(100);
   // Loud on purpose: the chart is not being tested on this machine.
-  console.error(`${banner}\nTHE HELM CHART IS NOT TESTED HERE: ${HELM.reason}\n${IN_CI ? 'CI is set: this fails the run.' : 'Outside CI the helm tests are skipped.'}\n${banner}`);
+  console.error(
+    `${banner}\nTHE HELM CHART IS NOT TESTED HERE: ${HELM.reason}\n${IN_CI ? 'CI is set: this fails the run.' : 'Outside CI the helm tests are skipped.'}\n${banner}`,
+  );
 }
 
 describe('helm', () => {
@@ -257,9 +259,15 @@ describeHelm('rendered chart: embedded database (default values)', () => {
     expect(pvc.spec?.resources?.requests?.['storage']).toBe('1Gi');
     expect(pvc.spec).not.toHaveProperty('storageClassName');
     expect(pvc.metadata?.annotations?.['helm.sh/resource-policy']).toBe('keep');
-    const volume = must(podSpec.volumes?.find((v) => v.persistentVolumeClaim), 'PVC volume');
+    const volume = must(
+      podSpec.volumes?.find((v) => v.persistentVolumeClaim),
+      'PVC volume',
+    );
     expect(volume.persistentVolumeClaim?.claimName).toBe(claimName);
-    const mount = must(container.volumeMounts?.find((m) => m.name === volume.name), 'data mount');
+    const mount = must(
+      container.volumeMounts?.find((m) => m.name === volume.name),
+      'data mount',
+    );
     expect(mount.mountPath).toBe(cm.data?.['DATA_DIR']);
     expect(mount.mountPath).toBe('/app/data');
   });
@@ -303,8 +311,14 @@ describeHelm('rendered chart: embedded database (default values)', () => {
   });
 
   it('mounts an emptyDir at /tmp', () => {
-    const mount = must(container.volumeMounts?.find((m) => m.mountPath === '/tmp'), '/tmp mount');
-    const volume = must(podSpec.volumes?.find((v) => v.name === mount.name), '/tmp volume');
+    const mount = must(
+      container.volumeMounts?.find((m) => m.mountPath === '/tmp'),
+      '/tmp mount',
+    );
+    const volume = must(
+      podSpec.volumes?.find((v) => v.name === mount.name),
+      '/tmp volume',
+    );
     expect(volume.emptyDir).toEqual({});
   });
 
@@ -412,7 +426,11 @@ describeHelm('rendered chart: shutdown arithmetic', () => {
     ['the default delays with a 15 s grace period', { terminationGracePeriodSeconds: 15 }, /\(15\) must be greater than .* = 15$/m],
     ['a long drain timeout', { timeoutMs: 30000 }, /\(30\) must be greater than .* = 35$/m],
     ['a preStop sleep that eats the margin', { preStopSleepSeconds: 16 }, /\(30\) must be greater than .* = 31$/m],
-    ['a fractional budget rounded up', { delayMs: 5500, timeoutMs: 10000, terminationGracePeriodSeconds: 16 }, /\(16\) must be greater than .* = 16$/m],
+    [
+      'a fractional budget rounded up',
+      { delayMs: 5500, timeoutMs: 10000, terminationGracePeriodSeconds: 16 },
+      /\(16\) must be greater than .* = 16$/m,
+    ],
   ])('refuses to render with %s', async (_label, shutdown, message) => {
     const r = await attempt({ shutdown });
     expect(r.code).not.toBe(0);
@@ -445,15 +463,16 @@ describeHelm('rendered chart: external database', () => {
   });
 
   it('reads DATABASE_URL from the existing Secret', async () => {
-    expect(container.env).toEqual([
-      { name: 'DATABASE_URL', valueFrom: { secretKeyRef: { name: 'portal-db', key: 'DATABASE_URL' } } },
-    ]);
+    expect(container.env).toEqual([{ name: 'DATABASE_URL', valueFrom: { secretKeyRef: { name: 'portal-db', key: 'DATABASE_URL' } } }]);
     const custom = containerOf(deploymentOf(await render({ database: { existingSecret: 'pg', existingSecretKey: 'url' } })));
     expect(custom.env?.[0]?.valueFrom?.secretKeyRef).toEqual({ name: 'pg', key: 'url' });
   });
 
   it('keeps DATA_DIR writable with an emptyDir', () => {
-    const mount = must(container.volumeMounts?.find((m) => m.mountPath === '/app/data'), 'data mount');
+    const mount = must(
+      container.volumeMounts?.find((m) => m.mountPath === '/app/data'),
+      'data mount',
+    );
     expect(podSpec.volumes?.find((v) => v.name === mount.name)?.emptyDir).toEqual({});
   });
 
@@ -599,7 +618,10 @@ describeHelm('rendered chart: configuration', () => {
       render({ persistence: { storageClassName: '-' } }),
     ]);
     expect(docsOf(existing, 'pvc.yaml')).toEqual([]);
-    const volume = must(deploymentOf(existing).spec?.template.spec?.volumes?.find((v) => v.persistentVolumeClaim), 'PVC volume');
+    const volume = must(
+      deploymentOf(existing).spec?.template.spec?.volumes?.find((v) => v.persistentVolumeClaim),
+      'PVC volume',
+    );
     expect(volume.persistentVolumeClaim?.claimName).toBe('portal-data');
     expect(asModel(PersistentVolumeClaim, one(noClass, 'pvc.yaml')).spec?.storageClassName).toBe('');
   });
@@ -632,9 +654,7 @@ describeHelm('rendered chart: configuration', () => {
     expect(spec.nodeSelector).toEqual({ 'kubernetes.io/os': 'linux' });
     expect(spec.tolerations).toEqual([{ key: 'dedicated', operator: 'Equal', value: 'portal', effect: 'NoSchedule' }]);
     expect(spec.affinity).toEqual({ podAntiAffinity: { preferredDuringSchedulingIgnoredDuringExecution: [] } });
-    expect(containerOf(dep).env).toEqual([
-      { name: 'BOOTSTRAP_ADMIN_PASSWORD', valueFrom: { secretKeyRef: { name: 'boot', key: 'password' } } },
-    ]);
+    expect(containerOf(dep).env).toEqual([{ name: 'BOOTSTRAP_ADMIN_PASSWORD', valueFrom: { secretKeyRef: { name: 'boot', key: 'password' } } }]);
     expect(containerOf(dep).image).toBe('macrolock/portal:1.2.3');
     expect(dep.metadata?.labels?.['app.kubernetes.io/version']).toBe('1.2.3');
   });
@@ -642,13 +662,7 @@ describeHelm('rendered chart: configuration', () => {
   it('names resources after fullnameOverride', async () => {
     const r = await render({ fullnameOverride: 'portal' });
     const names = r.all.map((m) => `${String(m['kind'])}/${String((m['metadata'] as Dict)['name'])}`).sort();
-    expect(names).toEqual([
-      'ConfigMap/portal',
-      'Deployment/portal',
-      'PersistentVolumeClaim/portal-data',
-      'Service/portal',
-      'ServiceAccount/portal',
-    ]);
+    expect(names).toEqual(['ConfigMap/portal', 'Deployment/portal', 'PersistentVolumeClaim/portal-data', 'Service/portal', 'ServiceAccount/portal']);
   });
 });
 

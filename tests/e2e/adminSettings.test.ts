@@ -124,13 +124,10 @@ describeWithBrowser('administrators, roles and audit log in Chromium', () => {
     await page.getByLabel(ADMIN_LABELS.audit.actor, { exact: true }).fill(NEW_EMAIL);
     await page.getByRole('button', { name: ADMIN_LABELS.audit.filter, exact: true }).click();
     await page.waitForURL((u) => u.searchParams.get('actor') === NEW_EMAIL);
-    await page.waitForFunction(
-      (email) => {
-        const r = Array.from(document.querySelectorAll('[data-testid="audit-row"]'));
-        return r.length > 0 && r.every((el) => el.getAttribute('data-actor') === email);
-      },
-      NEW_EMAIL,
-    );
+    await page.waitForFunction((email) => {
+      const r = Array.from(document.querySelectorAll('[data-testid="audit-row"]'));
+      return r.length > 0 && r.every((el) => el.getAttribute('data-actor') === email);
+    }, NEW_EMAIL);
 
     // The detail of the role creation shows the new values.
     await page.goto(`${ctx.portal.url}/admin-settings/audit?entity=role&action=create`);

@@ -21,7 +21,12 @@ describeWithBrowser('enrolled devices in Chromium', () => {
     const db = ctx.portal.testDb.db;
     const group = await insertGroup(db, 'Sucursal Norte');
     const fixtures: DeviceFixture[] = [
-      ...Array.from({ length: 20 }, (_, i): DeviceFixture => ({ imei: testImei(100 + i), customerName: `Cliente ${i}`, creditReference: `CR-${i}`, groupId: group })),
+      ...Array.from({ length: 20 }, (_, i): DeviceFixture => ({
+        imei: testImei(100 + i),
+        customerName: `Cliente ${i}`,
+        creditReference: `CR-${i}`,
+        groupId: group,
+      })),
       ...Array.from({ length: 5 }, (_, i): DeviceFixture => ({ imei: testImei(200 + i), lockState: 'locked', lockType: 'PorCredito' })),
       ...Array.from({ length: 3 }, (_, i): DeviceFixture => ({ imei: testImei(300 + i), lifecycle: 'released' })),
       { imei: testImei(400), lastSeenAt: new Date(Date.now() - 200 * HOUR) },
@@ -72,7 +77,11 @@ describeWithBrowser('enrolled devices in Chromium', () => {
     await released.getByRole('button', { name: L.devices.viewDetailOf(imei), exact: true }).click();
     const panel = page.getByRole('dialog', { name: L.detail.title(imei), exact: true });
     await panel.getByTestId('device-facts').waitFor();
-    await panel.getByTestId('history-entry').or(panel.getByText(L.history.empty, { exact: true })).first().waitFor();
+    await panel
+      .getByTestId('history-entry')
+      .or(panel.getByText(L.history.empty, { exact: true }))
+      .first()
+      .waitFor();
     expect(new URL(page.url()).searchParams.get('device')).toMatch(/^\d+$/);
     expect(await seriousViolations(page)).toEqual([]);
     await page.keyboard.press('Escape');

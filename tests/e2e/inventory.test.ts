@@ -73,7 +73,9 @@ function cellTexts(rows: Locator): Promise<string[][]> {
 
 /** The dt/dd pairs of a description list. */
 function termPairs(dl: Locator): Promise<[string, string][]> {
-  return dl.evaluate((el) => Array.from(el.querySelectorAll('dt')).map((dt) => [dt.textContent!.trim(), dt.nextElementSibling!.textContent!.trim()] as [string, string]));
+  return dl.evaluate((el) =>
+    Array.from(el.querySelectorAll('dt')).map((dt) => [dt.textContent!.trim(), dt.nextElementSibling!.textContent!.trim()] as [string, string]),
+  );
 }
 
 /**
@@ -103,7 +105,8 @@ describeWithBrowser('inventory pages in Chromium', () => {
     await page.getByTestId('device-row').first().waitFor();
   }
 
-  const pager = (page: Page, pageNo: number, pages: number, total: number) => page.getByText(L.devices.pageOf(pageNo, pages, total, false), { exact: true });
+  const pager = (page: Page, pageNo: number, pages: number, total: number) =>
+    page.getByText(L.devices.pageOf(pageNo, pages, total, false), { exact: true });
 
   async function preEnrolledCount(): Promise<number> {
     const res = await db().query<{ n: number }>("SELECT count(*)::int AS n FROM devices WHERE lifecycle = 'pre_enrolled' AND deleted_at IS NULL");
@@ -203,7 +206,10 @@ describeWithBrowser('inventory pages in Chromium', () => {
     const group = await insertGroup(db(), 'Lote Bloqueo');
     await insertManyDevices(db(), 28, { groupId: group });
     const releasedImeis = [1, 2].map((n) => testImei(n, '3574'));
-    await insertDevices(db(), releasedImeis.map((imei) => ({ imei, lifecycle: 'released' as const, groupId: group })));
+    await insertDevices(
+      db(),
+      releasedImeis.map((imei) => ({ imei, lifecycle: 'released' as const, groupId: group })),
+    );
     const skipReason = M.actions.disabledForStatus(LOCK, RELEASED);
 
     const page = await ctx.freshPage({ bypassCSP: true });
@@ -239,9 +245,12 @@ describeWithBrowser('inventory pages in Chromium', () => {
       [ACTIVE, '28'],
       [RELEASED, '2'],
     ]);
-    expect(await summary.getByTestId('bulk-skipped').locator('li').evaluateAll((lis) => lis.map((li) => Array.from(li.children).map((c) => c.textContent)))).toEqual([
-      [skipReason, '2'],
-    ]);
+    expect(
+      await summary
+        .getByTestId('bulk-skipped')
+        .locator('li')
+        .evaluateAll((lis) => lis.map((li) => Array.from(li.children).map((c) => c.textContent))),
+    ).toEqual([[skipReason, '2']]);
     expect(await axeProblems(page)).toEqual([]);
 
     // Confirmed: the job runs to its end.
@@ -346,7 +355,9 @@ describeWithBrowser('inventory pages in Chromium', () => {
       row(csvValid[2]!, '1', '', 'Tomás Ibarra'),
     ].join('\r\n');
     const before = await preEnrolledCount();
-    await csvPart.getByLabel(L.addDevice.file, { exact: true }).setInputFiles({ name: 'dispositivos.csv', mimeType: 'text/csv', buffer: Buffer.from(file, 'utf8') });
+    await csvPart
+      .getByLabel(L.addDevice.file, { exact: true })
+      .setInputFiles({ name: 'dispositivos.csv', mimeType: 'text/csv', buffer: Buffer.from(file, 'utf8') });
     const preview = csvPart.getByTestId('csv-preview');
     await preview.waitFor();
     expect(await termPairs(preview.getByTestId('csv-counts'))).toEqual([
@@ -513,7 +524,10 @@ describeWithBrowser('inventory pages in Chromium', () => {
     await toast(page, L.groups.deletedDone('Ventas Poniente Norte')).waitFor();
     await remove.waitFor({ state: 'detached' });
     await renamed.waitFor({ state: 'detached' });
-    await page.getByTestId('group-row-Destino Centro').getByRole('link', { name: L.groups.viewDevices(5, 'Destino Centro'), exact: true }).waitFor();
+    await page
+      .getByTestId('group-row-Destino Centro')
+      .getByRole('link', { name: L.groups.viewDevices(5, 'Destino Centro'), exact: true })
+      .waitFor();
     const movedTo = await db().query<{ group_id: number }>('SELECT DISTINCT group_id FROM devices WHERE id = ANY($1)', [moved]);
     expect(movedTo.rows).toEqual([{ group_id: destination }]);
     expect((await db().query('SELECT 1 FROM device_groups WHERE id = $1', [groupId])).rows).toHaveLength(0);

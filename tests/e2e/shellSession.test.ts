@@ -29,7 +29,6 @@ import {
   usePortalBrowser,
 } from '../helpers/portalSession';
 
-
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 describeWithBrowser('the session in Chromium', () => {
@@ -131,9 +130,11 @@ describeWithBrowser('the session in Chromium', () => {
       await page.goto(`${ctx.portal.url}/login`);
       await waitForHydration(page);
       await submitSignIn(page, email, 'Sin-Registro-2026!');
-      await toast(page, SPEC_TEXT.userLoadError).waitFor({ timeout: 8000 }).catch(() => {
-        throw new Error(`no '${SPEC_TEXT.userLoadError}' toast after ${calls} requests of the user record (still at ${page.url()})`);
-      });
+      await toast(page, SPEC_TEXT.userLoadError)
+        .waitFor({ timeout: 8000 })
+        .catch(() => {
+          throw new Error(`no '${SPEC_TEXT.userLoadError}' toast after ${calls} requests of the user record (still at ${page.url()})`);
+        });
       await page.waitForURL((u) => u.pathname === '/login');
       expect(calls).toBe(5);
       expect(await cognitoKeys(page)).toEqual([]);
@@ -175,9 +176,11 @@ describeWithBrowser('the session in Chromium', () => {
       expect(box!.x + box!.width).toBeGreaterThan(WIDE.width * 0.75);
       expect(box!.y).toBeLessThan(WIDE.height * 0.25);
       // react-toastify keeps its timer element; with hideProgressBar it is hidden from sight and from assistive technology.
-      const bars = await shown.locator('[role="progressbar"]').evaluateAll((els) =>
-        els.map((el) => ({ ariaHidden: el.getAttribute('aria-hidden'), opacity: getComputedStyle(el.parentElement!).opacity })),
-      );
+      const bars = await shown
+        .locator('[role="progressbar"]')
+        .evaluateAll((els) =>
+          els.map((el) => ({ ariaHidden: el.getAttribute('aria-hidden'), opacity: getComputedStyle(el.parentElement!).opacity })),
+        );
       for (const bar of bars) expect(bar).toEqual({ ariaHidden: 'true', opacity: '0' });
       // The page stays usable: the session goes on.
       await waitForLayout(page);
@@ -195,9 +198,7 @@ describeWithBrowser('the session in Chromium', () => {
     ])('an API error 500 with body %j toasts %j', async (body, expected) => {
       const page = await freshPage();
       await signIn(page, ctx.portal.url, SOPORTE_EMAIL);
-      await page.route('**/api/portal/getVersion', (r) =>
-        r.fulfill({ status: 500, ...(body ? { contentType: 'application/json' } : {}), body }),
-      );
+      await page.route('**/api/portal/getVersion', (r) => r.fulfill({ status: 500, ...(body ? { contentType: 'application/json' } : {}), body }));
       await page.goto(`${ctx.portal.url}/dashboard/general`);
       await waitForLayout(page);
       const shown = toast(page, expected);
@@ -231,7 +232,11 @@ describeWithBrowser('the session in Chromium', () => {
       const seen = { count: 0 };
       page.on('request', (req: Request) => {
         const target = req.headers()['x-amz-target'] ?? '';
-        if (new URL(req.url()).pathname === '/cognito/' && target.endsWith('.InitiateAuth') && (req.postData() ?? '').includes('REFRESH_TOKEN_AUTH')) {
+        if (
+          new URL(req.url()).pathname === '/cognito/' &&
+          target.endsWith('.InitiateAuth') &&
+          (req.postData() ?? '').includes('REFRESH_TOKEN_AUTH')
+        ) {
           seen.count += 1;
         }
       });

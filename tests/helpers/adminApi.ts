@@ -43,9 +43,21 @@ export async function adminApi(db: Db, opts: Parameters<typeof buildTestApp>[1] 
          VALUES ($1, $2, $3, $4, $5, now() + interval '1 day')`,
         [randomUUID(), sub, clientId, originJti, now],
       );
-      const common = { sub, iss: identity.issuer, origin_jti: originJti, event_id: randomUUID(), auth_time: now, iat: now, exp: Math.floor(Date.now() / 1000) + 600, jti: randomUUID() };
+      const common = {
+        sub,
+        iss: identity.issuer,
+        origin_jti: originJti,
+        event_id: randomUUID(),
+        auth_time: now,
+        iat: now,
+        exp: Math.floor(Date.now() / 1000) + 600,
+        jti: randomUUID(),
+      };
       return {
-        AccessToken: signJwt({ ...common, client_id: clientId, token_use: 'access', scope: 'aws.cognito.signin.user.admin', username: email }, keys.access),
+        AccessToken: signJwt(
+          { ...common, client_id: clientId, token_use: 'access', scope: 'aws.cognito.signin.user.admin', username: email },
+          keys.access,
+        ),
         IdToken: signJwt({ ...common, email, aud: clientId, token_use: 'id', 'cognito:username': email }, keys.id),
         username: email,
       };

@@ -29,5 +29,8 @@ export async function seriousViolations(page: Page): Promise<string[]> {
   });
   return violations
     .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map((v) => `[${v.impact}] ${v.id}: ${v.help} — ${v.nodes.map((n) => `${JSON.stringify(n.target)} ${n.html} (${n.failureSummary ?? ''})`).join(' | ')}`);
+    .map(
+      (v) =>
+        `[${v.impact}] ${v.id}: ${v.help} — ${v.nodes.map((n) => `${JSON.stringify(n.target)} ${n.html} (${n.failureSummary ?? ''})`).join(' | ')}`,
+    );
 }

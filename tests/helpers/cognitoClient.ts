@@ -1,10 +1,4 @@
-import {
-  AuthenticationDetails,
-  CognitoUser,
-  CognitoUserPool,
-  type CognitoUserSession,
-  type ICognitoStorage,
-} from 'amazon-cognito-identity-js';
+import { AuthenticationDetails, CognitoUser, CognitoUserPool, type CognitoUserSession, type ICognitoStorage } from 'amazon-cognito-identity-js';
 
 /** A Storage the tests can read: what the browser keeps in localStorage. */
 export class MemoryStorage implements ICognitoStorage {
@@ -45,7 +39,12 @@ export interface CognitoClientError extends Error {
 }
 
 /** `authenticateUser` as a promise; SRP by default, USER_PASSWORD_AUTH when asked. */
-export function signIn(h: PoolHandle, username: string, password: string, flow: 'USER_SRP_AUTH' | 'USER_PASSWORD_AUTH' = 'USER_SRP_AUTH'): Promise<SignInOutcome> {
+export function signIn(
+  h: PoolHandle,
+  username: string,
+  password: string,
+  flow: 'USER_SRP_AUTH' | 'USER_PASSWORD_AUTH' = 'USER_SRP_AUTH',
+): Promise<SignInOutcome> {
   const user = new CognitoUser({ Username: username, Pool: h.pool, Storage: h.storage });
   user.setAuthenticationFlowType(flow);
   return new Promise((resolve, reject) => {

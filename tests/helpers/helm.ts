@@ -121,7 +121,14 @@ export async function runHelm(args: string[], values?: unknown): Promise<HelmRun
         {
           encoding: 'utf8',
           maxBuffer: 64 * 1024 * 1024,
-          env: { PATH: process.env['PATH'] ?? '', HOME: dir, HELM_CACHE_HOME: dir, HELM_CONFIG_HOME: dir, HELM_DATA_HOME: dir, KUBECONFIG: path.join(dir, 'none') },
+          env: {
+            PATH: process.env['PATH'] ?? '',
+            HOME: dir,
+            HELM_CACHE_HOME: dir,
+            HELM_CONFIG_HOME: dir,
+            HELM_DATA_HOME: dir,
+            KUBECONFIG: path.join(dir, 'none'),
+          },
         },
         (error, stdout, stderr) => {
           if (error && typeof error.code !== 'number') reject(error);

@@ -174,11 +174,7 @@ export async function cognitoKeys(page: Page): Promise<string[]> {
 }
 
 /** One call of the identity endpoint's JSON protocol, as a client outside the browser makes it. */
-export async function cognitoCall(
-  baseUrl: string,
-  operation: string,
-  body: unknown,
-): Promise<{ status: number; body: Record<string, unknown> }> {
+export async function cognitoCall(baseUrl: string, operation: string, body: unknown): Promise<{ status: number; body: Record<string, unknown> }> {
   const res = await fetch(`${baseUrl}/cognito/`, {
     method: 'POST',
     headers: { 'content-type': 'application/x-amz-json-1.1', 'x-amz-target': `${TARGET_PREFIX}${operation}` },
@@ -262,7 +258,11 @@ export async function dismissToasts(page: Page): Promise<void> {
 export async function openLogoutDialog(page: Page): Promise<Locator> {
   await dismissToasts(page);
   await page.locator('#user-menu').click();
-  await page.getByRole('button', { name: 'Cerrar sesión', exact: true }).or(page.getByRole('menuitem', { name: 'Cerrar sesión', exact: true })).first().click();
+  await page
+    .getByRole('button', { name: 'Cerrar sesión', exact: true })
+    .or(page.getByRole('menuitem', { name: 'Cerrar sesión', exact: true }))
+    .first()
+    .click();
   const dialog = page.getByRole('dialog', { name: 'Cerrar sesión', exact: true });
   await dialog.waitFor({ state: 'visible' });
   return dialog;

@@ -1,6 +1,23 @@
 import { prng } from '../../server/db/seed/prng';
 
-const STRINGS = ['', ' ', 'a', 'ñandú', '\u0000', 'x'.repeat(300), '<script>', "'; DROP TABLE admins; --", '/dashboard', '%_\\', '\ud800', '1', 'true', 'null', 'a@b', 'ana@demo.local'];
+const STRINGS = [
+  '',
+  ' ',
+  'a',
+  'ñandú',
+  '\u0000',
+  'x'.repeat(300),
+  '<script>',
+  "'; DROP TABLE admins; --",
+  '/dashboard',
+  '%_\\',
+  '\ud800',
+  '1',
+  'true',
+  'null',
+  'a@b',
+  'ana@demo.local',
+];
 const NUMBERS = [0, -1, 1, 2, 3, 1.5, 2 ** 31, -(2 ** 31), Number.MAX_SAFE_INTEGER, 1e308, 14, 99];
 
 /**

@@ -48,7 +48,10 @@ export async function spawnServer(opts: { cwd: string; env: Record<string, strin
       proc.kill('SIGKILL');
       throw new Error(`el servidor no inició a tiempo:\n${out}`);
     }
-    const ok = await fetch(`http://127.0.0.1:${port}/healthz`).then((r) => r.ok, () => false);
+    const ok = await fetch(`http://127.0.0.1:${port}/healthz`).then(
+      (r) => r.ok,
+      () => false,
+    );
     if (ok) break;
     await new Promise((r) => setTimeout(r, 100));
   }

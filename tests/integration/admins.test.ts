@@ -54,7 +54,8 @@ describe.each(testEngines())('administrators API on %s', (engine) => {
   const lastAudit = async () =>
     (await t.db.query<Record<string, unknown>>("SELECT * FROM audit_log WHERE entity <> 'session' ORDER BY id DESC LIMIT 1")).rows[0];
   const adminRow = async (correo: string) =>
-    (await t.db.query<{ id: number; enabled: boolean; profile_id: number; nombres: string }>('SELECT * FROM admins WHERE correo = $1', [correo])).rows[0];
+    (await t.db.query<{ id: number; enabled: boolean; profile_id: number; nombres: string }>('SELECT * FROM admins WHERE correo = $1', [correo]))
+      .rows[0];
   const snapshot = async () => ({
     admins: await api.count('admins'),
     audit: await api.count('audit_log'),
@@ -72,14 +73,29 @@ describe.each(testEngines())('administrators API on %s', (engine) => {
         .send({ correo: '  Nuevo.Admin@Demo.local ', nombres: 'Nuevo', apellidos: 'Administrador', profileId: ids.soporteProfile });
       expect(res.status).toBe(201);
       created = res.body as CreatedAdmin;
-      expect(created).toMatchObject({ correo: 'nuevo.admin@demo.local', nombres: 'Nuevo', apellidos: 'Administrador', enabled: true, profileId: ids.soporteProfile, profileNombre: 'Soporte' });
+      expect(created).toMatchObject({
+        correo: 'nuevo.admin@demo.local',
+        nombres: 'Nuevo',
+        apellidos: 'Administrador',
+        enabled: true,
+        profileId: ids.soporteProfile,
+        profileNombre: 'Soporte',
+      });
       expect(created.temporaryPassword).toMatch(/^.{16}$/);
       const user = await api.ta.deps.identity!.adminGetUser('nuevo.admin@demo.local');
       expect(user).toMatchObject({ status: 'FORCE_CHANGE_PASSWORD', enabled: true, attributes: { email: 'nuevo.admin@demo.local' } });
 
       const row = await lastAudit();
       expect(row).toMatchObject({ entity: 'admin', entity_id: String(created.id), action: 'create', actor_email: 'admin@demo.local', before: null });
-      expect(row!.after).toEqual({ id: created.id, correo: 'nuevo.admin@demo.local', nombres: 'Nuevo', apellidos: 'Administrador', profileId: ids.soporteProfile, profileNombre: 'Soporte', enabled: true });
+      expect(row!.after).toEqual({
+        id: created.id,
+        correo: 'nuevo.admin@demo.local',
+        nombres: 'Nuevo',
+        apellidos: 'Administrador',
+        profileId: ids.soporteProfile,
+        profileNombre: 'Soporte',
+        enabled: true,
+      });
       expect(JSON.stringify(row)).not.toContain(created.temporaryPassword!);
       expect(api.ta.logs.raw.join('\n')).not.toContain(created.temporaryPassword!);
 
@@ -101,7 +117,11 @@ describe.each(testEngines())('administrators API on %s', (engine) => {
 
     test('the e-mail is unique whatever the case (409); nothing changes', async () => {
       const before = await snapshot();
-      const res = await request(app()).post('/api/v5/admins').set(admin).send({ correo: 'SOPORTE@demo.local', nombres: 'Otro', profileId: ids.soporteProfile }).expect(409);
+      const res = await request(app())
+        .post('/api/v5/admins')
+        .set(admin)
+        .send({ correo: 'SOPORTE@demo.local', nombres: 'Otro', profileId: ids.soporteProfile })
+        .expect(409);
       expect(res.body).toEqual({ message: 'Ya existe un administrador con ese correo', code: 'EMAIL_TAKEN', field: 'correo' });
       expect(await snapshot()).toEqual(before);
     });
@@ -110,16 +130,28 @@ describe.each(testEngines())('administrators API on %s', (engine) => {
       const before = await snapshot();
       const res = await request(app()).post('/api/v5/admins').set(manager).send({ correo: 'x1@demo.local', nombres: 'X', profileId: 1 }).expect(403);
       expect(res.body).toEqual({ message: 'No puedes asignar un rol con permisos que tu perfil no tiene', code: 'ESCALATION' });
-      const unknown = await request(app()).post('/api/v5/admins').set(admin).send({ correo: 'x1@demo.local', nombres: 'X', profileId: 999999 }).expect(400);
+      const unknown = await request(app())
+        .post('/api/v5/admins')
+        .set(admin)
+        .send({ correo: 'x1@demo.local', nombres: 'X', profileId: 999999 })
+        .expect(400);
       expect(unknown.body.message).toBe('El campo profileId no corresponde a un rol existente');
       expect(await snapshot()).toEqual(before);
-      await request(app()).post('/api/v5/admins').set(manager).send({ correo: 'x1@demo.local', nombres: 'X', profileId: ids.staffProfile }).expect(201);
+      await request(app())
+        .post('/api/v5/admins')
+        .set(manager)
+        .send({ correo: 'x1@demo.local', nombres: 'X', profileId: ids.staffProfile })
+        .expect(201);
     });
 
     test('an identity user that already exists: 409, and neither the record nor an audit row is kept', async () => {
       await api.ta.deps.identity!.adminCreateUser({ username: 'huerfano@demo.local', attributes: { email: 'huerfano@demo.local' } });
       const before = await snapshot();
-      const res = await request(app()).post('/api/v5/admins').set(admin).send({ correo: 'huerfano@demo.local', nombres: 'H', profileId: ids.soporteProfile }).expect(409);
+      const res = await request(app())
+        .post('/api/v5/admins')
+        .set(admin)
+        .send({ correo: 'huerfano@demo.local', nombres: 'H', profileId: ids.soporteProfile })
+        .expect(409);
       expect(res.body).toEqual({ message: 'Ya existe un usuario con ese correo en el servicio de identidad', code: 'IDENTITY_USER_EXISTS' });
       expect(await snapshot()).toEqual(before);
       expect(await adminRow('huerfano@demo.local')).toBeUndefined();
@@ -139,7 +171,11 @@ describe.each(testEngines())('administrators API on %s', (engine) => {
 
     test('create: 502; no record, no audit row, no identity user; the error is logged', async () => {
       const before = await snapshot();
-      const res = await request(failing.app).post('/api/v5/admins').set(admin).send({ correo: 'caido@demo.local', nombres: 'C', profileId: ids.soporteProfile }).expect(502);
+      const res = await request(failing.app)
+        .post('/api/v5/admins')
+        .set(admin)
+        .send({ correo: 'caido@demo.local', nombres: 'C', profileId: ids.soporteProfile })
+        .expect(502);
       expect(res.body).toEqual({ message: 'El servicio de identidad no respondió; no se realizó ningún cambio', code: 'IDENTITY_UNAVAILABLE' });
       expect(await snapshot()).toEqual(before);
       expect(failing.logs.raw.join('\n')).toContain('identity service down');
@@ -173,7 +209,10 @@ describe.each(testEngines())('administrators API on %s', (engine) => {
       const byProfile = await request(app()).get('/api/v5/admins').query({ profileId: ids.soporteProfile }).set(admin).expect(200);
       expect((byProfile.body.data as Admin[]).map((a) => a.correo).sort()).toEqual(['nuevo.admin@demo.local', 'soporte@demo.local']);
       const pageTwo = await request(app()).get('/api/v5/admins').query({ sort: 'correo', order: 'desc', perPage: 2, page: 2 }).set(admin).expect(200);
-      const correos = (all.body.data as Admin[]).map((a) => a.correo).sort().reverse();
+      const correos = (all.body.data as Admin[])
+        .map((a) => a.correo)
+        .sort()
+        .reverse();
       expect((pageTwo.body.data as Admin[]).map((a) => a.correo)).toEqual(correos.slice(2, 4));
       expect(pageTwo.body.total).toBe(correos.length);
     });
@@ -214,20 +253,36 @@ describe.each(testEngines())('administrators API on %s', (engine) => {
         after: { nombres: 'Equis', apellidos: 'Uno', profileId: ids.soporteProfile, profileNombre: 'Soporte' },
       });
       const audits = await api.count('audit_log');
-      await request(app()).put(`/api/v5/admins/${target.id}`).set(admin).send({ nombres: 'Equis', apellidos: 'Uno', profileId: ids.soporteProfile }).expect(200);
+      await request(app())
+        .put(`/api/v5/admins/${target.id}`)
+        .set(admin)
+        .send({ nombres: 'Equis', apellidos: 'Uno', profileId: ids.soporteProfile })
+        .expect(200);
       expect(await api.count('audit_log')).toBe(audits);
     });
 
-    test('one\'s own names yes, one\'s own profile no (409)', async () => {
-      await request(app()).put(`/api/v5/admins/${ids.gestor}`).set(manager).send({ nombres: 'Gestor', apellidos: 'Propio', profileId: ids.managerProfile }).expect(200);
-      const res = await request(app()).put(`/api/v5/admins/${ids.gestor}`).set(manager).send({ nombres: 'Gestor', profileId: ids.staffProfile }).expect(409);
+    test("one's own names yes, one's own profile no (409)", async () => {
+      await request(app())
+        .put(`/api/v5/admins/${ids.gestor}`)
+        .set(manager)
+        .send({ nombres: 'Gestor', apellidos: 'Propio', profileId: ids.managerProfile })
+        .expect(200);
+      const res = await request(app())
+        .put(`/api/v5/admins/${ids.gestor}`)
+        .set(manager)
+        .send({ nombres: 'Gestor', profileId: ids.staffProfile })
+        .expect(409);
       expect(res.body).toEqual({ message: 'No puedes cambiar tu propio rol', code: 'SELF_PROTECTED' });
       expect((await adminRow('gestor@demo.local'))!.profile_id).toBe(ids.managerProfile);
     });
 
-    test('assigning a profile beyond the caller\'s grants: 403', async () => {
+    test("assigning a profile beyond the caller's grants: 403", async () => {
       const target = (await adminRow('x1@demo.local'))!;
-      const res = await request(app()).put(`/api/v5/admins/${target.id}`).set(staff).send({ nombres: 'Equis', profileId: ids.managerProfile }).expect(403);
+      const res = await request(app())
+        .put(`/api/v5/admins/${target.id}`)
+        .set(staff)
+        .send({ nombres: 'Equis', profileId: ids.managerProfile })
+        .expect(403);
       expect(res.body.code).toBe('ESCALATION');
       expect((await adminRow('x1@demo.local'))!.profile_id).toBe(ids.soporteProfile);
     });
@@ -253,11 +308,17 @@ describe.each(testEngines())('administrators API on %s', (engine) => {
         [[1, 2], /El cuerpo de la solicitud debe ser un objeto JSON/, true],
       ];
       for (const [body, message, invalidEdit] of bodies) {
-        const create = await request(app()).post('/api/v5/admins').set(admin).send(body as object);
+        const create = await request(app())
+          .post('/api/v5/admins')
+          .set(admin)
+          .send(body as object);
         expect(create.status).toBe(400);
         expect(create.body.message).toMatch(message);
         if (!invalidEdit) continue;
-        const edit = await request(app()).put(`/api/v5/admins/${target.id}`).set(admin).send(body as object);
+        const edit = await request(app())
+          .put(`/api/v5/admins/${target.id}`)
+          .set(admin)
+          .send(body as object);
         expect(edit.status).toBe(400);
         expect(edit.body.message).toMatch(/El campo|El cuerpo/);
       }
@@ -322,12 +383,26 @@ describe.each(testEngines())('administrators API on %s', (engine) => {
       expect(signedIn.kind).toBe('session');
       const res = await request(app()).post(`/api/v5/admins/${target.id}/disable`).set(admin).expect(200);
       expect(res.body).toMatchObject({ id: target.id, enabled: false });
-      expect(await lastAudit()).toMatchObject({ action: 'disable', entity_id: String(target.id), before: { enabled: true }, after: { enabled: false } });
-      const open = await t.db.query("SELECT 1 FROM identity_refresh_tokens r JOIN identity_users u USING (sub) WHERE u.username = 'nuevo.admin@demo.local' AND r.revoked_at IS NULL");
+      expect(await lastAudit()).toMatchObject({
+        action: 'disable',
+        entity_id: String(target.id),
+        before: { enabled: true },
+        after: { enabled: false },
+      });
+      const open = await t.db.query(
+        "SELECT 1 FROM identity_refresh_tokens r JOIN identity_users u USING (sub) WHERE u.username = 'nuevo.admin@demo.local' AND r.revoked_at IS NULL",
+      );
       expect(open.rowCount).toBe(0);
-      expect(await failure(signIn(pool(), 'nuevo.admin@demo.local', 'Propia-Clave-2026!'))).toEqual({ code: 'NotAuthorizedException', message: 'User is disabled.' });
+      expect(await failure(signIn(pool(), 'nuevo.admin@demo.local', 'Propia-Clave-2026!'))).toEqual({
+        code: 'NotAuthorizedException',
+        message: 'User is disabled.',
+      });
       // A disabled administrator's API calls are refused too.
-      await request(app()).post('/api/v5/users/getUserByEmail').set(await api.headersOf('nuevo.admin@demo.local')).send({ correo: 'nuevo.admin@demo.local' }).expect(403);
+      await request(app())
+        .post('/api/v5/users/getUserByEmail')
+        .set(await api.headersOf('nuevo.admin@demo.local'))
+        .send({ correo: 'nuevo.admin@demo.local' })
+        .expect(403);
 
       const again = await request(app()).post(`/api/v5/admins/${target.id}/enable`).set(admin).expect(200);
       expect(again.body.enabled).toBe(true);
@@ -349,9 +424,16 @@ describe.each(testEngines())('administrators API on %s', (engine) => {
       // personal@ manages administrators but not roles; gestor@ and admin@ hold Roles.
       const before = await snapshot();
       const dis = await request(app()).post(`/api/v5/admins/${ids.gestor}/disable`).set(staff).expect(403);
-      expect(dis.body).toEqual({ message: 'No puedes deshabilitar a un administrador con permisos que tu perfil no tiene: /admin-settings/roles, acción Historial', code: 'ESCALATION' });
+      expect(dis.body).toEqual({
+        message: 'No puedes deshabilitar a un administrador con permisos que tu perfil no tiene: /admin-settings/roles, acción Historial',
+        code: 'ESCALATION',
+      });
       await request(app()).delete(`/api/v5/admins/${ids.admin}`).set(staff).expect(403);
-      const move = await request(app()).put(`/api/v5/admins/${ids.admin}`).set(staff).send({ nombres: 'Administrador Demo', profileId: ids.staffProfile }).expect(403);
+      const move = await request(app())
+        .put(`/api/v5/admins/${ids.admin}`)
+        .set(staff)
+        .send({ nombres: 'Administrador Demo', profileId: ids.staffProfile })
+        .expect(403);
       expect(move.body.code).toBe('ESCALATION');
       expect(await snapshot()).toEqual(before);
       // One who holds everything the target holds may.
@@ -375,11 +457,14 @@ describe.each(testEngines())('administrators API on %s', (engine) => {
       expect(JSON.stringify(row)).not.toContain(temporaryPassword);
     });
 
-    test('not one\'s own (409), not of someone holding more than the caller (403)', async () => {
+    test("not one's own (409), not of someone holding more than the caller (403)", async () => {
       const own = await request(app()).post(`/api/v5/admins/${ids.admin}/reset-password`).set(admin).expect(409);
       expect(own.body.code).toBe('SELF_PROTECTED');
       const up = await request(app()).post(`/api/v5/admins/${ids.admin}/reset-password`).set(staff).expect(403);
-      expect(up.body).toEqual({ message: 'No puedes restablecer la contraseña de un administrador con permisos que tu perfil no tiene', code: 'ESCALATION' });
+      expect(up.body).toEqual({
+        message: 'No puedes restablecer la contraseña de un administrador con permisos que tu perfil no tiene',
+        code: 'ESCALATION',
+      });
       expect((await signIn(pool(), 'admin@demo.local', DEMO_PASSWORD)).kind).toBe('session');
     });
   });
@@ -405,7 +490,11 @@ describe.each(testEngines())('administrators API on %s', (engine) => {
   test('without the Administradores path: 403 on every route', async () => {
     const soporte = await api.headersOf('soporte@demo.local');
     await request(app()).get('/api/v5/admins').set(soporte).expect(403);
-    await request(app()).post('/api/v5/admins').set(soporte).send({ correo: 'z@demo.local', nombres: 'Z', profileId: ids.soporteProfile }).expect(403);
+    await request(app())
+      .post('/api/v5/admins')
+      .set(soporte)
+      .send({ correo: 'z@demo.local', nombres: 'Z', profileId: ids.soporteProfile })
+      .expect(403);
     await request(app()).post(`/api/v5/admins/${ids.admin}/reset-password`).set(soporte).expect(403);
   });
 
@@ -429,7 +518,11 @@ describe.each(testEngines())('administrators API on %s', (engine) => {
     });
 
     test('create: no password is chosen nor answered (the pool e-mails its own)', async () => {
-      const res = await request(cognitoApp.app).post('/api/v5/admins').set(admin).send({ correo: 'remoto@demo.local', nombres: 'Remoto', profileId: ids.soporteProfile }).expect(201);
+      const res = await request(cognitoApp.app)
+        .post('/api/v5/admins')
+        .set(admin)
+        .send({ correo: 'remoto@demo.local', nombres: 'Remoto', profileId: ids.soporteProfile })
+        .expect(201);
       expect(res.body).toMatchObject({ correo: 'remoto@demo.local', enabled: true });
       expect(res.body).not.toHaveProperty('temporaryPassword');
       expect(calls).toEqual([{ email: 'remoto@demo.local' }]);
@@ -439,7 +532,11 @@ describe.each(testEngines())('administrators API on %s', (engine) => {
 
   test('two role managers disabling each other at once: one is refused, one keeps the Roles page', async () => {
     const managers = async () =>
-      (await t.db.query("SELECT a.correo FROM admins a JOIN profiles p ON p.id = a.profile_id WHERE a.enabled AND '/admin-settings/roles' = ANY (p.paths)")).rows;
+      (
+        await t.db.query(
+          "SELECT a.correo FROM admins a JOIN profiles p ON p.id = a.profile_id WHERE a.enabled AND '/admin-settings/roles' = ANY (p.paths)",
+        )
+      ).rows;
     expect((await managers()).map((r) => r.correo).sort()).toEqual(['admin@demo.local', 'gestor@demo.local']);
     const [a, b] = await Promise.all([
       request(app()).post(`/api/v5/admins/${ids.gestor}/disable`).set(admin),

@@ -41,7 +41,15 @@ describe.each(testEngines())('token verification on the API (%s)', (engine) => {
     const now = Math.floor(Date.now() / 1000);
     const common = { sub, iss: issuer, origin_jti: origin, event_id: randomUUID(), auth_time: now, iat: now, exp: now + 600 };
     return {
-      access: { ...common, client_id: clientId, token_use: 'access', scope: 'aws.cognito.signin.user.admin', jti: randomUUID(), username: EMAIL, ...over.access },
+      access: {
+        ...common,
+        client_id: clientId,
+        token_use: 'access',
+        scope: 'aws.cognito.signin.user.admin',
+        jti: randomUUID(),
+        username: EMAIL,
+        ...over.access,
+      },
       id: { ...common, email: EMAIL, email_verified: true, 'cognito:username': EMAIL, aud: clientId, token_use: 'id', jti: randomUUID(), ...over.id },
     };
   }
@@ -62,58 +70,91 @@ describe.each(testEngines())('token verification on the API (%s)', (engine) => {
 
   test.each<[string, () => [string, string, string?]]>([
     ['no tokens', () => ['', '']],
-    ['a forged signature', () => {
-      const c = tokens();
-      const good = signJwt(c.access, keys.access).split('.');
-      return [`${good[0]}.${good[1]}.${Buffer.from('forged').toString('base64url')}`, signJwt(c.id, keys.id)];
-    }],
-    ['a changed payload under a valid signature', () => {
-      const c = tokens();
-      const [h, , s] = signJwt(c.access, keys.access).split('.');
-      const payload = Buffer.from(JSON.stringify({ ...c.access, username: 'otro@demo.local' })).toString('base64url');
-      return [`${h}.${payload}.${s}`, signJwt(c.id, keys.id)];
-    }],
-    ['an expired access token', () => {
-      const past = Math.floor(Date.now() / 1000) - 7200;
-      const c = tokens({ access: { iat: past, exp: past + 3600 } });
-      return [signJwt(c.access, keys.access), signJwt(c.id, keys.id)];
-    }],
-    ['a token for another client', () => {
-      const c = tokens({ access: { client_id: 'otroclienteajeno' }, id: { aud: 'otroclienteajeno' } });
-      return [signJwt(c.access, keys.access), signJwt(c.id, keys.id)];
-    }],
-    ['an ID token sent as the access token', () => {
-      const c = tokens();
-      const id = signJwt(c.id, keys.id);
-      return [id, id];
-    }],
-    ['an access token sent as the ID token', () => {
-      const c = tokens();
-      const access = signJwt(c.access, keys.access);
-      return [access, access];
-    }],
-    ['alg none', () => {
-      const c = tokens();
-      const unsigned = (p: object, kid: string) =>
-        `${Buffer.from(JSON.stringify({ kid, alg: 'none' })).toString('base64url')}.${Buffer.from(JSON.stringify(p)).toString('base64url')}.`;
-      return [unsigned(c.access, keys.access.kid), unsigned(c.id, keys.id.kid)];
-    }],
-    ['a token signed by another key with the same kid', () => {
-      const c = tokens();
-      return [signJwt(c.access, { ...keys.access, privateKey: foreign }), signJwt(c.id, keys.id)];
-    }],
-    ['another issuer', () => {
-      const c = tokens({ access: { iss: 'https://cognito-idp.us-east-1.amazonaws.com/us-east-1_Otro' } });
-      return [signJwt(c.access, keys.access), signJwt(c.id, keys.id)];
-    }],
-    ['a username header that is not the token user', () => {
-      const c = tokens();
-      return [signJwt(c.access, keys.access), signJwt(c.id, keys.id), 'soporte@demo.local'];
-    }],
-    ['an ID token of another user', () => {
-      const c = tokens({ id: { sub: randomUUID() } });
-      return [signJwt(c.access, keys.access), signJwt(c.id, keys.id)];
-    }],
+    [
+      'a forged signature',
+      () => {
+        const c = tokens();
+        const good = signJwt(c.access, keys.access).split('.');
+        return [`${good[0]}.${good[1]}.${Buffer.from('forged').toString('base64url')}`, signJwt(c.id, keys.id)];
+      },
+    ],
+    [
+      'a changed payload under a valid signature',
+      () => {
+        const c = tokens();
+        const [h, , s] = signJwt(c.access, keys.access).split('.');
+        const payload = Buffer.from(JSON.stringify({ ...c.access, username: 'otro@demo.local' })).toString('base64url');
+        return [`${h}.${payload}.${s}`, signJwt(c.id, keys.id)];
+      },
+    ],
+    [
+      'an expired access token',
+      () => {
+        const past = Math.floor(Date.now() / 1000) - 7200;
+        const c = tokens({ access: { iat: past, exp: past + 3600 } });
+        return [signJwt(c.access, keys.access), signJwt(c.id, keys.id)];
+      },
+    ],
+    [
+      'a token for another client',
+      () => {
+        const c = tokens({ access: { client_id: 'otroclienteajeno' }, id: { aud: 'otroclienteajeno' } });
+        return [signJwt(c.access, keys.access), signJwt(c.id, keys.id)];
+      },
+    ],
+    [
+      'an ID token sent as the access token',
+      () => {
+        const c = tokens();
+        const id = signJwt(c.id, keys.id);
+        return [id, id];
+      },
+    ],
+    [
+      'an access token sent as the ID token',
+      () => {
+        const c = tokens();
+        const access = signJwt(c.access, keys.access);
+        return [access, access];
+      },
+    ],
+    [
+      'alg none',
+      () => {
+        const c = tokens();
+        const unsigned = (p: object, kid: string) =>
+          `${Buffer.from(JSON.stringify({ kid, alg: 'none' })).toString('base64url')}.${Buffer.from(JSON.stringify(p)).toString('base64url')}.`;
+        return [unsigned(c.access, keys.access.kid), unsigned(c.id, keys.id.kid)];
+      },
+    ],
+    [
+      'a token signed by another key with the same kid',
+      () => {
+        const c = tokens();
+        return [signJwt(c.access, { ...keys.access, privateKey: foreign }), signJwt(c.id, keys.id)];
+      },
+    ],
+    [
+      'another issuer',
+      () => {
+        const c = tokens({ access: { iss: 'https://cognito-idp.us-east-1.amazonaws.com/us-east-1_Otro' } });
+        return [signJwt(c.access, keys.access), signJwt(c.id, keys.id)];
+      },
+    ],
+    [
+      'a username header that is not the token user',
+      () => {
+        const c = tokens();
+        return [signJwt(c.access, keys.access), signJwt(c.id, keys.id), 'soporte@demo.local'];
+      },
+    ],
+    [
+      'an ID token of another user',
+      () => {
+        const c = tokens({ id: { sub: randomUUID() } });
+        return [signJwt(c.access, keys.access), signJwt(c.id, keys.id)];
+      },
+    ],
   ])('%s → 401', async (_label, make) => {
     const [access, id, username] = make();
     const res = await ask(access, id, username).expect(401);

@@ -30,7 +30,11 @@ describe.each(testEngines())('API errors name the field they are about, on %s', 
     const missing = await request(app()).post('/api/v5/groups').set(admin).send({ description: 'Sin nombre' }).expect(400);
     expect(missing.body).toEqual({ message: 'El campo name es obligatorio', code: 'VALIDATION', field: 'name' });
 
-    const nested = await request(app()).post('/api/v5/roles').set(admin).send({ nombre: 'Con ruta mala', paths: ['/dashboard', '/nada'], actions: [] }).expect(400);
+    const nested = await request(app())
+      .post('/api/v5/roles')
+      .set(admin)
+      .send({ nombre: 'Con ruta mala', paths: ['/dashboard', '/nada'], actions: [] })
+      .expect(400);
     expect(nested.body).toMatchObject({ code: 'VALIDATION', field: 'paths.1' });
   });
 
@@ -49,7 +53,11 @@ describe.each(testEngines())('API errors name the field they are about, on %s', 
     const taken = await request(app()).post('/api/v5/devices').set(admin).send({ imei, deviceType: 1 }).expect(409);
     expect(taken.body).toEqual({ message: `Ya existe un dispositivo con el IMEI ${imei}`, code: 'IMEI_TAKEN', field: 'imei' });
 
-    const noGroup = await request(app()).post('/api/v5/devices').set(admin).send({ imei: imeiOf('35332509111111'), deviceType: 1, groupId: 999_999 }).expect(400);
+    const noGroup = await request(app())
+      .post('/api/v5/devices')
+      .set(admin)
+      .send({ imei: imeiOf('35332509111111'), deviceType: 1, groupId: 999_999 })
+      .expect(400);
     expect(noGroup.body).toMatchObject({ code: 'GROUP_NOT_FOUND', field: 'groupId' });
 
     const notFound = await request(app()).get('/api/v5/devices/999999').set(admin).expect(404);

@@ -50,7 +50,21 @@ const binary = (res: unknown, done: (err: Error | null, body: Buffer) => void) =
   stream.on('end', () => done(null, Buffer.concat(chunks)));
 };
 
-const HEADER = ['id', 'fecha', 'id_actor', 'correo_actor', 'ip', 'id_solicitud', 'entidad', 'id_entidad', 'accion', 'resultado', 'detalle', 'antes', 'despues'];
+const HEADER = [
+  'id',
+  'fecha',
+  'id_actor',
+  'correo_actor',
+  'ip',
+  'id_solicitud',
+  'entidad',
+  'id_entidad',
+  'accion',
+  'resultado',
+  'detalle',
+  'antes',
+  'despues',
+];
 
 describe.each(testEngines())('audit log on %s', (engine) => {
   let t: TestDb;
@@ -68,7 +82,13 @@ describe.each(testEngines())('audit log on %s', (engine) => {
       ['2024-01-17T05:30:00Z', 'group', 'create', 'otro@demo.local'],
       ['2024-02-01T12:00:00Z', 'device', 'lock', 'otro@demo.local'],
     ] as const) {
-      await t.db.query('INSERT INTO audit_log (at, actor_email, entity, entity_id, action) VALUES ($1, $2, $3, $4, $5)', [at, email, entity, '7', action]);
+      await t.db.query('INSERT INTO audit_log (at, actor_email, entity, entity_id, action) VALUES ($1, $2, $3, $4, $5)', [
+        at,
+        email,
+        entity,
+        '7',
+        action,
+      ]);
     }
   }, 60_000);
   afterAll(async () => {
@@ -100,7 +120,12 @@ describe.each(testEngines())('audit log on %s', (engine) => {
     expect((await t.db.query('SELECT * FROM audit_log ORDER BY id')).rows).toEqual(before);
     // Inserting stays possible.
     await t.db.transaction((tx) =>
-      record(tx, { actor: { adminId: null, email: 'operador@demo.local', ip: null, requestId: null }, entity: 'group', action: 'create', detail: 'ok' }),
+      record(tx, {
+        actor: { adminId: null, email: 'operador@demo.local', ip: null, requestId: null },
+        entity: 'group',
+        action: 'create',
+        detail: 'ok',
+      }),
     );
   });
 
@@ -116,7 +141,11 @@ describe.each(testEngines())('audit log on %s', (engine) => {
   });
 
   test('lists newest first with the total; paging; answers before/after as JSON', async () => {
-    await request(app()).post('/api/v5/roles').set(admin).send({ nombre: 'Lectura, "solo"', paths: ['/dashboard'], actions: [] }).expect(201);
+    await request(app())
+      .post('/api/v5/roles')
+      .set(admin)
+      .send({ nombre: 'Lectura, "solo"', paths: ['/dashboard'], actions: [] })
+      .expect(201);
     const all = await list({});
     expect(all.total).toBe(await api.count('audit_log'));
     const ids = all.data.map((r) => r.id);
@@ -209,7 +238,9 @@ describe.each(testEngines())('audit log on %s', (engine) => {
   });
 
   test('export: formula-looking values neutralised; line breaks kept inside quotes', async () => {
-    await t.db.query("INSERT INTO audit_log (actor_email, entity, action, detail) VALUES ('=cmd@demo.local', 'csv', 'check', 'línea 1\nlínea 2, con coma')");
+    await t.db.query(
+      "INSERT INTO audit_log (actor_email, entity, action, detail) VALUES ('=cmd@demo.local', 'csv', 'check', 'línea 1\nlínea 2, con coma')",
+    );
     const rows = parseCsv((await exportCsv({ entity: 'csv' })).bytes.subarray(3).toString('utf8'));
     expect(rows).toHaveLength(2);
     expect(rows[1]![3]).toBe("'=cmd@demo.local");
@@ -251,8 +282,7 @@ describe.each(testEngines())('audit log on %s', (engine) => {
     });
 
     const pool = () => makePool(base, api.ta.config.identity.userPoolId, api.ta.config.identity.clientId);
-    const sessions = async () =>
-      (await t.db.query<Record<string, unknown>>("SELECT * FROM audit_log WHERE entity = 'session' ORDER BY id")).rows;
+    const sessions = async () => (await t.db.query<Record<string, unknown>>("SELECT * FROM audit_log WHERE entity = 'session' ORDER BY id")).rows;
 
     test('a success: who, from where, with the request id; never the password', async () => {
       const before = (await sessions()).length;
@@ -281,13 +311,21 @@ describe.each(testEngines())('audit log on %s', (engine) => {
       await api.addAdmin('apagado@demo.local', 3);
       await api.ta.deps.identity!.adminDisableUser('apagado@demo.local');
       expect(await failure(signIn(pool(), 'apagado@demo.local', DEMO_PASSWORD))).toMatchObject({ message: 'User is disabled.' });
-      expect((await sessions()).at(-1)).toMatchObject({ outcome: 'failure', actor_email: 'apagado@demo.local', detail: 'NotAuthorizedException: User is disabled.' });
+      expect((await sessions()).at(-1)).toMatchObject({
+        outcome: 'failure',
+        actor_email: 'apagado@demo.local',
+        detail: 'NotAuthorizedException: User is disabled.',
+      });
       const filtered = await list({ entity: 'session', outcome: 'failure' });
       expect(filtered.total).toBe(3);
     });
 
     test('a first sign-in is recorded when the new password issues the tokens', async () => {
-      const created = await request(app()).post('/api/v5/admins').set(admin).send({ correo: 'primera@demo.local', nombres: 'Primera', profileId: 3 }).expect(201);
+      const created = await request(app())
+        .post('/api/v5/admins')
+        .set(admin)
+        .send({ correo: 'primera@demo.local', nombres: 'Primera', profileId: 3 })
+        .expect(201);
       const before = (await sessions()).length;
       const first = await signIn(pool(), 'primera@demo.local', created.body.temporaryPassword as string);
       expect(first.kind).toBe('newPassword');
@@ -317,7 +355,11 @@ describe.each(testEngines())('audit log on %s', (engine) => {
       })) as { AuthenticationResult?: unknown };
       expect(ok.AuthenticationResult).toBeDefined();
       await expect(
-        identity.handle('InitiateAuth', { ClientId: clientId, AuthFlow: 'USER_PASSWORD_AUTH', AuthParameters: { USERNAME: 'admin@demo.local', PASSWORD: 'x' } }),
+        identity.handle('InitiateAuth', {
+          ClientId: clientId,
+          AuthFlow: 'USER_PASSWORD_AUTH',
+          AuthParameters: { USERNAME: 'admin@demo.local', PASSWORD: 'x' },
+        }),
       ).rejects.toMatchObject({ type: 'NotAuthorizedException' });
       expect(logs.raw.filter((l) => l.includes('audit unavailable'))).toHaveLength(2);
     });

@@ -80,7 +80,11 @@ describe('AuthClient', () => {
     const res = await fetch(`${origin}/cognito/`, {
       method: 'POST',
       headers: { 'content-type': 'application/x-amz-json-1.1', 'x-amz-target': 'AWSCognitoIdentityProviderService.InitiateAuth' },
-      body: JSON.stringify({ AuthFlow: 'REFRESH_TOKEN_AUTH', ClientId: ta.config.identity.clientId, AuthParameters: { REFRESH_TOKEN: signed.tokens.refreshToken } }),
+      body: JSON.stringify({
+        AuthFlow: 'REFRESH_TOKEN_AUTH',
+        ClientId: ta.config.identity.clientId,
+        AuthParameters: { REFRESH_TOKEN: signed.tokens.refreshToken },
+      }),
     });
     expect(await res.json()).toMatchObject({ message: 'Refresh Token has been revoked' });
   });

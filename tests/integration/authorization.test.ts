@@ -43,10 +43,12 @@ describe('authorization on the server', () => {
 
   test('every API route of the app declares its permission', () => {
     expect(ta.app.apiRoutes.length).toBeGreaterThanOrEqual(3);
-    expect(ta.app.apiRoutes).toEqual(expect.arrayContaining([
-      { method: 'GET', path: '/api/portal/getVersion', permission: signedIn() },
-      { method: 'POST', path: '/api/v5/users/getUserByEmail', permission: signedIn() },
-    ]));
+    expect(ta.app.apiRoutes).toEqual(
+      expect.arrayContaining([
+        { method: 'GET', path: '/api/portal/getVersion', permission: signedIn() },
+        { method: 'POST', path: '/api/v5/users/getUserByEmail', permission: signedIn() },
+      ]),
+    );
     for (const route of ta.app.apiRoutes) expect(route.permission).toBeDefined();
   });
 
@@ -76,8 +78,14 @@ describe('authorization on the server', () => {
     });
 
     test('path grants: 403 with the catalogue message without the path, never the data', async () => {
-      await request(app).get('/roles').set(await headersOf('admin@demo.local')).expect(200);
-      const denied = await request(app).get('/roles').set(await headersOf('soporte@demo.local')).expect(403);
+      await request(app)
+        .get('/roles')
+        .set(await headersOf('admin@demo.local'))
+        .expect(200);
+      const denied = await request(app)
+        .get('/roles')
+        .set(await headersOf('soporte@demo.local'))
+        .expect(403);
       expect(denied.body).toEqual({ message: 'No Autorizado', code: 'FORBIDDEN' });
     });
 
@@ -85,7 +93,10 @@ describe('authorization on the server', () => {
       const soporte = await headersOf('soporte@demo.local');
       await request(app).post('/history').set(soporte).expect(200);
       await request(app).post('/lock').set(soporte).expect(403);
-      await request(app).post('/lock').set(await headersOf('inventario@demo.local')).expect(200);
+      await request(app)
+        .post('/lock')
+        .set(await headersOf('inventario@demo.local'))
+        .expect(200);
     });
 
     test('a profile change applies on the next request; a disabled administrator gets nothing', async () => {
@@ -135,7 +146,9 @@ describe('authorization on the server', () => {
       expect((await t.db.query('SELECT sub FROM admins WHERE id = $1', [id])).rows[0]).toEqual({ sub: null });
       const fresh = await headersOf('tardio@demo.local');
       expect((await request(app).get('/me').set(fresh).expect(200)).body).toEqual({ adminId: id });
-      expect((await t.db.query('SELECT sub FROM admins WHERE id = $1', [id])).rows[0]).toEqual({ sub: (await ta.deps.identity!.adminGetUser('tardio@demo.local')).sub });
+      expect((await t.db.query('SELECT sub FROM admins WHERE id = $1', [id])).rows[0]).toEqual({
+        sub: (await ta.deps.identity!.adminGetUser('tardio@demo.local')).sub,
+      });
     });
 
     test('a disabled administrator is refused on signedIn routes too (403 USER_DISABLED)', async () => {
@@ -171,7 +184,10 @@ describe('authorization on the server', () => {
       expect(refused.body).toEqual({ message: 'Unauthorized', code: 'UNAUTHORIZED' });
       await request(app).get('/me').set(headers).expect(401);
       // Another sign-in of the same user is not affected.
-      await request(cached).get('/me').set(await headersOf('inventario@demo.local')).expect(200);
+      await request(cached)
+        .get('/me')
+        .set(await headersOf('inventario@demo.local'))
+        .expect(200);
     });
   });
 
@@ -198,14 +214,42 @@ describe('authorization on the server', () => {
     });
 
     test.each<[string, () => { method: 'put' | 'post' | 'delete'; url: string; body?: object }, string]>([
-      ['demote', () => ({ method: 'put', url: `/api/v5/admins/${ids.admin}`, body: { nombres: 'Administrador Demo', apellidos: '', profileId: ids.lesserProfile } }), 'No puedes modificar a un administrador'],
-      ['rename', () => ({ method: 'put', url: `/api/v5/admins/${ids.admin}`, body: { nombres: 'Otro', apellidos: '', profileId: ids.adminRole } }), 'No puedes modificar a un administrador'],
+      [
+        'demote',
+        () => ({
+          method: 'put',
+          url: `/api/v5/admins/${ids.admin}`,
+          body: { nombres: 'Administrador Demo', apellidos: '', profileId: ids.lesserProfile },
+        }),
+        'No puedes modificar a un administrador',
+      ],
+      [
+        'rename',
+        () => ({ method: 'put', url: `/api/v5/admins/${ids.admin}`, body: { nombres: 'Otro', apellidos: '', profileId: ids.adminRole } }),
+        'No puedes modificar a un administrador',
+      ],
       ['disable', () => ({ method: 'post', url: `/api/v5/admins/${ids.admin}/disable` }), 'No puedes deshabilitar a un administrador'],
       ['enable', () => ({ method: 'post', url: `/api/v5/admins/${ids.disabledSuperior}/enable` }), 'No puedes habilitar a un administrador'],
       ['reset the password of', () => ({ method: 'post', url: `/api/v5/admins/${ids.admin}/reset-password` }), 'No puedes restablecer la contraseña'],
       ['delete', () => ({ method: 'delete', url: `/api/v5/admins/${ids.admin}` }), 'No puedes eliminar a un administrador'],
-      ['cut down the Administrador role of', () => ({ method: 'put', url: `/api/v5/roles/${ids.adminRole}`, body: { nombre: 'Administrador', paths: GRANTABLE_PATHS.slice(0, 18), actions: [] } }), 'No puedes modificar un rol'],
-      ['rename the role of', () => ({ method: 'put', url: `/api/v5/roles/${ids.adminRole}`, body: { nombre: 'Administrador', paths: GRANTABLE_PATHS, actions: ALL_DEVICE_ACTION_CODES } }), 'No puedes modificar un rol'],
+      [
+        'cut down the Administrador role of',
+        () => ({
+          method: 'put',
+          url: `/api/v5/roles/${ids.adminRole}`,
+          body: { nombre: 'Administrador', paths: GRANTABLE_PATHS.slice(0, 18), actions: [] },
+        }),
+        'No puedes modificar un rol',
+      ],
+      [
+        'rename the role of',
+        () => ({
+          method: 'put',
+          url: `/api/v5/roles/${ids.adminRole}`,
+          body: { nombre: 'Administrador', paths: GRANTABLE_PATHS, actions: ALL_DEVICE_ACTION_CODES },
+        }),
+        'No puedes modificar un rol',
+      ],
       ['delete a role holding more than', () => ({ method: 'delete', url: `/api/v5/roles/${ids.superiorRole}` }), 'No puedes eliminar un rol'],
     ])('a lesser administrator cannot %s a superior: 403, nothing changes', async (_label, make, message) => {
       const before = await state();
@@ -221,7 +265,11 @@ describe('authorization on the server', () => {
     });
 
     test('the same administrator acts on a peer holding nothing more', async () => {
-      await request(ta.app).put(`/api/v5/admins/${ids.peer}`).set(lesser).send({ nombres: 'Par', apellidos: 'Renombrado', profileId: ids.lesserProfile }).expect(200);
+      await request(ta.app)
+        .put(`/api/v5/admins/${ids.peer}`)
+        .set(lesser)
+        .send({ nombres: 'Par', apellidos: 'Renombrado', profileId: ids.lesserProfile })
+        .expect(200);
       await request(ta.app).post(`/api/v5/admins/${ids.peer}/disable`).set(lesser).expect(200);
       await request(ta.app).post(`/api/v5/admins/${ids.peer}/enable`).set(lesser).expect(200);
     });
@@ -280,7 +328,8 @@ describe('authorization on the server', () => {
         case 'action':
           return p.paths.some((path) => profile.paths.includes(path)) && profile.actions.includes(p.action);
         case 'bodyAction': {
-          const action = (body as { action?: number; payload?: { action: number } }).action ?? (body as { payload: { action: number } }).payload.action;
+          const action =
+            (body as { action?: number; payload?: { action: number } }).action ?? (body as { payload: { action: number } }).payload.action;
           return p.paths.some((path) => profile.paths.includes(path)) && profile.actions.includes(action);
         }
       }
@@ -289,7 +338,9 @@ describe('authorization on the server', () => {
     for (const route of ta.app.apiRoutes) {
       for (const profile of PROFILES) {
         const url = route.path.replace(/:(\w+)/g, '1');
-        const call = request(ta.app)[route.method.toLowerCase() as 'get' | 'post' | 'put' | 'delete'](url).set(await headersOf(profile.email));
+        const call = request(ta.app)
+          [route.method.toLowerCase() as 'get' | 'post' | 'put' | 'delete'](url)
+          .set(await headersOf(profile.email));
         const body = BODIES[`${route.method} ${route.path}`] ?? { correo: profile.email };
         const res = await (route.method === 'GET' || route.method === 'DELETE' ? call : call.send(body));
         const expected = allows(route.permission!, profile, body);

@@ -49,16 +49,20 @@ describe.each(testEngines())('bulk actions on %s', (engine) => {
   /** A JobsService of "another replica": no runner listens to it. */
   const replica = () => new JobsService(t.db, { offlineAfterHours: 72, now: () => new Date() }, api.ta.deps.logger);
   const commandsPerDevice = async (ids: number[]) =>
-    (await t.db.query<{ device_id: number; n: number }>(
-      'SELECT device_id, count(*) AS n FROM device_commands WHERE device_id = ANY($1::bigint[]) GROUP BY device_id ORDER BY device_id',
-      [ids],
-    )).rows.map((r) => [Number(r.device_id), Number(r.n)]);
+    (
+      await t.db.query<{ device_id: number; n: number }>(
+        'SELECT device_id, count(*) AS n FROM device_commands WHERE device_id = ANY($1::bigint[]) GROUP BY device_id ORDER BY device_id',
+        [ids],
+      )
+    ).rows.map((r) => [Number(r.device_id), Number(r.n)]);
   const state = async () =>
-    (await t.db.query(
-      `SELECT (SELECT count(*) FROM device_commands) AS commands, (SELECT count(*) FROM jobs) AS jobs, (SELECT count(*) FROM job_results) AS results,
+    (
+      await t.db.query(
+        `SELECT (SELECT count(*) FROM device_commands) AS commands, (SELECT count(*) FROM jobs) AS jobs, (SELECT count(*) FROM job_results) AS results,
               (SELECT count(*) FROM audit_log) AS audit, (SELECT count(*) FROM idempotency_keys) AS keys,
               (SELECT md5(string_agg(concat_ws(':', id, pending_action, updated_at, deleted_at), ',' ORDER BY id)) FROM devices) AS devices`,
-    )).rows[0];
+      )
+    ).rows[0];
 
   /**
    * A group with a known mix (the expected numbers below are counted from this list by hand):
@@ -78,9 +82,19 @@ describe.each(testEngines())('bulk actions on %s', (engine) => {
       ['failed', 1, { failureReason: 'Rechazado' }],
     ];
     const byKind: Record<string, number[]> = {};
-    for (const [kind, n, f] of kinds) byKind[kind] = await insertDevices(t.db, Array.from({ length: n }, () => ({ ...f, groupId })));
+    for (const [kind, n, f] of kinds)
+      byKind[kind] = await insertDevices(
+        t.db,
+        Array.from({ length: n }, () => ({ ...f, groupId })),
+      );
     for (const id of byKind.locking!) await setPendingCommand(t.db, id, 0);
-    return { groupId, ids: Object.values(byKind).flat().sort((a, b) => a - b), byKind };
+    return {
+      groupId,
+      ids: Object.values(byKind)
+        .flat()
+        .sort((a, b) => a - b),
+      byKind,
+    };
   }
 
   describe('dry run', () => {
@@ -136,7 +150,15 @@ describe.each(testEngines())('bulk actions on %s', (engine) => {
       const before = Object.fromEntries(await commandsPerDevice(ids));
       const res = await start({ selection: { ids }, payload: LOCK }).expect(202);
       const created = res.body as Job;
-      expect(created).toMatchObject({ kind: 'bulk_action', action: 0, status: 'queued', total: 18, processed: 0, createdBy: 'admin@demo.local', error: null });
+      expect(created).toMatchObject({
+        kind: 'bulk_action',
+        action: 0,
+        status: 'queued',
+        total: 18,
+        processed: 0,
+        createdBy: 'admin@demo.local',
+        error: null,
+      });
       await runner().idle();
 
       const done = await job(created.id);
@@ -151,7 +173,11 @@ describe.each(testEngines())('bulk actions on %s', (engine) => {
         [created.id],
       );
       expect(locks.rows.map((r) => Number(r.device_id))).toEqual(eligible);
-      expect(locks.rows[0]).toMatchObject({ requested_by: 'admin@demo.local', status: 'pending', payload: { lockType: 'PorCredito', message: 'Pague su cuota', stolen: false } });
+      expect(locks.rows[0]).toMatchObject({
+        requested_by: 'admin@demo.local',
+        status: 'pending',
+        payload: { lockType: 'PorCredito', message: 'Pague su cuota', stolen: false },
+      });
       const devices = await request(app()).get(`/api/v5/devices/${eligible[0]}`).set(admin).expect(200);
       expect(devices.body).toMatchObject({ status: 4, pendingCommand: { action: 0 } });
       const after = Object.fromEntries(await commandsPerDevice(ids));
@@ -164,17 +190,26 @@ describe.each(testEngines())('bulk actions on %s', (engine) => {
       expect(results.total).toBe(18);
       expect(results.data.map((r) => r.deviceId)).toEqual(ids);
       const released = results.data.find((r) => r.deviceId === byKind.released![0])!;
-      expect(released).toMatchObject({ outcome: 'skipped', reason: M.actions.disabledForStatus('Bloquear', 'Liberado'), commandId: null, imei: expect.stringMatching(/^\d{15}$/) });
+      expect(released).toMatchObject({
+        outcome: 'skipped',
+        reason: M.actions.disabledForStatus('Bloquear', 'Liberado'),
+        commandId: null,
+        imei: expect.stringMatching(/^\d{15}$/),
+      });
       const locked = results.data.find((r) => r.deviceId === eligible[0])!;
       expect(locked).toMatchObject({ outcome: 'done', reason: null, commandId: expect.any(Number) });
       const page2 = (await request(app()).get(`/api/v5/jobs/${created.id}/results?page=2&perPage=10`).set(admin).expect(200)).body;
       expect(page2.data).toEqual(results.data.slice(10));
 
-      const csv = await request(app()).get(`/api/v5/jobs/${created.id}/results.csv`).set(admin).buffer(true).parse((r, cb) => {
-        const chunks: Buffer[] = [];
-        r.on('data', (c: Buffer) => chunks.push(c));
-        r.on('end', () => cb(null, Buffer.concat(chunks).toString('utf8')));
-      });
+      const csv = await request(app())
+        .get(`/api/v5/jobs/${created.id}/results.csv`)
+        .set(admin)
+        .buffer(true)
+        .parse((r, cb) => {
+          const chunks: Buffer[] = [];
+          r.on('data', (c: Buffer) => chunks.push(c));
+          r.on('end', () => cb(null, Buffer.concat(chunks).toString('utf8')));
+        });
       expect(csv.status).toBe(200);
       expect(csv.headers['content-type']).toBe('text/csv; charset=utf-8');
       expect(csv.headers['content-disposition']).toBe(`attachment; filename="trabajo-${created.id}.csv"`);
@@ -185,13 +220,22 @@ describe.each(testEngines())('bulk actions on %s', (engine) => {
       expect(lines).toContain(`${released.deviceId},${released.imei},omitido,${released.reason},`);
       expect(lines).toContain(`${locked.deviceId},${locked.imei},realizado,,${locked.commandId}`);
 
-      const audit = await t.db.query<{ action: string; entity_id: string; actor_email: string; detail: string | null; after: Record<string, unknown> }>(
-        "SELECT action, entity_id, actor_email, detail, after FROM audit_log WHERE entity = 'job' AND entity_id = $1 ORDER BY id",
-        [String(created.id)],
-      );
+      const audit = await t.db.query<{
+        action: string;
+        entity_id: string;
+        actor_email: string;
+        detail: string | null;
+        after: Record<string, unknown>;
+      }>("SELECT action, entity_id, actor_email, detail, after FROM audit_log WHERE entity = 'job' AND entity_id = $1 ORDER BY id", [
+        String(created.id),
+      ]);
       expect(audit.rows.map((r) => r.action)).toEqual(['create', 'bulk_action']);
       expect(audit.rows[0]).toMatchObject({ actor_email: 'admin@demo.local', after: { total: 18, action: 0, selection: { ids } } });
-      expect(audit.rows[1]).toMatchObject({ actor_email: 'admin@demo.local', detail: 'Bloquear: 13 realizados, 5 omitidos, 0 fallidos', after: { done: 13, skipped: 5, failed: 0 } });
+      expect(audit.rows[1]).toMatchObject({
+        actor_email: 'admin@demo.local',
+        detail: 'Bloquear: 13 realizados, 5 omitidos, 0 fallidos',
+        after: { done: 13, skipped: 5, failed: 0 },
+      });
     });
 
     test('in batches: one transaction, one results set and one audit row per batch; counters add up', async () => {
@@ -231,7 +275,10 @@ describe.each(testEngines())('bulk actions on %s', (engine) => {
         [ids[2], 'failed', M.devices.notFound],
         [ids[3], 'done', null],
       ]);
-      expect(await commandsPerDevice(ids)).toEqual([[ids[0], 1], [ids[3], 1]]);
+      expect(await commandsPerDevice(ids)).toEqual([
+        [ids[0], 1],
+        [ids[3], 1],
+      ]);
     });
 
     test('resume after a crash: a running job with a stale heartbeat is finished by another runner, no device gets two commands', async () => {
@@ -241,7 +288,10 @@ describe.each(testEngines())('bulk actions on %s', (engine) => {
       const created = (await dead.create(actor, bulkBody.parse({ selection: { ids }, payload: LOCK }))).body;
       expect((await dead.claim('replica-muerta'))?.id).toBe(created.id);
       expect(await dead.runBatch(created.id, 'replica-muerta')).toBe('more');
-      const firstCommands = await t.db.query<{ id: number; device_id: number }>('SELECT id, device_id FROM device_commands WHERE job_id = $1 ORDER BY id', [created.id]);
+      const firstCommands = await t.db.query<{ id: number; device_id: number }>(
+        'SELECT id, device_id FROM device_commands WHERE job_id = $1 ORDER BY id',
+        [created.id],
+      );
       expect(firstCommands.rows.map((r) => Number(r.device_id))).toEqual(ids.slice(0, 5));
 
       // Its heartbeat is fresh: nobody takes the job over.
@@ -257,7 +307,9 @@ describe.each(testEngines())('bulk actions on %s', (engine) => {
       const runnerName = (await t.db.query<{ runner: string }>('SELECT runner FROM jobs WHERE id = $1', [created.id])).rows[0]!.runner;
       expect(runnerName).toBe(runner().id);
       expect(await commandsPerDevice(ids)).toEqual(ids.map((id) => [id, 1]));
-      const all = await t.db.query<{ id: number; device_id: number }>('SELECT id, device_id FROM device_commands WHERE job_id = $1 ORDER BY id', [created.id]);
+      const all = await t.db.query<{ id: number; device_id: number }>('SELECT id, device_id FROM device_commands WHERE job_id = $1 ORDER BY id', [
+        created.id,
+      ]);
       expect(all.rows.slice(0, 5)).toEqual(firstCommands.rows);
       // The dead replica, were it to come back, owns nothing any more.
       expect(await dead.runBatch(created.id, 'replica-muerta')).toBe('lost');
@@ -277,7 +329,9 @@ describe.each(testEngines())('bulk actions on %s', (engine) => {
       const owner = (await t.db.query<{ runner: string }>('SELECT runner FROM jobs WHERE id = $1', [created.id])).rows[0]!.runner;
       expect([a.id, b.id]).toContain(owner);
       expect(await commandsPerDevice(ids)).toEqual(ids.map((id) => [id, 1]));
-      const batches = await t.db.query("SELECT 1 FROM audit_log WHERE entity = 'job' AND entity_id = $1 AND action = 'bulk_action'", [String(created.id)]);
+      const batches = await t.db.query("SELECT 1 FROM audit_log WHERE entity = 'job' AND entity_id = $1 AND action = 'bulk_action'", [
+        String(created.id),
+      ]);
       expect(batches.rows).toHaveLength(5);
     });
 
@@ -318,9 +372,10 @@ describe.each(testEngines())('bulk actions on %s', (engine) => {
       const created = (await start({ selection: { ids: [...enrolled, active!] }, payload: { action: 11 } }).expect(202)).body as Job;
       await runner().idle();
       expect(await job(created.id)).toMatchObject({ status: 'completed', succeeded: 3, skipped: 1 });
-      const rows = await t.db.query<{ id: number; deleted: boolean }>('SELECT id, deleted_at IS NOT NULL AS deleted FROM devices WHERE id = ANY($1::bigint[]) ORDER BY id', [
-        [...enrolled, active!],
-      ]);
+      const rows = await t.db.query<{ id: number; deleted: boolean }>(
+        'SELECT id, deleted_at IS NOT NULL AS deleted FROM devices WHERE id = ANY($1::bigint[]) ORDER BY id',
+        [[...enrolled, active!]],
+      );
       expect(rows.rows.map((r) => r.deleted)).toEqual([true, true, true, false]);
       const history = await request(app()).get(`/api/v5/devices/${enrolled[0]}/history`).set(admin).expect(200);
       expect(history.body.data[0]).toMatchObject({ action: 11, origin: 2, status: 'acknowledged', jobId: created.id });
@@ -379,7 +434,10 @@ describe.each(testEngines())('bulk actions on %s', (engine) => {
     test('invalid selections and offline-code actions are 400s naming the field', async () => {
       const cases: [unknown, string][] = [
         [{ selection: { ids: [1] }, payload: { action: 9 } }, M.field.action('payload.action')],
-        [{ selection: { ids: [1] }, payload: { action: 12, until: new Date(Date.now() + 86_400_000).toISOString() } }, M.field.action('payload.action')],
+        [
+          { selection: { ids: [1] }, payload: { action: 12, until: new Date(Date.now() + 86_400_000).toISOString() } },
+          M.field.action('payload.action'),
+        ],
         [{ selection: { ids: [1], filter: {} }, payload: NOTE }, M.field.selection],
         [{ selection: {}, payload: NOTE }, M.field.selection],
         [{ selection: { ids: [] }, payload: NOTE }, M.field.ids('ids', BULK_MAX_DEVICES)],
@@ -398,11 +456,22 @@ describe.each(testEngines())('bulk actions on %s', (engine) => {
     test('random bodies (fast-check) on both routes: only 400s, nothing changed', async () => {
       const before = await state();
       const payload = fc.oneof(
-        fc.record({ action: fc.oneof(fc.integer({ min: -2, max: 15 }), fc.anything()), title: fc.anything(), message: fc.anything(), lockType: fc.anything() }, { requiredKeys: [] }),
+        fc.record(
+          {
+            action: fc.oneof(fc.integer({ min: -2, max: 15 }), fc.anything()),
+            title: fc.anything(),
+            message: fc.anything(),
+            lockType: fc.anything(),
+          },
+          { requiredKeys: [] },
+        ),
         fc.anything(),
       );
       const selection = fc.oneof(
-        fc.record({ ids: fc.oneof(fc.array(fc.oneof(fc.integer(), fc.anything()), { maxLength: 5 }), fc.anything()), filter: fc.anything() }, { requiredKeys: [] }),
+        fc.record(
+          { ids: fc.oneof(fc.array(fc.oneof(fc.integer(), fc.anything()), { maxLength: 5 }), fc.anything()), filter: fc.anything() },
+          { requiredKeys: [] },
+        ),
         fc.anything(),
       );
       await fc.assert(
@@ -431,7 +500,10 @@ describe.each(testEngines())('bulk actions on %s', (engine) => {
     const t3 = performance.now();
     expect(dry).toMatchObject({ total: 10_000, eligible: 10_000, overLimit: false, skipped: [] });
     expect(await job(created.id)).toMatchObject({ status: 'completed', total: 10_000, processed: 10_000, succeeded: 10_000 });
-    const pending = await t.db.query<{ n: number }>('SELECT count(*) AS n FROM devices WHERE group_id = $1 AND pending_action = 0 AND pending_command_id IS NOT NULL', [groupId]);
+    const pending = await t.db.query<{ n: number }>(
+      'SELECT count(*) AS n FROM devices WHERE group_id = $1 AND pending_action = 0 AND pending_command_id IS NOT NULL',
+      [groupId],
+    );
     expect(pending.rows[0]!.n).toBe(10_000);
     const counters = await t.db.query<{ n: number }>('SELECT sum(n) AS n FROM device_counts WHERE group_id = $1 AND base_status = 4', [groupId]);
     expect(Number(counters.rows[0]!.n)).toBe(10_000);

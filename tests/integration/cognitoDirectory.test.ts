@@ -43,7 +43,12 @@ async function signedCall(
   env: Env,
   op: string,
   body: unknown,
-  opts: { credentials?: AdminCredentials; date?: Date; region?: string; after?: (req: { headers: Record<string, string>; body: string }) => void } = {},
+  opts: {
+    credentials?: AdminCredentials;
+    date?: Date;
+    region?: string;
+    after?: (req: { headers: Record<string, string>; body: string }) => void;
+  } = {},
 ) {
   const url = new URL(`${env.base}/cognito/`);
   const payload = JSON.stringify(body);
@@ -119,8 +124,12 @@ function directoryContract(kind: 'embedded' | 'cognito', prefix: string, ctx: ()
 
     test('createUser again (any case) → UsernameExistsException; a weak temporary password → InvalidPasswordException', async () => {
       expect((await rejection(ctx().directory.createUser({ email: ana, temporaryPassword: TEMP }))).name).toBe('UsernameExistsException');
-      expect((await rejection(ctx().directory.createUser({ email: ana.toUpperCase(), temporaryPassword: TEMP }))).name).toBe('UsernameExistsException');
-      expect((await rejection(ctx().directory.createUser({ email: email('debil'), temporaryPassword: 'corta' }))).name).toBe('InvalidPasswordException');
+      expect((await rejection(ctx().directory.createUser({ email: ana.toUpperCase(), temporaryPassword: TEMP }))).name).toBe(
+        'UsernameExistsException',
+      );
+      expect((await rejection(ctx().directory.createUser({ email: email('debil'), temporaryPassword: 'corta' }))).name).toBe(
+        'InvalidPasswordException',
+      );
       expect(await ctx().directory.getUser(email('debil'))).toBeUndefined();
     });
 
@@ -208,7 +217,10 @@ function directoryContract(kind: 'embedded' | 'cognito', prefix: string, ctx: ()
     test('resetPassword → RESET_REQUIRED, sign-in refused with PasswordResetRequiredException', async () => {
       await ctx().directory.resetPassword(ana);
       expect(await ctx().directory.getUser(ana)).toMatchObject({ status: 'RESET_REQUIRED' });
-      expect(await failure(signIn(pool(), ana, FINAL))).toEqual({ code: 'PasswordResetRequiredException', message: 'Password reset required for the user' });
+      expect(await failure(signIn(pool(), ana, FINAL))).toEqual({
+        code: 'PasswordResetRequiredException',
+        message: 'Password reset required for the user',
+      });
     });
 
     test('operations on an unknown user → UserNotFoundException', async () => {
@@ -306,7 +318,10 @@ describe.each(testEngines())('cognitoDirectory over the embedded endpoint (%s)',
       const res = await signedCall(env, 'AdminCreateUser', {
         UserPoolId: env.userPoolId,
         Username: name,
-        UserAttributes: [{ Name: 'email', Value: name }, { Name: 'email_verified', Value: 'true' }],
+        UserAttributes: [
+          { Name: 'email', Value: name },
+          { Name: 'email_verified', Value: 'true' },
+        ],
         TemporaryPassword: TEMP,
         MessageAction: 'SUPPRESS',
       });
@@ -358,7 +373,11 @@ describe.each(testEngines())('cognitoDirectory over the embedded endpoint (%s)',
 
     test('over HTTP the temporary password must be given: nothing is generated, nothing is logged', async () => {
       const name = 'generada@demo.local';
-      const res = await signedCall(env, 'AdminCreateUser', { UserPoolId: env.userPoolId, Username: name, UserAttributes: [{ Name: 'email', Value: name }] });
+      const res = await signedCall(env, 'AdminCreateUser', {
+        UserPoolId: env.userPoolId,
+        Username: name,
+        UserAttributes: [{ Name: 'email', Value: name }],
+      });
       expect(res.body).toEqual({ __type: 'InvalidParameterException', message: 'TemporaryPassword is required by the embedded endpoint' });
       expect(await embeddedDirectory(env.identity).getUser(name)).toBeUndefined();
       expect(env.app.logs.raw.join('\n')).not.toMatch(/temporaryPassword|Contraseña temporal/);
@@ -374,7 +393,12 @@ describe.each(testEngines())('cognitoDirectory over the embedded endpoint (%s)',
       before = await allUsers(env.identity);
     });
 
-    const create = (Username: string) => ({ UserPoolId: env.userPoolId, Username, TemporaryPassword: TEMP, UserAttributes: [{ Name: 'email', Value: Username }] });
+    const create = (Username: string) => ({
+      UserPoolId: env.userPoolId,
+      Username,
+      TemporaryPassword: TEMP,
+      UserAttributes: [{ Name: 'email', Value: Username }],
+    });
     const refused = (r: { status: number; body: Record<string, unknown>; headers: Headers }, type: string) => {
       expect(r.status).toBe(400);
       expect(r.body).toEqual({ __type: type, message: expect.any(String) });
@@ -385,15 +409,28 @@ describe.each(testEngines())('cognitoDirectory over the embedded endpoint (%s)',
       refused(await call(env, 'AdminCreateUser', create('intruso@demo.local')), 'MissingAuthenticationTokenException');
       refused(await call(env, 'AdminDisableUser', { UserPoolId: env.userPoolId, Username: victim }), 'MissingAuthenticationTokenException');
       refused(await call(env, 'ListUsers', { UserPoolId: env.userPoolId }), 'MissingAuthenticationTokenException');
-      refused(await call(env, 'AdminAddUserToGroup', { UserPoolId: env.userPoolId, Username: victim, GroupName: 'admins' }), 'MissingAuthenticationTokenException');
+      refused(
+        await call(env, 'AdminAddUserToGroup', { UserPoolId: env.userPoolId, Username: victim, GroupName: 'admins' }),
+        'MissingAuthenticationTokenException',
+      );
       // A bearer token or a garbled header is no signature either.
-      const bearer = await signedCall(env, 'AdminDisableUser', { UserPoolId: env.userPoolId, Username: victim }, {
-        after: (r) => void (r.headers.authorization = 'Bearer abc'),
-      });
+      const bearer = await signedCall(
+        env,
+        'AdminDisableUser',
+        { UserPoolId: env.userPoolId, Username: victim },
+        {
+          after: (r) => void (r.headers.authorization = 'Bearer abc'),
+        },
+      );
       refused(bearer, 'MissingAuthenticationTokenException');
-      const garbled = await signedCall(env, 'AdminDisableUser', { UserPoolId: env.userPoolId, Username: victim }, {
-        after: (r) => void (r.headers.authorization = r.headers.authorization!.replace(/, Signature=.*/, '')),
-      });
+      const garbled = await signedCall(
+        env,
+        'AdminDisableUser',
+        { UserPoolId: env.userPoolId, Username: victim },
+        {
+          after: (r) => void (r.headers.authorization = r.headers.authorization!.replace(/, Signature=.*/, '')),
+        },
+      );
       refused(garbled, 'IncompleteSignatureException');
     });
 
@@ -405,7 +442,9 @@ describe.each(testEngines())('cognitoDirectory over the embedded endpoint (%s)',
         endpoint: `${env.base}/cognito/`,
         credentials: { accessKeyId, secretAccessKey: secretAccessKey.replace(/^./, (c) => (c === 'A' ? 'B' : 'A')) },
       });
-      expect((await rejection(wrongSecret.createUser({ email: 'intruso@demo.local', temporaryPassword: TEMP }))).name).toBe('InvalidSignatureException');
+      expect((await rejection(wrongSecret.createUser({ email: 'intruso@demo.local', temporaryPassword: TEMP }))).name).toBe(
+        'InvalidSignatureException',
+      );
       expect((await rejection(wrongSecret.disableUser(victim))).name).toBe('InvalidSignatureException');
       expect((await rejection(wrongSecret.getUser(victim))).name).toBe('InvalidSignatureException');
       const unknownKey = cognitoDirectory({
@@ -415,52 +454,98 @@ describe.each(testEngines())('cognitoDirectory over the embedded endpoint (%s)',
         credentials: { accessKeyId: 'AKIAIOSFODNN7EXAMPLE', secretAccessKey },
       });
       expect((await rejection(unknownKey.listUsers())).name).toBe('UnrecognizedClientException');
-      refused(await signedCall(env, 'AdminDisableUser', { UserPoolId: env.userPoolId, Username: victim }, { credentials: { accessKeyId, secretAccessKey: 'x'.repeat(40) } }), 'InvalidSignatureException');
-      refused(await signedCall(env, 'AdminDisableUser', { UserPoolId: env.userPoolId, Username: victim }, { region: 'eu-west-1' }), 'InvalidSignatureException');
+      refused(
+        await signedCall(
+          env,
+          'AdminDisableUser',
+          { UserPoolId: env.userPoolId, Username: victim },
+          { credentials: { accessKeyId, secretAccessKey: 'x'.repeat(40) } },
+        ),
+        'InvalidSignatureException',
+      );
+      refused(
+        await signedCall(env, 'AdminDisableUser', { UserPoolId: env.userPoolId, Username: victim }, { region: 'eu-west-1' }),
+        'InvalidSignatureException',
+      );
     });
 
     test('a correctly signed request whose body, target or payload hash was changed after signing', async () => {
       // The same helper without changes is accepted: the refusals below are about the change.
       expect((await signedCall(env, 'AdminGetUser', { UserPoolId: env.userPoolId, Username: victim })).status).toBe(200);
-      const tamperedBody = await signedCall(env, 'AdminGetUser', { UserPoolId: env.userPoolId, Username: victim }, {
-        after: (r) => void (r.body = JSON.stringify(create('intruso@demo.local'))),
-      });
+      const tamperedBody = await signedCall(
+        env,
+        'AdminGetUser',
+        { UserPoolId: env.userPoolId, Username: victim },
+        {
+          after: (r) => void (r.body = JSON.stringify(create('intruso@demo.local'))),
+        },
+      );
       refused(tamperedBody, 'InvalidSignatureException');
-      const sameLength = await signedCall(env, 'AdminEnableUser', { UserPoolId: env.userPoolId, Username: victim }, {
-        after: (r) => void (r.body = r.body.replace('victima', 'victimb')),
-      });
+      const sameLength = await signedCall(
+        env,
+        'AdminEnableUser',
+        { UserPoolId: env.userPoolId, Username: victim },
+        {
+          after: (r) => void (r.body = r.body.replace('victima', 'victimb')),
+        },
+      );
       refused(sameLength, 'InvalidSignatureException');
-      const withHash = await signedCall(env, 'AdminGetUser', { UserPoolId: env.userPoolId, Username: victim }, {
-        after: (r) => {
-          r.body = JSON.stringify(create('intruso@demo.local'));
-          r.headers['x-amz-content-sha256'] = 'UNSIGNED-PAYLOAD';
+      const withHash = await signedCall(
+        env,
+        'AdminGetUser',
+        { UserPoolId: env.userPoolId, Username: victim },
+        {
+          after: (r) => {
+            r.body = JSON.stringify(create('intruso@demo.local'));
+            r.headers['x-amz-content-sha256'] = 'UNSIGNED-PAYLOAD';
+          },
         },
-      });
+      );
       refused(withHash, 'InvalidSignatureException');
-      const otherTarget = await signedCall(env, 'AdminGetUser', { UserPoolId: env.userPoolId, Username: victim }, {
-        after: (r) => void (r.headers['x-amz-target'] = `${TARGET}AdminDisableUser`),
-      });
-      refused(otherTarget, 'InvalidSignatureException');
-      const unsignedTarget = await signedCall(env, 'AdminGetUser', { UserPoolId: env.userPoolId, Username: victim }, {
-        after: (r) => {
-          r.headers.authorization = r.headers.authorization!.replace(/;x-amz-target(?=[;,])/, '');
-          r.headers['x-amz-target'] = `${TARGET}AdminDisableUser`;
+      const otherTarget = await signedCall(
+        env,
+        'AdminGetUser',
+        { UserPoolId: env.userPoolId, Username: victim },
+        {
+          after: (r) => void (r.headers['x-amz-target'] = `${TARGET}AdminDisableUser`),
         },
-      });
+      );
+      refused(otherTarget, 'InvalidSignatureException');
+      const unsignedTarget = await signedCall(
+        env,
+        'AdminGetUser',
+        { UserPoolId: env.userPoolId, Username: victim },
+        {
+          after: (r) => {
+            r.headers.authorization = r.headers.authorization!.replace(/;x-amz-target(?=[;,])/, '');
+            r.headers['x-amz-target'] = `${TARGET}AdminDisableUser`;
+          },
+        },
+      );
       refused(unsignedTarget, 'InvalidSignatureException');
       expect(await env.identity.adminGetUser(victim)).toMatchObject({ enabled: true });
       expect(await embeddedDirectory(env.identity).getUser('intruso@demo.local')).toBeUndefined();
     });
 
     test('a stale (or future) X-Amz-Date, more than 5 minutes away', async () => {
-      const stale = await signedCall(env, 'AdminDisableUser', { UserPoolId: env.userPoolId, Username: victim }, { date: new Date(Date.now() - 6 * 60_000) });
+      const stale = await signedCall(
+        env,
+        'AdminDisableUser',
+        { UserPoolId: env.userPoolId, Username: victim },
+        { date: new Date(Date.now() - 6 * 60_000) },
+      );
       refused(stale, 'InvalidSignatureException');
       expect(stale.body.message).toMatch(/^Signature expired/);
       const future = await signedCall(env, 'AdminCreateUser', create('intruso@demo.local'), { date: new Date(Date.now() + 6 * 60_000) });
       refused(future, 'InvalidSignatureException');
       expect(future.body.message).toMatch(/^Signature not yet current/);
       // Within the window the same signature is accepted (the clock check is the only difference).
-      const recent = await signedCall(env, 'AdminGetUser', { UserPoolId: env.userPoolId, Username: victim }, { date: new Date(Date.now() - 4 * 60_000) });
+      const recent = await signedCall(
+        env,
+        'AdminGetUser',
+        { UserPoolId: env.userPoolId, Username: victim },
+        { date: new Date(Date.now() - 4 * 60_000) },
+      );
       expect(recent.status).toBe(200);
       expect(await env.identity.adminGetUser(victim)).toMatchObject({ enabled: true });
     });

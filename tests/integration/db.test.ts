@@ -15,7 +15,9 @@ describe.each(testEngines())('Db on %s', (engine) => {
   test('parameterised queries; int8 comes back as a number, timestamptz as a Date', async () => {
     const ins = await t.db.query<{ id: number }>('INSERT INTO items (name) VALUES ($1), ($2) RETURNING id', ['a', 'b']);
     expect(ins.rowCount).toBe(2);
-    const res = await t.db.query<{ n: number; at: Date }>('SELECT count(*) AS n, max(created_at) AS at FROM items WHERE name = ANY($1)', [['a', 'b', 'z']]);
+    const res = await t.db.query<{ n: number; at: Date }>('SELECT count(*) AS n, max(created_at) AS at FROM items WHERE name = ANY($1)', [
+      ['a', 'b', 'z'],
+    ]);
     expect(res.rows[0]!.n).toBe(2);
     expect(res.rows[0]!.at).toBeInstanceOf(Date);
     const upd = await t.db.query('UPDATE items SET name = name || $1', ['!']);

@@ -120,7 +120,9 @@ suite('PostgreSQL faults (a private server started by the test)', () => {
       );
       const pid = await until(
         'the sleeping statement',
-        async () => (await killer.query<{ pid: number }>("SELECT pid FROM pg_stat_activity WHERE query = 'SELECT pg_sleep(20)' AND pid <> pg_backend_pid()")).rows[0]?.pid,
+        async () =>
+          (await killer.query<{ pid: number }>("SELECT pid FROM pg_stat_activity WHERE query = 'SELECT pg_sleep(20)' AND pid <> pg_backend_pid()"))
+            .rows[0]?.pid,
         5_000,
       );
       await terminate(pid);
@@ -230,7 +232,9 @@ suite('PostgreSQL faults (a private server started by the test)', () => {
         const waiting = await until(
           'a batch transaction waiting for the locks',
           async () => {
-            const pids = await q("SELECT string_agg(pid::text, ',') FROM pg_stat_activity WHERE application_name = 'portal' AND wait_event_type = 'Lock'");
+            const pids = await q(
+              "SELECT string_agg(pid::text, ',') FROM pg_stat_activity WHERE application_name = 'portal' AND wait_event_type = 'Lock'",
+            );
             return pids ? pids.split(',') : undefined;
           },
           20_000,
@@ -246,7 +250,9 @@ suite('PostgreSQL faults (a private server started by the test)', () => {
         }
         await until('the job completed', async () => (await q(`SELECT status FROM jobs WHERE id = ${jobId}`)) === 'completed', 30_000, 250);
         expect(await q(`SELECT processed || '/' || total FROM jobs WHERE id = ${jobId}`)).toBe(`${ids.length}/${ids.length}`);
-        expect(await q(`SELECT count(*) FROM (SELECT device_id FROM device_commands WHERE job_id = ${jobId} GROUP BY device_id HAVING count(*) > 1) x`)).toBe('0');
+        expect(
+          await q(`SELECT count(*) FROM (SELECT device_id FROM device_commands WHERE job_id = ${jobId} GROUP BY device_id HAVING count(*) > 1) x`),
+        ).toBe('0');
         expect(await q(`SELECT count(*) FROM job_results WHERE job_id = ${jobId}`)).toBe(String(ids.length));
         for (const r of replicas) expect(r.output()).not.toContain('Unhandled');
       } finally {
@@ -263,7 +269,12 @@ suite('PostgreSQL faults (a private server started by the test)', () => {
                  '{"adminId":null,"email":"admin@demo.local","ip":null,"requestId":null}', 'running', 'replica-muerta', clock_timestamp(), now())
          RETURNING id`,
       );
-      await until('another replica taking the job', async () => (await q(`SELECT runner FROM jobs WHERE id = ${jobId}`)) !== 'replica-muerta', 25_000, 200);
+      await until(
+        'another replica taking the job',
+        async () => (await q(`SELECT runner FROM jobs WHERE id = ${jobId}`)) !== 'replica-muerta',
+        25_000,
+        200,
+      );
       const tookOver = Date.now() - started;
       expect(tookOver).toBeGreaterThanOrEqual(9_500);
       // Stale after 10 s, found by the next poll (every 2 s) of a live replica.

@@ -37,12 +37,28 @@ const ACTIONS = Object.keys(BODIES).map(Number);
  * Actions section, written out here, not computed with the rules under test.
  */
 const SPEC_TABLE: [string[], number[]][] = [
-  [['Enrolado', 'Enrolando', 'Bloqueado', 'Bloqueando', 'Desbloqueado', 'Desbloqueando', 'Activo', 'Desbloqueado offline', 'Liberando', 'Activo temporal'], [11]],
+  [
+    [
+      'Enrolado',
+      'Enrolando',
+      'Bloqueado',
+      'Bloqueando',
+      'Desbloqueado',
+      'Desbloqueando',
+      'Activo',
+      'Desbloqueado offline',
+      'Liberando',
+      'Activo temporal',
+    ],
+    [11],
+  ],
   [['Liberado'], [0, 1, 6, 8, 9, 12, 4]],
   [['Fallido', 'Suspendido', 'Desbloqueando temporal'], []],
 ];
 const codeOf = (label: string) => DEVICE_STATUSES.find((s) => s.label === label)!.code;
-const DISABLED = new Map<number, number[]>(SPEC_TABLE.flatMap(([labels, disabled]) => labels.map((l) => [codeOf(l), disabled] as [number, number[]])));
+const DISABLED = new Map<number, number[]>(
+  SPEC_TABLE.flatMap(([labels, disabled]) => labels.map((l) => [codeOf(l), disabled] as [number, number[]])),
+);
 /** Product: one stateful command at a time (LOCK, UNLOCK, RELEASE, the configuring ones). */
 const STATEFUL = [0, 1, 2, 3, 4, 8, 10];
 
@@ -119,24 +135,35 @@ describe.each(testEngines())('device actions on %s', (engine) => {
   };
   const device = async (fixture: DeviceFixture = {}) => (await insertDevices(t.db, [fixture]))[0]!;
   const commandsOf = async (id: number) =>
-    (await t.db.query<{ id: number; action: number; status: string; origin: number | null; payload: Record<string, unknown> }>(
-      'SELECT id, action, status, origin, payload FROM device_commands WHERE device_id = $1 ORDER BY id',
-      [id],
-    )).rows;
+    (
+      await t.db.query<{ id: number; action: number; status: string; origin: number | null; payload: Record<string, unknown> }>(
+        'SELECT id, action, status, origin, payload FROM device_commands WHERE device_id = $1 ORDER BY id',
+        [id],
+      )
+    ).rows;
   const lastAudit = async () =>
-    (await t.db.query<{ entity: string; entity_id: string; action: string; actor_email: string; before: Record<string, unknown>; after: Record<string, unknown> }>(
-      'SELECT entity, entity_id, action, actor_email, before, after FROM audit_log ORDER BY id DESC LIMIT 1',
-    )).rows[0]!;
+    (
+      await t.db.query<{
+        entity: string;
+        entity_id: string;
+        action: string;
+        actor_email: string;
+        before: Record<string, unknown>;
+        after: Record<string, unknown>;
+      }>('SELECT entity, entity_id, action, actor_email, before, after FROM audit_log ORDER BY id DESC LIMIT 1')
+    ).rows[0]!;
   /** Everything an action could change. */
   const state = async () =>
-    (await t.db.query(
-      `SELECT (SELECT count(*) FROM device_commands) AS commands, (SELECT count(*) FROM audit_log) AS audit,
+    (
+      await t.db.query(
+        `SELECT (SELECT count(*) FROM device_commands) AS commands, (SELECT count(*) FROM audit_log) AS audit,
               (SELECT count(*) FROM idempotency_keys) AS keys, (SELECT count(*) FROM jobs) AS jobs,
               (SELECT count(*) FROM devices) AS devices,
               (SELECT md5(string_agg(concat_ws(':', id, pending_command_id, pending_action, pending_until, updated_at, deleted_at, offline_counter), ','
                                      ORDER BY id)) FROM devices) AS device_facts,
               (SELECT md5(string_agg(concat_ws(':', id, status), ',' ORDER BY id)) FROM device_commands) AS command_statuses`,
-    )).rows[0];
+      )
+    ).rows[0];
 
   test('every action is allowed or refused per status as the specification table and the product rules say', async () => {
     const cells: { setup: (typeof SETUPS)[number]; action: number; id: number }[] = [];
@@ -144,7 +171,8 @@ describe.each(testEngines())('device actions on %s', (engine) => {
       for (const action of ACTIONS) {
         const fixture = setup.name === 'Sin conexión' ? { lastSeenAt: OLD() } : setup.fixture;
         const id = await device(fixture);
-        if (setup.pending !== undefined) await setPendingCommand(t.db, id, setup.pending, { until: setup.until ? new Date(Date.now() + 5 * DAY) : null });
+        if (setup.pending !== undefined)
+          await setPendingCommand(t.db, id, setup.pending, { until: setup.until ? new Date(Date.now() + 5 * DAY) : null });
         cells.push({ setup, action, id });
       }
     }
@@ -204,7 +232,12 @@ describe.each(testEngines())('device actions on %s', (engine) => {
     const audit = await lastAudit();
     expect(audit).toMatchObject({ entity: 'device', entity_id: String(id), action: 'lock', actor_email: 'admin@demo.local' });
     expect(audit.before).toMatchObject({ id, status: 5, pendingCommand: null });
-    expect(audit.after).toMatchObject({ id, status: 4, pendingCommand: { id: body.command!.id, action: 0 }, command: { id: body.command!.id, action: 0 } });
+    expect(audit.after).toMatchObject({
+      id,
+      status: 4,
+      pendingCommand: { id: body.command!.id, action: 0 },
+      command: { id: body.command!.id, action: 0 },
+    });
     expect(JSON.stringify(audit)).not.toMatch(/secret/);
 
     const stolen = await act(await device(), { action: 0, lockType: 'SinKiosko', stolen: true }).expect(201);
@@ -242,12 +275,17 @@ describe.each(testEngines())('device actions on %s', (engine) => {
     expect(note.device).toMatchObject({ status: 4, pendingCommand: { id: lock.command!.id } });
     expect(bar.device).toMatchObject({ status: 4, pendingCommand: { id: lock.command!.id } });
     expect(await updated()).toEqual(before);
-    expect((await commandsOf(id)).map((c) => [c.action, c.status])).toEqual([[0, 'pending'], [5, 'pending'], [6, 'pending']]);
+    expect((await commandsOf(id)).map((c) => [c.action, c.status])).toEqual([
+      [0, 'pending'],
+      [5, 'pending'],
+      [6, 'pending'],
+    ]);
     expect((await lastAudit()).action).toBe('code_bar');
   });
 
   describe('offline codes', () => {
-    const secretOf = async (id: number) => (await t.db.query<{ secret: Uint8Array }>('SELECT secret FROM devices WHERE id = $1', [id])).rows[0]!.secret;
+    const secretOf = async (id: number) =>
+      (await t.db.query<{ secret: Uint8Array }>('SELECT secret FROM devices WHERE id = $1', [id])).rows[0]!.secret;
 
     test('UNLOCK_OFFLINE: 8 digits shown once, valid 72 h, recorded without the code, verifiable with the device secret', async () => {
       now = new Date('2030-05-10T15:00:00Z');
@@ -332,7 +370,7 @@ describe.each(testEngines())('device actions on %s', (engine) => {
       expect(await commandsOf(id)).toHaveLength(2);
     });
 
-    test('concurrent duplicates: one command; the other answers the first one\'s answer', async () => {
+    test("concurrent duplicates: one command; the other answers the first one's answer", async () => {
       for (let round = 0; round < 5; round++) {
         const id = await device();
         const [a, b] = await Promise.all([act(id, BODIES[0], admin, `race-key-${round}`), act(id, BODIES[0], admin, `race-key-${round}`)]);
@@ -395,7 +433,7 @@ describe.each(testEngines())('device actions on %s', (engine) => {
       expect(again.body.message).toBe(M.actions.notCancellable);
     });
 
-    test('after 48 hours it cannot be cancelled; nor can another command; another device\'s command is not found', async () => {
+    test("after 48 hours it cannot be cancelled; nor can another command; another device's command is not found", async () => {
       now = new Date('2030-02-01T10:00:00Z');
       const id = await device({ lastSeenAt: now });
       const release = (await act(id, BODIES[2]).expect(201)).body as ActionResult;
@@ -428,9 +466,21 @@ describe.each(testEngines())('device actions on %s', (engine) => {
       await request(app()).get(`/api/v5/devices/${id}`).set(admin).expect(404);
       const history = (await request(app()).get(`/api/v5/devices/${id}/history`).set(admin).expect(200)).body as History;
       expect(history.total).toBe(2);
-      expect(history.data[0]).toMatchObject({ action: 11, status: 'acknowledged', origin: 2, requestedBy: 'inventario@demo.local', acknowledgedAt: expect.any(String) });
+      expect(history.data[0]).toMatchObject({
+        action: 11,
+        status: 'acknowledged',
+        origin: 2,
+        requestedBy: 'inventario@demo.local',
+        acknowledgedAt: expect.any(String),
+      });
       expect(history.data[1]).toMatchObject({ id: note.command!.id, status: 'cancelled' });
-      expect(await lastAudit()).toMatchObject({ entity: 'device', entity_id: String(id), action: 'delete_device', before: { status: 15 }, after: { id } });
+      expect(await lastAudit()).toMatchObject({
+        entity: 'device',
+        entity_id: String(id),
+        action: 'delete_device',
+        before: { status: 15 },
+        after: { id },
+      });
       // Gone: a second delete, or any action, is a 404.
       const again = await request(app()).delete(`/api/v5/devices/${id}`).set(admin).expect(404);
       expect(again.body.message).toBe(M.devices.notFound);
@@ -438,7 +488,10 @@ describe.each(testEngines())('device actions on %s', (engine) => {
     });
 
     test('pre-enrolled devices are deleted too; active or locked ones are refused (409)', async () => {
-      await request(app()).delete(`/api/v5/devices/${await device({ lifecycle: 'pre_enrolled' })}`).set(admin).expect(204);
+      await request(app())
+        .delete(`/api/v5/devices/${await device({ lifecycle: 'pre_enrolled' })}`)
+        .set(admin)
+        .expect(204);
       for (const f of [{}, { lockState: 'locked' as const }]) {
         const id = await device(f);
         const res = await request(app()).delete(`/api/v5/devices/${id}`).set(admin).expect(409);
@@ -456,7 +509,14 @@ describe.each(testEngines())('device actions on %s', (engine) => {
       const all = (await request(app()).get(`/api/v5/devices/${id}/history`).set(soporte).expect(200)).body as History;
       expect(all.total).toBe(3);
       expect(all.data.map((c) => c.action)).toEqual([0, 6, 5]);
-      expect(all.data[0]).toMatchObject({ deviceId: id, requestedBy: 'admin@demo.local', origin: null, acknowledgedAt: null, result: null, expiresAt: null });
+      expect(all.data[0]).toMatchObject({
+        deviceId: id,
+        requestedBy: 'admin@demo.local',
+        origin: null,
+        acknowledgedAt: null,
+        result: null,
+        expiresAt: null,
+      });
       const page2 = (await request(app()).get(`/api/v5/devices/${id}/history?page=2&perPage=2`).set(admin).expect(200)).body as History;
       expect(page2).toEqual({ total: 3, data: [all.data[2]] });
       const missing = await request(app()).get('/api/v5/devices/99999999/history').set(admin).expect(404);
@@ -497,7 +557,11 @@ describe.each(testEngines())('device actions on %s', (engine) => {
         message: fc.oneof(fc.string({ maxLength: 600 }), fc.anything()),
         title: fc.oneof(fc.string({ maxLength: 120 }), fc.anything()),
         reference: fc.oneof(fc.string(), fc.anything()),
-        until: fc.oneof(fc.date().map((d) => (Number.isNaN(d.getTime()) ? 'x' : d.toISOString())), fc.string(), fc.anything()),
+        until: fc.oneof(
+          fc.date().map((d) => (Number.isNaN(d.getTime()) ? 'x' : d.toISOString())),
+          fc.string(),
+          fc.anything(),
+        ),
         stolen: fc.anything(),
       },
       { requiredKeys: [] },
@@ -521,18 +585,21 @@ describe.each(testEngines())('device actions on %s', (engine) => {
   test('random route parameters: 400 (or 404 for what is no longer this route), nothing changed', async () => {
     const before = await state();
     await fc.assert(
-      fc.asyncProperty(fc.string({ minLength: 1 }).filter((s) => !/^\d{1,10}$/.test(s)), async (param) => {
-        const p = encodeURIComponent(param);
-        for (const call of [
-          request(app()).post(`/api/v5/devices/${p}/actions`).set(admin).send(BODIES[5]),
-          request(app()).delete(`/api/v5/devices/${p}`).set(admin),
-          request(app()).post(`/api/v5/devices/1/actions/${p}/cancel`).set(admin),
-          request(app()).get(`/api/v5/devices/${p}/history`).set(admin),
-        ]) {
-          const res = await call;
-          expect([400, 404]).toContain(res.status);
-        }
-      }),
+      fc.asyncProperty(
+        fc.string({ minLength: 1 }).filter((s) => !/^\d{1,10}$/.test(s)),
+        async (param) => {
+          const p = encodeURIComponent(param);
+          for (const call of [
+            request(app()).post(`/api/v5/devices/${p}/actions`).set(admin).send(BODIES[5]),
+            request(app()).delete(`/api/v5/devices/${p}`).set(admin),
+            request(app()).post(`/api/v5/devices/1/actions/${p}/cancel`).set(admin),
+            request(app()).get(`/api/v5/devices/${p}/history`).set(admin),
+          ]) {
+            const res = await call;
+            expect([400, 404]).toContain(res.status);
+          }
+        },
+      ),
       { numRuns: 40, seed: 7 },
     );
     expect(await state()).toEqual(before);

@@ -51,9 +51,17 @@ describe.each(testEngines())('device_counts stays equal to a recount on %s', (en
     await expectConsistent();
 
     // One device registered, then edited into a group and out of it.
-    const created = await request(app()).post('/api/v5/devices').set(admin).send({ imei: testImei(4101), deviceType: 1 }).expect(201);
+    const created = await request(app())
+      .post('/api/v5/devices')
+      .set(admin)
+      .send({ imei: testImei(4101), deviceType: 1 })
+      .expect(201);
     const id = (created.body as { id: number }).id;
-    await request(app()).put(`/api/v5/devices/${id}`).set(admin).send({ imei: testImei(4101), deviceType: 2, groupId: south }).expect(200);
+    await request(app())
+      .put(`/api/v5/devices/${id}`)
+      .set(admin)
+      .send({ imei: testImei(4101), deviceType: 2, groupId: south })
+      .expect(200);
     await expectConsistent();
 
     // A CSV import (many rows in one statement).
@@ -70,7 +78,10 @@ describe.each(testEngines())('device_counts stays equal to a recount on %s', (en
     await expectConsistent();
 
     // The agent's side, written directly: the lock acknowledged (lock state and type change together).
-    await t.db.query("UPDATE devices SET lock_state = 'locked', lock_type = 'SinKiosko', pending_action = NULL, pending_command_id = NULL WHERE id = $1", [a]);
+    await t.db.query(
+      "UPDATE devices SET lock_state = 'locked', lock_type = 'SinKiosko', pending_action = NULL, pending_command_id = NULL WHERE id = $1",
+      [a],
+    );
     await expectConsistent();
 
     // Soft delete of one (DELETE) counts it out once; the same row touched again changes nothing.
@@ -86,7 +97,10 @@ describe.each(testEngines())('device_counts stays equal to a recount on %s', (en
       .send({ selection: { filter: { groupId: String(south) } }, payload: { action: 0, lockType: 'PorCredito' } })
       .expect(202);
     await api.ta.app.jobRunner.idle();
-    const done = await request(app()).get(`/api/v5/jobs/${(job.body as Job).id}`).set(admin).expect(200);
+    const done = await request(app())
+      .get(`/api/v5/jobs/${(job.body as Job).id}`)
+      .set(admin)
+      .expect(200);
     expect(done.body).toMatchObject({ status: 'completed' });
     await expectConsistent();
 

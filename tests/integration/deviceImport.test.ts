@@ -22,7 +22,11 @@ describe.each(testEngines())('CSV registration on %s', (engine) => {
 
   const app = () => api.ta.app;
   const deviceCount = async () => Number((await t.db.query<{ n: number }>('SELECT count(*) AS n FROM devices')).rows[0]!.n);
-  const state = async () => [await deviceCount(), await api.count('audit_log'), (await t.db.query('SELECT * FROM device_counts ORDER BY 1, 2, 3, 4')).rows];
+  const state = async () => [
+    await deviceCount(),
+    await api.count('audit_log'),
+    (await t.db.query('SELECT * FROM device_counts ORDER BY 1, 2, 3, 4')).rows,
+  ];
   const post = (csv: string, mode: 'preview' | 'commit', who = admin, type = 'text/csv; charset=utf-8') =>
     request(app()).post(IMPORT).query({ mode }).set(who).set('Content-Type', type).send(csv);
 
@@ -72,7 +76,11 @@ describe.each(testEngines())('CSV registration on %s', (engine) => {
     const body = res.body as ImportResult;
     expect(body).toMatchObject({ mode: 'preview', rows: 8, valid: 3, imported: 0 });
     expect(body.invalid).toEqual([
-      { line: 4, imei: badCheckDigit(testImei(6003)), errors: [{ field: 'imei', message: 'El campo imei no es un IMEI válido (dígito verificador incorrecto)' }] },
+      {
+        line: 4,
+        imei: badCheckDigit(testImei(6003)),
+        errors: [{ field: 'imei', message: 'El campo imei no es un IMEI válido (dígito verificador incorrecto)' }],
+      },
       {
         line: 5,
         imei: testImei(6004),
@@ -93,8 +101,25 @@ describe.each(testEngines())('CSV registration on %s', (engine) => {
       },
     ]);
     expect(body.sample).toEqual([
-      { imei: testImei(6001), imei2: null, serial: 'R58N1', deviceType: 1, brand: 'Samsung', model: 'Galaxy A15', groupId: centro, customerName: 'Pérez; Juan', creditReference: 'CR-2026-000001' },
-      expect.objectContaining({ imei: testImei(6002), imei2: testImei(6102), deviceType: 2, groupId: expect.any(Number), customerName: 'Raúl Núñez', serial: null }),
+      {
+        imei: testImei(6001),
+        imei2: null,
+        serial: 'R58N1',
+        deviceType: 1,
+        brand: 'Samsung',
+        model: 'Galaxy A15',
+        groupId: centro,
+        customerName: 'Pérez; Juan',
+        creditReference: 'CR-2026-000001',
+      },
+      expect.objectContaining({
+        imei: testImei(6002),
+        imei2: testImei(6102),
+        deviceType: 2,
+        groupId: expect.any(Number),
+        customerName: 'Raúl Núñez',
+        serial: null,
+      }),
       expect.objectContaining({ imei: testImei(5001), deviceType: 1, model: 'Moto G24', customerName: 'Ana "La Güera" López', groupId: null }),
     ]);
     expect(await state()).toEqual(before);
@@ -141,7 +166,11 @@ describe.each(testEngines())('CSV registration on %s', (engine) => {
 
   test('refusals of the file itself: 415 not CSV, 413 too large, 400 too many rows / empty / missing columns / bad mode', async () => {
     const before = await state();
-    const json = await request(app()).post(IMPORT).set(admin).send({ imei: testImei(7001), tipo: 1 }).expect(415);
+    const json = await request(app())
+      .post(IMPORT)
+      .set(admin)
+      .send({ imei: testImei(7001), tipo: 1 })
+      .expect(415);
     expect(json.body).toEqual({ message: 'El archivo debe ser un CSV (text/csv) en UTF-8', code: 'CSV_NOT_CSV' });
     await request(app()).post(IMPORT).set(admin).expect(415);
     await request(app()).post(IMPORT).set(admin).set('Content-Type', 'image/png').send(Buffer.from('imei,tipo\n')).expect(415);
@@ -170,7 +199,11 @@ describe.each(testEngines())('CSV registration on %s', (engine) => {
     const devices = await deviceCount();
     const csv = [
       'imei,tipo,marca,modelo,grupo,cliente,referencia_credito',
-      ...Array.from({ length: IMPORT_MAX_ROWS }, (_, i) => `${testImei(200_000 + i, '35')},${i % 5 ? 'Móvil' : 'TV'},Samsung,Galaxy A15,Sucursal Centro CDMX,Cliente ${i},CR-2026-${String(i).padStart(6, '0')}`),
+      ...Array.from(
+        { length: IMPORT_MAX_ROWS },
+        (_, i) =>
+          `${testImei(200_000 + i, '35')},${i % 5 ? 'Móvil' : 'TV'},Samsung,Galaxy A15,Sucursal Centro CDMX,Cliente ${i},CR-2026-${String(i).padStart(6, '0')}`,
+      ),
     ].join('\r\n');
     const started = performance.now();
     const res = await post(csv, 'commit').expect(200);
@@ -187,8 +220,12 @@ describe.each(testEngines())('CSV registration on %s', (engine) => {
     const cell = fc.string({ maxLength: 20 }).filter((s) => !/^\d{15}$/.test(s.replace(/[\s-]/g, '')));
     const csv = fc.oneof(
       fc.string(),
-      fc.array(fc.array(cell, { minLength: 1, maxLength: 10 }), { maxLength: 20 }).map((rows) => Papa.unparse([['imei', 'tipo', 'grupo', 'cliente'], ...rows])),
-      fc.array(fc.array(fc.oneof(cell, fc.constantFrom('imei', 'tipo', ';', ',', '"', '\n', '\t')), { maxLength: 6 }), { maxLength: 10 }).map((rows) => rows.map((r) => r.join(',')).join('\n')),
+      fc
+        .array(fc.array(cell, { minLength: 1, maxLength: 10 }), { maxLength: 20 })
+        .map((rows) => Papa.unparse([['imei', 'tipo', 'grupo', 'cliente'], ...rows])),
+      fc
+        .array(fc.array(fc.oneof(cell, fc.constantFrom('imei', 'tipo', ';', ',', '"', '\n', '\t')), { maxLength: 6 }), { maxLength: 10 })
+        .map((rows) => rows.map((r) => r.join(',')).join('\n')),
     );
     await fc.assert(
       fc.asyncProperty(csv, fc.constantFrom('preview', 'commit') as fc.Arbitrary<'preview' | 'commit'>, async (text, mode) => {

@@ -54,7 +54,11 @@ describe.each(testEngines())('device registry API on %s', (engine) => {
     const data: Device[] = [];
     let total = 0;
     for (let page = 1; ; page++) {
-      const res = await request(app()).get('/api/v5/devices').query({ ...query, perPage: '100', page: String(page) }).set(admin).expect(200);
+      const res = await request(app())
+        .get('/api/v5/devices')
+        .query({ ...query, perPage: '100', page: String(page) })
+        .set(admin)
+        .expect(200);
       const body = res.body as DeviceList;
       total = body.total;
       expect(body.totalIsEstimate).toBe(false);
@@ -105,7 +109,10 @@ describe.each(testEngines())('device registry API on %s', (engine) => {
       ['pre3', { lifecycle: 'pre_enrolled', createdAt: ago(600_000), creditReference: 'CR-2026-000777' }],
       ['deleted', { createdAt: ago(DAY), customerName: 'Begoña Borrada' }],
     ];
-    const created = await insertDevices(t.db, fixtures.map(([, f]) => f));
+    const created = await insertDevices(
+      t.db,
+      fixtures.map(([, f]) => f),
+    );
     fixtures.forEach(([name], i) => (ids[name] = created[i]!));
     const pending = async (name: string, action: number, until: Date | null = null) =>
       t.db.query('UPDATE devices SET pending_action = $2, pending_until = $3 WHERE id = $1', [ids[name], action, until]);
@@ -127,7 +134,12 @@ describe.each(testEngines())('device registry API on %s', (engine) => {
     });
 
     test('every live device once, the status derived; deleted devices never listed', () => {
-      expect(all.map((d) => d.id).sort((a, b) => a - b)).toEqual(Object.entries(ids).filter(([n]) => n !== 'deleted').map(([, id]) => id).sort((a, b) => a - b));
+      expect(all.map((d) => d.id).sort((a, b) => a - b)).toEqual(
+        Object.entries(ids)
+          .filter(([n]) => n !== 'deleted')
+          .map(([, id]) => id)
+          .sort((a, b) => a - b),
+      );
       const status = (name: string) => all.find((d) => d.id === ids[name])!.status;
       expect(status('active1')).toBe(DEVICE_STATUS.activo);
       expect(status('lockedOffline')).toBe(DEVICE_STATUS.sin_conexion);
@@ -169,9 +181,15 @@ describe.each(testEngines())('device registry API on %s', (engine) => {
     });
 
     test('search: IMEI prefix (either IMEI), serial, customer and credit reference; case and wildcards', async () => {
-      const idsOf = async (search: string, extra: Record<string, string> = {}) => (await listAll({ search, ...extra })).data.map((d) => d.id).sort((a, b) => a - b);
+      const idsOf = async (search: string, extra: Record<string, string> = {}) =>
+        (await listAll({ search, ...extra })).data.map((d) => d.id).sort((a, b) => a - b);
       const device = all.find((d) => d.id === ids.activeTv)!;
-      expect(await idsOf(device.imei.slice(0, 12))).toEqual(all.filter((d) => d.imei.startsWith(device.imei.slice(0, 12))).map((d) => d.id).sort((a, b) => a - b));
+      expect(await idsOf(device.imei.slice(0, 12))).toEqual(
+        all
+          .filter((d) => d.imei.startsWith(device.imei.slice(0, 12)))
+          .map((d) => d.id)
+          .sort((a, b) => a - b),
+      );
       expect(await idsOf(device.imei)).toEqual([ids.activeTv]);
       await t.db.query('UPDATE devices SET imei2 = $2 WHERE id = $1', [ids.active2, testImei(424242, '01')]);
       expect(await idsOf(testImei(424242, '01').slice(0, 10))).toEqual([ids.active2]);
@@ -201,8 +219,7 @@ describe.each(testEngines())('device registry API on %s', (engine) => {
             }
           };
           // PostgreSQL's default: NULLs sort as the largest value (last ascending, first descending).
-          const cmp = (a: string | number | null, b: string | number | null) =>
-            a === b ? 0 : a === null ? 1 : b === null ? -1 : a < b ? -1 : 1;
+          const cmp = (a: string | number | null, b: string | number | null) => (a === b ? 0 : a === null ? 1 : b === null ? -1 : a < b ? -1 : 1);
           const compare = (a: Device, b: Device) => {
             const ka = [...key(a), a.id];
             const kb = [...key(b), b.id];
@@ -223,7 +240,11 @@ describe.each(testEngines())('device registry API on %s', (engine) => {
     test('paging: pages partition the set; total is exact below the cap', async () => {
       const seen: number[] = [];
       for (let page = 1; page <= 6; page++) {
-        const res = await request(app()).get('/api/v5/devices').query({ perPage: '5', page: String(page), sort: 'imei', order: 'asc' }).set(admin).expect(200);
+        const res = await request(app())
+          .get('/api/v5/devices')
+          .query({ perPage: '5', page: String(page), sort: 'imei', order: 'asc' })
+          .set(admin)
+          .expect(200);
         expect(res.body).toMatchObject({ total: all.length, totalIsEstimate: false });
         expect(res.body.data.length).toBe(Math.max(0, Math.min(5, all.length - (page - 1) * 5)));
         seen.push(...res.body.data.map((d: Device) => d.id));
@@ -269,21 +290,54 @@ describe.each(testEngines())('device registry API on %s', (engine) => {
       const res = await request(app())
         .post('/api/v5/devices')
         .set(admin)
-        .send({ imei: `${imei.slice(0, 5)} ${imei.slice(5)}`, deviceType: 1, brand: ' Samsung ', model: 'Galaxy A15', groupId: south, customerName: 'Ana', creditReference: '' })
+        .send({
+          imei: `${imei.slice(0, 5)} ${imei.slice(5)}`,
+          deviceType: 1,
+          brand: ' Samsung ',
+          model: 'Galaxy A15',
+          groupId: south,
+          customerName: 'Ana',
+          creditReference: '',
+        })
         .expect(201);
       expect(res.body).toMatchObject({
-        imei, imei2: null, deviceType: 1, brand: 'Samsung', groupId: south, groupName: 'Sucursal Sur', customerName: 'Ana', creditReference: null,
-        status: DEVICE_STATUS.PRE_ENROLLED, lastSeenAt: null, enrolledAt: null,
+        imei,
+        imei2: null,
+        deviceType: 1,
+        brand: 'Samsung',
+        groupId: south,
+        groupName: 'Sucursal Sur',
+        customerName: 'Ana',
+        creditReference: null,
+        status: DEVICE_STATUS.PRE_ENROLLED,
+        lastSeenAt: null,
+        enrolledAt: null,
       });
-      const row = (await t.db.query<{ lifecycle: string; secret: Uint8Array }>('SELECT lifecycle, secret FROM devices WHERE id = $1', [res.body.id])).rows[0]!;
+      const row = (await t.db.query<{ lifecycle: string; secret: Uint8Array }>('SELECT lifecycle, secret FROM devices WHERE id = $1', [res.body.id]))
+        .rows[0]!;
       expect(row.lifecycle).toBe('pre_enrolled');
       expect(row.secret).toHaveLength(32);
       const other = (await t.db.query<{ secret: Uint8Array }>('SELECT secret FROM devices WHERE id = $1', [ids.active1])).rows[0]!;
       expect(Buffer.from(row.secret).equals(Buffer.from(other.secret))).toBe(false);
       const audit = await lastAudit();
-      expect(audit).toMatchObject({ entity: 'device', entity_id: String(res.body.id), action: 'create', actor_email: 'admin@demo.local', before: null });
+      expect(audit).toMatchObject({
+        entity: 'device',
+        entity_id: String(res.body.id),
+        action: 'create',
+        actor_email: 'admin@demo.local',
+        before: null,
+      });
       expect(audit.after).toEqual({
-        id: res.body.id, imei, imei2: null, serial: null, deviceType: 1, brand: 'Samsung', model: 'Galaxy A15', groupId: south, customerName: 'Ana', creditReference: null,
+        id: res.body.id,
+        imei,
+        imei2: null,
+        serial: null,
+        deviceType: 1,
+        brand: 'Samsung',
+        model: 'Galaxy A15',
+        groupId: south,
+        customerName: 'Ana',
+        creditReference: null,
       });
       expect(JSON.stringify(audit)).not.toMatch(/secret/);
     });
@@ -294,12 +348,19 @@ describe.each(testEngines())('device registry API on %s', (engine) => {
       const taken = (await request(app()).get(`/api/v5/devices/${ids.active1}`).set(admin)).body.imei as string;
       const dup = await request(app()).post('/api/v5/devices').set(admin).send({ imei: taken, deviceType: 1 }).expect(409);
       expect(dup.body).toEqual({ message: `Ya existe un dispositivo con el IMEI ${taken}`, code: 'IMEI_TAKEN', field: 'imei' });
-      const group = await request(app()).post('/api/v5/devices').set(admin).send({ imei: testImei(1002), deviceType: 1, groupId: 999999 }).expect(400);
+      const group = await request(app())
+        .post('/api/v5/devices')
+        .set(admin)
+        .send({ imei: testImei(1002), deviceType: 1, groupId: 999999 })
+        .expect(400);
       expect(group.body.message).toBe('El campo groupId no corresponde a un grupo existente');
       const cases: [object, string][] = [
         [{ deviceType: 1 }, 'El campo imei es obligatorio'],
         [{ imei: '12345', deviceType: 1 }, 'El campo imei debe tener 15 dígitos'],
-        [{ imei: `${testImei(1003).slice(0, 14)}${(Number(testImei(1003)[14]) + 1) % 10}`, deviceType: 1 }, 'El campo imei no es un IMEI válido (dígito verificador incorrecto)'],
+        [
+          { imei: `${testImei(1003).slice(0, 14)}${(Number(testImei(1003)[14]) + 1) % 10}`, deviceType: 1 },
+          'El campo imei no es un IMEI válido (dígito verificador incorrecto)',
+        ],
         [{ imei: testImei(1003), deviceType: 3 }, 'El campo deviceType debe ser 1 (Móvil) o 2 (TV)'],
         [{ imei: testImei(1003) }, 'El campo deviceType debe ser 1 (Móvil) o 2 (TV)'],
         [{ imei: 351234567890123, deviceType: 1 }, 'El campo imei debe tener 15 dígitos'],
@@ -341,8 +402,15 @@ describe.each(testEngines())('device registry API on %s', (engine) => {
 
     test('PUT needs the pre-enrolled page; an enrolled device never changes identity; its customer, credit and group need the enrolled-devices page too', async () => {
       const bodyOf = (d: Device) => ({
-        imei: d.imei, imei2: d.imei2, serial: d.serial, deviceType: d.deviceType, brand: d.brand, model: d.model,
-        groupId: d.groupId, customerName: d.customerName, creditReference: d.creditReference,
+        imei: d.imei,
+        imei2: d.imei2,
+        serial: d.serial,
+        deviceType: d.deviceType,
+        brand: d.brand,
+        model: d.model,
+        groupId: d.groupId,
+        customerName: d.customerName,
+        creditReference: d.creditReference,
       });
       const get = async (name: string) => (await request(app()).get(`/api/v5/devices/${ids[name]}`).set(admin).expect(200)).body as Device;
       const active = await get('active1');
@@ -363,20 +431,52 @@ describe.each(testEngines())('device registry API on %s', (engine) => {
       expect(await api.count('audit_log')).toBe(audits);
 
       // Identity fields of an enrolled device: never, whoever asks.
-      for (const [field, value] of [['imei2', testImei(2102)], ['serial', 'SN-OTRO'], ['deviceType', 2], ['brand', 'Otra'], ['model', 'Otro']] as const) {
-        const res = await request(app()).put(`/api/v5/devices/${ids.active1}`).set(admin).send({ ...bodyOf(active), [field]: value }).expect(409);
-        expect(res.body).toEqual({ message: `El campo ${field} no se puede cambiar en un dispositivo enrolado`, code: 'IDENTITY_NOT_EDITABLE', field });
+      for (const [field, value] of [
+        ['imei2', testImei(2102)],
+        ['serial', 'SN-OTRO'],
+        ['deviceType', 2],
+        ['brand', 'Otra'],
+        ['model', 'Otro'],
+      ] as const) {
+        const res = await request(app())
+          .put(`/api/v5/devices/${ids.active1}`)
+          .set(admin)
+          .send({ ...bodyOf(active), [field]: value })
+          .expect(409);
+        expect(res.body).toEqual({
+          message: `El campo ${field} no se puede cambiar en un dispositivo enrolado`,
+          code: 'IDENTITY_NOT_EDITABLE',
+          field,
+        });
       }
 
       // The pre-enrolled page alone: every field of a pre-enrolled device; not the credit of an enrolled one.
-      await api.addAdmin('registro@demo.local', await api.addProfile('Registro', ['/inventory-management', '/inventory-management/devices-pre-enrolled'], []));
+      await api.addAdmin(
+        'registro@demo.local',
+        await api.addProfile('Registro', ['/inventory-management', '/inventory-management/devices-pre-enrolled'], []),
+      );
       const registro = await api.headersOf('registro@demo.local');
-      await request(app()).put(`/api/v5/devices/${ids.pre2}`).set(registro).send({ ...bodyOf(pre), brand: 'Hisense', customerName: 'Ana Pérez' }).expect(200);
-      const refused = await request(app()).put(`/api/v5/devices/${ids.active1}`).set(registro).send({ ...bodyOf(active), customerName: 'Otra Persona' }).expect(403);
-      expect(refused.body).toEqual({ message: 'Tu perfil no permite cambiar el cliente, la referencia de crédito ni el grupo de un dispositivo enrolado', code: 'ASSIGNMENT_NOT_GRANTED' });
+      await request(app())
+        .put(`/api/v5/devices/${ids.pre2}`)
+        .set(registro)
+        .send({ ...bodyOf(pre), brand: 'Hisense', customerName: 'Ana Pérez' })
+        .expect(200);
+      const refused = await request(app())
+        .put(`/api/v5/devices/${ids.active1}`)
+        .set(registro)
+        .send({ ...bodyOf(active), customerName: 'Otra Persona' })
+        .expect(403);
+      expect(refused.body).toEqual({
+        message: 'Tu perfil no permite cambiar el cliente, la referencia de crédito ni el grupo de un dispositivo enrolado',
+        code: 'ASSIGNMENT_NOT_GRANTED',
+      });
       expect(await get('active1')).toEqual(active);
       // Both pages: the customer, credit reference and group of an enrolled device.
-      const moved = await request(app()).put(`/api/v5/devices/${ids.active1}`).set(admin).send({ ...bodyOf(active), customerName: 'Otra Persona', groupId: south }).expect(200);
+      const moved = await request(app())
+        .put(`/api/v5/devices/${ids.active1}`)
+        .set(admin)
+        .send({ ...bodyOf(active), customerName: 'Otra Persona', groupId: south })
+        .expect(200);
       expect(moved.body).toMatchObject({ customerName: 'Otra Persona', groupId: south, imei: active.imei });
       await request(app()).put(`/api/v5/devices/${ids.active1}`).set(admin).send(bodyOf(active)).expect(200);
     });
@@ -388,16 +488,36 @@ describe.each(testEngines())('device registry API on %s', (engine) => {
         .set(admin)
         .send({ imei: testImei(2001), deviceType: enrolled.deviceType })
         .expect(409);
-      expect(refused.body).toEqual({ message: 'El IMEI solo se puede cambiar mientras el dispositivo está pre-enrolado', code: 'IMEI_NOT_EDITABLE', field: 'imei' });
+      expect(refused.body).toEqual({
+        message: 'El IMEI solo se puede cambiar mientras el dispositivo está pre-enrolado',
+        code: 'IMEI_NOT_EDITABLE',
+        field: 'imei',
+      });
       const pre = (await request(app()).get(`/api/v5/devices/${ids.pre3}`).set(admin)).body as Device;
       const taken = await request(app()).put(`/api/v5/devices/${ids.pre3}`).set(admin).send({ imei: enrolled.imei, deviceType: 1 }).expect(409);
       expect(taken.body.message).toBe(`Ya existe un dispositivo con el IMEI ${enrolled.imei}`);
-      const badGroup = await request(app()).put(`/api/v5/devices/${ids.pre3}`).set(admin).send({ imei: pre.imei, deviceType: 1, groupId: 999999 }).expect(400);
+      const badGroup = await request(app())
+        .put(`/api/v5/devices/${ids.pre3}`)
+        .set(admin)
+        .send({ imei: pre.imei, deviceType: 1, groupId: 999999 })
+        .expect(400);
       expect(badGroup.body.message).toBe('El campo groupId no corresponde a un grupo existente');
-      const moved = await request(app()).put(`/api/v5/devices/${ids.pre3}`).set(admin).send({ imei: testImei(2002), deviceType: 2, creditReference: 'CR-2026-000777' }).expect(200);
+      const moved = await request(app())
+        .put(`/api/v5/devices/${ids.pre3}`)
+        .set(admin)
+        .send({ imei: testImei(2002), deviceType: 2, creditReference: 'CR-2026-000777' })
+        .expect(200);
       expect(moved.body).toMatchObject({ imei: testImei(2002), deviceType: 2, status: DEVICE_STATUS.PRE_ENROLLED });
-      await request(app()).put(`/api/v5/devices/${ids.deleted}`).set(admin).send({ imei: testImei(2003), deviceType: 1 }).expect(404);
-      await request(app()).put('/api/v5/devices/987654').set(admin).send({ imei: testImei(2003), deviceType: 1 }).expect(404);
+      await request(app())
+        .put(`/api/v5/devices/${ids.deleted}`)
+        .set(admin)
+        .send({ imei: testImei(2003), deviceType: 1 })
+        .expect(404);
+      await request(app())
+        .put('/api/v5/devices/987654')
+        .set(admin)
+        .send({ imei: testImei(2003), deviceType: 1 })
+        .expect(404);
     });
   });
 
@@ -408,7 +528,14 @@ describe.each(testEngines())('device registry API on %s', (engine) => {
     }
 
     test('the CSV holds exactly the filtered list (all pages), with Spanish labels; the export is audited', async () => {
-      const queries: Record<string, string>[] = [{}, { status: '3' }, { stage: 'preEnrolled' }, { groupId: String(north), sort: 'imei' }, { search: 'cr-2026' }, { deviceType: '2', perPage: '1', page: '3' }];
+      const queries: Record<string, string>[] = [
+        {},
+        { status: '3' },
+        { stage: 'preEnrolled' },
+        { groupId: String(north), sort: 'imei' },
+        { search: 'cr-2026' },
+        { deviceType: '2', perPage: '1', page: '3' },
+      ];
       for (const query of queries) {
         const { rows } = await exportOf(query);
         const { perPage: _p, page: _g, ...filter } = query;
@@ -421,7 +548,13 @@ describe.each(testEngines())('device registry API on %s', (engine) => {
       const row = (name: string) => rows.find((r) => Number(r.id) === ids[name])!;
       expect(row('lockedConn')).toMatchObject({ tipo: 'TV', estado: 'Bloqueado', tipo_bloqueo: 'Por No Conexión', marca: 'TCL' });
       expect(row('lockedOffline')).toMatchObject({ estado: 'Sin conexión', tipo_bloqueo: 'Por Crédito' });
-      expect(row('active1')).toMatchObject({ tipo: 'Móvil', estado: 'Activo', grupo: 'Sucursal Norte', cliente: 'Begoña Ibáñez', serie: 'SN-ALFA-001' });
+      expect(row('active1')).toMatchObject({
+        tipo: 'Móvil',
+        estado: 'Activo',
+        grupo: 'Sucursal Norte',
+        cliente: 'Begoña Ibáñez',
+        serie: 'SN-ALFA-001',
+      });
       expect(row('pre1')).toMatchObject({ estado: 'Pre-enrolado', ultima_conexion: '', enrolado: '' });
       expect(new Date(row('active1').creado!).toISOString()).toBe(row('active1').creado);
       const audit = await lastAudit();
@@ -431,7 +564,7 @@ describe.each(testEngines())('device registry API on %s', (engine) => {
     });
 
     test('formula cells are neutralised', async () => {
-      await t.db.query("UPDATE devices SET customer_name = '=HYPERLINK(\"http://x\")' WHERE id = $1", [ids.enrolling]);
+      await t.db.query('UPDATE devices SET customer_name = \'=HYPERLINK("http://x")\' WHERE id = $1', [ids.enrolling]);
       const { rows } = await exportOf({ search: 'hyperlink' });
       expect(rows.map((r) => r.cliente)).toEqual(['\'=HYPERLINK("http://x")']);
     });
@@ -448,7 +581,11 @@ describe.each(testEngines())('device registry API on %s', (engine) => {
       await request(app()).get('/api/v5/devices').set(soporte).expect(200);
       await request(app()).get(`/api/v5/devices/${ids.active1}`).set(soporte).expect(200);
       await request(app()).get('/api/v5/devices/export').set(soporte).expect(200);
-      const denied = await request(app()).post('/api/v5/devices').set(soporte).send({ imei: testImei(3001), deviceType: 1 }).expect(403);
+      const denied = await request(app())
+        .post('/api/v5/devices')
+        .set(soporte)
+        .send({ imei: testImei(3001), deviceType: 1 })
+        .expect(403);
       expect(denied.body).toEqual({ message: 'No Autorizado', code: 'FORBIDDEN' });
       await request(app()).get('/api/v5/devices/import/template').set(soporte).expect(403);
       await request(app()).post('/api/v5/devices/import').set(soporte).set('Content-Type', 'text/csv').send('imei,tipo\n').expect(403);
@@ -459,8 +596,12 @@ describe.each(testEngines())('device registry API on %s', (engine) => {
         request(app()).get('/api/v5/devices'),
         request(app()).get('/api/v5/devices/export'),
         request(app()).get(`/api/v5/devices/${ids.active1}`),
-        request(app()).put(`/api/v5/devices/${ids.active1}`).send({ imei: testImei(3002), deviceType: 1 }),
-        request(app()).post('/api/v5/devices').send({ imei: testImei(3002), deviceType: 1 }),
+        request(app())
+          .put(`/api/v5/devices/${ids.active1}`)
+          .send({ imei: testImei(3002), deviceType: 1 }),
+        request(app())
+          .post('/api/v5/devices')
+          .send({ imei: testImei(3002), deviceType: 1 }),
       ]) {
         const res = await call.set(nobody).expect(403);
         expect(res.body).toEqual({ message: 'No Autorizado', code: 'FORBIDDEN' });
@@ -482,7 +623,12 @@ describe.each(testEngines())('device registry API on %s', (engine) => {
         fc.anything(),
         fc.object(),
         fc.dictionary(fc.constantFrom(...fields), fc.anything()),
-        fc.record({ imei: fc.oneof(fc.string(), fc.stringMatching(/^\d{15}$/)), deviceType: fc.anything(), groupId: fc.anything(), brand: fc.anything() }),
+        fc.record({
+          imei: fc.oneof(fc.string(), fc.stringMatching(/^\d{15}$/)),
+          deviceType: fc.anything(),
+          groupId: fc.anything(),
+          brand: fc.anything(),
+        }),
       )
       .filter((b) => !deviceBody.safeParse(b).success);
     for (const route of [() => request(app()).post('/api/v5/devices'), () => request(app()).put(`/api/v5/devices/${ids.active1}`)]) {
@@ -514,7 +660,8 @@ describe.each(testEngines())('device registry API on %s', (engine) => {
     }, 60_000);
 
     test('above 10,000 matches (far above the bounded count) the counters give the exact total when they can', async () => {
-      const get = async (q: Record<string, string>) => (await request(app()).get('/api/v5/devices').query(q).set(admin).expect(200)).body as DeviceList;
+      const get = async (q: Record<string, string>) =>
+        (await request(app()).get('/api/v5/devices').query(q).set(admin).expect(200)).body as DeviceList;
       const exact = async (where: string) => count(`SELECT count(*) AS n FROM devices WHERE deleted_at IS NULL AND ${where}`);
       let list = await get({ groupId: String(bulk) });
       expect([list.total, list.totalIsEstimate, list.data.length]).toEqual([20_400, false, 25]);
@@ -541,7 +688,13 @@ describe.each(testEngines())('device registry API on %s', (engine) => {
     });
 
     test('the export streams every matching device across batches, in id order', async () => {
-      const res = await request(app()).get('/api/v5/devices/export').query({ groupId: String(bulk) }).set(admin).buffer(true).parse(asText).expect(200);
+      const res = await request(app())
+        .get('/api/v5/devices/export')
+        .query({ groupId: String(bulk) })
+        .set(admin)
+        .buffer(true)
+        .parse(asText)
+        .expect(200);
       const rows = parseExport(res.body as string);
       expect(rows).toHaveLength(20_400);
       const got = rows.map((r) => Number(r.id));
@@ -556,12 +709,15 @@ describe.each(testEngines())('device registry API on %s', (engine) => {
       const { port } = server.address() as AddressInfo;
       try {
         const firstChunk = await new Promise<string>((resolve, reject) => {
-          const req = http.get({ host: '127.0.0.1', port, path: `/api/v5/devices/export?groupId=${bulk}`, headers: { ...admin, 'Accept-Encoding': 'identity' } }, (res) => {
-            res.once('data', (chunk: Buffer) => {
-              req.destroy();
-              resolve(chunk.toString('utf8'));
-            });
-          });
+          const req = http.get(
+            { host: '127.0.0.1', port, path: `/api/v5/devices/export?groupId=${bulk}`, headers: { ...admin, 'Accept-Encoding': 'identity' } },
+            (res) => {
+              res.once('data', (chunk: Buffer) => {
+                req.destroy();
+                resolve(chunk.toString('utf8'));
+              });
+            },
+          );
           req.on('error', (err) => (err.message === 'socket hang up' ? undefined : reject(err)));
         });
         expect(firstChunk.startsWith(`\uFEFF${EXPORT_COLUMNS.join(',')}`)).toBe(true);

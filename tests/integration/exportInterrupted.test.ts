@@ -70,7 +70,9 @@ describe.each(testEngines())('a CSV export that fails after its first bytes, on 
     t = await createTestDb(engine);
     api = await adminApi(t.db);
     admin = await api.headersOf('admin@demo.local');
-    await t.db.query("INSERT INTO audit_log (entity, action, entity_id, detail) SELECT 'bulk', 'row', g::text, repeat('x', 200) FROM generate_series(1, 500) g");
+    await t.db.query(
+      "INSERT INTO audit_log (entity, action, entity_id, detail) SELECT 'bulk', 'row', g::text, repeat('x', 200) FROM generate_series(1, 500) g",
+    );
     server = http.createServer(api.ta.app);
     server.on('connection', (socket: net.Socket) => (ends.server = socket));
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));

@@ -39,7 +39,11 @@ describe.each(testEngines())('device groups API on %s', (engine) => {
   });
 
   test('create: trimmed, audited; the name is unique whatever the case (409)', async () => {
-    const res = await request(app()).post('/api/v5/groups').set(admin).send({ name: '  Sucursal Centro CDMX ', description: 'Av. 5 de Mayo' }).expect(201);
+    const res = await request(app())
+      .post('/api/v5/groups')
+      .set(admin)
+      .send({ name: '  Sucursal Centro CDMX ', description: 'Av. 5 de Mayo' })
+      .expect(201);
     expect(res.body).toMatchObject({ name: 'Sucursal Centro CDMX', description: 'Av. 5 de Mayo', deviceCount: 0 });
     expect(await lastAudit()).toMatchObject({
       entity: 'group',
@@ -96,7 +100,11 @@ describe.each(testEngines())('device groups API on %s', (engine) => {
 
   test('rename: audited before/after, unique name (409), 404 for a missing group, unchanged writes nothing', async () => {
     const jal = await byName('distribuidor Jalisco');
-    const res = await request(app()).put(`/api/v5/groups/${jal.id}`).set(admin).send({ name: 'Distribuidor Jalisco', description: 'Zapopan' }).expect(200);
+    const res = await request(app())
+      .put(`/api/v5/groups/${jal.id}`)
+      .set(admin)
+      .send({ name: 'Distribuidor Jalisco', description: 'Zapopan' })
+      .expect(200);
     expect(res.body).toMatchObject({ id: jal.id, name: 'Distribuidor Jalisco', description: 'Zapopan', deviceCount: 0 });
     expect(await lastAudit()).toMatchObject({
       entity: 'group',
@@ -151,7 +159,11 @@ describe.each(testEngines())('device groups API on %s', (engine) => {
     const before = await tableState();
     const refused = await request(app()).delete(`/api/v5/groups/${centro.id}`).set(admin).expect(409);
     expect(refused.body).toEqual({ message: 'El grupo tiene 3 dispositivos; muévalos a otro grupo antes de eliminarlo', code: 'GROUP_NOT_EMPTY' });
-    const self = await request(app()).delete(`/api/v5/groups/${centro.id}`).query({ moveTo: String(centro.id) }).set(admin).expect(400);
+    const self = await request(app())
+      .delete(`/api/v5/groups/${centro.id}`)
+      .query({ moveTo: String(centro.id) })
+      .set(admin)
+      .expect(400);
     expect(self.body.message).toBe('El grupo destino debe ser otro grupo');
     const unknown = await request(app()).delete(`/api/v5/groups/${centro.id}`).query({ moveTo: '999999' }).set(admin).expect(400);
     expect(unknown.body.message).toBe('El parámetro moveTo no corresponde a un grupo existente');
@@ -159,7 +171,11 @@ describe.each(testEngines())('device groups API on %s', (engine) => {
     expect(missing.body.message).toBe('Grupo no encontrado');
     expect(await tableState()).toEqual(before);
 
-    await request(app()).delete(`/api/v5/groups/${centro.id}`).query({ moveTo: String(mty.id) }).set(admin).expect(204);
+    await request(app())
+      .delete(`/api/v5/groups/${centro.id}`)
+      .query({ moveTo: String(mty.id) })
+      .set(admin)
+      .expect(204);
     expect((await groups()).map((g) => [g.name, g.deviceCount])).toEqual([
       ['DISTRIBUIDOR JALISCO', 0],
       ['Sucursal Monterrey', 4],
@@ -171,7 +187,11 @@ describe.each(testEngines())('device groups API on %s', (engine) => {
       before: { id: centro.id, name: 'Sucursal Centro CDMX', deviceCount: 3 },
       after: { movedTo: mty.id, moved: 3 },
     });
-    const devices = await request(app()).get('/api/v5/devices').query({ groupId: String(mty.id) }).set(admin).expect(200);
+    const devices = await request(app())
+      .get('/api/v5/devices')
+      .query({ groupId: String(mty.id) })
+      .set(admin)
+      .expect(200);
     expect(devices.body.total).toBe(4);
     expect(devices.body.data.every((d: { groupName: string }) => d.groupName === 'Sucursal Monterrey')).toBe(true);
   });
@@ -188,7 +208,11 @@ describe.each(testEngines())('device groups API on %s', (engine) => {
     await request(app()).delete(`/api/v5/groups/${solo}`).set(admin).expect(404);
     // moveTo into an empty group: allowed, nothing to move.
     const empty = await insertGroup(t.db, 'Vacío');
-    await request(app()).delete(`/api/v5/groups/${empty}`).query({ moveTo: String(mty.id) }).set(admin).expect(204);
+    await request(app())
+      .delete(`/api/v5/groups/${empty}`)
+      .query({ moveTo: String(mty.id) })
+      .set(admin)
+      .expect(204);
     expect((await byName('Sucursal Monterrey')).deviceCount).toBe(4);
   });
 
@@ -208,7 +232,9 @@ describe.each(testEngines())('device groups API on %s', (engine) => {
         { numRuns: 50 },
       );
     }
-    const badMoveTo = fc.oneof(fc.string(), fc.array(fc.string(), { minLength: 2, maxLength: 3 })).filter((moveTo) => !deleteGroupQuery.safeParse({ moveTo }).success);
+    const badMoveTo = fc
+      .oneof(fc.string(), fc.array(fc.string(), { minLength: 2, maxLength: 3 }))
+      .filter((moveTo) => !deleteGroupQuery.safeParse({ moveTo }).success);
     await fc.assert(
       fc.asyncProperty(badMoveTo, async (moveTo) => {
         const res = await request(app()).delete(`/api/v5/groups/${target.id}`).query({ moveTo }).set(admin);

@@ -6,15 +6,7 @@ import { bootstrap } from '../../server/db/seed/bootstrap';
 import type { IdentityService } from '../../server/identity/identityService';
 import { MAX_FAILED_ATTEMPTS } from '../../server/identity/identityService';
 import { N } from '../../server/identity/srp';
-import {
-  cb,
-  completeNewPassword,
-  failure,
-  getSession,
-  makePool,
-  signIn,
-  type PoolHandle,
-} from '../helpers/cognitoClient';
+import { cb, completeNewPassword, failure, getSession, makePool, signIn, type PoolHandle } from '../helpers/cognitoClient';
 import { buildTestApp, type TestApp } from '../helpers/testApp';
 import { createTestDb, testEngines, type TestDb } from '../helpers/testDb';
 
@@ -92,7 +84,11 @@ describe.each(testEngines())('embedded identity endpoint with the real client (%
       .expect(200);
     expect(res.body).toMatchObject({ nombres: 'Administrador Demo', profile: { nombre: 'Administrador' } });
     expect(res.body.profile.details[0].modulo.map((m: { path: string }) => m.path)).toEqual([
-      '/dashboard', '/agent-settings', '/agent-settings-tv', '/inventory-management', '/admin-settings',
+      '/dashboard',
+      '/agent-settings',
+      '/agent-settings-tv',
+      '/inventory-management',
+      '/admin-settings',
     ]);
     expect(res.body.profile.actions).toHaveLength(14);
   });
@@ -103,7 +99,11 @@ describe.each(testEngines())('embedded identity endpoint with the real client (%
     if (out.kind !== 'session') return;
     const res = await request(test_.app)
       .post('/api/v5/users/getUserByEmail')
-      .set({ AccessToken: out.session.getAccessToken().getJwtToken(), IdToken: out.session.getIdToken().getJwtToken(), username: 'soporte@demo.local' })
+      .set({
+        AccessToken: out.session.getAccessToken().getJwtToken(),
+        IdToken: out.session.getIdToken().getJwtToken(),
+        username: 'soporte@demo.local',
+      })
       .send({ correo: 'soporte@demo.local' })
       .expect(200);
     expect(res.body.profile).toMatchObject({
@@ -128,13 +128,24 @@ describe.each(testEngines())('embedded identity endpoint with the real client (%
     const plainUnknown = await failure(signIn(pool(), 'nadie@demo.local', 'Wrong-Pass-1!', 'USER_PASSWORD_AUTH'));
     expect(plainUnknown).toEqual(wrong);
     // The fake challenge of an unknown name is stable (same salt each time).
-    const a = await call('InitiateAuth', { AuthFlow: 'USER_SRP_AUTH', ClientId: clientId, AuthParameters: { USERNAME: 'nadie2@demo.local', SRP_A: 'abc' } });
-    const b = await call('InitiateAuth', { AuthFlow: 'USER_SRP_AUTH', ClientId: clientId, AuthParameters: { USERNAME: 'nadie2@demo.local', SRP_A: 'abc' } });
+    const a = await call('InitiateAuth', {
+      AuthFlow: 'USER_SRP_AUTH',
+      ClientId: clientId,
+      AuthParameters: { USERNAME: 'nadie2@demo.local', SRP_A: 'abc' },
+    });
+    const b = await call('InitiateAuth', {
+      AuthFlow: 'USER_SRP_AUTH',
+      ClientId: clientId,
+      AuthParameters: { USERNAME: 'nadie2@demo.local', SRP_A: 'abc' },
+    });
     expect((a.body.ChallengeParameters as Record<string, string>).SALT).toBe((b.body.ChallengeParameters as Record<string, string>).SALT);
   });
 
   test('an administrator created with a temporary password must choose a new one (NEW_PASSWORD_REQUIRED)', async () => {
-    const { temporaryPassword } = await identity.adminCreateUser({ username: 'nuevo@demo.local', attributes: { email: 'nuevo@demo.local', email_verified: 'true' } });
+    const { temporaryPassword } = await identity.adminCreateUser({
+      username: 'nuevo@demo.local',
+      attributes: { email: 'nuevo@demo.local', email_verified: 'true' },
+    });
     const h = pool();
     const out = await signIn(h, 'nuevo@demo.local', temporaryPassword);
     expect(out.kind).toBe('newPassword');
@@ -169,7 +180,8 @@ describe.each(testEngines())('embedded identity endpoint with the real client (%
     expect(refreshed.getRefreshToken().getToken()).toBe(out.session.getRefreshToken().getToken());
     // The refresh operation never hands out a new refresh token.
     const direct = await call('InitiateAuth', {
-      AuthFlow: 'REFRESH_TOKEN_AUTH', ClientId: clientId,
+      AuthFlow: 'REFRESH_TOKEN_AUTH',
+      ClientId: clientId,
       AuthParameters: { REFRESH_TOKEN: out.session.getRefreshToken().getToken(), DEVICE_KEY: null },
     });
     expect(direct.status).toBe(200);
@@ -206,35 +218,65 @@ describe.each(testEngines())('embedded identity endpoint with the real client (%
   });
 
   test('a disabled user is refused, and enabled again can sign in', async () => {
-    await identity.adminCreateUser({ username: 'pausa@demo.local', attributes: { email: 'pausa@demo.local' }, temporaryPassword: 'Pausa-Clave-2026!' });
+    await identity.adminCreateUser({
+      username: 'pausa@demo.local',
+      attributes: { email: 'pausa@demo.local' },
+      temporaryPassword: 'Pausa-Clave-2026!',
+    });
     await identity.adminSetUserPassword('pausa@demo.local', 'Pausa-Clave-2026!', true);
     await identity.adminDisableUser('pausa@demo.local');
-    expect(await failure(signIn(pool(), 'pausa@demo.local', 'Pausa-Clave-2026!'))).toEqual({ code: 'NotAuthorizedException', message: 'User is disabled.' });
+    expect(await failure(signIn(pool(), 'pausa@demo.local', 'Pausa-Clave-2026!'))).toEqual({
+      code: 'NotAuthorizedException',
+      message: 'User is disabled.',
+    });
     await identity.adminEnableUser('pausa@demo.local');
     expect((await signIn(pool(), 'pausa@demo.local', 'Pausa-Clave-2026!')).kind).toBe('session');
   });
 
   test(`lock-out after ${MAX_FAILED_ATTEMPTS} failures: even the right password is refused`, async () => {
-    await identity.adminCreateUser({ username: 'bloqueo@demo.local', attributes: { email: 'bloqueo@demo.local' }, temporaryPassword: 'Bloqueo-Clave-2026!' });
+    await identity.adminCreateUser({
+      username: 'bloqueo@demo.local',
+      attributes: { email: 'bloqueo@demo.local' },
+      temporaryPassword: 'Bloqueo-Clave-2026!',
+    });
     await identity.adminSetUserPassword('bloqueo@demo.local', 'Bloqueo-Clave-2026!', true);
     for (let i = 0; i < MAX_FAILED_ATTEMPTS; i++) {
       expect((await failure(signIn(pool(), 'bloqueo@demo.local', `Mala-Clave-${i}!A`))).message).toBe('Incorrect username or password.');
     }
-    expect(await failure(signIn(pool(), 'bloqueo@demo.local', 'Bloqueo-Clave-2026!'))).toEqual({ code: 'NotAuthorizedException', message: 'Password attempts exceeded' });
-    expect((await failure(signIn(pool(), 'bloqueo@demo.local', 'Bloqueo-Clave-2026!', 'USER_PASSWORD_AUTH'))).message).toBe('Password attempts exceeded');
+    expect(await failure(signIn(pool(), 'bloqueo@demo.local', 'Bloqueo-Clave-2026!'))).toEqual({
+      code: 'NotAuthorizedException',
+      message: 'Password attempts exceeded',
+    });
+    expect((await failure(signIn(pool(), 'bloqueo@demo.local', 'Bloqueo-Clave-2026!', 'USER_PASSWORD_AUTH'))).message).toBe(
+      'Password attempts exceeded',
+    );
   });
 
   test('forgot password: the code goes to the server log only, and sets a new password', async () => {
-    await identity.adminCreateUser({ username: 'olvido@demo.local', attributes: { email: 'olvido@demo.local' }, temporaryPassword: 'Olvido-Clave-2026!' });
+    await identity.adminCreateUser({
+      username: 'olvido@demo.local',
+      attributes: { email: 'olvido@demo.local' },
+      temporaryPassword: 'Olvido-Clave-2026!',
+    });
     await identity.adminSetUserPassword('olvido@demo.local', 'Olvido-Clave-2026!', true);
     const asked = await call('ForgotPassword', { ClientId: clientId, Username: 'olvido@demo.local' });
     expect(asked.body).toEqual({ CodeDeliveryDetails: { Destination: 'o***@d***.local', DeliveryMedium: 'EMAIL', AttributeName: 'email' } });
     expect(JSON.stringify(asked.body)).not.toMatch(/\d{6}/);
     const line = test_.logs.lines.find((l) => l.username === 'olvido@demo.local' && typeof l.code === 'string');
     const code = line!.code as string;
-    const wrong = await call('ConfirmForgotPassword', { ClientId: clientId, Username: 'olvido@demo.local', ConfirmationCode: code === '000000' ? '111111' : '000000', Password: 'Nueva-Olvido-2026!' });
+    const wrong = await call('ConfirmForgotPassword', {
+      ClientId: clientId,
+      Username: 'olvido@demo.local',
+      ConfirmationCode: code === '000000' ? '111111' : '000000',
+      Password: 'Nueva-Olvido-2026!',
+    });
     expect(wrong.body.__type).toBe('CodeMismatchException');
-    const ok = await call('ConfirmForgotPassword', { ClientId: clientId, Username: 'olvido@demo.local', ConfirmationCode: code, Password: 'Nueva-Olvido-2026!' });
+    const ok = await call('ConfirmForgotPassword', {
+      ClientId: clientId,
+      Username: 'olvido@demo.local',
+      ConfirmationCode: code,
+      Password: 'Nueva-Olvido-2026!',
+    });
     expect(ok).toEqual({ status: 200, body: {} });
     expect((await signIn(pool(), 'olvido@demo.local', 'Nueva-Olvido-2026!')).kind).toBe('session');
     // An unknown user gets the same kind of answer and no code.
@@ -249,7 +291,11 @@ describe.each(testEngines())('embedded identity endpoint with the real client (%
       ['2N', (2n * N).toString(16)],
       ['not hex', 'xyz'],
     ])('SRP_A = %s is refused', async (_label, srpA) => {
-      const res = await call('InitiateAuth', { AuthFlow: 'USER_SRP_AUTH', ClientId: clientId, AuthParameters: { USERNAME: 'admin@demo.local', SRP_A: srpA } });
+      const res = await call('InitiateAuth', {
+        AuthFlow: 'USER_SRP_AUTH',
+        ClientId: clientId,
+        AuthParameters: { USERNAME: 'admin@demo.local', SRP_A: srpA },
+      });
       expect(res.status).toBe(400);
       expect(res.body.__type).toBe('InvalidParameterException');
     });
@@ -276,12 +322,18 @@ describe.each(testEngines())('embedded identity endpoint with the real client (%
         return { status: r.status, body: (await r.json()) as { __type: string } };
       };
       const json = { 'content-type': 'application/x-amz-json-1.1', 'x-amz-target': `${TARGET}InitiateAuth` };
-      expect((await bad({ 'content-type': 'application/json', 'x-amz-target': `${TARGET}InitiateAuth` }, '{}')).body.__type).toBe('UnsupportedMediaTypeException');
+      expect((await bad({ 'content-type': 'application/json', 'x-amz-target': `${TARGET}InitiateAuth` }, '{}')).body.__type).toBe(
+        'UnsupportedMediaTypeException',
+      );
       expect((await bad({ 'content-type': 'application/x-amz-json-1.1' }, '{}')).body.__type).toBe('UnknownOperationException');
       expect((await bad(json, 'not json')).body.__type).toBe('SerializationException');
       expect((await bad(json, JSON.stringify({ pad: 'x'.repeat(70_000) }))).status).toBe(400);
       expect((await bad({ ...json, 'x-amz-target': `${TARGET}AdminCreateUser` }, '{}')).body.__type).toBe('MissingAuthenticationTokenException');
-      const wrongClient = await call('InitiateAuth', { AuthFlow: 'USER_PASSWORD_AUTH', ClientId: 'otro', AuthParameters: { USERNAME: 'a', PASSWORD: 'b' } });
+      const wrongClient = await call('InitiateAuth', {
+        AuthFlow: 'USER_PASSWORD_AUTH',
+        ClientId: 'otro',
+        AuthParameters: { USERNAME: 'a', PASSWORD: 'b' },
+      });
       expect(wrongClient.body.__type).toBe('ResourceNotFoundException');
     });
   });
@@ -300,7 +352,11 @@ describe.each(testEngines())('embedded identity endpoint with the real client (%
     expect(restarted.deps.identity!.jwks).toEqual(identity.jwks);
     await request(restarted.app)
       .post('/api/v5/users/getUserByEmail')
-      .set({ AccessToken: out.session.getAccessToken().getJwtToken(), IdToken: out.session.getIdToken().getJwtToken(), username: 'soporte@demo.local' })
+      .set({
+        AccessToken: out.session.getAccessToken().getJwtToken(),
+        IdToken: out.session.getIdToken().getJwtToken(),
+        username: 'soporte@demo.local',
+      })
       .send({ correo: 'soporte@demo.local' })
       .expect(200);
   });
@@ -311,7 +367,11 @@ describe('sign-in rate limit per client IP', () => {
     const t = await createTestDb('pglite');
     try {
       const { app, config } = await buildTestApp(t.db, { env: { IDENTITY_RATE_LIMIT_PER_MINUTE: '3' } });
-      const body = { AuthFlow: 'USER_PASSWORD_AUTH', ClientId: config.identity.clientId, AuthParameters: { USERNAME: 'x@y.z', PASSWORD: 'Nada-1234!' } };
+      const body = {
+        AuthFlow: 'USER_PASSWORD_AUTH',
+        ClientId: config.identity.clientId,
+        AuthParameters: { USERNAME: 'x@y.z', PASSWORD: 'Nada-1234!' },
+      };
       const post = () =>
         request(app)
           .post('/cognito/')

@@ -111,7 +111,10 @@ describe.each(testEngines())('embedded identity endpoint under attack (%s)', (en
       expect((await confirm(user, wrongOf(await forgot(user)))).body.__type).toBe('CodeMismatchException');
     }
     const code = await forgot(user);
-    expect((await confirm(user, code)).body).toEqual({ __type: 'LimitExceededException', message: 'Attempt limit exceeded, please try after some time.' });
+    expect((await confirm(user, code)).body).toEqual({
+      __type: 'LimitExceededException',
+      message: 'Attempt limit exceeded, please try after some time.',
+    });
     expect(await failure(signIn(pool(), user, 'Nueva-Adivina-2026!', 'USER_PASSWORD_AUTH'))).toEqual(WRONG);
 
     // Fifteen minutes after those failures the right code works again.
@@ -148,14 +151,28 @@ describe.each(testEngines())('embedded identity endpoint under attack (%s)', (en
     const auditBefore = await audit();
     for (const name of bad) {
       const answers = [
-        await op('InitiateAuth', { AuthFlow: 'USER_PASSWORD_AUTH', ClientId: clientId, AuthParameters: { USERNAME: name, PASSWORD: 'Mala-Clave-2026!' } }),
+        await op('InitiateAuth', {
+          AuthFlow: 'USER_PASSWORD_AUTH',
+          ClientId: clientId,
+          AuthParameters: { USERNAME: name, PASSWORD: 'Mala-Clave-2026!' },
+        }),
         await op('InitiateAuth', { AuthFlow: 'USER_SRP_AUTH', ClientId: clientId, AuthParameters: { USERNAME: name, SRP_A: 'abc' } }),
         await op('RespondToAuthChallenge', {
           ChallengeName: 'PASSWORD_VERIFIER',
           ClientId: clientId,
-          ChallengeResponses: { USERNAME: name, PASSWORD_CLAIM_SECRET_BLOCK: 'eA==', TIMESTAMP: 'Mon Nov 23 10:00:00 UTC 2026', PASSWORD_CLAIM_SIGNATURE: 'x' },
+          ChallengeResponses: {
+            USERNAME: name,
+            PASSWORD_CLAIM_SECRET_BLOCK: 'eA==',
+            TIMESTAMP: 'Mon Nov 23 10:00:00 UTC 2026',
+            PASSWORD_CLAIM_SIGNATURE: 'x',
+          },
         }),
-        await op('RespondToAuthChallenge', { ChallengeName: 'NEW_PASSWORD_REQUIRED', ClientId: clientId, Session: 'x', ChallengeResponses: { USERNAME: name, NEW_PASSWORD: 'Nueva-Clave-2026!' } }),
+        await op('RespondToAuthChallenge', {
+          ChallengeName: 'NEW_PASSWORD_REQUIRED',
+          ClientId: clientId,
+          Session: 'x',
+          ChallengeResponses: { USERNAME: name, NEW_PASSWORD: 'Nueva-Clave-2026!' },
+        }),
         await op('ForgotPassword', { ClientId: clientId, Username: name }),
         await op('ConfirmForgotPassword', { ClientId: clientId, Username: name, ConfirmationCode: '123456', Password: 'Nueva-Clave-2026!' }),
       ];
@@ -173,7 +190,11 @@ describe.each(testEngines())('embedded identity endpoint under attack (%s)', (en
     // 128 characters is still a name: an unknown one, answered as any unknown name, and audited.
     const longest = `${'c'.repeat(117)}@demo.local`;
     expect(longest).toHaveLength(128);
-    const ok = await op('InitiateAuth', { AuthFlow: 'USER_PASSWORD_AUTH', ClientId: clientId, AuthParameters: { USERNAME: longest, PASSWORD: 'Mala-Clave-2026!' } });
+    const ok = await op('InitiateAuth', {
+      AuthFlow: 'USER_PASSWORD_AUTH',
+      ClientId: clientId,
+      AuthParameters: { USERNAME: longest, PASSWORD: 'Mala-Clave-2026!' },
+    });
     expect(ok.body).toEqual({ __type: WRONG.code, message: WRONG.message });
     expect(await audit()).toBe(auditBefore + 1);
   });
@@ -184,7 +205,11 @@ describe('reset codes in production', () => {
     const t = await createTestDb('pglite');
     try {
       const { app, config, logs, deps } = await buildTestApp(t.db, { env: { NODE_ENV: 'production', IDENTITY_MODE: 'embedded' } });
-      await deps.identity!.adminCreateUser({ username: 'prod@empresa.mx', attributes: { email: 'prod@empresa.mx' }, temporaryPassword: 'Prod-Clave-Propia-77' });
+      await deps.identity!.adminCreateUser({
+        username: 'prod@empresa.mx',
+        attributes: { email: 'prod@empresa.mx' },
+        temporaryPassword: 'Prod-Clave-Propia-77',
+      });
       await deps.identity!.adminSetUserPassword('prod@empresa.mx', 'Prod-Clave-Propia-77', true);
       const res = await request(app)
         .post('/cognito/')

@@ -36,13 +36,15 @@ describe.each(testEngines())('job heartbeat and takeover on %s', (engine) => {
     await repo.complete(id);
   });
 
-  test('the timer beat refreshes only the owner\'s job; a fresh beat keeps another runner away', async () => {
+  test("the timer beat refreshes only the owner's job; a fresh beat keeps another runner away", async () => {
     const id = await newJob();
     await repo.claim('replica-a', JOB_STALE_SECONDS);
     await ageHeartbeat(id, 9);
     expect(await repo.heartbeat(id, 'replica-b')).toBe(false);
     expect(await repo.heartbeat(id, 'replica-a')).toBe(true);
-    const age = await t.db.query<{ s: number }>('SELECT extract(epoch FROM clock_timestamp() - heartbeat_at)::float8 AS s FROM jobs WHERE id = $1', [id]);
+    const age = await t.db.query<{ s: number }>('SELECT extract(epoch FROM clock_timestamp() - heartbeat_at)::float8 AS s FROM jobs WHERE id = $1', [
+      id,
+    ]);
     expect(age.rows[0]!.s).toBeLessThan(5);
     await ageHeartbeat(id, 9);
     await repo.heartbeat(id, 'replica-a');

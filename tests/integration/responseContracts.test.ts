@@ -34,13 +34,19 @@ describe.each(testEngines())('responses answer their shared contracts (%s)', (en
 
   test('devices and groups: the list, one device (with a command in flight) and a created group, exactly as contracted', async () => {
     const headers = await api.headersOf('admin@demo.local');
-    const group = await request(api.ta.app).post('/api/v5/groups').set(headers).send({ name: 'Contrato', description: 'Grupo de prueba' }).expect(201);
+    const group = await request(api.ta.app)
+      .post('/api/v5/groups')
+      .set(headers)
+      .send({ name: 'Contrato', description: 'Grupo de prueba' })
+      .expect(201);
     expect(groupResponse.parse(group.body).name).toBe('Contrato');
     const [plain, pending] = await insertDevices(t.db, [{ groupId: group.body.id, customerName: 'Ana' }, { lifecycle: 'enrolled' }]);
     await setPendingCommand(t.db, pending!, 0);
     const list = await request(api.ta.app).get('/api/v5/devices').set(headers).expect(200);
     expect(deviceListResponse.parse(list.body).data.length).toBeGreaterThanOrEqual(2);
-    expect(deviceResponse.parse((await request(api.ta.app).get(`/api/v5/devices/${plain}`).set(headers).expect(200)).body).groupName).toBe('Contrato');
+    expect(deviceResponse.parse((await request(api.ta.app).get(`/api/v5/devices/${plain}`).set(headers).expect(200)).body).groupName).toBe(
+      'Contrato',
+    );
     const withCommand = deviceResponse.parse((await request(api.ta.app).get(`/api/v5/devices/${pending}`).set(headers).expect(200)).body);
     expect(withCommand.pendingCommand).not.toBeNull();
     const groups = await request(api.ta.app).get('/api/v5/groups').set(headers).expect(200);
@@ -50,7 +56,11 @@ describe.each(testEngines())('responses answer their shared contracts (%s)', (en
   test('actions, history, bulk preview, jobs and their results, exactly as contracted', async () => {
     const headers = await api.headersOf('admin@demo.local');
     const [a, b] = await insertDevices(t.db, [{ lifecycle: 'enrolled' }, { lifecycle: 'enrolled' }]);
-    const acted = await request(api.ta.app).post(`/api/v5/devices/${a}/actions`).set(headers).send({ action: 5, title: 'Aviso', message: 'Hola' }).expect(201);
+    const acted = await request(api.ta.app)
+      .post(`/api/v5/devices/${a}/actions`)
+      .set(headers)
+      .send({ action: 5, title: 'Aviso', message: 'Hola' })
+      .expect(201);
     expect(actionResultResponse.parse(acted.body).command?.action).toBe(5);
     const history = await request(api.ta.app).get(`/api/v5/devices/${a}/history`).set(headers).expect(200);
     expect(historyResponse.parse(history.body).data.length).toBeGreaterThan(0);
@@ -66,7 +76,12 @@ describe.each(testEngines())('responses answer their shared contracts (%s)', (en
     const headers = await api.headersOf('admin@demo.local');
     const imei = `35209900176${String(Date.now()).slice(-3)}`;
     const csv = [IMPORT_COLUMNS.join(','), `${imei}${luhnCheckDigit(imei)},,,1,Marca,Modelo,,Ana,`, 'no-es-imei,,,9,,,,,'].join('\n');
-    const res = await request(api.ta.app).post('/api/v5/devices/import?mode=preview').set(headers).set('Content-Type', 'text/csv').send(csv).expect(200);
+    const res = await request(api.ta.app)
+      .post('/api/v5/devices/import?mode=preview')
+      .set(headers)
+      .set('Content-Type', 'text/csv')
+      .send(csv)
+      .expect(200);
     const result = importResultResponse.parse(res.body);
     expect([result.valid, result.invalid.length]).toEqual([1, 1]);
     expect(result.sample[0]).toMatchObject({ deviceType: 1, customerName: 'Ana', serial: null });

@@ -30,10 +30,10 @@ describe.each(testEngines())('roles API on %s', (engine) => {
   });
 
   const app = () => api.ta.app;
-  const lastAudit = async () =>
-    (await t.db.query<Record<string, unknown>>('SELECT * FROM audit_log ORDER BY id DESC LIMIT 1')).rows[0];
+  const lastAudit = async () => (await t.db.query<Record<string, unknown>>('SELECT * FROM audit_log ORDER BY id DESC LIMIT 1')).rows[0];
   const roleByName = async (nombre: string) =>
-    (await t.db.query<{ id: number; paths: string[]; actions: number[] }>('SELECT id, paths, actions FROM profiles WHERE nombre = $1', [nombre])).rows[0];
+    (await t.db.query<{ id: number; paths: string[]; actions: number[] }>('SELECT id, paths, actions FROM profiles WHERE nombre = $1', [nombre]))
+      .rows[0];
 
   test('lists every role with the number of administrators using it', async () => {
     const res = await request(app()).get('/api/v5/roles').set(admin).expect(200);
@@ -103,10 +103,7 @@ describe.each(testEngines())('roles API on %s', (engine) => {
       ['"texto"', /JSON|cuerpo/],
     ];
     for (const [body, message] of cases) {
-      for (const call of [
-        request(app()).post('/api/v5/roles').set(admin),
-        request(app()).put(`/api/v5/roles/${soporte.id}`).set(admin),
-      ]) {
+      for (const call of [request(app()).post('/api/v5/roles').set(admin), request(app()).put(`/api/v5/roles/${soporte.id}`).set(admin)]) {
         const res = await (typeof body === 'string' ? call.set('Content-Type', 'application/json').send(body) : call.send(body as object));
         expect(res.status).toBe(400);
         expect(res.body.message).toMatch(message);
@@ -263,7 +260,11 @@ describe.each(testEngines())('roles API on %s', (engine) => {
   test('edits are audited with the values before and after; an edit that changes nothing is not', async () => {
     const copy = (await roleByName('Gestor (copia)'))!;
     const audits = await api.count('audit_log');
-    await request(app()).put(`/api/v5/roles/${copy.id}`).set(admin).send({ nombre: 'Gestor (copia)', paths: ['/dashboard'], actions: [] }).expect(200);
+    await request(app())
+      .put(`/api/v5/roles/${copy.id}`)
+      .set(admin)
+      .send({ nombre: 'Gestor (copia)', paths: ['/dashboard'], actions: [] })
+      .expect(200);
     expect(await api.count('audit_log')).toBe(audits);
     const res = await request(app())
       .put(`/api/v5/roles/${copy.id}`)
@@ -287,7 +288,13 @@ describe.each(testEngines())('roles API on %s', (engine) => {
     const c = await request(app()).post(`/api/v5/roles/${soporte.id}/duplicate`).set(admin).send({ nombre: 'Mesa de ayuda' }).expect(201);
     expect([a.body.nombre, b.body.nombre, c.body.nombre]).toEqual(['Soporte (copia)', 'Soporte (copia 2)', 'Mesa de ayuda']);
     for (const r of [a, b, c]) expect(r.body).toMatchObject({ paths: soporte.paths, actions: soporte.actions, adminCount: 0 });
-    expect(await lastAudit()).toMatchObject({ entity: 'role', entity_id: String(c.body.id), action: 'duplicate', before: null, detail: `Soporte (${soporte.id})` });
+    expect(await lastAudit()).toMatchObject({
+      entity: 'role',
+      entity_id: String(c.body.id),
+      action: 'duplicate',
+      before: null,
+      detail: `Soporte (${soporte.id})`,
+    });
   });
 
   test('a role in use is not deleted (409); an unused one is, audited with its values', async () => {

@@ -56,8 +56,7 @@ describe.each(testEngines())('sessions that ended are refused by the API (%s)', 
     if (out.kind !== 'session') throw new Error(`no session for ${email}`);
     return { user: out.user, headers: headersOfSession(email, out.session) };
   }
-  const me = (headers: Record<string, string>) =>
-    request(app()).post('/api/v5/users/getUserByEmail').set(headers).send({ correo: headers.username });
+  const me = (headers: Record<string, string>) => request(app()).post('/api/v5/users/getUserByEmail').set(headers).send({ correo: headers.username });
   const idOf = async (correo: string) => (await t.db.query<{ id: number }>('SELECT id FROM admins WHERE correo = $1', [correo])).rows[0]?.id;
 
   test('sign-out in the browser (RevokeToken): that session gets 401 at once, another one goes on', async () => {
@@ -97,9 +96,16 @@ describe.each(testEngines())('sessions that ended are refused by the API (%s)', 
     await api.addAdmin('vuelve@demo.local', 3);
     const old = await session('vuelve@demo.local');
     await me(old.headers).expect(200);
-    await request(app()).delete(`/api/v5/admins/${await idOf('vuelve@demo.local')}`).set(admin).expect(204);
+    await request(app())
+      .delete(`/api/v5/admins/${await idOf('vuelve@demo.local')}`)
+      .set(admin)
+      .expect(204);
     expect((await me(old.headers)).status).toBeGreaterThanOrEqual(401);
-    const created = await request(app()).post('/api/v5/admins').set(admin).send({ correo: 'vuelve@demo.local', nombres: 'Vuelve', profileId: 3 }).expect(201);
+    const created = await request(app())
+      .post('/api/v5/admins')
+      .set(admin)
+      .send({ correo: 'vuelve@demo.local', nombres: 'Vuelve', profileId: 3 })
+      .expect(201);
     const newSub = (await api.ta.deps.identity!.adminGetUser('vuelve@demo.local')).sub;
     expect((await t.db.query('SELECT sub FROM admins WHERE id = $1', [created.body.id])).rows[0]).toEqual({ sub: newSub });
     for (const res of [await me(old.headers), await request(app()).get('/api/portal/getVersion').set(old.headers)]) {
@@ -116,7 +122,9 @@ describe.each(testEngines())('sessions that ended are refused by the API (%s)', 
     /** The pool's signing keys: not the embedded endpoint's, so only the portal's deny list applies. */
     const poolKey = (kid: string): SigningKey & { jwk: object } => {
       const { privateKey, publicKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
-      return { kid, privateKey, jwk: { ...(publicKey.export({ format: 'jwk' }) as object), kid, alg: 'RS256', use: 'sig' } } as SigningKey & { jwk: object };
+      return { kid, privateKey, jwk: { ...(publicKey.export({ format: 'jwk' }) as object), kid, alg: 'RS256', use: 'sig' } } as SigningKey & {
+        jwk: object;
+      };
     };
     const keys = { access: poolKey('pool-access'), id: poolKey('pool-id') };
 
@@ -125,9 +133,21 @@ describe.each(testEngines())('sessions that ended are refused by the API (%s)', 
       const { sub } = await api.ta.deps.identity!.adminGetUser(email);
       const clientId = api.ta.config.identity.clientId;
       const exp = Math.floor(Date.now() / 1000) + 600;
-      const common = { sub, iss: api.ta.deps.identity!.issuer, origin_jti: randomUUID(), event_id: randomUUID(), auth_time: at, iat: at, exp, jti: randomUUID() };
+      const common = {
+        sub,
+        iss: api.ta.deps.identity!.issuer,
+        origin_jti: randomUUID(),
+        event_id: randomUUID(),
+        auth_time: at,
+        iat: at,
+        exp,
+        jti: randomUUID(),
+      };
       return {
-        AccessToken: signJwt({ ...common, client_id: clientId, token_use: 'access', scope: 'aws.cognito.signin.user.admin', username: email }, keys.access),
+        AccessToken: signJwt(
+          { ...common, client_id: clientId, token_use: 'access', scope: 'aws.cognito.signin.user.admin', username: email },
+          keys.access,
+        ),
         IdToken: signJwt({ ...common, email, aud: clientId, token_use: 'id', 'cognito:username': email }, keys.id),
         username: email,
       };

@@ -80,9 +80,7 @@ describe('server-side rendering', () => {
       portalVersion: '0.0.0-test',
       cognito: { region: 'eu-west-1', userPoolId: 'eu-west-1_AbCdEf123', clientId: 'abc123def456' },
     });
-    expect(res.headers['content-security-policy']).toContain(
-      "connect-src 'self' https://cognito-idp.eu-west-1.amazonaws.com",
-    );
+    expect(res.headers['content-security-policy']).toContain("connect-src 'self' https://cognito-idp.eu-west-1.amazonaws.com");
   });
 
   test('JSON in the page escapes <, U+2028 and U+2029', async () => {
@@ -90,9 +88,7 @@ describe('server-side rendering', () => {
     const res = await request(app).get('/login').expect(200);
     expect(res.text).not.toContain('</script><script>alert(1)');
     expect(res.text).toContain('\\u003c/script>\\u003cscript>alert(1)//\\u2028\\u2029');
-    expect((scriptJson(res.text, 'portal-config') as { apiBase: string }).apiBase).toBe(
-      '/api</script><script>alert(1)//\u2028\u2029',
-    );
+    expect((scriptJson(res.text, 'portal-config') as { apiBase: string }).apiBase).toBe('/api</script><script>alert(1)//\u2028\u2029');
   });
 
   test('every executable script carries the per-request CSP nonce, new on every response', async () => {
@@ -103,7 +99,7 @@ describe('server-side rendering', () => {
       const csp = res.headers['content-security-policy'] as string;
       const nonce = csp.match(/script-src 'self' 'nonce-([^']+)'/)?.[1];
       expect(nonce).toBeDefined();
-      expect(csp).not.toContain('unsafe-inline\';'.replace(';', '') + "' 'nonce");
+      expect(csp).not.toContain("unsafe-inline';".replace(';', '') + "' 'nonce");
       expect(csp).toMatch(/script-src [^;]*/);
       expect(csp.match(/script-src [^;]*/)![0]).not.toContain('unsafe-inline');
       const scripts = [...res.text.matchAll(/<script\b([^>]*)>/g)].map((m) => m[1]!);

@@ -50,11 +50,17 @@ export default function AccountPage({ title }: PageProps) {
             <Card.Body>
               <dl className="row mb-0">
                 <dt className="col-sm-4">{a.names}</dt>
-                <dd className="col-sm-8" data-testid="account-names">{displayValue(`${user.nombres} ${user.apellidos}`.trim())}</dd>
+                <dd className="col-sm-8" data-testid="account-names">
+                  {displayValue(`${user.nombres} ${user.apellidos}`.trim())}
+                </dd>
                 <dt className="col-sm-4">{a.email}</dt>
-                <dd className="col-sm-8" data-testid="account-email">{displayValue(user.correo)}</dd>
+                <dd className="col-sm-8" data-testid="account-email">
+                  {displayValue(user.correo)}
+                </dd>
                 <dt className="col-sm-4">{a.profile}</dt>
-                <dd className="col-sm-8" data-testid="account-profile">{displayValue(user.profile?.nombre)}</dd>
+                <dd className="col-sm-8" data-testid="account-profile">
+                  {displayValue(user.profile?.nombre)}
+                </dd>
                 <dt className="col-sm-4">{a.modules}</dt>
                 <dd className="col-sm-8">
                   {modules.length === 0 ? (

@@ -16,7 +16,9 @@ test('administrator: the shared schema checks before sending; the server 409 (fi
   render(
     <>
       <AdminForm formId="admin-form" roles={[{ id: 3, nombre: 'Soporte' }]} onSubmit={onSubmit} />
-      <button type="submit" form="admin-form">Guardar</button>
+      <button type="submit" form="admin-form">
+        Guardar
+      </button>
     </>,
   );
   await user.click(screen.getByRole('button', { name: 'Guardar' }));
@@ -37,13 +39,22 @@ test('administrator edit: the fixed e-mail is not sent', async () => {
   const user = userEvent.setup();
   const onSubmit = jest.fn(() => undefined);
   const admin = {
-    id: 4, correo: 'ana@demo.local', nombres: 'Ana', apellidos: 'López', enabled: true, profileId: 3, profileNombre: 'Soporte',
-    createdAt: '2025-01-01T00:00:00.000Z', updatedAt: '2025-01-01T00:00:00.000Z',
+    id: 4,
+    correo: 'ana@demo.local',
+    nombres: 'Ana',
+    apellidos: 'López',
+    enabled: true,
+    profileId: 3,
+    profileNombre: 'Soporte',
+    createdAt: '2025-01-01T00:00:00.000Z',
+    updatedAt: '2025-01-01T00:00:00.000Z',
   };
   render(
     <>
       <AdminForm formId="admin-form" admin={admin} roles={[{ id: 3, nombre: 'Soporte' }]} onSubmit={onSubmit} />
-      <button type="submit" form="admin-form">Guardar</button>
+      <button type="submit" form="admin-form">
+        Guardar
+      </button>
     </>,
   );
   await user.click(screen.getByRole('button', { name: 'Guardar' }));
@@ -56,7 +67,9 @@ test('role: an empty name is refused under the name; the server 409 (field nombr
   render(
     <>
       <RoleForm formId="role-form" onSubmit={onSubmit} />
-      <button type="submit" form="role-form">Guardar</button>
+      <button type="submit" form="role-form">
+        Guardar
+      </button>
     </>,
   );
   const name = screen.getByRole('textbox', { name: L.roles.name });

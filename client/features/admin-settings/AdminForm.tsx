@@ -11,7 +11,10 @@ import { TextInput } from '../../components/TextInput';
 type AdminFormFields = z.input<typeof createAdminBody>;
 
 /** Editing: the update body; the fixed e-mail stays in the form but is not sent. */
-const editBody = createAdminBody.omit({ correo: true }).extend({ correo: z.string() }).transform(({ correo: _fixed, ...body }): UpdateAdminBody => body);
+const editBody = createAdminBody
+  .omit({ correo: true })
+  .extend({ correo: z.string() })
+  .transform(({ correo: _fixed, ...body }): UpdateAdminBody => body);
 
 export interface AdminFormProps {
   formId: string;

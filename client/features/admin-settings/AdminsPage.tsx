@@ -7,13 +7,7 @@ import Col from 'react-bootstrap/Col';
 import Form from 'react-bootstrap/Form';
 import Row from 'react-bootstrap/Row';
 import { ADMIN_LABELS as L } from '../../../shared/constants/adminLabels';
-import {
-  ADMIN_SORTS,
-  type Admin,
-  type AdminSort,
-  type CreateAdminBody,
-  type UpdateAdminBody,
-} from '../../../shared/contracts/admins';
+import { ADMIN_SORTS, type Admin, type AdminSort, type CreateAdminBody, type UpdateAdminBody } from '../../../shared/contracts/admins';
 import type { PageProps } from '../../app/lazyPage';
 import { AppModal } from '../../components/AppModal';
 import { CopyText } from '../../components/CopyText';
@@ -213,25 +207,31 @@ export default function AdminsPage({ title }: PageProps) {
                 title={L.admins.resetPassword}
                 onClick={() => setConfirm({ kind: 'reset', admin: a })}
               />
-              <IconButton variant="outline-danger" icon="trash" label={L.admins.deleteOf(name)} title={L.admins.delete} onClick={() => setConfirm({ kind: 'delete', admin: a })} />
+              <IconButton
+                variant="outline-danger"
+                icon="trash"
+                label={L.admins.deleteOf(name)}
+                title={L.admins.delete}
+                onClick={() => setConfirm({ kind: 'delete', admin: a })}
+              />
             </ButtonGroup>
           );
         }}
       />
       {list.data && (
-        <ListPager
-          page={page}
-          perPage={perPage}
-          total={list.data.total}
-          onPage={(p) => set({ page: p })}
-          onPerPage={(n) => set({ perPage: n })}
-        />
+        <ListPager page={page} perPage={perPage} total={list.data.total} onPage={(p) => set({ page: p })} onPerPage={(n) => set({ perPage: n })} />
       )}
 
       <AppModal show={creating} title={L.admins.create} formId="admin-create-form" loading={createState.isLoading} onClose={() => setCreating(false)}>
         {creating && <AdminForm formId="admin-create-form" roles={roleOptions} onSubmit={onCreate} />}
       </AppModal>
-      <AppModal show={editing !== null} title={L.admins.edit} formId="admin-edit-form" loading={updateState.isLoading} onClose={() => setEditing(null)}>
+      <AppModal
+        show={editing !== null}
+        title={L.admins.edit}
+        formId="admin-edit-form"
+        loading={updateState.isLoading}
+        onClose={() => setEditing(null)}
+      >
         {editing && <AdminForm key={editing.id} formId="admin-edit-form" admin={editing} roles={roleOptions} onSubmit={onEdit} />}
       </AppModal>
       <AppModal

@@ -53,9 +53,18 @@ const columns: DataTableColumn<AuditEntryView>[] = [
   { id: 'entity', header: L.audit.entity, cell: (r) => entityLabel(r.entity) },
   { id: 'entityId', header: L.audit.entityId, cell: (r) => displayValue(r.entityId) },
   { id: 'action', header: L.audit.action, cell: (r) => actionLabel(r.action) },
-  { id: 'outcome', header: L.audit.outcome, cell: (r) => <Badge bg={r.outcome === 'success' ? 'success' : 'danger'}>{outcomeLabel(r.outcome)}</Badge> },
+  {
+    id: 'outcome',
+    header: L.audit.outcome,
+    cell: (r) => <Badge bg={r.outcome === 'success' ? 'success' : 'danger'}>{outcomeLabel(r.outcome)}</Badge>,
+  },
 ];
-const rowAttributes = (r: AuditEntryView) => ({ 'data-testid': 'audit-row', 'data-entity': r.entity, 'data-action': r.action, 'data-actor': r.actorEmail ?? '' });
+const rowAttributes = (r: AuditEntryView) => ({
+  'data-testid': 'audit-row',
+  'data-entity': r.entity,
+  'data-action': r.action,
+  'data-actor': r.actorEmail ?? '',
+});
 
 /** The before/after of one row: the changed keys, old → new. */
 function AuditDetail({ entry }: { entry: AuditEntryView }) {
@@ -231,14 +240,23 @@ export default function AuditPage({ title }: PageProps) {
         fetching={list.isFetching}
         error={list.isError && !list.data}
         onRetry={() => void list.refetch()}
-        rowActions={(r) => <IconButton size="sm" variant="outline-primary" icon="eye" label={L.audit.viewOf(r.id)} title={L.audit.view} onClick={() => setDetail(r)} />}
+        rowActions={(r) => (
+          <IconButton size="sm" variant="outline-primary" icon="eye" label={L.audit.viewOf(r.id)} title={L.audit.view} onClick={() => setDetail(r)} />
+        )}
         size="sm"
         testId="audit-table"
       />
       {list.data && (
         <ListPager page={page} perPage={perPage} total={list.data.total} onPage={(p) => set({ page: p })} onPerPage={(n) => set({ perPage: n })} />
       )}
-      <AppModal show={detail !== null} size="lg" title={detail ? L.audit.detailTitle(detail.id) : ''} confirmLabel={L.close} onClose={() => setDetail(null)} onConfirm={() => setDetail(null)}>
+      <AppModal
+        show={detail !== null}
+        size="lg"
+        title={detail ? L.audit.detailTitle(detail.id) : ''}
+        confirmLabel={L.close}
+        onClose={() => setDetail(null)}
+        onConfirm={() => setDetail(null)}
+      >
         {detail && <AuditDetail entry={detail} />}
       </AppModal>
     </section>

@@ -11,7 +11,19 @@ export interface PermissionTreeProps {
   idPrefix: string;
 }
 
-function ModuleCheckbox({ module, checked, indeterminate, onToggle, id }: { module: MenuModule; checked: boolean; indeterminate: boolean; onToggle: () => void; id: string }) {
+function ModuleCheckbox({
+  module,
+  checked,
+  indeterminate,
+  onToggle,
+  id,
+}: {
+  module: MenuModule;
+  checked: boolean;
+  indeterminate: boolean;
+  onToggle: () => void;
+  id: string;
+}) {
   const ref = useRef<HTMLInputElement>(null);
   useEffect(() => {
     if (ref.current) ref.current.indeterminate = indeterminate;

@@ -76,8 +76,20 @@ export default function RolesPage({ title }: PageProps) {
         rowActions={(r) => (
           <ButtonGroup size="sm">
             <IconButton variant="outline-primary" icon="pencil" label={L.roles.editOf(r.nombre)} title={L.roles.edit} onClick={() => setEditing(r)} />
-            <IconButton variant="outline-secondary" icon="files" label={L.roles.duplicateOf(r.nombre)} title={L.roles.duplicate} onClick={() => void onDuplicate(r)} />
-            <IconButton variant="outline-danger" icon="trash" label={L.roles.deleteOf(r.nombre)} title={L.roles.delete} onClick={() => setDeleting(r)} />
+            <IconButton
+              variant="outline-secondary"
+              icon="files"
+              label={L.roles.duplicateOf(r.nombre)}
+              title={L.roles.duplicate}
+              onClick={() => void onDuplicate(r)}
+            />
+            <IconButton
+              variant="outline-danger"
+              icon="trash"
+              label={L.roles.deleteOf(r.nombre)}
+              title={L.roles.delete}
+              onClick={() => setDeleting(r)}
+            />
           </ButtonGroup>
         )}
       />
@@ -89,7 +101,9 @@ export default function RolesPage({ title }: PageProps) {
         loading={createState.isLoading || updateState.isLoading}
         onClose={() => setEditing(null)}
       >
-        {editing !== null && <RoleForm key={editing === 'new' ? 'new' : editing.id} formId={FORM_ID} role={editing === 'new' ? undefined : editing} onSubmit={onSave} />}
+        {editing !== null && (
+          <RoleForm key={editing === 'new' ? 'new' : editing.id} formId={FORM_ID} role={editing === 'new' ? undefined : editing} onSubmit={onSave} />
+        )}
       </AppModal>
       <AppModal
         show={deleting !== null}

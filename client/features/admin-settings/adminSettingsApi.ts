@@ -1,4 +1,12 @@
-import type { Admin, AdminList, AdminSort, CreateAdminBody, CreatedAdmin, ResetPasswordResponse, UpdateAdminBody } from '../../../shared/contracts/admins';
+import type {
+  Admin,
+  AdminList,
+  AdminSort,
+  CreateAdminBody,
+  CreatedAdmin,
+  ResetPasswordResponse,
+  UpdateAdminBody,
+} from '../../../shared/contracts/admins';
 import type { AuditList } from '../../../shared/contracts/audit';
 import type { Role, RoleBody, RoleList } from '../../../shared/contracts/roles';
 import { apiSlice } from '../../api/apiSlice';

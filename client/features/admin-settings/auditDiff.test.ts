@@ -2,7 +2,9 @@ import { auditDiff } from './auditDiff';
 
 describe('auditDiff', () => {
   test('lists only the keys whose values changed, old → new', () => {
-    expect(auditDiff({ nombre: 'A', paths: ['/x'], n: 1 }, { nombre: 'B', paths: ['/x'], n: 1 })).toEqual([{ key: 'nombre', before: 'A', after: 'B' }]);
+    expect(auditDiff({ nombre: 'A', paths: ['/x'], n: 1 }, { nombre: 'B', paths: ['/x'], n: 1 })).toEqual([
+      { key: 'nombre', before: 'A', after: 'B' },
+    ]);
   });
 
   test('a creation shows every new key with "-" before; a deletion the reverse', () => {

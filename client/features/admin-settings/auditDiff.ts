@@ -25,7 +25,5 @@ export function auditDiff(before: unknown, after: unknown): AuditChange[] {
     return [{ key: '-', before: show(before ?? undefined), after: show(after ?? undefined) }];
   }
   const keys = [...new Set([...Object.keys(b ?? {}), ...Object.keys(a ?? {})])];
-  return keys
-    .filter((k) => JSON.stringify(b?.[k]) !== JSON.stringify(a?.[k]))
-    .map((k) => ({ key: k, before: show(b?.[k]), after: show(a?.[k]) }));
+  return keys.filter((k) => JSON.stringify(b?.[k]) !== JSON.stringify(a?.[k])).map((k) => ({ key: k, before: show(b?.[k]), after: show(a?.[k]) }));
 }

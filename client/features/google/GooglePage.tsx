@@ -9,9 +9,7 @@ export default function GooglePage(_props: PageProps) {
   return (
     <main className="container py-5">
       <h1 className="h4">{MESSAGES.googleTitle}</h1>
-      <p className="text-secondary">
-        {token ? MESSAGES.googleReceived : MESSAGES.googleMissing}
-      </p>
+      <p className="text-secondary">{token ? MESSAGES.googleReceived : MESSAGES.googleMissing}</p>
     </main>
   );
 }

@@ -21,7 +21,12 @@ function setup(action: number) {
 test('LOCK: lock type (the specification labels), message with its counter, reported stolen', async () => {
   const { onSubmit, user, submit } = setup(DEVICE_ACTION.LOCK);
   const lockType = screen.getByRole('combobox', { name: 'Tipo de bloqueo' });
-  expect([...lockType.querySelectorAll('option')].map((o) => o.textContent)).toEqual(['Por Crédito', 'Por No Conexión', 'Por Cambio SIM', 'Sin Kiosko']);
+  expect([...lockType.querySelectorAll('option')].map((o) => o.textContent)).toEqual([
+    'Por Crédito',
+    'Por No Conexión',
+    'Por Cambio SIM',
+    'Sin Kiosko',
+  ]);
   await user.selectOptions(lockType, 'Por Cambio SIM');
   await user.type(screen.getByRole('textbox', { name: 'Mensaje en la pantalla de bloqueo' }), 'Pague su cuota');
   expect(screen.getByText('14/500')).toBeTruthy();

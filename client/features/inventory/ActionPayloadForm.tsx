@@ -116,11 +116,7 @@ function Field({
   return (
     <Form.Group className="mb-3" controlId={id}>
       <Form.Label>{label}</Form.Label>
-      {textarea ? (
-        <Form.Control as="textarea" rows={3} {...common} />
-      ) : (
-        <Form.Control type={type} {...inputProps} {...common} />
-      )}
+      {textarea ? <Form.Control as="textarea" rows={3} {...common} /> : <Form.Control type={type} {...inputProps} {...common} />}
       {error && (
         <Form.Control.Feedback type="invalid" id={`${id}-error`}>
           {error}
@@ -163,7 +159,11 @@ export function ActionPayloadForm({ formId, action, intro, onSubmit }: ActionPay
         <>
           <Form.Group className="mb-3" controlId={lockTypeId}>
             <Form.Label>{L.lockType}</Form.Label>
-            <Form.Select isInvalid={Boolean(lockTypeError)} aria-describedby={lockTypeError ? `${lockTypeId}-error` : undefined} {...form.register('lockType')}>
+            <Form.Select
+              isInvalid={Boolean(lockTypeError)}
+              aria-describedby={lockTypeError ? `${lockTypeId}-error` : undefined}
+              {...form.register('lockType')}
+            >
               {LOCK_TYPES.map((t) => (
                 <option key={t.key} value={t.key}>
                   {t.label}

@@ -42,8 +42,28 @@ const PREVIEW: ImportResult = {
     { line: 5, imei: '356938035643809', errors: [{ field: 'imei', message: M.csv.duplicateInFile(2) }] },
   ],
   sample: [
-    { imei: '356938035643809', imei2: null, serial: null, deviceType: 1, brand: 'Moto', model: 'G8', groupId: 3, customerName: null, creditReference: null },
-    { imei: '490154203237518', imei2: null, serial: 'S1', deviceType: 2, brand: null, model: null, groupId: null, customerName: 'Ana', creditReference: 'R-1' },
+    {
+      imei: '356938035643809',
+      imei2: null,
+      serial: null,
+      deviceType: 1,
+      brand: 'Moto',
+      model: 'G8',
+      groupId: 3,
+      customerName: null,
+      creditReference: null,
+    },
+    {
+      imei: '490154203237518',
+      imei2: null,
+      serial: 'S1',
+      deviceType: 2,
+      brand: null,
+      model: null,
+      groupId: null,
+      customerName: 'Ana',
+      creditReference: 'R-1',
+    },
   ],
   imported: 0,
 };
@@ -65,7 +85,9 @@ describe('CsvImportPreview', () => {
     expect(rows).toHaveLength(2);
     expect(rows[0]!.textContent).toContain('3');
     expect(rows[0]!.textContent).toContain('490154203237519');
-    const errors = within(rows[0]!).getAllByRole('listitem').map((li) => li.textContent);
+    const errors = within(rows[0]!)
+      .getAllByRole('listitem')
+      .map((li) => li.textContent);
     expect(errors).toEqual([`imei: ${M.field.imeiCheckDigit('imei')}`, `tipo: ${M.field.deviceType('tipo')}`]);
     expect(rows[1]!.textContent).toContain(M.csv.duplicateInFile(2));
 

@@ -148,7 +148,13 @@ export function CsvImport({ groups, preEnrolledPath }: CsvImportProps) {
         )}
       </div>
       {(step.kind === 'preview' || step.kind === 'importing') && (
-        <CsvImportPreview preview={step.preview} groups={groups} importing={step.kind === 'importing'} onImport={() => void onImport()} onCancel={reset} />
+        <CsvImportPreview
+          preview={step.preview}
+          groups={groups}
+          importing={step.kind === 'importing'}
+          onImport={() => void onImport()}
+          onCancel={reset}
+        />
       )}
       {step.kind === 'done' && (
         <>

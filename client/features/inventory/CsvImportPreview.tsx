@@ -128,11 +128,7 @@ export function CsvImportPreview({ preview, groups, importing, onImport, onCance
       </dl>
       {preview.invalid.length > 0 && <CsvInvalidRows rows={preview.invalid} caption={L.invalidTitle} />}
       {preview.sample.length > 0 && <SampleRows rows={preview.sample} groups={groups} />}
-      {preview.valid === 0 ? (
-        <Alert variant="warning">{L.noValidRows}</Alert>
-      ) : (
-        <p className="small mb-2">{L.importNote}</p>
-      )}
+      {preview.valid === 0 ? <Alert variant="warning">{L.noValidRows}</Alert> : <p className="small mb-2">{L.importNote}</p>}
       <div className="d-flex flex-wrap gap-2">
         <LoadingButton variant="primary" loading={importing} disabled={preview.valid === 0} onClick={onImport}>
           {L.importValid(preview.valid)}

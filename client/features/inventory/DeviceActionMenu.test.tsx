@@ -76,7 +76,8 @@ test('a pending command disables the stateful actions (and delete) with the conf
     expect(disabled(item(code))).toBe(true);
     expect(item(code).title).toBe(reason);
   }
-  for (const code of [DEVICE_ACTION.SEND_NOTIFICATION, DEVICE_ACTION.CODE_BAR, DEVICE_ACTION.UNLOCK_OFFLINE]) expect(disabled(item(code))).toBe(false);
+  for (const code of [DEVICE_ACTION.SEND_NOTIFICATION, DEVICE_ACTION.CODE_BAR, DEVICE_ACTION.UNLOCK_OFFLINE])
+    expect(disabled(item(code))).toBe(false);
 });
 
 test('an action the profile does not grant is disabled with "Su perfil no permite…"', async () => {

@@ -32,7 +32,12 @@ export function DeviceActionMenu({ device, granted, onAction, onDetail }: Device
       >
         <i className="bi bi-three-dots-vertical" aria-hidden="true" />
       </Dropdown.Toggle>
-      <Dropdown.Menu className="portal-device-menu" popperConfig={{ strategy: 'fixed' }} style={{ minWidth: '16rem', maxWidth: '22rem' }} data-testid="device-action-menu">
+      <Dropdown.Menu
+        className="portal-device-menu"
+        popperConfig={{ strategy: 'fixed' }}
+        style={{ minWidth: '16rem', maxWidth: '22rem' }}
+        data-testid="device-action-menu"
+      >
         {onDetail && (
           <>
             <Dropdown.Item as="button" type="button" onClick={onDetail}>

@@ -118,10 +118,31 @@ test('editing: the fields start with the device (its group chosen) and an untouc
   const submit = jest.fn();
   const user = userEvent.setup();
   const device = {
-    id: 7, imei: VALID_IMEI, imei2: null, serial: 'SN-1', deviceType: 1, brand: 'Moto', model: 'G8', osVersion: null, agentVersion: null,
-    groupId: 2, groupName: 'Sur', customerName: 'Ana', creditReference: null, status: 25, lockType: null, lockMessage: null,
-    temporaryUntil: null, pendingCommand: null, failureReason: null, lastSeenAt: null, enrolledAt: null,
-    createdAt: '2025-01-01T00:00:00.000Z', updatedAt: '2025-01-01T00:00:00.000Z', simIccid: null, simCarrier: null,
+    id: 7,
+    imei: VALID_IMEI,
+    imei2: null,
+    serial: 'SN-1',
+    deviceType: 1,
+    brand: 'Moto',
+    model: 'G8',
+    osVersion: null,
+    agentVersion: null,
+    groupId: 2,
+    groupName: 'Sur',
+    customerName: 'Ana',
+    creditReference: null,
+    status: 25,
+    lockType: null,
+    lockMessage: null,
+    temporaryUntil: null,
+    pendingCommand: null,
+    failureReason: null,
+    lastSeenAt: null,
+    enrolledAt: null,
+    createdAt: '2025-01-01T00:00:00.000Z',
+    updatedAt: '2025-01-01T00:00:00.000Z',
+    simIccid: null,
+    simCarrier: null,
   } as const;
   render(
     <>
@@ -135,6 +156,14 @@ test('editing: the fields start with the device (its group chosen) and an untouc
   await user.click(screen.getByRole('button', { name: 'Guardar' }));
   await waitFor(() => expect(submit).toHaveBeenCalledTimes(1));
   expect(submit.mock.calls[0]![0]).toEqual({
-    imei: VALID_IMEI, imei2: null, serial: 'SN-1', deviceType: 1, brand: 'Moto', model: 'G8', groupId: 2, customerName: 'Ana', creditReference: null,
+    imei: VALID_IMEI,
+    imei2: null,
+    serial: 'SN-1',
+    deviceType: 1,
+    brand: 'Moto',
+    model: 'G8',
+    groupId: 2,
+    customerName: 'Ana',
+    creditReference: null,
   });
 });

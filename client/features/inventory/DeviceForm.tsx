@@ -97,13 +97,7 @@ export function DeviceForm({ formId, device, groups, onSubmit, resetAfterSave = 
     <Form id={formId} noValidate onSubmit={(e) => void submit(e)}>
       <Row className="g-3">
         <Col md={6}>
-          <TextInput
-            label={L.deviceForm.imei}
-            inputMode="numeric"
-            autoComplete="off"
-            error={errors.imei?.message}
-            {...form.register('imei')}
-          />
+          <TextInput label={L.deviceForm.imei} inputMode="numeric" autoComplete="off" error={errors.imei?.message} {...form.register('imei')} />
         </Col>
         <Col md={6}>
           <TextInput label={L.deviceForm.imei2} inputMode="numeric" autoComplete="off" error={errors.imei2?.message} {...form.register('imei2')} />
@@ -112,7 +106,7 @@ export function DeviceForm({ formId, device, groups, onSubmit, resetAfterSave = 
           <TextInput
             label={L.deviceForm.serial}
             autoComplete="off"
-           
+
             error={errors.serial?.message}
             {...form.register('serial')}
           />
@@ -120,7 +114,10 @@ export function DeviceForm({ formId, device, groups, onSubmit, resetAfterSave = 
         <Col md={6}>
           <Form.Group controlId={`${formId}-deviceType`}>
             <Form.Label>{L.deviceForm.deviceType}</Form.Label>
-            <Form.Select {...selectError('deviceType')} {...form.register('deviceType', { setValueAs: (v: unknown) => (v === '' || v == null ? undefined : Number(v)) })}>
+            <Form.Select
+              {...selectError('deviceType')}
+              {...form.register('deviceType', { setValueAs: (v: unknown) => (v === '' || v == null ? undefined : Number(v)) })}
+            >
               {DEVICE_TYPES.map((t) => (
                 <option key={t.code} value={t.code}>
                   {t.label}
@@ -143,7 +140,10 @@ export function DeviceForm({ formId, device, groups, onSubmit, resetAfterSave = 
         <Col md={6}>
           <Form.Group controlId={`${formId}-groupId`}>
             <Form.Label>{L.deviceForm.group}</Form.Label>
-            <Form.Select {...selectError('groupId')} {...form.register('groupId', { setValueAs: (v: unknown) => (v === '' || v == null ? null : Number(v)) })}>
+            <Form.Select
+              {...selectError('groupId')}
+              {...form.register('groupId', { setValueAs: (v: unknown) => (v === '' || v == null ? null : Number(v)) })}
+            >
               <option value="">{L.deviceForm.noGroup}</option>
               <GroupOptions groups={groups} />
             </Form.Select>
@@ -157,7 +157,7 @@ export function DeviceForm({ formId, device, groups, onSubmit, resetAfterSave = 
         <Col md={6}>
           <TextInput
             label={L.deviceForm.customerName}
-           
+
             error={errors.customerName?.message}
             {...form.register('customerName')}
           />
@@ -166,7 +166,7 @@ export function DeviceForm({ formId, device, groups, onSubmit, resetAfterSave = 
           <TextInput
             label={L.deviceForm.creditReference}
             autoComplete="off"
-           
+
             error={errors.creditReference?.message}
             {...form.register('creditReference')}
           />

@@ -72,7 +72,9 @@ function renderPage(url = PATH, actions: number[] = ALL_ACTIONS) {
 
 const listOf = (rows: Device[], total = rows.length, totalIsEstimate = false): DeviceList => ({ data: rows, total, totalIsEstimate });
 const PAGE = Array.from({ length: 25 }, (_, i) => device(i + 1));
-const GROUPS = { 'GET /v5/groups': () => ({ data: [{ id: 3, name: 'Norte', description: null, deviceCount: 2, createdAt: '', updatedAt: '' }], total: 1 }) };
+const GROUPS = {
+  'GET /v5/groups': () => ({ data: [{ id: 3, name: 'Norte', description: null, deviceCount: 2, createdAt: '', updatedAt: '' }], total: 1 }),
+};
 
 beforeAll(() => {
   // The Offcanvas asks for the breakpoint; jsdom has no matchMedia.
@@ -109,7 +111,16 @@ test('lists the enrolled devices of the URL page: columns, badges, labels, relat
   const rows = await screen.findAllByTestId('device-row');
   expect(rows).toHaveLength(2);
   const cells = (row: HTMLElement) => [...row.querySelectorAll('td')].map((td) => td.textContent);
-  expect(cells(rows[0]!).slice(2, 10)).toEqual(['Móvil', 'Samsung Galaxy A15', 'Bloqueado', 'Por Crédito', 'Norte', 'Cliente 1CR-1', 'hace 5 minutos', '5.2.0']);
+  expect(cells(rows[0]!).slice(2, 10)).toEqual([
+    'Móvil',
+    'Samsung Galaxy A15',
+    'Bloqueado',
+    'Por Crédito',
+    'Norte',
+    'Cliente 1CR-1',
+    'hace 5 minutos',
+    '5.2.0',
+  ]);
   expect(cells(rows[1]!).slice(2, 10)).toEqual(['TV', '-', 'Activo', '-', '-', '-', 'Nunca', '-']);
   expect(rows[0]!.querySelector('.badge')?.className).toContain('text-bg-danger');
   expect(rows[0]!.querySelector('time')?.getAttribute('title')).toMatch(/\d{4}/);
@@ -180,14 +191,29 @@ test('bulk: select the page, then every match of the filter; preview, confirm, p
   const preview: BulkPreview = {
     total: 60,
     eligible: 58,
-    byStatus: [{ status: DEVICE_STATUS.activo, count: 58 }, { status: DEVICE_STATUS.liberado, count: 2 }],
+    byStatus: [
+      { status: DEVICE_STATUS.activo, count: 58 },
+      { status: DEVICE_STATUS.liberado, count: 2 },
+    ],
     skipped: [{ reason: 'La acción Bloquear no está disponible para dispositivos en estado Liberado', count: 2 }],
     offline: 3,
     overLimit: false,
   };
   const job: Job = {
-    id: 77, kind: 'bulk_action', action: 0, status: 'completed', total: 58, processed: 58, succeeded: 55, skipped: 2, failed: 1,
-    createdAt: '', createdBy: 'admin@demo.local', startedAt: '', finishedAt: '', error: null,
+    id: 77,
+    kind: 'bulk_action',
+    action: 0,
+    status: 'completed',
+    total: 58,
+    processed: 58,
+    succeeded: 55,
+    skipped: 2,
+    failed: 1,
+    createdAt: '',
+    createdBy: 'admin@demo.local',
+    startedAt: '',
+    finishedAt: '',
+    error: null,
   };
   const calls = stubRoutes({
     ...GROUPS,
@@ -206,8 +232,17 @@ test('bulk: select the page, then every match of the filter; preview, confirm, p
   const bar = screen.getByTestId('bulk-bar');
   const picker = within(bar).getByRole('combobox', { name: 'Acción masiva' });
   expect([...picker.querySelectorAll('option')].map((o) => o.textContent)).toEqual([
-    'Seleccione una acción', 'Bloquear', 'Desbloquear', 'Liberar', 'Actualizar app de bloqueo', 'Actualizar apps de negocio',
-    'Enviar notificación', 'Código de barras de pago', 'Aplicar restricciones', 'Configuración de SIM', 'Eliminar dispositivo',
+    'Seleccione una acción',
+    'Bloquear',
+    'Desbloquear',
+    'Liberar',
+    'Actualizar app de bloqueo',
+    'Actualizar apps de negocio',
+    'Enviar notificación',
+    'Código de barras de pago',
+    'Aplicar restricciones',
+    'Configuración de SIM',
+    'Eliminar dispositivo',
   ]);
   await user.selectOptions(picker, 'Bloquear');
   await user.click(within(bar).getByRole('button', { name: 'Continuar' }));
@@ -215,7 +250,10 @@ test('bulk: select the page, then every match of the filter; preview, confirm, p
   await user.click(within(dialog).getByRole('button', { name: 'Vista previa' }));
   expect(await within(dialog).findByTestId('bulk-summary')).toBeTruthy();
   const previewCall = calls.find((c) => c.url === '/v5/devices/bulk-actions/preview')!;
-  expect(previewCall.data).toEqual({ selection: { filter: { stage: 'enrolled', deviceType: '1' } }, payload: { action: 0, lockType: 'PorCredito', message: null, stolen: false } });
+  expect(previewCall.data).toEqual({
+    selection: { filter: { stage: 'enrolled', deviceType: '1' } },
+    payload: { action: 0, lockType: 'PorCredito', message: null, stolen: false },
+  });
 
   await user.click(within(dialog).getByRole('button', { name: 'Confirmar' }));
   const result = await within(dialog).findByTestId('bulk-result');
@@ -273,7 +311,13 @@ test('an offline code is shown once, large, with copy, expiry and the warning', 
 });
 
 test('the detail opens from the IMEI (device=<id> in the URL): facts, pending release with cancel, history', async () => {
-  const pending = { id: 50, action: DEVICE_ACTION.RELEASE, requestedAt: '2026-03-01T10:00:00Z', requestedBy: 'ana@demo.local', deliverAfter: new Date(Date.now() + 86_400_000).toISOString() };
+  const pending = {
+    id: 50,
+    action: DEVICE_ACTION.RELEASE,
+    requestedAt: '2026-03-01T10:00:00Z',
+    requestedBy: 'ana@demo.local',
+    deliverAfter: new Date(Date.now() + 86_400_000).toISOString(),
+  };
   const d = device(1, { status: DEVICE_STATUS.liberando, pendingCommand: pending });
   const calls = stubRoutes({
     ...GROUPS,
@@ -281,8 +325,38 @@ test('the detail opens from the IMEI (device=<id> in the URL): facts, pending re
     'GET /v5/devices/1': () => d,
     'GET /v5/devices/1/history': () => ({
       data: [
-        { id: 50, deviceId: 1, action: 2, payload: {}, origin: null, status: 'pending', requestedAt: '2026-03-01T10:00:00Z', requestedBy: 'ana@demo.local', deliverAfter: pending.deliverAfter, acknowledgedAt: null, result: null, expiresAt: null, cancellable: true, jobId: null },
-        { id: 40, deviceId: 1, action: 0, payload: {}, origin: 0, status: 'acknowledged', requestedAt: '2026-02-01T10:00:00Z', requestedBy: 'ana@demo.local', deliverAfter: '2026-02-01T10:00:00Z', acknowledgedAt: '2026-02-01T10:01:00Z', result: 'ok', expiresAt: null, cancellable: false, jobId: null },
+        {
+          id: 50,
+          deviceId: 1,
+          action: 2,
+          payload: {},
+          origin: null,
+          status: 'pending',
+          requestedAt: '2026-03-01T10:00:00Z',
+          requestedBy: 'ana@demo.local',
+          deliverAfter: pending.deliverAfter,
+          acknowledgedAt: null,
+          result: null,
+          expiresAt: null,
+          cancellable: true,
+          jobId: null,
+        },
+        {
+          id: 40,
+          deviceId: 1,
+          action: 0,
+          payload: {},
+          origin: 0,
+          status: 'acknowledged',
+          requestedAt: '2026-02-01T10:00:00Z',
+          requestedBy: 'ana@demo.local',
+          deliverAfter: '2026-02-01T10:00:00Z',
+          acknowledgedAt: '2026-02-01T10:01:00Z',
+          result: 'ok',
+          expiresAt: null,
+          cancellable: false,
+          jobId: null,
+        },
       ],
       total: 2,
     }),
@@ -308,7 +382,13 @@ test('the detail opens from the IMEI (device=<id> in the URL): facts, pending re
 });
 
 test('without HISTORY granted the detail says why and does not fetch the history; no RELEASE, no cancel', async () => {
-  const pending = { id: 50, action: DEVICE_ACTION.RELEASE, requestedAt: '2026-03-01T10:00:00Z', requestedBy: null, deliverAfter: new Date(Date.now() + 86_400_000).toISOString() };
+  const pending = {
+    id: 50,
+    action: DEVICE_ACTION.RELEASE,
+    requestedAt: '2026-03-01T10:00:00Z',
+    requestedBy: null,
+    deliverAfter: new Date(Date.now() + 86_400_000).toISOString(),
+  };
   const d = device(1, { status: DEVICE_STATUS.liberando, pendingCommand: pending });
   const calls = stubRoutes({ ...GROUPS, 'GET /v5/devices': () => listOf([d]), 'GET /v5/devices/1': () => d });
   renderPage(`${PATH}?device=1`, [DEVICE_ACTION.LOCK]);

@@ -145,7 +145,13 @@ export default function DevicesPage({ title }: PageProps) {
       />
 
       {selectedCount > 0 && (
-        <BulkActionBar count={selectedCount} estimate={selection.mode === 'filter' && estimate} granted={granted} onClear={clearSelection} onStart={onBulkStart} />
+        <BulkActionBar
+          count={selectedCount}
+          estimate={selection.mode === 'filter' && estimate}
+          granted={granted}
+          onClear={clearSelection}
+          onStart={onBulkStart}
+        />
       )}
       {showBanner && (
         <SelectAllBanner

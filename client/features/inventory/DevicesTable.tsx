@@ -70,7 +70,12 @@ export function DevicesTable(props: DevicesTableProps) {
         sortKey: 'imei',
         cell: (d) => (
           <CopyText text={d.imei} label={C.imei} className="text-nowrap">
-            <Button variant="link" className="p-0 font-monospace text-decoration-none" aria-label={L.viewDetailOf(d.imei)} onClick={() => onDetail(d.id)}>
+            <Button
+              variant="link"
+              className="p-0 font-monospace text-decoration-none"
+              aria-label={L.viewDetailOf(d.imei)}
+              onClick={() => onDetail(d.id)}
+            >
               {d.imei}
             </Button>
           </CopyText>

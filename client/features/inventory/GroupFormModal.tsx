@@ -27,19 +27,8 @@ function GroupForm({ group, onSubmit }: { group?: Group; onSubmit: (body: GroupB
   });
   return (
     <Form id={FORM_ID} noValidate onSubmit={(e) => void submit(e)}>
-      <TextInput
-        label={L.name}
-        groupClassName="mb-3"
-        autoComplete="off"
-        error={errors.name?.message}
-        {...form.register('name')}
-      />
-      <TextInput
-        label={L.descriptionOptional}
-        autoComplete="off"
-        error={errors.description?.message}
-        {...form.register('description')}
-      />
+      <TextInput label={L.name} groupClassName="mb-3" autoComplete="off" error={errors.name?.message} {...form.register('name')} />
+      <TextInput label={L.descriptionOptional} autoComplete="off" error={errors.description?.message} {...form.register('description')} />
     </Form>
   );
 }
@@ -56,7 +45,9 @@ export interface GroupFormModalProps {
 export function GroupFormModal({ editing, loading, onClose, onSubmit }: GroupFormModalProps) {
   return (
     <AppModal show={editing !== null} title={editing === 'new' ? L.createTitle : L.renameTitle} formId={FORM_ID} loading={loading} onClose={onClose}>
-      {editing !== null && <GroupForm key={editing === 'new' ? 'new' : editing.id} group={editing === 'new' ? undefined : editing} onSubmit={onSubmit} />}
+      {editing !== null && (
+        <GroupForm key={editing === 'new' ? 'new' : editing.id} group={editing === 'new' ? undefined : editing} onSubmit={onSubmit} />
+      )}
     </AppModal>
   );
 }

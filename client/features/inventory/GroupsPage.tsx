@@ -106,7 +106,13 @@ export default function GroupsPage({ title }: PageProps) {
         )}
       />
       <GroupFormModal editing={editing} loading={createState.isLoading || updateState.isLoading} onClose={() => setEditing(null)} onSubmit={onSave} />
-      <GroupDeleteModal group={deleting} groups={rows} loading={deleteState.isLoading} onClose={() => setDeleting(null)} onConfirm={(moveTo) => void onDelete(moveTo)} />
+      <GroupDeleteModal
+        group={deleting}
+        groups={rows}
+        loading={deleteState.isLoading}
+        onClose={() => setDeleting(null)}
+        onConfirm={(moveTo) => void onDelete(moveTo)}
+      />
     </section>
   );
 }

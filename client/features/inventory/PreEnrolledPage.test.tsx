@@ -17,10 +17,31 @@ const GROUPS: Group[] = [
   { id: 2, name: 'Sur', description: null, deviceCount: 0, createdAt: at, updatedAt: at },
 ];
 const DEVICE: Device = {
-  id: 9, imei: '490154203237518', imei2: null, serial: 'SN-9', deviceType: 1, brand: 'Moto', model: 'G8', osVersion: null, agentVersion: null,
-  groupId: 1, groupName: 'Norte', customerName: 'Ana', creditReference: 'R-9', status: 25, lockType: null, lockMessage: null,
-  temporaryUntil: null, pendingCommand: null, failureReason: null, lastSeenAt: null, enrolledAt: null, createdAt: at, updatedAt: at,
-  simIccid: null, simCarrier: null,
+  id: 9,
+  imei: '490154203237518',
+  imei2: null,
+  serial: 'SN-9',
+  deviceType: 1,
+  brand: 'Moto',
+  model: 'G8',
+  osVersion: null,
+  agentVersion: null,
+  groupId: 1,
+  groupName: 'Norte',
+  customerName: 'Ana',
+  creditReference: 'R-9',
+  status: 25,
+  lockType: null,
+  lockMessage: null,
+  temporaryUntil: null,
+  pendingCommand: null,
+  failureReason: null,
+  lastSeenAt: null,
+  enrolledAt: null,
+  createdAt: at,
+  updatedAt: at,
+  simIccid: null,
+  simCarrier: null,
 };
 
 let calls: ApiCall[] = [];
@@ -82,7 +103,17 @@ test('Asignar grupo sends the device with only the group changed', async () => {
   await waitFor(() => expect(calls.some((c) => c.method === 'PUT')).toBe(true));
   expect(calls.find((c) => c.method === 'PUT')).toMatchObject({
     url: '/v5/devices/9',
-    data: { imei: DEVICE.imei, imei2: null, serial: 'SN-9', deviceType: 1, brand: 'Moto', model: 'G8', groupId: 2, customerName: 'Ana', creditReference: 'R-9' },
+    data: {
+      imei: DEVICE.imei,
+      imei2: null,
+      serial: 'SN-9',
+      deviceType: 1,
+      brand: 'Moto',
+      model: 'G8',
+      groupId: 2,
+      customerName: 'Ana',
+      creditReference: 'R-9',
+    },
   });
 });
 

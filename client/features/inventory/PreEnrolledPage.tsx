@@ -162,10 +162,21 @@ export default function PreEnrolledPage({ title, path }: PageProps) {
         placeholderRows={Math.min(perPage, 10)}
         sort={{ column: sort, order, onSort }}
         rowActions={(d) => {
-          const deleteRefusal = refusal({ status: d.status, lockType: d.lockType, pendingAction: d.pendingCommand?.action ?? null }, DEVICE_ACTION.DELETE_DEVICE, granted);
+          const deleteRefusal = refusal(
+            { status: d.status, lockType: d.lockType, pendingAction: d.pendingCommand?.action ?? null },
+            DEVICE_ACTION.DELETE_DEVICE,
+            granted,
+          );
           return (
             <ButtonGroup size="sm">
-              <IconButton variant="outline-primary" icon="pencil" label={L.editOf(d.imei)} title={L.edit} disabled={!canEdit} onClick={() => setEditing(d)} />
+              <IconButton
+                variant="outline-primary"
+                icon="pencil"
+                label={L.editOf(d.imei)}
+                title={L.edit}
+                disabled={!canEdit}
+                onClick={() => setEditing(d)}
+              />
               <IconButton
                 variant="outline-secondary"
                 icon="collection"
@@ -199,7 +210,14 @@ export default function PreEnrolledPage({ title, path }: PageProps) {
         />
       )}
 
-      <AppModal show={editing !== null} size="lg" title={L.editTitle} formId={EDIT_FORM_ID} loading={updateState.isLoading} onClose={() => setEditing(null)}>
+      <AppModal
+        show={editing !== null}
+        size="lg"
+        title={L.editTitle}
+        formId={EDIT_FORM_ID}
+        loading={updateState.isLoading}
+        onClose={() => setEditing(null)}
+      >
         {editing && <DeviceForm key={editing.id} formId={EDIT_FORM_ID} device={editing} groups={groupOptions} onSubmit={onEdit} />}
       </AppModal>
       <AppModal

@@ -54,7 +54,10 @@ export const inventoryApi = apiSlice.injectEndpoints({
     }),
     /** One action on one device; `idempotencyKey` makes a retry safe (one per user intent). */
     deviceAction: build.mutation<ActionResult, { id: number; payload: ActionPayloadInput; idempotencyKey: string }>({
-      query: ({ id, payload, idempotencyKey }) => ({ ...http.post(`/v5/devices/${id}/actions`, payload), headers: { 'Idempotency-Key': idempotencyKey } }),
+      query: ({ id, payload, idempotencyKey }) => ({
+        ...http.post(`/v5/devices/${id}/actions`, payload),
+        headers: { 'Idempotency-Key': idempotencyKey },
+      }),
       invalidatesTags: (_r, _e, { id }) => ['Devices', 'Groups', 'Audit', { type: 'Device', id }],
     }),
     cancelCommand: build.mutation<Command, { id: number; commandId: number }>({
@@ -87,7 +90,13 @@ export const inventoryApi = apiSlice.injectEndpoints({
     }),
     /** Validates (mode preview) or registers the valid rows (mode commit) of a CSV file. */
     importDevices: build.mutation<ImportResult, { csv: string; mode: 'preview' | 'commit' }>({
-      query: ({ csv, mode }) => ({ url: '/v5/devices/import', method: 'POST', params: { mode }, data: csv, headers: { 'Content-Type': 'text/csv; charset=utf-8' } }),
+      query: ({ csv, mode }) => ({
+        url: '/v5/devices/import',
+        method: 'POST',
+        params: { mode },
+        data: csv,
+        headers: { 'Content-Type': 'text/csv; charset=utf-8' },
+      }),
       invalidatesTags: (_r, _e, { mode }) => (mode === 'commit' ? ['Devices', 'Groups', 'Audit'] : []),
     }),
     listGroups: build.query<GroupList, void>({

@@ -1,13 +1,7 @@
 import { useCallback, useMemo } from 'react';
 import * as z from 'zod';
 import { DEVICE_TYPES, STATUS_FILTERS } from '../../../shared/constants/domain';
-import {
-  DEVICE_SORTS,
-  DEVICES_DEFAULT_PER_PAGE,
-  SEARCH_MAX,
-  type DeviceFilterInput,
-  type DeviceSort,
-} from '../../../shared/contracts/devices';
+import { DEVICE_SORTS, DEVICES_DEFAULT_PER_PAGE, SEARCH_MAX, type DeviceFilterInput, type DeviceSort } from '../../../shared/contracts/devices';
 import { listParam, nextSort, useListParams } from '../../components/useListParams';
 import type { DeviceFilterArgs, DeviceListArgs } from './inventoryApi';
 

@@ -150,19 +150,37 @@ export default function LoginPage(_props: PageProps) {
             <Form method="post" noValidate onSubmit={onSignIn}>
               <Form.Group className="mb-3" controlId="login-email">
                 <Form.Label>{MESSAGES.loginEmail}</Form.Label>
-                <Form.Control type="email" autoComplete="username" isInvalid={!!se.email} {...signInForm.register('email', required(MESSAGES.loginEmail))} />
+                <Form.Control
+                  type="email"
+                  autoComplete="username"
+                  isInvalid={!!se.email}
+                  {...signInForm.register('email', required(MESSAGES.loginEmail))}
+                />
                 <FieldError message={se.email?.message} />
               </Form.Group>
               <Form.Group className="mb-4" controlId="login-password">
                 <Form.Label>{MESSAGES.loginPassword}</Form.Label>
-                <Form.Control type="password" autoComplete="current-password" isInvalid={!!se.password} {...signInForm.register('password', required(MESSAGES.loginPassword))} />
+                <Form.Control
+                  type="password"
+                  autoComplete="current-password"
+                  isInvalid={!!se.password}
+                  {...signInForm.register('password', required(MESSAGES.loginPassword))}
+                />
                 <FieldError message={se.password?.message} />
               </Form.Group>
               <LoadingButton type="submit" loading={busy} className="w-100">
                 {MESSAGES.loginSubmit}
               </LoadingButton>
               <div className="text-center mt-3">
-                <Button variant="link" size="sm" onClick={() => { setError(undefined); setInfo(undefined); setMode({ kind: 'forgot' }); }}>
+                <Button
+                  variant="link"
+                  size="sm"
+                  onClick={() => {
+                    setError(undefined);
+                    setInfo(undefined);
+                    setMode({ kind: 'forgot' });
+                  }}
+                >
                   {MESSAGES.forgotLink}
                 </Button>
               </div>
@@ -174,7 +192,13 @@ export default function LoginPage(_props: PageProps) {
               <p className="small text-secondary">{MESSAGES.newPasswordIntro}</p>
               <Form.Group className="mb-3" controlId="new-password">
                 <Form.Label>{MESSAGES.newPassword}</Form.Label>
-                <Form.Control type="password" autoComplete="new-password" isInvalid={!!ne.password} aria-describedby="password-rules" {...newPasswordForm.register('password', required(MESSAGES.newPassword))} />
+                <Form.Control
+                  type="password"
+                  autoComplete="new-password"
+                  isInvalid={!!ne.password}
+                  aria-describedby="password-rules"
+                  {...newPasswordForm.register('password', required(MESSAGES.newPassword))}
+                />
                 <FieldError message={ne.password?.message} />
                 <Form.Text id="password-rules">{MESSAGES.passwordRules}</Form.Text>
               </Form.Group>
@@ -204,7 +228,12 @@ export default function LoginPage(_props: PageProps) {
                   <p className="small text-secondary">{MESSAGES.forgotIntro}</p>
                   <Form.Group className="mb-4" controlId="forgot-email">
                     <Form.Label>{MESSAGES.loginEmail}</Form.Label>
-                    <Form.Control type="email" autoComplete="username" isInvalid={!!fe.email} {...forgotForm.register('email', required(MESSAGES.loginEmail))} />
+                    <Form.Control
+                      type="email"
+                      autoComplete="username"
+                      isInvalid={!!fe.email}
+                      {...forgotForm.register('email', required(MESSAGES.loginEmail))}
+                    />
                     <FieldError message={fe.email?.message} />
                   </Form.Group>
                   <LoadingButton type="submit" loading={busy} className="w-100">
@@ -215,12 +244,22 @@ export default function LoginPage(_props: PageProps) {
                 <>
                   <Form.Group className="mb-3" controlId="forgot-code">
                     <Form.Label>{MESSAGES.forgotCode}</Form.Label>
-                    <Form.Control inputMode="numeric" autoComplete="one-time-code" isInvalid={!!fe.code} {...forgotForm.register('code', required(MESSAGES.forgotCode))} />
+                    <Form.Control
+                      inputMode="numeric"
+                      autoComplete="one-time-code"
+                      isInvalid={!!fe.code}
+                      {...forgotForm.register('code', required(MESSAGES.forgotCode))}
+                    />
                     <FieldError message={fe.code?.message} />
                   </Form.Group>
                   <Form.Group className="mb-4" controlId="forgot-password">
                     <Form.Label>{MESSAGES.newPassword}</Form.Label>
-                    <Form.Control type="password" autoComplete="new-password" isInvalid={!!fe.password} {...forgotForm.register('password', required(MESSAGES.newPassword))} />
+                    <Form.Control
+                      type="password"
+                      autoComplete="new-password"
+                      isInvalid={!!fe.password}
+                      {...forgotForm.register('password', required(MESSAGES.newPassword))}
+                    />
                     <FieldError message={fe.password?.message} />
                     <Form.Text>{MESSAGES.passwordRules}</Form.Text>
                   </Form.Group>

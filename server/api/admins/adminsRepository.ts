@@ -73,10 +73,11 @@ export class AdminsRepository {
     const w = where.length ? `WHERE ${where.join(' AND ')}` : '';
     const order = SORTS[q.sort].replaceAll('{o}', q.order === 'desc' ? 'DESC' : 'ASC');
     const total = await this.db.query<{ n: number }>(`SELECT count(*) AS n FROM admins a ${w}`, params);
-    const page = await this.db.query<AdminRecord>(
-      `${SELECT} ${w} ORDER BY ${order}, a.id LIMIT $${params.length + 1} OFFSET $${params.length + 2}`,
-      [...params, q.perPage, (q.page - 1) * q.perPage],
-    );
+    const page = await this.db.query<AdminRecord>(`${SELECT} ${w} ORDER BY ${order}, a.id LIMIT $${params.length + 1} OFFSET $${params.length + 2}`, [
+      ...params,
+      q.perPage,
+      (q.page - 1) * q.perPage,
+    ]);
     return { data: page.rows.map(toAdmin), total: total.rows[0]!.n };
   }
 

@@ -7,24 +7,31 @@ import { requirePath, type Guard } from '../../middleware/authorize';
 import { route } from '../../middleware/validate';
 import type { AuditService } from './auditService';
 
-
 /** /api/v5/audit: the audit log, read-only. */
 export function auditRouter(can: Guard, service: AuditService): Router {
   const router = Router();
   const guard = can(requirePath(PATHS.audit));
 
-  router.get('/', guard, route({ query: auditQuery }, async ({ query }, _req, res) => {
-    res.json(await service.list(query));
-  }));
+  router.get(
+    '/',
+    guard,
+    route({ query: auditQuery }, async ({ query }, _req, res) => {
+      res.json(await service.list(query));
+    }),
+  );
 
-  router.get('/export', guard, route({ query: auditQuery }, async ({ query }, req, res) => {
-    const file = await service.export(actorOf(req, res), query);
-    res.status(200).set({
-      'Content-Type': 'text/csv; charset=utf-8',
-      'Content-Disposition': `attachment; filename="${file.fileName}"`,
-    });
-    // Streamed with back-pressure; a failure once the first bytes are out resets the connection.
-    await streamDownload(req, res, file.chunks, 'audit export');
-  }));
+  router.get(
+    '/export',
+    guard,
+    route({ query: auditQuery }, async ({ query }, req, res) => {
+      const file = await service.export(actorOf(req, res), query);
+      res.status(200).set({
+        'Content-Type': 'text/csv; charset=utf-8',
+        'Content-Disposition': `attachment; filename="${file.fileName}"`,
+      });
+      // Streamed with back-pressure; a failure once the first bytes are out resets the connection.
+      await streamDownload(req, res, file.chunks, 'audit export');
+    }),
+  );
   return router;
 }

@@ -16,7 +16,13 @@ const filtersOf = (q: AuditQuery): AuditFilters => ({
 
 /** Only the filters given, for the export's own audit row. */
 const describeFilters = (f: AuditFilters) =>
-  JSON.stringify(Object.fromEntries(Object.entries(f).filter(([, v]) => v !== undefined).map(([k, v]) => [k, v instanceof Date ? v.toISOString() : v])));
+  JSON.stringify(
+    Object.fromEntries(
+      Object.entries(f)
+        .filter(([, v]) => v !== undefined)
+        .map(([k, v]) => [k, v instanceof Date ? v.toISOString() : v]),
+    ),
+  );
 
 const toCsv = (r: AuditRow) =>
   csvRow([
@@ -48,10 +54,7 @@ export class AuditService {
   async list(q: AuditQuery): Promise<AuditList> {
     const repo = new AuditRepository(this.db);
     const filters = filtersOf(q);
-    const [data, total] = await Promise.all([
-      repo.list(filters, { offset: (q.page - 1) * q.perPage, limit: q.perPage }),
-      repo.count(filters),
-    ]);
+    const [data, total] = await Promise.all([repo.list(filters, { offset: (q.page - 1) * q.perPage, limit: q.perPage }), repo.count(filters)]);
     return { data, total };
   }
 

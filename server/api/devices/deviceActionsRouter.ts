@@ -11,27 +11,38 @@ import type { JobsService } from '../jobs/jobsService';
 import type { DeviceActionsService } from './deviceActionsService';
 import { idempotencyOf, sendAnswer } from './idempotency';
 
-
 /** /api/v5/devices/:id/actions, DELETE /api/v5/devices/:id, the history, and /api/v5/devices/bulk-actions. */
 export function deviceActionsRouter(can: Guard, service: DeviceActionsService, jobs: JobsService): Router {
   const router = Router();
 
   // The bulk routes first: 'bulk-actions' is not a device id.
-  router.post('/bulk-actions/preview', can(requireBodyAction(PATHS.devices)), route({ body: bulkBody }, async ({ body }, _req, res) => {
-    assertActionGranted(res, body.payload.action);
-    res.json(await service.preview(body));
-  }));
-  router.post('/bulk-actions', can(requireBodyAction(PATHS.devices)), route({ body: bulkBody }, async ({ body }, req, res) => {
-    assertActionGranted(res, body.payload.action);
-    const idem = idempotencyOf(req, res, body);
-    sendAnswer(res, await jobs.create(actorOf(req, res), body, idem));
-  }));
+  router.post(
+    '/bulk-actions/preview',
+    can(requireBodyAction(PATHS.devices)),
+    route({ body: bulkBody }, async ({ body }, _req, res) => {
+      assertActionGranted(res, body.payload.action);
+      res.json(await service.preview(body));
+    }),
+  );
+  router.post(
+    '/bulk-actions',
+    can(requireBodyAction(PATHS.devices)),
+    route({ body: bulkBody }, async ({ body }, req, res) => {
+      assertActionGranted(res, body.payload.action);
+      const idem = idempotencyOf(req, res, body);
+      sendAnswer(res, await jobs.create(actorOf(req, res), body, idem));
+    }),
+  );
 
-  router.post('/:id/actions', can(requireBodyAction(PATHS.devices)), route({ params: idParams, body: actionPayload }, async ({ params, body }, req, res) => {
-    assertActionGranted(res, body.action);
-    const idem = idempotencyOf(req, res, body);
-    sendAnswer(res, await service.act(actorOf(req, res), params.id, body, idem));
-  }));
+  router.post(
+    '/:id/actions',
+    can(requireBodyAction(PATHS.devices)),
+    route({ params: idParams, body: actionPayload }, async ({ params, body }, req, res) => {
+      assertActionGranted(res, body.action);
+      const idem = idempotencyOf(req, res, body);
+      sendAnswer(res, await service.act(actorOf(req, res), params.id, body, idem));
+    }),
+  );
   router.post(
     '/:id/actions/:commandId/cancel',
     can(requireAction(PATHS.devices, DEVICE_ACTION.RELEASE)),
@@ -39,10 +50,14 @@ export function deviceActionsRouter(can: Guard, service: DeviceActionsService, j
       res.json(await service.cancel(actorOf(req, res), params.id, params.commandId));
     }),
   );
-  router.delete('/:id', can(requireAction([PATHS.devices, PATHS.preEnrolled], DEVICE_ACTION.DELETE_DEVICE)), route({ params: idParams }, async ({ params }, req, res) => {
-    await service.remove(actorOf(req, res), params.id);
-    res.status(204).end();
-  }));
+  router.delete(
+    '/:id',
+    can(requireAction([PATHS.devices, PATHS.preEnrolled], DEVICE_ACTION.DELETE_DEVICE)),
+    route({ params: idParams }, async ({ params }, req, res) => {
+      await service.remove(actorOf(req, res), params.id);
+      res.status(204).end();
+    }),
+  );
   router.get(
     '/:id/history',
     can(requireAction(PATHS.devices, DEVICE_ACTION.HISTORY)),

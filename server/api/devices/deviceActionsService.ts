@@ -208,10 +208,7 @@ export class DeviceActionsService {
     const repo = new DeviceCommandsRepository(this.db);
     if (!(await repo.deviceExists(id))) throw notFound();
     const { now } = this.clock();
-    const [rows, total] = await Promise.all([
-      repo.history(id, { offset: (q.page - 1) * q.perPage, limit: q.perPage }),
-      repo.countHistory(id),
-    ]);
+    const [rows, total] = await Promise.all([repo.history(id, { offset: (q.page - 1) * q.perPage, limit: q.perPage }), repo.countHistory(id)]);
     return { data: rows.map((r) => toCommand(r, now)), total };
   }
 

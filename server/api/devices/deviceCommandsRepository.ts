@@ -119,7 +119,9 @@ export class DeviceCommandsRepository {
 
   /** The device row as the API answers it (live devices only). */
   async findDevice(id: number): Promise<DeviceRow | undefined> {
-    const res = await this.db.query<DeviceRow>(`SELECT ${DEVICE_COLUMNS} FROM devices d ${DEVICE_JOINS} WHERE d.id = $1 AND d.deleted_at IS NULL`, [id]);
+    const res = await this.db.query<DeviceRow>(`SELECT ${DEVICE_COLUMNS} FROM devices d ${DEVICE_JOINS} WHERE d.id = $1 AND d.deleted_at IS NULL`, [
+      id,
+    ]);
     return res.rows[0];
   }
 
@@ -161,17 +163,20 @@ export class DeviceCommandsRepository {
 
   /** The device now waits for this stateful command. */
   async setPending(deviceId: number, commandId: number, action: number, until: Date | null, now: Date): Promise<void> {
-    await this.db.query(
-      'UPDATE devices SET pending_command_id = $2, pending_action = $3, pending_until = $4, updated_at = $5 WHERE id = $1',
-      [deviceId, commandId, action, until, now],
-    );
+    await this.db.query('UPDATE devices SET pending_command_id = $2, pending_action = $3, pending_until = $4, updated_at = $5 WHERE id = $1', [
+      deviceId,
+      commandId,
+      action,
+      until,
+      now,
+    ]);
   }
 
   async clearPending(deviceId: number, now: Date): Promise<void> {
-    await this.db.query(
-      'UPDATE devices SET pending_command_id = NULL, pending_action = NULL, pending_until = NULL, updated_at = $2 WHERE id = $1',
-      [deviceId, now],
-    );
+    await this.db.query('UPDATE devices SET pending_command_id = NULL, pending_action = NULL, pending_until = NULL, updated_at = $2 WHERE id = $1', [
+      deviceId,
+      now,
+    ]);
   }
 
   /** One more offline code for the device: its nonce. */
@@ -199,7 +204,10 @@ export class DeviceCommandsRepository {
   }
 
   async setCommandStatus(commandId: number, status: CommandStatus): Promise<CommandRow> {
-    const res = await this.db.query<CommandRow>(`UPDATE device_commands c SET status = $2 WHERE c.id = $1 RETURNING ${COMMAND_COLUMNS}`, [commandId, status]);
+    const res = await this.db.query<CommandRow>(`UPDATE device_commands c SET status = $2 WHERE c.id = $1 RETURNING ${COMMAND_COLUMNS}`, [
+      commandId,
+      status,
+    ]);
     return res.rows[0]!;
   }
 
@@ -257,10 +265,7 @@ export class DeviceCommandsRepository {
   }
 
   /** One command per device, set-based; returns the command id of each device. */
-  async insertCommands(
-    deviceIds: readonly number[],
-    c: Omit<NewCommand, 'deviceId' | 'nonce' | 'expiresAt'>,
-  ): Promise<Map<number, number>> {
+  async insertCommands(deviceIds: readonly number[], c: Omit<NewCommand, 'deviceId' | 'nonce' | 'expiresAt'>): Promise<Map<number, number>> {
     const res = await this.db.query<{ id: number; device_id: number }>(
       `INSERT INTO device_commands (device_id, action, payload, origin, status, requested_at, requested_by_admin_id, requested_by,
                                     deliver_after, acknowledged_at, job_id)

@@ -2,7 +2,17 @@ import Papa from 'papaparse';
 import { EXPORT_COLUMNS, IMPORT_COLUMNS, IMPORT_MAX_ROWS } from '../../../shared/contracts/deviceImport';
 import { deviceBody, luhnCheckDigit, type Device } from '../../../shared/contracts/devices';
 import { AppError } from '../../errors';
-import { deviceTypeOf, exportHeader, exportLines, exportRecordOf, importTemplate, invalidRows, markTaken, parseImportCsv, validateImportRows } from './deviceCsv';
+import {
+  deviceTypeOf,
+  exportHeader,
+  exportLines,
+  exportRecordOf,
+  importTemplate,
+  invalidRows,
+  markTaken,
+  parseImportCsv,
+  validateImportRows,
+} from './deviceCsv';
 
 const imei = (n: number) => {
   const body = `35${String(n).padStart(12, '0')}`;
@@ -23,7 +33,10 @@ function refusal(fn: () => unknown): AppError {
   throw new Error('expected a refusal');
 }
 
-const GROUPS = new Map([['sucursal centro cdmx', 7], ['tvs guadalajara', 9]]);
+const GROUPS = new Map([
+  ['sucursal centro cdmx', 7],
+  ['tvs guadalajara', 9],
+]);
 
 describe('parseImportCsv', () => {
   test('comma file with BOM: header trimmed and lower-cased, cells trimmed, line numbers from the header', () => {
@@ -109,12 +122,23 @@ describe('validateImportRows', () => {
   });
 
   test('a valid row becomes the body the API would register (group by name, empty cells null)', () => {
-    const [row] = validate(`imei,imei2,serie,tipo,marca,modelo,grupo,cliente,referencia_credito\n${imei(1)},,SN1,1,Samsung,A15,SUCURSAL centro cdmx,Ana,CR-1\n`);
+    const [row] = validate(
+      `imei,imei2,serie,tipo,marca,modelo,grupo,cliente,referencia_credito\n${imei(1)},,SN1,1,Samsung,A15,SUCURSAL centro cdmx,Ana,CR-1\n`,
+    );
     expect(row).toEqual({
       line: 2,
       imei: imei(1),
       errors: [],
-      body: deviceBody.parse({ imei: imei(1), serial: 'SN1', deviceType: 1, brand: 'Samsung', model: 'A15', groupId: 7, customerName: 'Ana', creditReference: 'CR-1' }),
+      body: deviceBody.parse({
+        imei: imei(1),
+        serial: 'SN1',
+        deviceType: 1,
+        brand: 'Samsung',
+        model: 'A15',
+        groupId: 7,
+        customerName: 'Ana',
+        creditReference: 'CR-1',
+      }),
     });
   });
 
@@ -162,21 +186,79 @@ describe('validateImportRows', () => {
 
 describe('CSV writing', () => {
   const device = (over: Partial<Device>): Device => ({
-    id: 1, imei: imei(1), imei2: null, serial: null, deviceType: 1, brand: 'Samsung', model: 'A15', osVersion: null, agentVersion: '3.4.1',
-    groupId: null, groupName: null, customerName: null, creditReference: null, status: 5, lockType: null, lockMessage: null,
-    temporaryUntil: null, pendingCommand: null, failureReason: null, lastSeenAt: '2026-01-02T03:04:05.000Z', enrolledAt: null,
-    createdAt: '2026-01-01T00:00:00.000Z', updatedAt: '2026-01-01T00:00:00.000Z', simIccid: null, simCarrier: null, ...over,
+    id: 1,
+    imei: imei(1),
+    imei2: null,
+    serial: null,
+    deviceType: 1,
+    brand: 'Samsung',
+    model: 'A15',
+    osVersion: null,
+    agentVersion: '3.4.1',
+    groupId: null,
+    groupName: null,
+    customerName: null,
+    creditReference: null,
+    status: 5,
+    lockType: null,
+    lockMessage: null,
+    temporaryUntil: null,
+    pendingCommand: null,
+    failureReason: null,
+    lastSeenAt: '2026-01-02T03:04:05.000Z',
+    enrolledAt: null,
+    createdAt: '2026-01-01T00:00:00.000Z',
+    updatedAt: '2026-01-01T00:00:00.000Z',
+    simIccid: null,
+    simCarrier: null,
+    ...over,
   });
 
   test('export: BOM + header, Spanish labels, ISO dates, quoting and formula cells neutralised', () => {
     expect(exportHeader()).toBe(`\uFEFF${EXPORT_COLUMNS.join(',')}\r\n`);
-    const text = exportLines([
-      device({}),
-      device({ id: 2, deviceType: 2, status: 3, lockType: 'PorCambioSIM', customerName: '=HYPERLINK("x")', creditReference: '+52, "A"', groupName: 'Sucursal Centro' }),
-    ].map(exportRecordOf));
+    const text = exportLines(
+      [
+        device({}),
+        device({
+          id: 2,
+          deviceType: 2,
+          status: 3,
+          lockType: 'PorCambioSIM',
+          customerName: '=HYPERLINK("x")',
+          creditReference: '+52, "A"',
+          groupName: 'Sucursal Centro',
+        }),
+      ].map(exportRecordOf),
+    );
     const parsed = Papa.parse<string[]>(text.trimEnd(), { newline: '\r\n' }).data;
-    expect(parsed[0]).toEqual(['1', imei(1), '', '', 'Móvil', 'Samsung', 'A15', 'Activo', '', '', '', '', '2026-01-02T03:04:05.000Z', '3.4.1', '', '2026-01-01T00:00:00.000Z']);
-    expect(parsed[1]!.slice(4, 12)).toEqual(['TV', 'Samsung', 'A15', 'Bloqueado', 'Por Cambio SIM', 'Sucursal Centro', `'=HYPERLINK("x")`, `'+52, "A"`]);
+    expect(parsed[0]).toEqual([
+      '1',
+      imei(1),
+      '',
+      '',
+      'Móvil',
+      'Samsung',
+      'A15',
+      'Activo',
+      '',
+      '',
+      '',
+      '',
+      '2026-01-02T03:04:05.000Z',
+      '3.4.1',
+      '',
+      '2026-01-01T00:00:00.000Z',
+    ]);
+    expect(parsed[1]!.slice(4, 12)).toEqual([
+      'TV',
+      'Samsung',
+      'A15',
+      'Bloqueado',
+      'Por Cambio SIM',
+      'Sucursal Centro',
+      `'=HYPERLINK("x")`,
+      `'+52, "A"`,
+    ]);
     expect(exportLines([])).toBe('');
   });
 

@@ -135,11 +135,22 @@ const COLUMN_OF = Object.fromEntries(Object.entries(FIELD_OF).map(([col, field])
 
 /** 'tipo' as people write it: the code, or the label with or without the accent. */
 export function deviceTypeOf(value: string): number | string {
-  const v = value.trim().toLowerCase().normalize('NFD').replace(/[\u0300-\u036f]/g, '');
+  const v = value
+    .trim()
+    .toLowerCase()
+    .normalize('NFD')
+    .replace(/[\u0300-\u036f]/g, '');
   if (v === '1') return 1;
   if (v === '2') return 2;
   for (const t of DEVICE_TYPES) {
-    if (v === t.label.toLowerCase().normalize('NFD').replace(/[\u0300-\u036f]/g, '')) return t.code;
+    if (
+      v ===
+      t.label
+        .toLowerCase()
+        .normalize('NFD')
+        .replace(/[\u0300-\u036f]/g, '')
+    )
+      return t.code;
   }
   return value;
 }
@@ -221,7 +232,6 @@ export const invalidRows = (rows: readonly ValidatedRow[]): ImportRowError[] =>
 
 // Writing -----------------------------------------------------------------------------------
 
-
 /** The first chunk of an export: BOM and the header. */
 export const exportHeader = (): string => UTF8_BOM + csvLines([EXPORT_COLUMNS]);
 
@@ -231,9 +241,22 @@ export const exportHeader = (): string => UTF8_BOM + csvLines([EXPORT_COLUMNS]);
  * credit reference, last seen, agent version, enrolled, created (dates ISO 8601).
  */
 export type ExportRecord = [
-  id: number, imei: string, imei2: string | null, serial: string | null, deviceType: number, brand: string | null,
-  model: string | null, status: number, lockType: string | null, groupName: string | null, customerName: string | null,
-  creditReference: string | null, lastSeenAt: string | null, agentVersion: string | null, enrolledAt: string | null, createdAt: string,
+  id: number,
+  imei: string,
+  imei2: string | null,
+  serial: string | null,
+  deviceType: number,
+  brand: string | null,
+  model: string | null,
+  status: number,
+  lockType: string | null,
+  groupName: string | null,
+  customerName: string | null,
+  creditReference: string | null,
+  lastSeenAt: string | null,
+  agentVersion: string | null,
+  enrolledAt: string | null,
+  createdAt: string,
 ];
 
 /** One export line per device, with the Spanish labels of the type, status and lock type. */
@@ -251,8 +274,22 @@ export function exportLines(records: readonly ExportRecord[]): string {
 
 /** A device of the API as an export record (the same columns the export query reads). */
 export const exportRecordOf = (d: Device): ExportRecord => [
-  d.id, d.imei, d.imei2, d.serial, d.deviceType, d.brand, d.model, d.status, d.lockType, d.groupName, d.customerName,
-  d.creditReference, d.lastSeenAt, d.agentVersion, d.enrolledAt, d.createdAt,
+  d.id,
+  d.imei,
+  d.imei2,
+  d.serial,
+  d.deviceType,
+  d.brand,
+  d.model,
+  d.status,
+  d.lockType,
+  d.groupName,
+  d.customerName,
+  d.creditReference,
+  d.lastSeenAt,
+  d.agentVersion,
+  d.enrolledAt,
+  d.createdAt,
 ];
 
 /** The downloadable template: BOM, the IMPORT_COLUMNS header and one example row. */

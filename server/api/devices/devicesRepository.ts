@@ -81,10 +81,7 @@ export class DevicesRepository {
   /** The number of matching devices, counting no further than `cap` (then `cap` is answered). */
   async countUpTo(filter: DeviceFilter, cutoff: Date, cap: number): Promise<number> {
     const w = deviceWhere(filter, cutoff);
-    const res = await this.db.query<{ n: number }>(
-      `SELECT count(*) AS n FROM (SELECT 1 FROM devices d ${w} LIMIT ${w.param(cap)}) s`,
-      w.params,
-    );
+    const res = await this.db.query<{ n: number }>(`SELECT count(*) AS n FROM (SELECT 1 FROM devices d ${w} LIMIT ${w.param(cap)}) s`, w.params);
     return Number(res.rows[0]!.n);
   }
 
@@ -107,7 +104,9 @@ export class DevicesRepository {
 
   /** A live device (deleted ones are not found). */
   async find(id: number, cutoff: Date): Promise<Device | undefined> {
-    const res = await this.db.query<DeviceRow>(`SELECT ${DEVICE_COLUMNS} FROM devices d ${DEVICE_JOINS} WHERE d.id = $1 AND d.deleted_at IS NULL`, [id]);
+    const res = await this.db.query<DeviceRow>(`SELECT ${DEVICE_COLUMNS} FROM devices d ${DEVICE_JOINS} WHERE d.id = $1 AND d.deleted_at IS NULL`, [
+      id,
+    ]);
     return res.rows[0] && toDevice(res.rows[0], cutoff);
   }
 
@@ -188,10 +187,10 @@ export class DevicesRepository {
   /** Writes the registry fields of a device. */
   async update(id: number, body: DeviceBody): Promise<void> {
     const values = registryValues(body);
-    await this.db.query(
-      `UPDATE devices SET ${REGISTRY_COLUMNS.map((c, i) => `${c} = $${i + 2}`).join(', ')}, updated_at = now() WHERE id = $1`,
-      [id, ...values],
-    );
+    await this.db.query(`UPDATE devices SET ${REGISTRY_COLUMNS.map((c, i) => `${c} = $${i + 2}`).join(', ')}, updated_at = now() WHERE id = $1`, [
+      id,
+      ...values,
+    ]);
   }
 
   /**

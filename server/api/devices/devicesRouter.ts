@@ -12,7 +12,6 @@ import { CSV_CONTENT_TYPES, IMPORT_MAX_MB } from './deviceCsv';
 import type { DevicesService } from './devicesService';
 import { streamDownload } from '../../audit/csvResponse';
 
-
 const notCsv = () => new AppError(415, 'CSV_NOT_CSV', M.csv.notCsv);
 
 /**
@@ -44,39 +43,64 @@ export function devicesRouter(can: Guard, service: DevicesService): Router {
   const registry = () => can(requirePath(PATHS.devices, PATHS.preEnrolled));
   const register = () => can(requirePath(PATHS.addDevice));
 
-  router.get('/', registry(), route({ query: deviceListQuery }, async ({ query }, _req, res) => {
-    res.json(await service.list(query));
-  }));
+  router.get(
+    '/',
+    registry(),
+    route({ query: deviceListQuery }, async ({ query }, _req, res) => {
+      res.json(await service.list(query));
+    }),
+  );
 
   // Fixed paths before '/:id'.
-  router.get('/export', registry(), route({ query: deviceListQuery }, async ({ query }, req, res) => {
-    const file = await service.export(actorOf(req, res), query);
-    res.status(200).set(csvHeaders(file.fileName));
-    await streamDownload(req, res, file.chunks, 'device export');
-  }));
+  router.get(
+    '/export',
+    registry(),
+    route({ query: deviceListQuery }, async ({ query }, req, res) => {
+      const file = await service.export(actorOf(req, res), query);
+      res.status(200).set(csvHeaders(file.fileName));
+      await streamDownload(req, res, file.chunks, 'device export');
+    }),
+  );
 
   router.get('/import/template', register(), (_req, res) => {
     const file = service.template();
     res.status(200).set(csvHeaders(file.fileName)).send(file.content);
   });
 
-  router.post('/', register(), route({ body: deviceBody }, async ({ body }, req, res) => {
-    res.status(201).json(await service.create(actorOf(req, res), body));
-  }));
+  router.post(
+    '/',
+    register(),
+    route({ body: deviceBody }, async ({ body }, req, res) => {
+      res.status(201).json(await service.create(actorOf(req, res), body));
+    }),
+  );
 
-  router.post('/import', register(), csvBody(), route({ query: importQuery }, async ({ query }, req, res) => {
-    const csv = typeof req.body === 'string' ? req.body : '';
-    res.json(await service.import(actorOf(req, res), csv, query.mode));
-  }));
+  router.post(
+    '/import',
+    register(),
+    csvBody(),
+    route({ query: importQuery }, async ({ query }, req, res) => {
+      const csv = typeof req.body === 'string' ? req.body : '';
+      res.json(await service.import(actorOf(req, res), csv, query.mode));
+    }),
+  );
 
-  router.get('/:id', registry(), route({ params: idParams }, async ({ params }, _req, res) => {
-    res.json(await service.get(params.id));
-  }));
+  router.get(
+    '/:id',
+    registry(),
+    route({ params: idParams }, async ({ params }, _req, res) => {
+      res.json(await service.get(params.id));
+    }),
+  );
 
   // Editing the registry is the pre-enrolled page's grant; an enrolled device's customer, credit
   // reference and group also need the enrolled-devices page (checked by the service).
-  router.put('/:id', can(requirePath(PATHS.preEnrolled)), route({ params: idParams, body: deviceBody }, async ({ params, body }, req, res) => {
-    res.json(await service.update(actorOf(req, res), params.id, body, { enrolledAssignment: res.locals.grants!.paths.has(PATHS.devices) }));
-  }));
+  router.put(
+    '/:id',
+    can(requirePath(PATHS.preEnrolled)),
+    route({ params: idParams, body: deviceBody }, async ({ params, body }, req, res) => {
+      res.json(await service.update(actorOf(req, res), params.id, body, { enrolledAssignment: res.locals.grants!.paths.has(PATHS.devices) }));
+    }),
+  );
   return router;
 }

@@ -48,7 +48,8 @@ function assertEnrolledEdit(before: Device, body: DeviceBody, enrolledAssignment
   if (body.imei !== before.imei) throw new AppError(409, 'IMEI_NOT_EDITABLE', M.devices.imeiNotEditable, 'imei');
   const identity = IDENTITY_FIELDS.find((f) => body[f] !== before[f]);
   if (identity) throw new AppError(409, 'IDENTITY_NOT_EDITABLE', AUTHZ_MESSAGES.deviceIdentity(identity), identity);
-  if (!enrolledAssignment && ASSIGNMENT_FIELDS.some((f) => body[f] !== before[f])) throw new AppError(403, 'ASSIGNMENT_NOT_GRANTED', AUTHZ_MESSAGES.deviceAssignment);
+  if (!enrolledAssignment && ASSIGNMENT_FIELDS.some((f) => body[f] !== before[f]))
+    throw new AppError(403, 'ASSIGNMENT_NOT_GRANTED', AUTHZ_MESSAGES.deviceAssignment);
 }
 const imeiTaken = (imei: string) => new AppError(409, 'IMEI_TAKEN', M.devices.imeiTaken(imei), 'imei');
 const groupNotFound = () => new AppError(400, 'GROUP_NOT_FOUND', M.devices.groupNotFound, 'groupId');
@@ -141,7 +142,12 @@ export class DevicesService {
    * group only with `enrolledAssignment` (the caller's profile also grants the enrolled-devices
    * page).
    */
-  async update(actor: AuditActor, id: number, body: DeviceBody, grants: { enrolledAssignment: boolean } = { enrolledAssignment: false }): Promise<Device> {
+  async update(
+    actor: AuditActor,
+    id: number,
+    body: DeviceBody,
+    grants: { enrolledAssignment: boolean } = { enrolledAssignment: false },
+  ): Promise<Device> {
     try {
       return await transaction(this.db, async (tx) => {
         const repo = new DevicesRepository(tx);

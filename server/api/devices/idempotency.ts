@@ -45,7 +45,9 @@ export function canonicalJson(value: unknown): string {
 
 /** What identifies a request for its key: sha256 of method, path and canonical body. */
 export function requestHash(method: string, path: string, body: unknown): string {
-  return createHash('sha256').update(`${method.toUpperCase()}\n${path}\n${canonicalJson(body)}`).digest('hex');
+  return createHash('sha256')
+    .update(`${method.toUpperCase()}\n${path}\n${canonicalJson(body)}`)
+    .digest('hex');
 }
 
 /**

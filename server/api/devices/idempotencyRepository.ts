@@ -21,9 +21,12 @@ export class IdempotencyRepository {
 
   /** Stores a key with its answer (fails on the primary key when a concurrent request stored it first). */
   async insert(k: { adminId: number; key: string; hash: string; status: number; response: unknown }): Promise<void> {
-    await this.db.query(
-      'INSERT INTO idempotency_keys (admin_id, key, request_hash, status_code, response) VALUES ($1, $2, $3, $4, $5::jsonb)',
-      [k.adminId, k.key, k.hash, k.status, JSON.stringify(k.response)],
-    );
+    await this.db.query('INSERT INTO idempotency_keys (admin_id, key, request_hash, status_code, response) VALUES ($1, $2, $3, $4, $5::jsonb)', [
+      k.adminId,
+      k.key,
+      k.hash,
+      k.status,
+      JSON.stringify(k.response),
+    ]);
   }
 }

@@ -68,11 +68,7 @@ const same = (a: string, b: string): boolean => timingSafeEqual(Buffer.from(a), 
  * nonce is redeemed), expiry days from today (UTC) to today + 90 for action 12 and to today + 3
  * for 9 and 13 (72 hours). Returns null for a wrong, expired or already redeemed code.
  */
-export function verifyOfflineCode(
-  secret: Uint8Array,
-  code: string,
-  opts: { action?: number; lastNonce: number; now: Date },
-): VerifiedCode | null {
+export function verifyOfflineCode(secret: Uint8Array, code: string, opts: { action?: number; lastNonce: number; now: Date }): VerifiedCode | null {
   if (!/^\d{8}$/.test(code)) return null;
   const actions = opts.action === undefined ? OFFLINE_ACTIONS : OFFLINE_ACTIONS.filter((a) => a === opts.action);
   const today = Date.UTC(opts.now.getUTCFullYear(), opts.now.getUTCMonth(), opts.now.getUTCDate());

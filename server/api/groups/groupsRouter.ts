@@ -8,12 +8,7 @@ import { route } from '../../middleware/validate';
 import type { GroupsService } from './groupsService';
 
 /** Pages that show the groups (filters, forms): any of them may read the list. */
-export const GROUP_READER_PAGES = [
-  PATHS.groups,
-  PATHS.devices,
-  PATHS.preEnrolled,
-  PATHS.addDevice,
-] as const;
+export const GROUP_READER_PAGES = [PATHS.groups, PATHS.devices, PATHS.preEnrolled, PATHS.addDevice] as const;
 
 /** /api/v5/groups. */
 export function groupsRouter(can: Guard, service: GroupsService): Router {
@@ -23,15 +18,27 @@ export function groupsRouter(can: Guard, service: GroupsService): Router {
   router.get('/', can(requirePath(...GROUP_READER_PAGES)), async (_req, res) => {
     res.json(await service.list());
   });
-  router.post('/', manage(), route({ body: groupBody }, async ({ body }, req, res) => {
-    res.status(201).json(await service.create(actorOf(req, res), body));
-  }));
-  router.put('/:id', manage(), route({ params: idParams, body: groupBody }, async ({ params, body }, req, res) => {
-    res.json(await service.update(actorOf(req, res), params.id, body));
-  }));
-  router.delete('/:id', manage(), route({ params: idParams, query: deleteGroupQuery }, async ({ params, query }, req, res) => {
-    await service.remove(actorOf(req, res), params.id, query.moveTo);
-    res.status(204).end();
-  }));
+  router.post(
+    '/',
+    manage(),
+    route({ body: groupBody }, async ({ body }, req, res) => {
+      res.status(201).json(await service.create(actorOf(req, res), body));
+    }),
+  );
+  router.put(
+    '/:id',
+    manage(),
+    route({ params: idParams, body: groupBody }, async ({ params, body }, req, res) => {
+      res.json(await service.update(actorOf(req, res), params.id, body));
+    }),
+  );
+  router.delete(
+    '/:id',
+    manage(),
+    route({ params: idParams, query: deleteGroupQuery }, async ({ params, query }, req, res) => {
+      await service.remove(actorOf(req, res), params.id, query.moveTo);
+      res.status(204).end();
+    }),
+  );
   return router;
 }

@@ -190,10 +190,10 @@ export class JobsRepository {
 
   /** Gives a job back to the queue (this runner is stopping between batches). */
   async release(id: number, runner: string): Promise<void> {
-    await this.db.query("UPDATE jobs SET status = 'queued', runner = NULL, heartbeat_at = NULL WHERE id = $1 AND runner = $2 AND status = 'running'", [
-      id,
-      runner,
-    ]);
+    await this.db.query(
+      "UPDATE jobs SET status = 'queued', runner = NULL, heartbeat_at = NULL WHERE id = $1 AND runner = $2 AND status = 'running'",
+      [id, runner],
+    );
   }
 
   async results(id: number, page: { offset: number; limit: number }): Promise<JobResult[]> {

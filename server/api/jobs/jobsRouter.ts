@@ -15,19 +15,31 @@ export function jobsRouter(can: Guard, service: JobsService): Router {
   const router = Router();
   const guard = can(requirePath(PATHS.devices));
 
-  router.get('/:id', guard, route({ params: idParams }, async ({ params }, _req, res) => {
-    res.json(await service.get(params.id));
-  }));
-  router.get('/:id/results', guard, route({ params: idParams, query: resultsQuery }, async ({ params, query }, _req, res) => {
-    res.json(await service.results(params.id, query));
-  }));
-  router.get('/:id/results.csv', guard, route({ params: idParams }, async ({ params }, _req, res) => {
-    const jobId = params.id;
-    const csv = await service.resultsCsv(jobId);
-    res
-      .status(200)
-      .set({ 'Content-Type': 'text/csv; charset=utf-8', 'Content-Disposition': `attachment; filename="${M.bulk.resultsFileName(jobId)}"` })
-      .send(csv);
-  }));
+  router.get(
+    '/:id',
+    guard,
+    route({ params: idParams }, async ({ params }, _req, res) => {
+      res.json(await service.get(params.id));
+    }),
+  );
+  router.get(
+    '/:id/results',
+    guard,
+    route({ params: idParams, query: resultsQuery }, async ({ params, query }, _req, res) => {
+      res.json(await service.results(params.id, query));
+    }),
+  );
+  router.get(
+    '/:id/results.csv',
+    guard,
+    route({ params: idParams }, async ({ params }, _req, res) => {
+      const jobId = params.id;
+      const csv = await service.resultsCsv(jobId);
+      res
+        .status(200)
+        .set({ 'Content-Type': 'text/csv; charset=utf-8', 'Content-Disposition': `attachment; filename="${M.bulk.resultsFileName(jobId)}"` })
+        .send(csv);
+    }),
+  );
   return router;
 }

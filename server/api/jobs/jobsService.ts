@@ -67,7 +67,12 @@ export class JobsService {
       if (devices.length > BULK_MAX_DEVICES) throw new AppError(400, 'BULK_TOO_MANY', M.bulk.tooMany(BULK_MAX_DEVICES));
       const refused = refusalMemo(body.payload.action);
       if (!devices.some((d) => refused(d) === null)) throw new AppError(409, 'BULK_NOTHING_TO_DO', M.bulk.nothingToDo);
-      const job = await new JobsRepository(tx).insert({ action: body.payload.action, payload: body.payload, deviceIds: devices.map((d) => d.id), actor });
+      const job = await new JobsRepository(tx).insert({
+        action: body.payload.action,
+        payload: body.payload,
+        deviceIds: devices.map((d) => d.id),
+        actor,
+      });
       await record(tx, {
         actor,
         entity: 'job',
@@ -182,7 +187,14 @@ export class JobsService {
       let commands = new Map<number, number>();
       if (eligible.length) {
         const actor = job.actor ?? { adminId: job.created_by_admin_id, email: job.created_by, ip: null, requestId: null };
-        const common = { action: payload.action, payload: commandPayload(payload), requestedAt: now, requestedByAdminId: actor.adminId, requestedBy: actor.email, jobId };
+        const common = {
+          action: payload.action,
+          payload: commandPayload(payload),
+          requestedAt: now,
+          requestedByAdminId: actor.adminId,
+          requestedBy: actor.email,
+          jobId,
+        };
         if (payload.action === DEVICE_ACTION.DELETE_DEVICE) {
           await devices.softDelete(eligible, now);
           commands = await devices.insertCommands(eligible, {
@@ -222,7 +234,14 @@ export class JobsService {
         entity: 'job',
         entityId: jobId,
         action: 'bulk_action',
-        after: { action: payload.action, firstDeviceId: ids[0], lastDeviceId: ids[ids.length - 1], ...counts, processed: updated.processed, total: updated.total },
+        after: {
+          action: payload.action,
+          firstDeviceId: ids[0],
+          lastDeviceId: ids[ids.length - 1],
+          ...counts,
+          processed: updated.processed,
+          total: updated.total,
+        },
         detail: M.bulk.batchDetail(actionLabel(payload.action), counts.done, counts.skipped, counts.failed),
       });
       if (updated.processed >= updated.total || ids.length < this.batchSize) {

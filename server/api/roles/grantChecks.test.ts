@@ -20,7 +20,9 @@ describe('grant computation', () => {
   });
 
   test('Spanish description of a grant for messages', () => {
-    expect(describeGrant({ paths: ['/admin-settings/roles'], actions: [0, 5] })).toBe('/admin-settings/roles, acción Bloquear, acción Enviar notificación');
+    expect(describeGrant({ paths: ['/admin-settings/roles'], actions: [0, 5] })).toBe(
+      '/admin-settings/roles, acción Bloquear, acción Enviar notificación',
+    );
   });
 
   test('minus: what one grant holds that another does not (what a change takes away)', () => {

@@ -56,7 +56,10 @@ export function canonicalGrant(g: Grant): { paths: string[]; actions: number[] }
 }
 
 /** Everything enabled administrators hold, leaving out one administrator and/or one role's holders. */
-export async function heldByOthers(tx: Queryable, except: { adminId?: number; profileId?: number }): Promise<{ paths: Set<string>; actions: Set<number> }> {
+export async function heldByOthers(
+  tx: Queryable,
+  except: { adminId?: number; profileId?: number },
+): Promise<{ paths: Set<string>; actions: Set<number> }> {
   const r = await new GrantsRepository(tx).heldByOthers(except);
   return { paths: new Set(r.paths), actions: new Set(r.actions) };
 }

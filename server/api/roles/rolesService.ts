@@ -95,8 +95,7 @@ export class RolesService {
       if (!isEmptyGrant(removed) && (await repo.hasEnabledHolder(id))) assertKeptByOthers(removed, await heldByOthers(tx, { profileId: id }));
       await this.assertNameFree(repo, body.nombre, id);
       const unchanged =
-        before.nombre === body.nombre &&
-        JSON.stringify([before.paths, before.actions]) === JSON.stringify([grant.paths, grant.actions]);
+        before.nombre === body.nombre && JSON.stringify([before.paths, before.actions]) === JSON.stringify([grant.paths, grant.actions]);
       if (unchanged) return before;
       await repo.update(id, { nombre: body.nombre, ...grant });
       const after = (await repo.find(id))!;

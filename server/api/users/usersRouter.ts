@@ -8,9 +8,13 @@ import type { UsersService } from './usersService';
 /** Authenticated routes of /api/v5/users (the caller's own record and session; no extra path grant). */
 export function usersRouter(can: Guard, service: UsersService): Router {
   const router = Router();
-  router.post('/getUserByEmail', can(signedIn()), route({ body: getUserByEmailBody }, async ({ body }, _req, res) => {
-    res.json(await service.getByEmail(res.locals.auth!, res.locals.grants!.adminId, body.correo));
-  }));
+  router.post(
+    '/getUserByEmail',
+    can(signedIn()),
+    route({ body: getUserByEmailBody }, async ({ body }, _req, res) => {
+      res.json(await service.getByEmail(res.locals.auth!, res.locals.grants!.adminId, body.correo));
+    }),
+  );
   // The portal's sign-out: ends this sign-in for the API before the browser forgets it.
   router.post('/signOut', can(signedIn()), async (req, res) => {
     await service.signOut(actorOf(req, res), res.locals.auth!);

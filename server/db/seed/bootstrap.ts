@@ -44,20 +44,16 @@ export const DEMO_ACCOUNTS: readonly SeedAccount[] = [
 ];
 
 async function insertProfile(q: Queryable, p: SeedAccount['profile']): Promise<number> {
-  const res = await q.query<{ id: number }>(
-    'INSERT INTO profiles (nombre, paths, actions) VALUES ($1, $2, $3) RETURNING id',
-    [p.nombre, [...p.paths], [...p.actions]],
-  );
+  const res = await q.query<{ id: number }>('INSERT INTO profiles (nombre, paths, actions) VALUES ($1, $2, $3) RETURNING id', [
+    p.nombre,
+    [...p.paths],
+    [...p.actions],
+  ]);
   return res.rows[0]!.id;
 }
 
 async function insertAdmin(q: Queryable, a: Omit<SeedAccount, 'profile'>, profileId: number): Promise<void> {
-  await q.query('INSERT INTO admins (correo, nombres, apellidos, profile_id) VALUES ($1, $2, $3, $4)', [
-    a.correo,
-    a.nombres,
-    a.apellidos,
-    profileId,
-  ]);
+  await q.query('INSERT INTO admins (correo, nombres, apellidos, profile_id) VALUES ($1, $2, $3, $4)', [a.correo, a.nombres, a.apellidos, profileId]);
 }
 
 export async function hasAdministrators(db: Db): Promise<boolean> {
@@ -93,7 +89,7 @@ export async function bootstrap(db: Db, config: Config, identity: IdentityServic
   const demo = identity && b.seedDemo ? DEMO_ACCOUNTS : [];
   const chosen = b.adminPassword ?? b.demoPassword;
   const passwordFrom = b.adminPassword ? 'BOOTSTRAP_ADMIN_PASSWORD' : b.demoPassword ? 'DEMO_PASSWORD' : undefined;
-  const password = identity ? chosen ?? generatePassword() : undefined;
+  const password = identity ? (chosen ?? generatePassword()) : undefined;
 
   const accounts = [adminEmail, ...demo.map((d) => d.correo)];
   // Identity users first (a retry skips the ones that exist), then the portal records in one
@@ -133,11 +129,12 @@ export async function bootstrap(db: Db, config: Config, identity: IdentityServic
  * its variable, never printed.
  */
 export function bootstrapBanner(result: BootstrapResult, url: string): string {
-  const password = result.generated && result.password
-    ? `Contraseña: ${result.password}   (generada: se muestra solo esta vez)`
-    : result.passwordFrom
-      ? `Contraseña: la de ${result.passwordFrom} (no se muestra)`
-      : undefined;
+  const password =
+    result.generated && result.password
+      ? `Contraseña: ${result.password}   (generada: se muestra solo esta vez)`
+      : result.passwordFrom
+        ? `Contraseña: la de ${result.passwordFrom} (no se muestra)`
+        : undefined;
   const lines = [
     'Portal listo / Portal ready',
     `Abre ${url}/login`,

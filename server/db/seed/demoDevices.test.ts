@@ -8,7 +8,14 @@ const NOW = new Date('2026-03-02T15:00:00Z');
 const cutoff = offlineCutoff(NOW, 72);
 const statusOf = (r: DemoDeviceRow) =>
   deviceStatus(
-    { lifecycle: r.lifecycle, lockState: r.lockState, pendingAction: r.pendingAction, pendingUntil: r.pendingUntil, failureReason: r.failureReason, lastSeenAt: r.lastSeenAt },
+    {
+      lifecycle: r.lifecycle,
+      lockState: r.lockState,
+      pendingAction: r.pendingAction,
+      pendingUntil: r.pendingUntil,
+      failureReason: r.failureReason,
+      lastSeenAt: r.lastSeenAt,
+    },
     cutoff,
   );
 

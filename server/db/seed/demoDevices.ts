@@ -54,7 +54,6 @@ export interface DemoDeviceRow {
   simCarrier: string | null;
 }
 
-
 const PHONES: readonly { brand: string; models: readonly string[]; serial: string; weight: number }[] = [
   { brand: 'Samsung', models: ['Galaxy A05s', 'Galaxy A15', 'Galaxy A25 5G', 'Galaxy A35 5G', 'Galaxy S23 FE'], serial: 'R58', weight: 0.32 },
   { brand: 'Motorola', models: ['Moto E13', 'Moto G24', 'Moto G54 5G', 'Edge 40 Neo'], serial: 'ZY2', weight: 0.24 },
@@ -68,14 +67,80 @@ const TVS: readonly { brand: string; models: readonly string[]; serial: string; 
   { brand: 'Samsung', models: ['UN43CU7000', 'UN50CU7000', 'QN55Q60C'], serial: 'SM0', weight: 0.25 },
 ];
 const FIRST_NAMES = [
-  'María', 'José', 'Guadalupe', 'Juan', 'Ana', 'Luis', 'Verónica', 'Jorge', 'Alejandra', 'Miguel', 'Rosa', 'Francisco',
-  'Fernanda', 'Carlos', 'Leticia', 'Ricardo', 'Mónica', 'Arturo', 'Claudia', 'Jesús', 'Patricia', 'Alejandro', 'Sofía', 'Héctor',
-  'Daniela', 'Eduardo', 'Gabriela', 'Raúl', 'Adriana', 'Óscar', 'Lucía', 'Sergio', 'Ximena', 'Iván', 'Norma', 'Andrés',
+  'María',
+  'José',
+  'Guadalupe',
+  'Juan',
+  'Ana',
+  'Luis',
+  'Verónica',
+  'Jorge',
+  'Alejandra',
+  'Miguel',
+  'Rosa',
+  'Francisco',
+  'Fernanda',
+  'Carlos',
+  'Leticia',
+  'Ricardo',
+  'Mónica',
+  'Arturo',
+  'Claudia',
+  'Jesús',
+  'Patricia',
+  'Alejandro',
+  'Sofía',
+  'Héctor',
+  'Daniela',
+  'Eduardo',
+  'Gabriela',
+  'Raúl',
+  'Adriana',
+  'Óscar',
+  'Lucía',
+  'Sergio',
+  'Ximena',
+  'Iván',
+  'Norma',
+  'Andrés',
 ];
 const SURNAMES = [
-  'Hernández', 'García', 'Martínez', 'López', 'González', 'Pérez', 'Rodríguez', 'Sánchez', 'Ramírez', 'Cruz', 'Flores', 'Gómez',
-  'Morales', 'Vázquez', 'Reyes', 'Jiménez', 'Torres', 'Díaz', 'Gutiérrez', 'Ruiz', 'Mendoza', 'Aguilar', 'Ortiz', 'Castillo',
-  'Moreno', 'Romero', 'Álvarez', 'Chávez', 'Rivera', 'Juárez', 'Domínguez', 'Núñez', 'Salazar', 'Ibarra', 'Villanueva', 'Peña',
+  'Hernández',
+  'García',
+  'Martínez',
+  'López',
+  'González',
+  'Pérez',
+  'Rodríguez',
+  'Sánchez',
+  'Ramírez',
+  'Cruz',
+  'Flores',
+  'Gómez',
+  'Morales',
+  'Vázquez',
+  'Reyes',
+  'Jiménez',
+  'Torres',
+  'Díaz',
+  'Gutiérrez',
+  'Ruiz',
+  'Mendoza',
+  'Aguilar',
+  'Ortiz',
+  'Castillo',
+  'Moreno',
+  'Romero',
+  'Álvarez',
+  'Chávez',
+  'Rivera',
+  'Juárez',
+  'Domínguez',
+  'Núñez',
+  'Salazar',
+  'Ibarra',
+  'Villanueva',
+  'Peña',
 ];
 const CARRIERS = ['Telcel', 'AT&T', 'Movistar', 'Bait', 'Telcel', 'Telcel'];
 const LOCK_MESSAGES: Record<LockType, string> = {
@@ -95,9 +160,24 @@ const DAY = 24 * HOUR;
 
 /** Ordered shares of the fleet by state (the rest is operating and active). */
 type Profile =
-  | 'pre_enrolled' | 'enrolling' | 'enrolled' | 'configured' | 'reconfigured_locked' | 'reconfigured_active' | 'released'
-  | 'suspended' | 'failed' | 'locked' | 'unlocked_offline' | 'temporary_active' | 'pending_lock' | 'pending_unlock'
-  | 'pending_temporary' | 'pending_release' | 'pending_config' | 'active';
+  | 'pre_enrolled'
+  | 'enrolling'
+  | 'enrolled'
+  | 'configured'
+  | 'reconfigured_locked'
+  | 'reconfigured_active'
+  | 'released'
+  | 'suspended'
+  | 'failed'
+  | 'locked'
+  | 'unlocked_offline'
+  | 'temporary_active'
+  | 'pending_lock'
+  | 'pending_unlock'
+  | 'pending_temporary'
+  | 'pending_release'
+  | 'pending_config'
+  | 'active';
 const PROFILES: readonly [Profile, number][] = [
   ['pre_enrolled', 0.06],
   ['enrolling', 0.015],
@@ -120,7 +200,14 @@ const PROFILES: readonly [Profile, number][] = [
 
 /** The status stays whatever it is when offline; these profiles turn 'sin_conexion' when not seen. */
 const OVERLAID_PROFILES: ReadonlySet<Profile> = new Set([
-  'enrolled', 'configured', 'reconfigured_locked', 'reconfigured_active', 'locked', 'unlocked_offline', 'temporary_active', 'active',
+  'enrolled',
+  'configured',
+  'reconfigured_locked',
+  'reconfigured_active',
+  'locked',
+  'unlocked_offline',
+  'temporary_active',
+  'active',
 ]);
 
 /** A 15-digit IMEI, unique per (prefix, n) for n below 10^12 (n × an odd multiplier not divisible by 5 is a bijection mod 10^12). */
@@ -171,7 +258,7 @@ export function* demoDeviceRows(count: number, seed = 2026, now = new Date(), ba
     const enrolledAt = preEnrolled ? null : new Date(createdAt.getTime() + (1 + rnd() * 47) * HOUR);
     let lastSeenAt: Date | null = preEnrolled ? null : offline ? new Date(t - (4 + rnd() * 26) * DAY) : new Date(t - rnd() * DAY);
     if (profile === 'enrolling' && rnd() < 0.5) lastSeenAt = null;
-    if (profile === 'released' || profile === 'suspended') lastSeenAt = new Date(t - (rnd() * 60) * DAY);
+    if (profile === 'released' || profile === 'suspended') lastSeenAt = new Date(t - rnd() * 60 * DAY);
     if (lastSeenAt && enrolledAt && lastSeenAt < enrolledAt) lastSeenAt = enrolledAt;
 
     const row: DemoDeviceRow = {
@@ -181,9 +268,21 @@ export function* demoDeviceRows(count: number, seed = 2026, now = new Date(), ba
       deviceType: tv ? 2 : 1,
       brand: maker.brand,
       model: pick(maker.models),
-      osVersion: preEnrolled ? null : tv ? pick(['Android TV 11', 'Google TV 12', 'VIDAA 7']) : pick(['Android 13', 'Android 14', 'Android 14', 'Android 15']),
+      osVersion: preEnrolled
+        ? null
+        : tv
+          ? pick(['Android TV 11', 'Google TV 12', 'VIDAA 7'])
+          : pick(['Android 13', 'Android 14', 'Android 14', 'Android 15']),
       agentVersion: preEnrolled ? null : tv ? 'TV 1.8.0' : rnd() < 0.7 ? '3.4.1' : '3.3.0',
-      groupIndex: tv ? (rnd() < 0.7 ? TV_GROUP : rnd() < 0.8 ? Math.floor(rnd() * DEMO_GROUPS.length) : null) : rnd() < 0.85 ? pick([0, 0, 1, 1, 2, 4, 5]) : null,
+      groupIndex: tv
+        ? rnd() < 0.7
+          ? TV_GROUP
+          : rnd() < 0.8
+            ? Math.floor(rnd() * DEMO_GROUPS.length)
+            : null
+        : rnd() < 0.85
+          ? pick([0, 0, 1, 1, 2, 4, 5])
+          : null,
       customerName: `${pick(FIRST_NAMES)} ${pick(SURNAMES)} ${pick(SURNAMES)}`,
       creditReference: rnd() < 0.92 ? `CR-${2024 + Math.floor(rnd() * 3)}-${digits(6)}` : null,
       lifecycle: 'operating',
