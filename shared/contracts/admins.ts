@@ -1,6 +1,6 @@
 import * as z from 'zod';
 import { ADMIN_API_MESSAGES as M } from '../messages';
-import { booleanParam, emailField, idField, intParam, oneOfParam, pagingParams, textField, textParam, type ListResponse } from './fields';
+import { booleanParam, emailField, idField, intParam, oneOfParam, pagingParams, listResponse, textField, textParam } from './fields';
 
 export const ADMIN_NAME_MAX = 100;
 
@@ -42,26 +42,27 @@ export const listAdminsQuery = z.object({
 export type ListAdminsQuery = z.infer<typeof listAdminsQuery>;
 
 /** An administrator as the API answers it. */
-export interface Admin {
-  id: number;
-  correo: string;
-  nombres: string;
-  apellidos: string;
-  enabled: boolean;
-  profileId: number;
-  profileNombre: string;
-  createdAt: string;
-  updatedAt: string;
-}
+export const adminResponse = z.strictObject({
+  id: z.number().int(),
+  correo: z.string(),
+  nombres: z.string(),
+  apellidos: z.string(),
+  enabled: z.boolean(),
+  profileId: z.number().int(),
+  profileNombre: z.string(),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+});
+export type Admin = z.infer<typeof adminResponse>;
 
-export type AdminList = ListResponse<Admin>;
+/** GET /v5/admins. */
+export const adminListResponse = listResponse(adminResponse);
+export type AdminList = z.infer<typeof adminListResponse>;
 
 /** POST /v5/admins answers the new administrator and, once, the temporary password (embedded identity). */
-export interface CreatedAdmin extends Admin {
-  temporaryPassword?: string;
-}
+export const createdAdminResponse = adminResponse.extend({ temporaryPassword: z.string().optional() });
+export type CreatedAdmin = z.infer<typeof createdAdminResponse>;
 
 /** POST /v5/admins/:id/reset-password answers the new temporary password, once. */
-export interface ResetPasswordResponse {
-  temporaryPassword: string;
-}
+export const resetPasswordResponse = z.strictObject({ temporaryPassword: z.string() });
+export type ResetPasswordResponse = z.infer<typeof resetPasswordResponse>;

@@ -1,7 +1,7 @@
 import * as z from 'zod';
 import { DEVICE_ACTIONS, type DeviceActionKey } from '../constants/deviceActions';
 import { ADMIN_API_MESSAGES as M } from '../messages';
-import { dateParam, oneOfParam, pagingParams, textParam, type ListResponse } from './fields';
+import { dateParam, listResponse, oneOfParam, pagingParams, textParam } from './fields';
 
 export const AUDIT_OUTCOMES = ['success', 'failure'] as const;
 export type AuditOutcome = (typeof AUDIT_OUTCOMES)[number];
@@ -61,20 +61,23 @@ export const auditQuery = z
 export type AuditQuery = z.infer<typeof auditQuery>;
 
 /** One row of the audit log as the API answers it. `before`/`after` are JSON snapshots. */
-export interface AuditEntryView {
-  id: number;
-  at: string;
-  actorAdminId: number | null;
-  actorEmail: string | null;
-  ip: string | null;
-  requestId: string | null;
-  entity: string;
-  entityId: string | null;
-  action: string;
-  before: unknown;
-  after: unknown;
-  outcome: AuditOutcome;
-  detail: string | null;
-}
+export const auditEntryResponse = z.strictObject({
+  id: z.number().int(),
+  at: z.string(),
+  actorAdminId: z.number().int().nullable(),
+  actorEmail: z.string().nullable(),
+  ip: z.string().nullable(),
+  requestId: z.string().nullable(),
+  entity: z.string(),
+  entityId: z.string().nullable(),
+  action: z.string(),
+  before: z.unknown(),
+  after: z.unknown(),
+  outcome: z.enum(AUDIT_OUTCOMES),
+  detail: z.string().nullable(),
+});
+export type AuditEntryView = z.infer<typeof auditEntryResponse>;
 
-export type AuditList = ListResponse<AuditEntryView>;
+/** GET /v5/audit. */
+export const auditListResponse = listResponse(auditEntryResponse);
+export type AuditList = z.infer<typeof auditListResponse>;

@@ -2,7 +2,7 @@ import * as z from 'zod';
 import { ALL_DEVICE_ACTION_CODES } from '../constants/deviceActions';
 import { GRANTABLE_PATHS } from '../constants/routes';
 import { ADMIN_API_MESSAGES as M } from '../messages';
-import { textField, type ListResponse } from './fields';
+import { listResponse, textField } from './fields';
 
 const grantablePaths = new Set<string>(GRANTABLE_PATHS);
 const actionCodes = new Set(ALL_DEVICE_ACTION_CODES);
@@ -39,17 +39,20 @@ export const duplicateRoleBody = z.object({ nombre: textField('nombre', { min: 1
 export type DuplicateRoleBody = z.infer<typeof duplicateRoleBody>;
 
 /** A role (profile) as the API answers it. */
-export interface Role {
-  id: number;
-  nombre: string;
+export const roleResponse = z.strictObject({
+  id: z.number().int(),
+  nombre: z.string(),
   /** Granted portal paths, in menu order. */
-  paths: string[];
+  paths: z.array(z.string()),
   /** Granted device action codes, ascending. */
-  actions: number[];
+  actions: z.array(z.number().int()),
   /** Administrators holding this role. */
-  adminCount: number;
-  createdAt: string;
-  updatedAt: string;
-}
+  adminCount: z.number().int(),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+});
+export type Role = z.infer<typeof roleResponse>;
 
-export type RoleList = ListResponse<Role>;
+/** GET /v5/roles. */
+export const roleListResponse = listResponse(roleResponse);
+export type RoleList = z.infer<typeof roleListResponse>;

@@ -1,10 +1,13 @@
 import request from 'supertest';
+import { adminListResponse, adminResponse, createdAdminResponse, resetPasswordResponse } from '../../shared/contracts/admins';
+import { auditListResponse } from '../../shared/contracts/audit';
 import { actionResultResponse, historyResponse } from '../../shared/contracts/deviceActions';
 import { IMPORT_COLUMNS, importResultResponse } from '../../shared/contracts/deviceImport';
 import { deviceListResponse, deviceResponse, luhnCheckDigit } from '../../shared/contracts/devices';
 import { groupListResponse, groupResponse } from '../../shared/contracts/groups';
 import { bulkPreviewResponse, jobResponse, jobResultListResponse } from '../../shared/contracts/jobs';
 import { appVersionResponse, portalVersionResponse } from '../../shared/contracts/portal';
+import { roleListResponse } from '../../shared/contracts/roles';
 import { portalUserResponse } from '../../shared/contracts/users';
 import { adminApi, type AdminApi } from '../helpers/adminApi';
 import { insertDevices, setPendingCommand } from '../helpers/inventoryFixtures';
@@ -93,5 +96,30 @@ describe.each(testEngines())('responses answer their shared contracts (%s)', (en
     expect(portalVersionResponse.parse(version.body).version_portal).toEqual(expect.any(String));
     const app = await request(api.ta.app).get('/api/portal/getVersionApp').set(headers).expect(200);
     expect(appVersionResponse.safeParse(app.body).success).toBe(true);
+  });
+
+  test('administrators (list, one, created with its temporary password, password reset), roles and the audit log, exactly as contracted', async () => {
+    const headers = await api.headersOf('admin@demo.local');
+    const roles = roleListResponse.parse((await request(api.ta.app).get('/api/v5/roles').set(headers).expect(200)).body);
+    const role = roles.data.find((r) => r.adminCount > 0)!;
+    expect(role.paths.length).toBeGreaterThan(0);
+    const created = createdAdminResponse.parse(
+      (
+        await request(api.ta.app)
+          .post('/api/v5/admins')
+          .set(headers)
+          .send({ correo: 'contrato@demo.local', nombres: 'Contrato', apellidos: 'Prueba', profileId: role.id })
+          .expect(201)
+      ).body,
+    );
+    expect(created.temporaryPassword).toEqual(expect.any(String));
+    const one = adminResponse.parse((await request(api.ta.app).get(`/api/v5/admins/${created.id}`).set(headers).expect(200)).body);
+    expect(one).toEqual({ ...created, temporaryPassword: undefined, updatedAt: one.updatedAt });
+    const list = adminListResponse.parse((await request(api.ta.app).get('/api/v5/admins').set(headers).expect(200)).body);
+    expect(list.data.map((a) => a.correo)).toContain('contrato@demo.local');
+    const reset = await request(api.ta.app).post(`/api/v5/admins/${created.id}/reset-password`).set(headers).expect(200);
+    expect(resetPasswordResponse.parse(reset.body).temporaryPassword).not.toBe(created.temporaryPassword);
+    const audit = auditListResponse.parse((await request(api.ta.app).get('/api/v5/audit?entity=admin').set(headers).expect(200)).body);
+    expect(audit.data.map((e) => e.action)).toEqual(expect.arrayContaining(['create', 'reset_password']));
   });
 });
