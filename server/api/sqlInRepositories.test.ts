@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 
-/** The source files (not tests) under the API and the middleware. */
+/** The source files (not tests) under a directory. */
 function sources(dir: string): { file: string; text: string }[] {
   return fs
     .readdirSync(dir, { recursive: true, encoding: 'utf8' })
@@ -10,11 +10,14 @@ function sources(dir: string): { file: string; text: string }[] {
 }
 
 describe('SQL only in repositories (router → service → repository)', () => {
-  const files = [...sources(__dirname), ...sources(path.join(__dirname, '..', 'middleware'))];
+  const files = [...sources(__dirname), ...sources(path.join(__dirname, '..', 'middleware')), ...sources(path.join(__dirname, '..', 'auth'))];
 
-  test('the API and middleware sources are found', () => {
+  test('the API, middleware and auth sources are found', () => {
     expect(files.length).toBeGreaterThan(20);
     expect(files.some((f) => f.file.endsWith('Repository.ts'))).toBe(true);
+    expect(files.map((f) => f.file)).toEqual(
+      expect.arrayContaining([path.join('auth', 'sessionRevocations.ts'), path.join('auth', 'grantsRepository.ts')]),
+    );
   });
 
   test('only files named …Repository.ts run queries', () => {

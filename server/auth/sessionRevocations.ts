@@ -1,5 +1,6 @@
 import type { Queryable } from '../db/Db';
 import type { AuthContext } from '../middleware/authenticate';
+import { SessionRevocationsRepository } from './sessionRevocationsRepository';
 
 /** How long an answer about a sign-in is reused before the database is asked again. */
 export const REVOCATION_CACHE_MS = 5_000;
@@ -38,11 +39,10 @@ export class SessionRevocations {
   private readonly cache = new Map<string, { revoked: boolean; at: number }>();
   private readonly cacheMs: number;
   private readonly now: () => number;
+  private readonly repository: SessionRevocationsRepository;
 
-  constructor(
-    private readonly db: Queryable,
-    opts: RevocationOptions = {},
-  ) {
+  constructor(db: Queryable, opts: RevocationOptions = {}) {
+    this.repository = new SessionRevocationsRepository(db);
     this.cacheMs = opts.cacheMs ?? REVOCATION_CACHE_MS;
     this.now = opts.now ?? Date.now;
   }
@@ -62,21 +62,13 @@ export class SessionRevocations {
 
   private async lookup(auth: AuthContext): Promise<boolean> {
     const originUuid = auth.originJti && UUID.test(auth.originJti) ? auth.originJti : null;
-    // A revocation of every session covers the sign-ins made up to its second (`auth_time` has
-    // no finer unit): one made in that same second is refused too and signs in again. The
-    // embedded endpoint's own record is exact, so those revocations apply to the others' tokens.
-    const res = await this.db.query<{ denied: boolean; embedded: boolean; live: boolean | null }>(
-      `WITH k AS (SELECT EXISTS (SELECT 1 FROM identity_keys WHERE kid = $4) AS embedded)
-       SELECT k.embedded,
-              EXISTS (SELECT 1 FROM revoked_sessions r
-                       WHERE r.sub = $1 AND r.expires_at > now()
-                         AND (r.origin_jti = $2
-                              OR (r.origin_jti IS NULL AND NOT k.embedded AND $3 <= floor(extract(epoch FROM r.revoked_at))))) AS denied,
-              (SELECT t.revoked_at IS NULL FROM identity_refresh_tokens t WHERE t.origin_jti = $5::uuid) AS live
-         FROM k`,
-      [auth.sub, auth.originJti ?? null, auth.authTime, auth.kid ?? null, originUuid],
-    );
-    const r = res.rows[0]!;
+    const r = await this.repository.lookup({
+      sub: auth.sub,
+      originJti: auth.originJti ?? null,
+      authTime: auth.authTime,
+      kid: auth.kid ?? null,
+      originUuid,
+    });
     return r.denied || (r.embedded && r.live !== true);
   }
 
@@ -86,12 +78,7 @@ export class SessionRevocations {
    * forgets its cached answers about `sub` at once.
    */
   async revoke(q: Queryable, r: { sub: string; originJti?: string }): Promise<void> {
-    await q.query('DELETE FROM revoked_sessions WHERE expires_at <= now()');
-    await q.query(`INSERT INTO revoked_sessions (sub, origin_jti, expires_at) VALUES ($1, $2, now() + make_interval(secs => $3))`, [
-      r.sub,
-      r.originJti ?? null,
-      MAX_ACCESS_TOKEN_SECONDS,
-    ]);
+    await new SessionRevocationsRepository(q).insert({ sub: r.sub, originJti: r.originJti ?? null, keepSeconds: MAX_ACCESS_TOKEN_SECONDS });
     this.forget(r.sub);
   }
 
