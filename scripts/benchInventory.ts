@@ -65,7 +65,7 @@ async function measure(engine: Engine, lines: string[]): Promise<void> {
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}/api/v5`;
   const keys = await loadOrCreateKeys(db);
-  const { sub } = await runtime.identity!.adminGetUser(ADMIN);
+  const { sub } = await runtime.identity!.admin.adminGetUser(ADMIN);
   const iat = Math.floor(Date.now() / 1000);
   const common = { sub, iss: runtime.identity!.issuer, auth_time: iat, iat, exp: iat + 7200 };
   const headers = {

@@ -95,11 +95,11 @@ export async function handleAdminOperation(identity: IdentityService, operation:
       // The embedded endpoint has no e-mail to deliver a generated password, and passwords never
       // go to the log: over HTTP the caller chooses the temporary password.
       if (!temporaryPassword) throw Cognito.invalidParameter('TemporaryPassword is required by the embedded endpoint');
-      const created = await identity.adminCreateUser({ username, attributes, temporaryPassword });
+      const created = await identity.admin.adminCreateUser({ username, attributes, temporaryPassword });
       return { User: userType(created.user) };
     }
     case 'AdminGetUser': {
-      const user = await identity.adminGetUser(requiredString(body, 'Username'));
+      const user = await identity.admin.adminGetUser(requiredString(body, 'Username'));
       const { Attributes, ...rest } = userType(user);
       return { ...rest, UserAttributes: Attributes };
     }
@@ -107,7 +107,7 @@ export async function handleAdminOperation(identity: IdentityService, operation:
       if (body.Filter !== undefined && body.Filter !== '') throw Cognito.invalidParameter('Filter is not supported by the embedded endpoint');
       const limit = parseLimit(body.Limit);
       const only = Array.isArray(body.AttributesToGet) ? new Set((body.AttributesToGet as unknown[]).map(String)) : undefined;
-      const users = await identity.listUsers(limit, decodeToken(optionalString(body, 'PaginationToken')));
+      const users = await identity.admin.listUsers(limit, decodeToken(optionalString(body, 'PaginationToken')));
       const last = users.at(-1);
       return {
         Users: users.map((u) => userType(u, only)),
@@ -117,23 +117,23 @@ export async function handleAdminOperation(identity: IdentityService, operation:
     case 'AdminSetUserPassword': {
       const permanent = body.Permanent ?? false;
       if (typeof permanent !== 'boolean') throw Cognito.invalidParameter('Permanent must be a boolean');
-      await identity.adminSetUserPassword(requiredString(body, 'Username'), requiredString(body, 'Password'), permanent);
+      await identity.admin.adminSetUserPassword(requiredString(body, 'Username'), requiredString(body, 'Password'), permanent);
       return {};
     }
     case 'AdminDisableUser':
-      await identity.adminDisableUser(requiredString(body, 'Username'));
+      await identity.admin.adminDisableUser(requiredString(body, 'Username'));
       return {};
     case 'AdminEnableUser':
-      await identity.adminEnableUser(requiredString(body, 'Username'));
+      await identity.admin.adminEnableUser(requiredString(body, 'Username'));
       return {};
     case 'AdminDeleteUser':
-      await identity.adminDeleteUser(requiredString(body, 'Username'));
+      await identity.admin.adminDeleteUser(requiredString(body, 'Username'));
       return {};
     case 'AdminResetUserPassword':
-      await identity.adminResetUserPassword(requiredString(body, 'Username'));
+      await identity.admin.adminResetUserPassword(requiredString(body, 'Username'));
       return {};
     case 'AdminUserGlobalSignOut':
-      await identity.adminUserGlobalSignOut(requiredString(body, 'Username'));
+      await identity.admin.adminUserGlobalSignOut(requiredString(body, 'Username'));
       return {};
     default:
       throw Cognito.unknownOperation();

@@ -3,7 +3,7 @@ import type { Db } from '../db/Db';
 import type { Logger } from '../logger';
 import { createTokenVerifiers, type TokenVerifiers } from '../auth/tokenVerifier';
 import { Cognito, CognitoError, checkPasswordPolicy, checkUsername } from './cognitoErrors';
-import { IdentityAdmin, type CreatedUser } from './identityAdmin';
+import { IdentityAdmin } from './identityAdmin';
 import { IdentityStore, sha256, type IdentityUser } from './identityStore';
 import { signJwt } from './jwt';
 import { loadOrCreateKeys, type SigningKeys } from './keys';
@@ -541,35 +541,5 @@ export class IdentityService {
       await this.store.clearFailures(user.username, tx);
     });
     return {};
-  }
-
-  // Administrator operations: IdentityAdmin (identityAdmin.ts); the in-process callers' names. --
-
-  adminCreateUser(p: Parameters<IdentityAdmin['adminCreateUser']>[0]): Promise<CreatedUser> {
-    return this.admin.adminCreateUser(p);
-  }
-  adminSetUserPassword(username: string, password: string, permanent: boolean): Promise<void> {
-    return this.admin.adminSetUserPassword(username, password, permanent);
-  }
-  adminResetUserPassword(username: string): Promise<void> {
-    return this.admin.adminResetUserPassword(username);
-  }
-  adminDisableUser(username: string): Promise<void> {
-    return this.admin.adminDisableUser(username);
-  }
-  adminEnableUser(username: string): Promise<void> {
-    return this.admin.adminEnableUser(username);
-  }
-  adminDeleteUser(username: string): Promise<void> {
-    return this.admin.adminDeleteUser(username);
-  }
-  adminUserGlobalSignOut(username: string): Promise<void> {
-    return this.admin.adminUserGlobalSignOut(username);
-  }
-  adminGetUser(username: string): Promise<IdentityUser> {
-    return this.admin.adminGetUser(username);
-  }
-  listUsers(limit?: number, after?: string): Promise<IdentityUser[]> {
-    return this.admin.listUsers(limit, after);
   }
 }

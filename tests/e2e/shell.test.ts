@@ -66,13 +66,13 @@ describeWithBrowser('the signed-in shell in Chromium', () => {
         nombres: 'Clave Mala',
         profile: 'Soporte',
       });
-      await ctx.portal.identity.adminCreateUser({
+      await ctx.portal.identity.admin.adminCreateUser({
         username: 'deshabilitado@demo.local',
         attributes: { email: 'deshabilitado@demo.local' },
         temporaryPassword: 'Pausa-Clave-2026!',
       });
-      await ctx.portal.identity.adminSetUserPassword('deshabilitado@demo.local', 'Pausa-Clave-2026!', true);
-      await ctx.portal.identity.adminDisableUser('deshabilitado@demo.local');
+      await ctx.portal.identity.admin.adminSetUserPassword('deshabilitado@demo.local', 'Pausa-Clave-2026!', true);
+      await ctx.portal.identity.admin.adminDisableUser('deshabilitado@demo.local');
 
       const page = await freshPage();
       await page.goto(`${ctx.portal.url}/login`);

@@ -120,8 +120,8 @@ describeWithBrowser('the session in Chromium', () => {
 
     test('an identity user without a portal record (the real API answers 404): five attempts, the toast, /login', async () => {
       const email = 'sin-registro@demo.local';
-      await ctx.portal.identity.adminCreateUser({ username: email, attributes: { email }, temporaryPassword: 'Sin-Registro-2026!' });
-      await ctx.portal.identity.adminSetUserPassword(email, 'Sin-Registro-2026!', true);
+      await ctx.portal.identity.admin.adminCreateUser({ username: email, attributes: { email }, temporaryPassword: 'Sin-Registro-2026!' });
+      await ctx.portal.identity.admin.adminSetUserPassword(email, 'Sin-Registro-2026!', true);
       const page = await freshPage();
       let calls = 0;
       page.on('request', (req) => {

@@ -34,7 +34,7 @@ export async function adminApi(db: Db, opts: Parameters<typeof buildTestApp>[1] 
     ta,
     db,
     async headersOf(email, o = {}) {
-      const { sub } = await identity.adminGetUser(email);
+      const { sub } = await identity.admin.adminGetUser(email);
       const now = o.at ?? Math.floor(Date.now() / 1000);
       const clientId = ta.config.identity.clientId;
       const originJti = randomUUID();
@@ -67,8 +67,8 @@ export async function adminApi(db: Db, opts: Parameters<typeof buildTestApp>[1] 
       return (JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) as { origin_jti: string }).origin_jti;
     },
     async addAdmin(email, profileId, o = {}) {
-      await identity.adminCreateUser({ username: email, attributes: { email, email_verified: 'true' }, temporaryPassword: DEMO_PASSWORD });
-      await identity.adminSetUserPassword(email, DEMO_PASSWORD, true);
+      await identity.admin.adminCreateUser({ username: email, attributes: { email, email_verified: 'true' }, temporaryPassword: DEMO_PASSWORD });
+      await identity.admin.adminSetUserPassword(email, DEMO_PASSWORD, true);
       const res = await db.query<{ id: number }>(
         'INSERT INTO admins (correo, nombres, apellidos, profile_id, enabled) VALUES ($1, $2, $3, $4, $5) RETURNING id',
         [email, email.split('@')[0], 'Prueba', profileId, o.enabled ?? true],

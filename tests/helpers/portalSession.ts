@@ -88,12 +88,12 @@ export async function createPortalUser(
   portal: Portal,
   user: { email: string; password: string; nombres: string; apellidos?: string; profile: string; temporary?: boolean },
 ): Promise<void> {
-  await portal.identity.adminCreateUser({
+  await portal.identity.admin.adminCreateUser({
     username: user.email,
     attributes: { email: user.email, email_verified: 'true' },
     temporaryPassword: user.password,
   });
-  if (!user.temporary) await portal.identity.adminSetUserPassword(user.email, user.password, true);
+  if (!user.temporary) await portal.identity.admin.adminSetUserPassword(user.email, user.password, true);
   const profile = await portal.testDb.db.query<{ id: number }>('SELECT id FROM profiles WHERE nombre = $1', [user.profile]);
   const profileId = profile.rows[0]?.id;
   if (profileId === undefined) throw new Error(`no profile named ${user.profile}`);

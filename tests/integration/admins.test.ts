@@ -82,7 +82,7 @@ describe.each(testEngines())('administrators API on %s', (engine) => {
         profileNombre: 'Soporte',
       });
       expect(created.temporaryPassword).toMatch(/^.{16}$/);
-      const user = await api.ta.deps.identity!.adminGetUser('nuevo.admin@demo.local');
+      const user = await api.ta.deps.identity!.admin.adminGetUser('nuevo.admin@demo.local');
       expect(user).toMatchObject({ status: 'FORCE_CHANGE_PASSWORD', enabled: true, attributes: { email: 'nuevo.admin@demo.local' } });
 
       const row = await lastAudit();
@@ -145,7 +145,7 @@ describe.each(testEngines())('administrators API on %s', (engine) => {
     });
 
     test('an identity user that already exists: 409, and neither the record nor an audit row is kept', async () => {
-      await api.ta.deps.identity!.adminCreateUser({ username: 'huerfano@demo.local', attributes: { email: 'huerfano@demo.local' } });
+      await api.ta.deps.identity!.admin.adminCreateUser({ username: 'huerfano@demo.local', attributes: { email: 'huerfano@demo.local' } });
       const before = await snapshot();
       const res = await request(app())
         .post('/api/v5/admins')
@@ -189,7 +189,7 @@ describe.each(testEngines())('administrators API on %s', (engine) => {
       }
       await request(failing.app).delete(`/api/v5/admins/${soporte!.id}`).set(admin).expect(502);
       expect(await snapshot()).toEqual(before);
-      expect((await api.ta.deps.identity!.adminGetUser('soporte@demo.local')).enabled).toBe(true);
+      expect((await api.ta.deps.identity!.admin.adminGetUser('soporte@demo.local')).enabled).toBe(true);
     });
   });
 
@@ -474,14 +474,14 @@ describe.each(testEngines())('administrators API on %s', (engine) => {
       const target = (await adminRow('x1@demo.local'))!;
       await request(app()).delete(`/api/v5/admins/${target.id}`).set(admin).expect(204);
       expect(await adminRow('x1@demo.local')).toBeUndefined();
-      await expect(api.ta.deps.identity!.adminGetUser('x1@demo.local')).rejects.toMatchObject({ name: 'UserNotFoundException' });
+      await expect(api.ta.deps.identity!.admin.adminGetUser('x1@demo.local')).rejects.toMatchObject({ name: 'UserNotFoundException' });
       expect(await lastAudit()).toMatchObject({ action: 'delete', entity_id: String(target.id), before: { correo: 'x1@demo.local' }, after: null });
       await request(app()).get(`/api/v5/admins/${target.id}`).set(admin).expect(404);
     });
 
     test('a record whose identity user is already gone is still deleted', async () => {
       const id = await api.addAdmin('sin.usuario@demo.local', ids.soporteProfile);
-      await api.ta.deps.identity!.adminDeleteUser('sin.usuario@demo.local');
+      await api.ta.deps.identity!.admin.adminDeleteUser('sin.usuario@demo.local');
       await request(app()).delete(`/api/v5/admins/${id}`).set(admin).expect(204);
       expect(await adminRow('sin.usuario@demo.local')).toBeUndefined();
     });
@@ -526,7 +526,7 @@ describe.each(testEngines())('administrators API on %s', (engine) => {
       expect(res.body).toMatchObject({ correo: 'remoto@demo.local', enabled: true });
       expect(res.body).not.toHaveProperty('temporaryPassword');
       expect(calls).toEqual([{ email: 'remoto@demo.local' }]);
-      expect(await api.ta.deps.identity!.adminGetUser('remoto@demo.local')).toMatchObject({ status: 'FORCE_CHANGE_PASSWORD' });
+      expect(await api.ta.deps.identity!.admin.adminGetUser('remoto@demo.local')).toMatchObject({ status: 'FORCE_CHANGE_PASSWORD' });
     });
   });
 

@@ -25,7 +25,7 @@ describe.each(testEngines())('token verification on the API (%s)', (engine) => {
     keys = await loadOrCreateKeys(t.db);
     issuer = ta.deps.identity!.issuer;
     clientId = ta.config.identity.clientId;
-    sub = (await ta.deps.identity!.adminGetUser(EMAIL)).sub;
+    sub = (await ta.deps.identity!.admin.adminGetUser(EMAIL)).sub;
     await t.db.query(
       `INSERT INTO identity_refresh_tokens (token_hash, sub, client_id, origin_jti, auth_time, expires_at)
        VALUES ('api-auth-test', $1, $2, $3, $4, now() + interval '1 day')`,

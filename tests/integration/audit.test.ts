@@ -309,7 +309,7 @@ describe.each(testEngines())('audit log on %s', (engine) => {
       await failure(signIn(pool(), 'Nadie@Demo.local', 'Mala-Clave-2026!', 'USER_PASSWORD_AUTH'));
       expect((await sessions()).at(-1)).toMatchObject({ outcome: 'failure', actor_email: 'Nadie@Demo.local', actor_admin_id: null });
       await api.addAdmin('apagado@demo.local', 3);
-      await api.ta.deps.identity!.adminDisableUser('apagado@demo.local');
+      await api.ta.deps.identity!.admin.adminDisableUser('apagado@demo.local');
       expect(await failure(signIn(pool(), 'apagado@demo.local', DEMO_PASSWORD))).toMatchObject({ message: 'User is disabled.' });
       expect((await sessions()).at(-1)).toMatchObject({
         outcome: 'failure',

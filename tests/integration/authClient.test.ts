@@ -57,7 +57,7 @@ describe('AuthClient', () => {
     const { auth, setSkew } = client();
     const signed = await auth.signIn('soporte@demo.local', PASSWORD);
     if (signed.status !== 'signedIn') throw new Error('no session');
-    await ta.deps.identity!.adminUserGlobalSignOut('soporte@demo.local');
+    await ta.deps.identity!.admin.adminUserGlobalSignOut('soporte@demo.local');
     setSkew(ta.config.tokens.accessTtlSeconds);
     await expect(auth.getTokens()).rejects.toBeInstanceOf(SessionExpiredError);
   }, 30_000);

@@ -128,7 +128,7 @@ describe('authorization on the server', () => {
 
     test('a record bound to another identity user is not the caller, whatever the e-mail says', async () => {
       const headers = await headersOf('admin@demo.local');
-      const { sub } = await ta.deps.identity!.adminGetUser('admin@demo.local');
+      const { sub } = await ta.deps.identity!.admin.adminGetUser('admin@demo.local');
       await request(app).get('/roles').set(headers).expect(200);
       expect((await t.db.query('SELECT sub FROM admins WHERE correo = $1', ['admin@demo.local'])).rows[0]).toEqual({ sub });
       await t.db.query("UPDATE admins SET sub = 'otro-usuario' WHERE correo = 'admin@demo.local'");
@@ -147,7 +147,7 @@ describe('authorization on the server', () => {
       const fresh = await headersOf('tardio@demo.local');
       expect((await request(app).get('/me').set(fresh).expect(200)).body).toEqual({ adminId: id });
       expect((await t.db.query('SELECT sub FROM admins WHERE id = $1', [id])).rows[0]).toEqual({
-        sub: (await ta.deps.identity!.adminGetUser('tardio@demo.local')).sub,
+        sub: (await ta.deps.identity!.admin.adminGetUser('tardio@demo.local')).sub,
       });
     });
 

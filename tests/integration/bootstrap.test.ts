@@ -41,7 +41,7 @@ describe('first start', () => {
     expect(rows[1]!.paths.every((p) => p.startsWith('/inventory-management'))).toBe(true);
     expect(rows[2]!.actions).toEqual([7, 5]);
     for (const correo of result.accounts) {
-      expect(await identity!.adminGetUser(correo)).toMatchObject({ status: 'CONFIRMED', enabled: true });
+      expect(await identity!.admin.adminGetUser(correo)).toMatchObject({ status: 'CONFIRMED', enabled: true });
     }
     expect(bootstrapBanner(result, 'http://localhost:3000')).toContain(`Contraseña: ${result.password}   (generada`);
 
@@ -56,7 +56,7 @@ describe('first start', () => {
     expect(result).toMatchObject({ created: true, generated: false, passwordFrom: 'BOOTSTRAP_ADMIN_PASSWORD', accounts: ['jefa@empresa.mx'] });
     expect((await admins()).map((r) => r.correo)).toEqual(['jefa@empresa.mx']);
     expect(bootstrapBanner(result, 'http://x')).not.toContain('generada');
-    expect(await identity!.adminGetUser('jefa@empresa.mx')).toMatchObject({ status: 'CONFIRMED' });
+    expect(await identity!.admin.adminGetUser('jefa@empresa.mx')).toMatchObject({ status: 'CONFIRMED' });
   });
 
   test.each([

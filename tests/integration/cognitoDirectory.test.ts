@@ -251,7 +251,8 @@ function directoryContract(kind: 'embedded' | 'cognito', prefix: string, ctx: ()
 
 async function allUsers(identity: IdentityService): Promise<IdentityUser[]> {
   const out: IdentityUser[] = [];
-  for (let page = await identity.listUsers(60); page.length; page = await identity.listUsers(60, page.at(-1)!.username)) out.push(...page);
+  for (let page = await identity.admin.listUsers(60); page.length; page = await identity.admin.listUsers(60, page.at(-1)!.username))
+    out.push(...page);
   return out;
 }
 
@@ -389,7 +390,7 @@ describe.each(testEngines())('cognitoDirectory over the embedded endpoint (%s)',
     let before: IdentityUser[];
 
     beforeAll(async () => {
-      await env.identity.adminCreateUser({ username: victim, attributes: { email: victim }, temporaryPassword: TEMP });
+      await env.identity.admin.adminCreateUser({ username: victim, attributes: { email: victim }, temporaryPassword: TEMP });
       before = await allUsers(env.identity);
     });
 
@@ -523,7 +524,7 @@ describe.each(testEngines())('cognitoDirectory over the embedded endpoint (%s)',
         },
       );
       refused(unsignedTarget, 'InvalidSignatureException');
-      expect(await env.identity.adminGetUser(victim)).toMatchObject({ enabled: true });
+      expect(await env.identity.admin.adminGetUser(victim)).toMatchObject({ enabled: true });
       expect(await embeddedDirectory(env.identity).getUser('intruso@demo.local')).toBeUndefined();
     });
 
@@ -547,7 +548,7 @@ describe.each(testEngines())('cognitoDirectory over the embedded endpoint (%s)',
         { date: new Date(Date.now() - 4 * 60_000) },
       );
       expect(recent.status).toBe(200);
-      expect(await env.identity.adminGetUser(victim)).toMatchObject({ enabled: true });
+      expect(await env.identity.admin.adminGetUser(victim)).toMatchObject({ enabled: true });
     });
 
     test('after all of the above, the users are exactly as before', async () => {

@@ -142,7 +142,7 @@ describe.each(testEngines())('embedded identity endpoint with the real client (%
   });
 
   test('an administrator created with a temporary password must choose a new one (NEW_PASSWORD_REQUIRED)', async () => {
-    const { temporaryPassword } = await identity.adminCreateUser({
+    const { temporaryPassword } = await identity.admin.adminCreateUser({
       username: 'nuevo@demo.local',
       attributes: { email: 'nuevo@demo.local', email_verified: 'true' },
     });
@@ -159,7 +159,7 @@ describe.each(testEngines())('embedded identity endpoint with the real client (%
     expect((await signIn(pool(), 'nuevo@demo.local', 'Nueva-Clave-2026!')).kind).toBe('session');
     expect((await failure(signIn(pool(), 'nuevo@demo.local', temporaryPassword))).code).toBe('NotAuthorizedException');
     // Via USER_PASSWORD_AUTH the challenge comes directly.
-    const second = await identity.adminCreateUser({ username: 'otro@demo.local', attributes: { email: 'otro@demo.local' } });
+    const second = await identity.admin.adminCreateUser({ username: 'otro@demo.local', attributes: { email: 'otro@demo.local' } });
     const plain = await signIn(pool(), 'otro@demo.local', second.temporaryPassword, 'USER_PASSWORD_AUTH');
     expect(plain.kind).toBe('newPassword');
   });
@@ -189,8 +189,8 @@ describe.each(testEngines())('embedded identity endpoint with the real client (%
   });
 
   test('GetUser and ChangePassword through the client', async () => {
-    const { temporaryPassword } = await identity.adminCreateUser({ username: 'cambio@demo.local', attributes: { email: 'cambio@demo.local' } });
-    await identity.adminSetUserPassword('cambio@demo.local', temporaryPassword, true);
+    const { temporaryPassword } = await identity.admin.adminCreateUser({ username: 'cambio@demo.local', attributes: { email: 'cambio@demo.local' } });
+    await identity.admin.adminSetUserPassword('cambio@demo.local', temporaryPassword, true);
     const out = await signIn(pool(), 'cambio@demo.local', temporaryPassword);
     if (out.kind !== 'session') throw new Error('no session');
     const attrs = await cb<{ Name: string; Value: string }[]>((done) => out.user.getUserAttributes(done as never));
@@ -218,28 +218,28 @@ describe.each(testEngines())('embedded identity endpoint with the real client (%
   });
 
   test('a disabled user is refused, and enabled again can sign in', async () => {
-    await identity.adminCreateUser({
+    await identity.admin.adminCreateUser({
       username: 'pausa@demo.local',
       attributes: { email: 'pausa@demo.local' },
       temporaryPassword: 'Pausa-Clave-2026!',
     });
-    await identity.adminSetUserPassword('pausa@demo.local', 'Pausa-Clave-2026!', true);
-    await identity.adminDisableUser('pausa@demo.local');
+    await identity.admin.adminSetUserPassword('pausa@demo.local', 'Pausa-Clave-2026!', true);
+    await identity.admin.adminDisableUser('pausa@demo.local');
     expect(await failure(signIn(pool(), 'pausa@demo.local', 'Pausa-Clave-2026!'))).toEqual({
       code: 'NotAuthorizedException',
       message: 'User is disabled.',
     });
-    await identity.adminEnableUser('pausa@demo.local');
+    await identity.admin.adminEnableUser('pausa@demo.local');
     expect((await signIn(pool(), 'pausa@demo.local', 'Pausa-Clave-2026!')).kind).toBe('session');
   });
 
   test(`lock-out after ${MAX_FAILED_ATTEMPTS} failures: even the right password is refused`, async () => {
-    await identity.adminCreateUser({
+    await identity.admin.adminCreateUser({
       username: 'bloqueo@demo.local',
       attributes: { email: 'bloqueo@demo.local' },
       temporaryPassword: 'Bloqueo-Clave-2026!',
     });
-    await identity.adminSetUserPassword('bloqueo@demo.local', 'Bloqueo-Clave-2026!', true);
+    await identity.admin.adminSetUserPassword('bloqueo@demo.local', 'Bloqueo-Clave-2026!', true);
     for (let i = 0; i < MAX_FAILED_ATTEMPTS; i++) {
       expect((await failure(signIn(pool(), 'bloqueo@demo.local', `Mala-Clave-${i}!A`))).message).toBe('Incorrect username or password.');
     }
@@ -253,12 +253,12 @@ describe.each(testEngines())('embedded identity endpoint with the real client (%
   });
 
   test('forgot password: the code goes to the server log only, and sets a new password', async () => {
-    await identity.adminCreateUser({
+    await identity.admin.adminCreateUser({
       username: 'olvido@demo.local',
       attributes: { email: 'olvido@demo.local' },
       temporaryPassword: 'Olvido-Clave-2026!',
     });
-    await identity.adminSetUserPassword('olvido@demo.local', 'Olvido-Clave-2026!', true);
+    await identity.admin.adminSetUserPassword('olvido@demo.local', 'Olvido-Clave-2026!', true);
     const asked = await call('ForgotPassword', { ClientId: clientId, Username: 'olvido@demo.local' });
     expect(asked.body).toEqual({ CodeDeliveryDetails: { Destination: 'o***@d***.local', DeliveryMedium: 'EMAIL', AttributeName: 'email' } });
     expect(JSON.stringify(asked.body)).not.toMatch(/\d{6}/);

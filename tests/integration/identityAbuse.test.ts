@@ -32,8 +32,8 @@ describe.each(testEngines())('embedded identity endpoint under attack (%s)', (en
     return { status: res.status, body: JSON.parse(res.text) as Record<string, unknown> };
   };
   const createUser = async (username: string, password: string) => {
-    await identity.adminCreateUser({ username, attributes: { email: username }, temporaryPassword: password });
-    await identity.adminSetUserPassword(username, password, true);
+    await identity.admin.adminCreateUser({ username, attributes: { email: username }, temporaryPassword: password });
+    await identity.admin.adminSetUserPassword(username, password, true);
   };
   /** Modular exponentiations the server does while `fn` runs (the client library has its own). */
   const cost = async (fn: () => Promise<unknown>) => {
@@ -88,7 +88,7 @@ describe.each(testEngines())('embedded identity endpoint under attack (%s)', (en
 
   test('a disabled user is told so only after proving the password; a wrong one gets the answer of any wrong password', async () => {
     await createUser('apagado@demo.local', 'Apagado-Clave-2026!');
-    await identity.adminDisableUser('apagado@demo.local');
+    await identity.admin.adminDisableUser('apagado@demo.local');
     for (const flow of ['USER_SRP_AUTH', 'USER_PASSWORD_AUTH'] as const) {
       expect(await failure(signIn(pool(), 'apagado@demo.local', 'Mala-Clave-2026!', flow))).toEqual(WRONG);
       expect(await failure(signIn(pool(), 'apagado@demo.local', 'Apagado-Clave-2026!', flow))).toEqual({
@@ -182,7 +182,7 @@ describe.each(testEngines())('embedded identity endpoint under attack (%s)', (en
         expect(String(a.body.message)).toMatch(/username/);
       }
     }
-    await expect(identity.adminCreateUser({ username: 'b'.repeat(129) })).rejects.toMatchObject({ type: 'InvalidParameterException' });
+    await expect(identity.admin.adminCreateUser({ username: 'b'.repeat(129) })).rejects.toMatchObject({ type: 'InvalidParameterException' });
     expect(await audit()).toBe(auditBefore);
     expect(await count('SELECT count(*) AS n FROM identity_login_failures WHERE length(username_lower) > 128')).toBe(0);
     expect(await count('SELECT count(*) AS n FROM identity_challenges WHERE length(username) > 128')).toBe(0);
@@ -205,12 +205,12 @@ describe('reset codes in production', () => {
     const t = await createTestDb('pglite');
     try {
       const { app, config, logs, deps } = await buildTestApp(t.db, { env: { NODE_ENV: 'production', IDENTITY_MODE: 'embedded' } });
-      await deps.identity!.adminCreateUser({
+      await deps.identity!.admin.adminCreateUser({
         username: 'prod@empresa.mx',
         attributes: { email: 'prod@empresa.mx' },
         temporaryPassword: 'Prod-Clave-Propia-77',
       });
-      await deps.identity!.adminSetUserPassword('prod@empresa.mx', 'Prod-Clave-Propia-77', true);
+      await deps.identity!.admin.adminSetUserPassword('prod@empresa.mx', 'Prod-Clave-Propia-77', true);
       const res = await request(app)
         .post('/cognito/')
         .set({ 'content-type': 'application/x-amz-json-1.1', 'x-amz-target': `${TARGET}ForgotPassword` })

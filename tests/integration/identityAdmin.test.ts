@@ -1,10 +1,17 @@
 import { Cognito } from '../../server/identity/cognitoErrors';
 import { IdentityAdmin, generatePassword } from '../../server/identity/identityAdmin';
+import { IdentityService } from '../../server/identity/identityService';
 import { IdentityStore } from '../../server/identity/identityStore';
 import { verifierMatches } from '../../server/identity/srp';
 import { createTestDb, testEngines, type TestDb } from '../helpers/testDb';
 
 const POOL = 'LocalPool01';
+
+test('the identity service reaches the administrator operations only through `admin` (no delegates of its own)', () => {
+  const operations = Object.getOwnPropertyNames(IdentityAdmin.prototype).filter((n) => n !== 'constructor');
+  expect(operations).toEqual(expect.arrayContaining(['adminCreateUser', 'adminGetUser', 'adminUserGlobalSignOut', 'listUsers']));
+  expect(operations.filter((n) => n in IdentityService.prototype)).toEqual([]);
+});
 
 describe.each(testEngines())('administrator operations of the embedded user pool, apart from the user protocol (%s)', (engine) => {
   let t: TestDb;

@@ -106,7 +106,7 @@ describe.each(testEngines())('sessions that ended are refused by the API (%s)', 
       .set(admin)
       .send({ correo: 'vuelve@demo.local', nombres: 'Vuelve', profileId: 3 })
       .expect(201);
-    const newSub = (await api.ta.deps.identity!.adminGetUser('vuelve@demo.local')).sub;
+    const newSub = (await api.ta.deps.identity!.admin.adminGetUser('vuelve@demo.local')).sub;
     expect((await t.db.query('SELECT sub FROM admins WHERE id = $1', [created.body.id])).rows[0]).toEqual({ sub: newSub });
     for (const res of [await me(old.headers), await request(app()).get('/api/portal/getVersion').set(old.headers)]) {
       expect([401, 403]).toContain(res.status);
@@ -130,7 +130,7 @@ describe.each(testEngines())('sessions that ended are refused by the API (%s)', 
 
     /** Tokens as the pool issues them for `email`'s user; `at` is the sign-in time. */
     async function poolHeaders(email: string, at = Math.floor(Date.now() / 1000)): Promise<Record<string, string>> {
-      const { sub } = await api.ta.deps.identity!.adminGetUser(email);
+      const { sub } = await api.ta.deps.identity!.admin.adminGetUser(email);
       const clientId = api.ta.config.identity.clientId;
       const exp = Math.floor(Date.now() / 1000) + 600;
       const common = {

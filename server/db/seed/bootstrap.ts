@@ -96,9 +96,9 @@ export async function bootstrap(db: Db, config: Config, identity: IdentityServic
   // transaction: a failed first start is simply run again on the next.
   if (identity && password) {
     for (const correo of accounts) {
-      if (await identity.adminGetUser(correo).catch(() => undefined)) continue;
-      await identity.adminCreateUser({ username: correo, attributes: { email: correo, email_verified: 'true' }, temporaryPassword: password });
-      await identity.adminSetUserPassword(correo, password, true);
+      if (await identity.admin.adminGetUser(correo).catch(() => undefined)) continue;
+      await identity.admin.adminCreateUser({ username: correo, attributes: { email: correo, email_verified: 'true' }, temporaryPassword: password });
+      await identity.admin.adminSetUserPassword(correo, password, true);
     }
   }
   await db.transaction(async (tx) => {
