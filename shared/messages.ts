@@ -107,6 +107,8 @@ export const MESSAGES = {
 export const ADMIN_API_MESSAGES = {
   field: {
     body: 'El cuerpo de la solicitud debe ser un objeto JSON',
+    required: (field: string) => `El campo ${field} es obligatorio`,
+    requiredParam: (param: string) => `El parámetro ${param} es obligatorio`,
     text: (field: string) => `El campo ${field} debe ser un texto`,
     empty: (field: string) => `El campo ${field} no puede estar vacío`,
     tooLong: (field: string, max: number) => `El campo ${field} admite como máximo ${max} caracteres`,

@@ -62,10 +62,9 @@ export function route<const S extends RouteSchemas>(
       if (!result.success) throw badRequest(input, result.error, missing, notAnObject);
       return result.data;
     };
-    const param = (f: string) => `El parámetro ${f} es obligatorio`;
-    const params = parse(schemas.params, req.params, param, M.api.badRequest);
-    const query = parse(schemas.query, req.query, param, M.api.badRequest);
-    const body = parse(schemas.body, req.body ?? {}, (f) => `El campo ${f} es obligatorio`, M.field.body);
+    const params = parse(schemas.params, req.params, M.field.requiredParam, M.api.badRequest);
+    const query = parse(schemas.query, req.query, M.field.requiredParam, M.api.badRequest);
+    const body = parse(schemas.body, req.body ?? {}, M.field.required, M.field.body);
     await handler({ params, query, body } as RouteInput<S>, req, res);
   };
 }
