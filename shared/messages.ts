@@ -232,7 +232,9 @@ export const INVENTORY_MESSAGES = {
   csv: {
     tooLarge: (mb: number) => `El archivo CSV admite como máximo ${mb} MB`,
     tooManyRows: (max: number) => `El archivo CSV admite como máximo ${max.toLocaleString('es-MX')} filas`,
-    notCsv: 'El archivo debe ser un CSV (text/csv) en UTF-8',
+    notCsv: 'El archivo debe ser un CSV (text/csv) en UTF-8 o Windows-1252',
+    utf16: 'El archivo CSV está en UTF-16; guárdelo como «CSV UTF-8» o «CSV (delimitado por comas)» y vuelva a intentarlo',
+    badEncoding: 'El archivo CSV no está en UTF-8 ni en Windows-1252 (o no es un archivo de texto); guárdelo como «CSV UTF-8» y vuelva a intentarlo',
     empty: 'El archivo CSV no tiene filas de datos',
     missingColumns: (cols: string[]) => `Faltan columnas en el encabezado: ${cols.join(', ')}`,
     duplicateInFile: (row: number) => `IMEI repetido en el archivo (fila ${row})`,

@@ -218,7 +218,7 @@ export const INVENTORY_LABELS = {
     viewPreEnrolled: 'Ver dispositivos pre-enrolados',
     csvTitle: 'Importar desde CSV',
     csvIntro: (maxRows: string, maxMb: number) =>
-      `Hasta ${maxRows} filas y ${maxMb} MB, en UTF-8. Las columnas imei y tipo son obligatorias; tipo es 1 (Móvil) o 2 (TV) y grupo es el nombre de un grupo existente.`,
+      `Hasta ${maxRows} filas y ${maxMb} MB, en UTF-8 o Windows-1252. Las columnas imei y tipo son obligatorias; tipo es Móvil o TV (o su código, 1 o 2) y grupo es el nombre de un grupo existente; las demás columnas se ignoran.`,
     downloadTemplate: 'Descargar plantilla',
     file: 'Archivo CSV',
     validating: 'Validando el archivo...',

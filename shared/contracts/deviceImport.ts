@@ -11,6 +11,10 @@ export const IMPORT_MAX_BYTES = 2 * 1024 * 1024;
 export const IMPORT_COLUMNS = ['imei', 'imei2', 'serie', 'tipo', 'marca', 'modelo', 'grupo', 'cliente', 'referencia_credito'] as const;
 export const IMPORT_REQUIRED_COLUMNS = ['imei', 'tipo'] as const;
 
+/** The encodings an import file may be in: UTF-8 (with or without BOM) or Windows-1252 (Excel's «CSV (delimitado por comas)»). */
+export const IMPORT_ENCODINGS = ['UTF-8', 'Windows-1252'] as const;
+export type ImportEncoding = (typeof IMPORT_ENCODINGS)[number];
+
 export const importQuery = z.object({ mode: oneOfParam('mode', ['preview', 'commit']).default('preview') });
 export type ImportQuery = z.infer<typeof importQuery>;
 
@@ -25,6 +29,10 @@ export type ImportRowError = z.infer<typeof importRowErrorResponse>;
 /** The answer of POST /v5/devices/import. */
 export const importResultResponse = z.strictObject({
   mode: z.enum(['preview', 'commit']),
+  /** The character encoding the file was read in. */
+  encoding: z.enum(IMPORT_ENCODINGS),
+  /** Header names that are not import columns (or repeat one): their cells are not read. */
+  ignoredColumns: z.array(z.string()),
   rows: z.number().int(),
   valid: z.number().int(),
   invalid: z.array(importRowErrorResponse),

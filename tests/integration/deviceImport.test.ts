@@ -2,6 +2,7 @@ import fc from 'fast-check';
 import Papa from 'papaparse';
 import request from 'supertest';
 import { IMPORT_COLUMNS, IMPORT_MAX_ROWS, type ImportResult } from '../../shared/contracts/deviceImport';
+import { INVENTORY_MESSAGES as M } from '../../shared/messages';
 import { adminApi, type AdminApi } from '../helpers/adminApi';
 import { insertDevices, insertGroup, testImei } from '../helpers/inventoryFixtures';
 import { createTestDb, testEngines, type TestDb } from '../helpers/testDb';
@@ -171,7 +172,7 @@ describe.each(testEngines())('CSV registration on %s', (engine) => {
       .set(admin)
       .send({ imei: testImei(7001), tipo: 1 })
       .expect(415);
-    expect(json.body).toEqual({ message: 'El archivo debe ser un CSV (text/csv) en UTF-8', code: 'CSV_NOT_CSV' });
+    expect(json.body).toEqual({ message: 'El archivo debe ser un CSV (text/csv) en UTF-8 o Windows-1252', code: 'CSV_NOT_CSV' });
     await request(app()).post(IMPORT).set(admin).expect(415);
     await request(app()).post(IMPORT).set(admin).set('Content-Type', 'image/png').send(Buffer.from('imei,tipo\n')).expect(415);
     await request(app()).post(IMPORT).set(admin).set('Content-Type', 'text/csv; charset=klingon').send('imei,tipo\n').expect(415);
@@ -193,6 +194,42 @@ describe.each(testEngines())('CSV registration on %s', (engine) => {
     const mode = await request(app()).post(IMPORT).query({ mode: 'todo' }).set(admin).set('Content-Type', 'text/csv').send('imei,tipo\n').expect(400);
     expect(mode.body.message).toMatch(/mode/);
     expect(await state()).toEqual(before);
+  });
+
+  test('encodings: Windows-1252 stored correctly and named in the preview; UTF-8 with or without BOM; UTF-16 and undecodable bytes refused', async () => {
+    const file = (imei: string, cliente: string) => `imei,tipo,cliente,Vendedor\r\n${imei},Móvil,${cliente},Ana\r\n`;
+    const send = (bytes: Buffer, mode: 'preview' | 'commit') =>
+      request(app()).post(IMPORT).query({ mode }).set(admin).set('Content-Type', 'text/csv').send(bytes);
+    const stored = async (imei: string) =>
+      (await t.db.query<{ customer_name: string }>('SELECT customer_name FROM devices WHERE imei = $1 AND deleted_at IS NULL', [imei])).rows[0]
+        ?.customer_name;
+
+    const ansi = Buffer.from(file(testImei(8001), 'Peña Núñez'), 'latin1');
+    const preview = await send(ansi, 'preview').expect(200);
+    expect(preview.body).toMatchObject({ encoding: 'Windows-1252', ignoredColumns: ['Vendedor'], valid: 1 });
+    expect(preview.body.sample[0].customerName).toBe('Peña Núñez');
+    expect((await send(ansi, 'commit').expect(200)).body).toMatchObject({ encoding: 'Windows-1252', imported: 1 });
+    expect(await stored(testImei(8001))).toBe('Peña Núñez');
+
+    for (const [n, bom] of [
+      [8002, '\uFEFF'],
+      [8003, ''],
+    ] as const) {
+      const res = await send(Buffer.from(bom + file(testImei(n), 'Peña Núñez'), 'utf8'), 'commit').expect(200);
+      expect(res.body).toMatchObject({ encoding: 'UTF-8', ignoredColumns: ['Vendedor'], imported: 1 });
+      expect(await stored(testImei(n))).toBe('Peña Núñez');
+    }
+
+    const before = await state();
+    const utf16 = Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(file(testImei(8004), 'Peña'), 'utf16le')]);
+    expect((await send(utf16, 'commit').expect(415)).body).toEqual({ code: 'CSV_ENCODING', message: M.csv.utf16 });
+    const undecodable = Buffer.concat([Buffer.from(`imei,tipo,cliente\n${testImei(8005)},1,Pe`), Buffer.from([0x81, 0x8d]), Buffer.from('\n')]);
+    expect((await send(undecodable, 'commit').expect(415)).body).toEqual({ code: 'CSV_ENCODING', message: M.csv.badEncoding });
+    const damaged = Buffer.from(file(testImei(8006), 'Pe\uFFFDa'), 'utf8');
+    expect((await send(damaged, 'commit').expect(415)).body).toEqual({ code: 'CSV_ENCODING', message: M.csv.badEncoding });
+    expect(await state()).toEqual(before);
+    const count = await t.db.query<{ n: number }>("SELECT count(*) AS n FROM devices WHERE customer_name LIKE '%\uFFFD%'");
+    expect(Number(count.rows[0]!.n)).toBe(0);
   });
 
   test(`${IMPORT_MAX_ROWS.toLocaleString('en')} rows are committed in one go`, async () => {

@@ -11,8 +11,12 @@ import {
   invalidRows,
   markTaken,
   parseImportCsv,
+  parseImportTable,
+  readImportCsv,
   validateImportRows,
 } from './deviceCsv';
+import { INVENTORY_LABELS } from '../../../shared/constants/inventoryLabels';
+import { INVENTORY_MESSAGES } from '../../../shared/messages';
 
 const imei = (n: number) => {
   const body = `35${String(n).padStart(12, '0')}`;
@@ -107,6 +111,61 @@ describe('parseImportCsv', () => {
     expect(err.message).toBe('El archivo CSV tiene comillas sin cerrar en la fila 4');
     err = refusal(() => parseImportCsv(`\n"imei,tipo\n${imei(1)},1\n`));
     expect(err.message).toBe('El archivo CSV tiene comillas sin cerrar en la fila 2');
+  });
+});
+
+describe('readImportCsv: the encoding of the file', () => {
+  const header = 'imei,tipo,cliente\r\n';
+  const row = (cliente: string) => `${imei(1)},Móvil,${cliente}\r\n`;
+
+  test('Windows-1252 (Excel «CSV delimitado por comas»): ñ and accents read correctly, encoding Windows-1252', () => {
+    const bytes = new Uint8Array(Buffer.from(header + row('Peña Núñez'), 'latin1'));
+    expect(bytes.includes(0xf1)).toBe(true); // ñ as one Windows-1252 byte
+    const file = readImportCsv(bytes);
+    expect(file.encoding).toBe('Windows-1252');
+    expect(file.records[0]!.cells).toEqual({ imei: imei(1), tipo: 'Móvil', cliente: 'Peña Núñez' });
+    // Bytes only Windows-1252 has (0x80-0x9F): € and curly quotes.
+    const smart = readImportCsv(
+      new Uint8Array([...Buffer.from(header, 'latin1'), ...Buffer.from(`${imei(1)},1,`), 0x93, 0x41, 0x94, 0x80, 0x0d, 0x0a]),
+    );
+    expect(smart.records[0]!.cells.cliente).toBe('\u201cA\u201d\u20ac');
+  });
+
+  test('UTF-8 with and without BOM: encoding UTF-8, the BOM dropped', () => {
+    for (const prefix of ['\uFEFF', '']) {
+      const file = readImportCsv(new Uint8Array(Buffer.from(prefix + header + row('Peña Núñez'), 'utf8')));
+      expect(file.encoding).toBe('UTF-8');
+      expect(file.records[0]!.cells).toEqual({ imei: imei(1), tipo: 'Móvil', cliente: 'Peña Núñez' });
+    }
+  });
+
+  test('UTF-16 and bytes that are neither are refused (415), never read with a replacement character', () => {
+    const M = INVENTORY_MESSAGES.csv;
+    for (const bom of [
+      [0xff, 0xfe],
+      [0xfe, 0xff],
+    ]) {
+      const utf16 = refusal(() => readImportCsv(new Uint8Array([...bom, ...Buffer.from(header + row('Peña'), 'utf16le')])));
+      expect([utf16.status, utf16.code, utf16.message]).toEqual([415, 'CSV_ENCODING', M.utf16]);
+    }
+    const cases = [
+      Buffer.from(header + row('Peña'), 'utf16le'), // UTF-16 without BOM: NUL bytes
+      Buffer.from([...Buffer.from(header), ...Buffer.from(`${imei(1)},1,A`), 0x81, 0x0a]), // undefined in Windows-1252
+      Buffer.from([0xef, 0xbb, 0xbf, ...Buffer.from(header), ...Buffer.from(`${imei(1)},1,Pe`), 0xf1, 0x61, 0x0a]), // UTF-8 BOM, then not UTF-8
+      Buffer.from(header + row('Pe\uFFFDa'), 'utf8'), // already damaged by a wrong conversion
+      Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0x00, 0x00]), // a PNG
+    ];
+    for (const bytes of cases) {
+      const err = refusal(() => readImportCsv(new Uint8Array(bytes)));
+      expect([err.status, err.code, err.message]).toEqual([415, 'CSV_ENCODING', M.badEncoding]);
+    }
+  });
+
+  test('unknown and repeated header names are listed as ignored, as written', () => {
+    const table = parseImportTable(`IMEI,Tipo,Comentario,,imei,Vendedor\n${imei(1)},1,x,,${imei(2)},y\n`);
+    expect(table.ignoredColumns).toEqual(['Comentario', 'imei', 'Vendedor']);
+    expect(table.records[0]!.cells).toEqual({ imei: imei(1), tipo: '1' });
+    expect(parseImportTable(`imei,tipo\n${imei(1)},1\n`).ignoredColumns).toEqual([]);
   });
 });
 
@@ -269,5 +328,17 @@ describe('CSV writing', () => {
     expect(rows).toHaveLength(1);
     expect(rows[0]!.errors).toEqual([]);
     expect(rows[0]!.body).toMatchObject({ deviceType: 1, brand: 'Samsung' });
+  });
+
+  test("the template's example tipo is one of the values its instructions name", () => {
+    const [, example] = Papa.parse<string[]>(importTemplate().slice(1).trim()).data;
+    const tipo = example![IMPORT_COLUMNS.indexOf('tipo')]!;
+    const intro = INVENTORY_LABELS.addDevice.csvIntro('10,000', 2);
+    const named = /tipo es (.+?) \(o su código, (.+?)\)/.exec(intro);
+    expect(named).not.toBeNull();
+    const values = [...named![1]!.split(' o '), ...named![2]!.split(' o ')];
+    expect(values).toContain(tipo);
+    // Every value the instructions name is accepted.
+    for (const v of values) expect([1, 2]).toContain(deviceTypeOf(v));
   });
 });

@@ -11,6 +11,7 @@ import {
   IMPORT_MAX_BYTES,
   IMPORT_MAX_ROWS,
   IMPORT_REQUIRED_COLUMNS,
+  type ImportEncoding,
   type ImportRowError,
 } from '../../../shared/contracts/deviceImport';
 import { deviceBody, luhnCheckDigit, type Device, type DeviceBody } from '../../../shared/contracts/devices';
@@ -57,16 +58,81 @@ const countNewlines = (s: string, from: number, to: number): number => {
   return n;
 };
 
+const utf8 = new TextDecoder('utf-8', { fatal: true });
+const windows1252 = new TextDecoder('windows-1252');
+
+/**
+ * Windows-1252's characters for the bytes 0x80-0x9F (WHATWG index; 0x81, 0x8D, 0x8F, 0x90 and
+ * 0x9D are undefined and stay C1 controls). Node 20's decoder reads these bytes as ISO-8859-1
+ * (C1 controls), so they are mapped here; on a decoder that already maps them this is a no-op.
+ */
+const CP1252_HIGH =
+  '\u20ac\u0081\u201a\u0192\u201e\u2026\u2020\u2021\u02c6\u2030\u0160\u2039\u0152\u008d\u017d\u008f' +
+  '\u0090\u2018\u2019\u201c\u201d\u2022\u2013\u2014\u02dc\u2122\u0161\u203a\u0153\u009d\u017e\u0178';
+const decodeWindows1252 = (bytes: Uint8Array): string =>
+  windows1252.decode(bytes).replace(/[\u0080-\u009f]/g, (c) => CP1252_HIGH[c.charCodeAt(0) - 0x80]!);
+
+/**
+ * Characters no CSV text holds: NUL (UTF-16 without BOM, binary files), the C1 controls
+ * (the bytes Windows-1252 leaves undefined) and U+FFFD (a file already damaged by a wrong
+ * conversion). A file with any of them is refused rather than stored with them.
+ */
+// eslint-disable-next-line no-control-regex
+const NOT_TEXT = /[\u0000\u0080-\u009f\ufffd]/;
+
+const encodingError = (message: string) => new AppError(415, 'CSV_ENCODING', message);
+
+/**
+ * The text of an import file from its bytes: UTF-8 (BOM optional) when the bytes are valid
+ * UTF-8, otherwise Windows-1252 (what Excel writes for «CSV (delimitado por comas)»). UTF-16
+ * and bytes that are neither are refused (415); a replacement character is never produced.
+ */
+export function decodeImportCsv(bytes: Uint8Array): { text: string; encoding: ImportEncoding } {
+  if (bytes.length >= 2 && ((bytes[0] === 0xff && bytes[1] === 0xfe) || (bytes[0] === 0xfe && bytes[1] === 0xff))) {
+    throw encodingError(M.utf16);
+  }
+  let text: string;
+  let encoding: ImportEncoding;
+  try {
+    // The decoder drops a leading BOM.
+    text = utf8.decode(bytes);
+    encoding = 'UTF-8';
+  } catch {
+    if (bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf) throw encodingError(M.badEncoding);
+    text = decodeWindows1252(bytes);
+    encoding = 'Windows-1252';
+  }
+  if (NOT_TEXT.test(text)) throw encodingError(M.badEncoding);
+  return { text, encoding };
+}
+
+/** A parsed import file: its data rows and the header names that are not read. */
+export interface ImportTable {
+  records: CsvRecord[];
+  /** Header names (as written) that are not import columns, or repeat one, in header order. */
+  ignoredColumns: string[];
+}
+
+/** Reads an import file from its bytes: decoding, then parseImportTable. */
+export function readImportCsv(bytes: Uint8Array): ImportTable & { encoding: ImportEncoding } {
+  const { text, encoding } = decodeImportCsv(bytes);
+  return { ...parseImportTable(text), encoding };
+}
+
+/** The data rows of an import file's text (see parseImportTable). */
+export const parseImportCsv = (input: string): CsvRecord[] => parseImportTable(input).records;
+
 /**
  * Reads an import file: BOM stripped, line breaks normalised, delimiter taken from the header
  * line (',', ';' or tab), quotes honoured (a quoted cell may hold the delimiter or a line break),
  * empty lines skipped, header names trimmed and lower-cased, cells trimmed. Refuses a file
  * without data rows, with more than IMPORT_MAX_ROWS of them, or without the required columns.
  */
-export function parseImportCsv(input: string): CsvRecord[] {
+export function parseImportTable(input: string): ImportTable {
   const text = (input.startsWith(UTF8_BOM) ? input.slice(1) : input).replace(/\r\n?/g, '\n');
   const delimiter = headerDelimiter(text);
   let header: string[] | undefined;
+  const ignoredColumns: string[] = [];
   const records: CsvRecord[] = [];
   let tooMany = false;
   let unclosedQuoteLine: number | undefined;
@@ -96,6 +162,10 @@ export function parseImportCsv(input: string): CsvRecord[] {
       const line = linesBefore + 1 - inside;
       if (!header) {
         header = values.map((h) => h.trim().toLowerCase());
+        header.forEach((name, i) => {
+          const known = (IMPORT_COLUMNS as readonly string[]).includes(name) && header!.indexOf(name) === i;
+          if (!known && name !== '') ignoredColumns.push(values[i]!.trim());
+        });
         return;
       }
       if (records.length >= IMPORT_MAX_ROWS) {
@@ -117,7 +187,7 @@ export function parseImportCsv(input: string): CsvRecord[] {
   const missing = IMPORT_REQUIRED_COLUMNS.filter((c) => !header?.includes(c));
   if (header && missing.length) throw new AppError(400, 'CSV_MISSING_COLUMNS', M.missingColumns(missing));
   if (records.length === 0) throw new AppError(400, 'CSV_EMPTY', M.empty);
-  return records;
+  return { records, ignoredColumns };
 }
 
 /** The body field each column fills (the group is looked up by name instead). */

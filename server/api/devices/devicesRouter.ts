@@ -14,14 +14,20 @@ import { streamDownload } from '../../audit/csvResponse';
 
 const notCsv = () => new AppError(415, 'CSV_NOT_CSV', M.csv.notCsv);
 
+/** Charsets a client may declare for an import (the bytes decide between UTF-8 and Windows-1252). */
+const CSV_CHARSETS = ['utf-8', 'utf8', 'windows-1252', 'cp1252', 'iso-8859-1', 'latin1', 'us-ascii'];
+
 /**
- * The body of an import: CSV text (UTF-8) up to IMPORT_MAX_BYTES. Anything else is a 415, a
- * larger file a 413, both with the Spanish message of the import.
+ * The body of an import: the file's raw bytes, up to IMPORT_MAX_BYTES (decoded by the service:
+ * UTF-8 or Windows-1252). Another content type or declared charset is a 415, a larger file a
+ * 413, both with the Spanish message of the import.
  */
 function csvBody(): RequestHandler {
-  const parse = express.text({ type: CSV_CONTENT_TYPES, limit: IMPORT_MAX_BYTES });
+  const parse = express.raw({ type: CSV_CONTENT_TYPES, limit: IMPORT_MAX_BYTES });
   return (req, res, next) => {
     if (!req.is(CSV_CONTENT_TYPES)) throw notCsv();
+    const charset = /;\s*charset\s*=\s*"?([^";\s]+)/i.exec(req.headers['content-type'] ?? '')?.[1]?.toLowerCase();
+    if (charset !== undefined && !CSV_CHARSETS.includes(charset)) throw notCsv();
     parse(req, res, (err?: unknown) => {
       if (!err) return next();
       const type = (err as { type?: string }).type;
@@ -80,8 +86,8 @@ export function devicesRouter(can: Guard, service: DevicesService): Router {
     register(),
     csvBody(),
     route({ query: importQuery }, async ({ query }, req, res) => {
-      const csv = typeof req.body === 'string' ? req.body : '';
-      res.json(await service.import(actorOf(req, res), csv, query.mode));
+      const file: Uint8Array = Buffer.isBuffer(req.body) ? req.body : new Uint8Array();
+      res.json(await service.import(actorOf(req, res), file, query.mode));
     }),
   );
 

@@ -8,7 +8,7 @@ import { record, type AuditActor } from '../../audit/auditRepository';
 import type { Db, Queryable } from '../../db/Db';
 import { transaction } from '../../db/transactionScope';
 import { AppError } from '../../errors';
-import { exportHeader, exportLines, importTemplate, invalidRows, markTaken, parseImportCsv, validateImportRows } from './deviceCsv';
+import { exportHeader, exportLines, importTemplate, invalidRows, markTaken, readImportCsv, validateImportRows } from './deviceCsv';
 import type { InventorySettings } from './deviceQueries';
 import { DevicesRepository } from './devicesRepository';
 
@@ -173,8 +173,8 @@ export class DevicesService {
    * Validates a CSV file row by row (preview) or also registers its valid rows (commit): all of
    * them in one statement and one transaction, with one audit row; nothing when anything fails.
    */
-  async import(actor: AuditActor, csv: string, mode: ImportQuery['mode']): Promise<ImportResult> {
-    const records = parseImportCsv(csv);
+  async import(actor: AuditActor, file: Uint8Array, mode: ImportQuery['mode']): Promise<ImportResult> {
+    const { records, encoding, ignoredColumns } = readImportCsv(file);
     const run = async (q: Queryable): Promise<ImportResult> => {
       const repo = new DevicesRepository(q);
       const rows = validateImportRows(records, await repo.groupsByName());
@@ -185,7 +185,16 @@ export class DevicesService {
         imported = await repo.insertMany(valid, randomBytes(32 * valid.length));
         await record(q, { actor, entity: 'device', action: 'import', after: { count: imported } });
       }
-      return { mode, rows: rows.length, valid: valid.length, invalid: invalidRows(rows), sample: valid.slice(0, IMPORT_SAMPLE), imported };
+      return {
+        mode,
+        encoding,
+        ignoredColumns,
+        rows: rows.length,
+        valid: valid.length,
+        invalid: invalidRows(rows),
+        sample: valid.slice(0, IMPORT_SAMPLE),
+        imported,
+      };
     };
     if (mode === 'preview') return run(this.db);
     try {
