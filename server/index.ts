@@ -1,6 +1,7 @@
 import http from 'node:http';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import pino from 'pino';
 import { createApp } from './app';
 import { ConfigError, loadConfig } from './config';
 import { ADVISORY_LOCKS, withAdvisoryLock } from './db/advisoryLock';
@@ -83,11 +84,18 @@ async function main(): Promise<void> {
     const addr = server.address();
     const port = typeof addr === 'object' && addr ? addr.port : config.port;
     logger.info({ port, identity: config.identity.mode, database: db.engine }, `portal listening on http://localhost:${port}`);
-    // The credentials of a first start go to the console once, never into the JSON log.
-    if (boot.created) process.stdout.write(bootstrapBanner(boot, `http://localhost:${port}`));
+    // The credentials of a first start go to the console once, never into the JSON log. They go
+    // through the log's own stream (asynchronous, in order): written straight to stdout they
+    // overtook the log lines still queued, the listening one included, and appeared before them.
+    if (boot.created) logStream(logger).write(bootstrapBanner(boot, `http://localhost:${port}`));
     // Bulk-action jobs: queued ones, and those a previous process or another replica left unfinished.
     app.jobRunner.start();
   });
+}
+
+/** The stream the logger writes its lines to (stdout), so plain text can follow them in order. */
+function logStream(logger: pino.Logger): pino.DestinationStream {
+  return (logger as unknown as Record<symbol, pino.DestinationStream | undefined>)[pino.symbols.streamSym] ?? process.stdout;
 }
 
 main().catch((err: unknown) => {
