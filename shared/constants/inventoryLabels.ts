@@ -239,6 +239,9 @@ export const INVENTORY_LABELS = {
     notImported: (n: number) => `${n.toLocaleString('es-MX')} ${n === 1 ? 'fila no se importó' : 'filas no se importaron'}:`,
     importAnother: 'Importar otro archivo',
     cancel: 'Cancelar',
+    encoding: 'Codificación',
+    ignoredColumns: (n: number) =>
+      n === 1 ? 'Columna ignorada (no es una columna de la plantilla):' : 'Columnas ignoradas (no son columnas de la plantilla):',
   },
   preEnrolled: {
     register: 'Registrar dispositivo',

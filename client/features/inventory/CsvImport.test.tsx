@@ -28,6 +28,8 @@ const GROUPS = [{ id: 3, name: 'Norte' }];
 
 const PREVIEW: ImportResult = {
   mode: 'preview',
+  encoding: 'UTF-8',
+  ignoredColumns: [],
   rows: 4,
   valid: 2,
   invalid: [
@@ -105,6 +107,25 @@ describe('CsvImportPreview', () => {
     expect(onCancel).toHaveBeenCalledTimes(1);
   });
 
+  test('the encoding the server read and the columns it ignored are shown', () => {
+    const ansi: ImportResult = { ...PREVIEW, encoding: 'Windows-1252', ignoredColumns: ['Vendedor', 'comentario'] };
+    const { unmount } = render(
+      <CsvImportPreview preview={ansi} groups={GROUPS} importing={false} onImport={() => undefined} onCancel={() => undefined} />,
+    );
+    expect(screen.getByTestId('csv-counts').textContent).toContain(`${L.encoding}Windows-1252`);
+    const ignored = screen.getByTestId('csv-ignored-columns');
+    expect(ignored.textContent).toBe(`${L.ignoredColumns(2)} Vendedor, comentario`);
+    expect(
+      within(ignored)
+        .getAllByText(/Vendedor|comentario/)
+        .map((e) => e.tagName),
+    ).toEqual(['CODE', 'CODE']);
+    unmount();
+    render(<CsvImportPreview preview={PREVIEW} groups={GROUPS} importing={false} onImport={() => undefined} onCancel={() => undefined} />);
+    expect(screen.getByTestId('csv-counts').textContent).toContain(`${L.encoding}UTF-8`);
+    expect(screen.queryByTestId('csv-ignored-columns')).toBeNull();
+  });
+
   test('no valid rows: the import button is disabled and says why', () => {
     const onImport = jest.fn();
     const none: ImportResult = { ...PREVIEW, rows: 2, valid: 0, sample: [] };
@@ -145,17 +166,31 @@ describe('CsvImport', () => {
 
   test('a file is previewed, nothing is imported until the explicit click, then the commit shows progress and the result', async () => {
     const user = setup();
-    const csv = 'imei,tipo\n356938035643809,1\n';
-    await user.upload(screen.getByLabelText(L.file), new File([csv], 'equipos.csv', { type: 'text/csv' }));
+    // Windows-1252 bytes (ñ = 0xF1): sent untouched, the server decodes them.
+    const file = new File(
+      [new Uint8Array([...new TextEncoder().encode('imei,tipo,cliente\n356938035643809,1,Pe'), 0xf1, 0x61, 0x0a])],
+      'equipos.csv',
+      {
+        type: 'text/csv',
+      },
+    );
+    await user.upload(screen.getByLabelText(L.file), file);
 
     await screen.findByRole('table', { name: L.invalidTitle });
     expect(calls).toHaveLength(1);
-    expect(calls[0]).toMatchObject({ url: '/v5/devices/import', method: 'POST', params: { mode: 'preview' }, data: csv });
+    expect(calls[0]).toMatchObject({
+      url: '/v5/devices/import',
+      method: 'POST',
+      params: { mode: 'preview' },
+      headers: { 'Content-Type': 'text/csv' },
+    });
+    expect(calls[0]!.data).toBe(file);
 
     await user.click(screen.getByRole('button', { name: L.importValid(2) }));
     expect(await screen.findByText(L.importing(2))).toBeTruthy();
     expect(calls).toHaveLength(2);
-    expect(calls[1]).toMatchObject({ params: { mode: 'commit' }, data: csv });
+    expect(calls[1]).toMatchObject({ params: { mode: 'commit' } });
+    expect(calls[1]!.data).toBe(file);
 
     expect(await seriousViolations()).toEqual([]);
 

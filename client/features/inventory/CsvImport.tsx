@@ -19,8 +19,8 @@ const MAX_MB = IMPORT_MAX_BYTES / (1024 * 1024);
 type Step =
   | { kind: 'choose' }
   | { kind: 'validating' }
-  | { kind: 'preview'; csv: string; preview: ImportResult }
-  | { kind: 'importing'; csv: string; preview: ImportResult }
+  | { kind: 'preview'; file: File; preview: ImportResult }
+  | { kind: 'importing'; file: File; preview: ImportResult }
   | { kind: 'done'; result: ImportResult };
 
 /** Why a chosen file is refused before it is sent, or undefined (the server checks again). */
@@ -68,28 +68,21 @@ export function CsvImport({ groups, preEnrolledPath }: CsvImportProps) {
       return;
     }
     setStep({ kind: 'validating' });
-    let csv: string;
-    try {
-      csv = await file.text();
-    } catch {
-      setFileError(M.csv.notCsv);
-      setStep({ kind: 'choose' });
-      return;
-    }
-    const res = await importDevices({ csv, mode: 'preview' });
-    if ('data' in res && res.data) setStep({ kind: 'preview', csv, preview: res.data });
+    // Sent as bytes, not decoded here: the server reads UTF-8 or Windows-1252 and says which.
+    const res = await importDevices({ file, mode: 'preview' });
+    if ('data' in res && res.data) setStep({ kind: 'preview', file, preview: res.data });
     else setStep({ kind: 'choose' });
   };
 
   const onImport = async () => {
     if (step.kind !== 'preview' || step.preview.valid === 0) return;
-    setStep({ kind: 'importing', csv: step.csv, preview: step.preview });
-    const res = await importDevices({ csv: step.csv, mode: 'commit' });
+    setStep({ kind: 'importing', file: step.file, preview: step.preview });
+    const res = await importDevices({ file: step.file, mode: 'commit' });
     if ('data' in res && res.data) {
       toastSuccess(L.imported(res.data.imported));
       setStep({ kind: 'done', result: res.data });
     } else {
-      setStep({ kind: 'preview', csv: step.csv, preview: step.preview });
+      setStep({ kind: 'preview', file: step.file, preview: step.preview });
     }
   };
 

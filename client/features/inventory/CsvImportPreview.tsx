@@ -125,7 +125,22 @@ export function CsvImportPreview({ preview, groups, importing, onImport, onCance
           <dt className="small fw-normal">{L.invalid}</dt>
           <dd className={`fs-5 mb-0${invalid > 0 ? ' text-danger-emphasis' : ''}`}>{count(invalid)}</dd>
         </div>
+        <div>
+          <dt className="small fw-normal">{L.encoding}</dt>
+          <dd className="fs-5 mb-0">{preview.encoding}</dd>
+        </div>
       </dl>
+      {preview.ignoredColumns.length > 0 && (
+        <Alert variant="info" data-testid="csv-ignored-columns">
+          {L.ignoredColumns(preview.ignoredColumns.length)}{' '}
+          {preview.ignoredColumns.map((c, i) => (
+            <span key={`${c}-${i}`}>
+              {i > 0 && ', '}
+              <code>{c}</code>
+            </span>
+          ))}
+        </Alert>
+      )}
       {preview.invalid.length > 0 && <CsvInvalidRows rows={preview.invalid} caption={L.invalidTitle} />}
       {preview.sample.length > 0 && <SampleRows rows={preview.sample} groups={groups} />}
       {preview.valid === 0 ? <Alert variant="warning">{L.noValidRows}</Alert> : <p className="small mb-2">{L.importNote}</p>}

@@ -88,14 +88,15 @@ export const inventoryApi = apiSlice.injectEndpoints({
     downloadImportTemplate: build.mutation<null, void>({
       queryFn: (_args, api) => downloadFile(api.extra as ApiExtra, '/v5/devices/import/template', undefined, 'plantilla-dispositivos.csv'),
     }),
-    /** Validates (mode preview) or registers the valid rows (mode commit) of a CSV file. */
-    importDevices: build.mutation<ImportResult, { csv: string; mode: 'preview' | 'commit' }>({
-      query: ({ csv, mode }) => ({
+    /** Validates (mode preview) or registers the valid rows (mode commit) of a CSV file, sent as its bytes. */
+    importDevices: build.mutation<ImportResult, { file: Blob; mode: 'preview' | 'commit' }>({
+      // The file's own bytes: the server reads UTF-8 or Windows-1252 and says which.
+      query: ({ file, mode }) => ({
         url: '/v5/devices/import',
         method: 'POST',
         params: { mode },
-        data: csv,
-        headers: { 'Content-Type': 'text/csv; charset=utf-8' },
+        data: file,
+        headers: { 'Content-Type': 'text/csv' },
       }),
       invalidatesTags: (_r, _e, { mode }) => (mode === 'commit' ? ['Devices', 'Groups', 'Audit'] : []),
     }),
