@@ -4,6 +4,7 @@ import { ROUTES, type PortalRoute } from '../../shared/constants/routes';
 import { PageSpinner } from '../components/PageSpinner';
 import { PortalToastContainer } from '../components/PortalToastContainer';
 import { NotFoundPage } from '../features/not-found/NotFoundPage';
+import { ScrollOnNavigate } from '../layout/ScrollOnNavigate';
 import { APP_FRAME, pageForRoute } from './pages';
 
 function RouteElement({ route }: { route: PortalRoute }) {
@@ -26,6 +27,7 @@ export function App() {
   }, []);
   return (
     <>
+      <ScrollOnNavigate />
       <Routes>
         {ROUTES.map((route) => (
           <Route key={route.path} path={route.path} element={<RouteElement route={route} />} />

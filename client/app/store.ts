@@ -14,11 +14,24 @@ const memoryStorage: WebStorage = {
   removeItem: () => Promise.resolve(),
 };
 
+/** True when a serialized UI state holds only the initial preferences (the menu expanded). */
+export function onlyDefaults(serialized: string): boolean {
+  try {
+    const state = JSON.parse(serialized) as Record<string, unknown>;
+    return state.menuCollapsed === 'false';
+  } catch {
+    return false;
+  }
+}
+
 function uiStorage(): WebStorage {
   return typeof window !== 'undefined' && window.localStorage
     ? {
         getItem: (k) => Promise.resolve(window.localStorage.getItem(k)),
-        setItem: (k, v) => Promise.resolve(window.localStorage.setItem(k, v)),
+        // The defaults are not written until a preference changes: a fresh page (the sign-in page
+        // after a 401 cleared the storage) leaves localStorage empty.
+        setItem: (k, v) =>
+          Promise.resolve(window.localStorage.getItem(k) === null && onlyDefaults(v) ? undefined : window.localStorage.setItem(k, v)),
         removeItem: (k) => Promise.resolve(window.localStorage.removeItem(k)),
       }
     : memoryStorage;

@@ -88,7 +88,8 @@ describeWithBrowser('the session in Chromium', () => {
       await waitForHydration(page);
       const notice = page.getByTestId('session-expired');
       await notice.waitFor();
-      expect((await notice.innerText()).trim()).toBe(MESSAGES.sessionExpiredNotice);
+      expect(await notice.innerText()).toContain(MESSAGES.sessionExpiredNotice);
+      expect((await page.getByTestId('session-expired-error').innerText()).trim()).toBe(SPEC_TEXT.unauthorized);
       expect(await cognitoKeys(page)).toEqual([]);
       expect(await page.getByTestId('user-names').count()).toBe(0);
     });

@@ -5,7 +5,7 @@ import Card from 'react-bootstrap/Card';
 import Form from 'react-bootstrap/Form';
 import { useForm } from 'react-hook-form';
 import { useNavigate, useSearchParams } from 'react-router-dom';
-import { MESSAGES, PRODUCT_NAME } from '../../../shared/messages';
+import { MESSAGES, PRODUCT_NAME, SPEC_TEXT } from '../../../shared/messages';
 import type { PageProps } from '../../app/lazyPage';
 import { useAppDispatch } from '../../app/hooks';
 import { useAuthClient } from '../../auth/AuthContext';
@@ -135,7 +135,11 @@ export default function LoginPage(_props: PageProps) {
             {mode.kind === 'signIn' ? MESSAGES.loginTitle : mode.kind === 'newPassword' ? MESSAGES.newPasswordTitle : MESSAGES.forgotTitle}
           </h2>
           {expired && mode.kind === 'signIn' && !error && (
-            <Alert variant="warning" data-testid="session-expired">
+            <Alert variant="warning" data-testid="session-expired" role="alert">
+              {/* The error the specification (§8) names for an HTTP 401, then what to do. */}
+              <strong className="d-block" data-testid="session-expired-error">
+                {SPEC_TEXT.unauthorized}
+              </strong>
               {MESSAGES.sessionExpiredNotice}
             </Alert>
           )}

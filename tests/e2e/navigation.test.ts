@@ -1,0 +1,80 @@
+/**
+ * Route changes in Chromium: a new page opens at the top with focus on its heading, Back
+ * returns to where the previous page was left, and an HTTP 401 ends the session showing the
+ * specification's 'Unauthorized' (§8) with every key the portal keeps in localStorage cleared.
+ */
+import type { Page } from 'playwright-core';
+import { MESSAGES, SPEC_TEXT } from '../../shared/messages';
+import { describeWithBrowser, waitForHydration } from '../helpers/browser';
+import { ADMIN_EMAIL, cognitoKeys, sidebar, signIn, usePortalBrowser } from '../helpers/portalSession';
+
+/** Short enough that the administrator's full menu makes the page scroll. */
+const SHORT = { width: 1366, height: 600 } as const;
+
+const scrollY = (page: Page) => page.evaluate(() => window.scrollY);
+
+async function scrollToBottom(page: Page): Promise<number> {
+  await page.evaluate(() => window.scrollTo(0, document.documentElement.scrollHeight));
+  await page.waitForFunction(() => window.scrollY > 0);
+  return scrollY(page);
+}
+
+describeWithBrowser('navigation in Chromium', () => {
+  const ctx = usePortalBrowser();
+
+  test("clicking 'Auditoría' low in the menu after scrolling opens the audit page at the top, focus on its h1", async () => {
+    const page = await ctx.freshPage({ viewport: SHORT });
+    await signIn(page, ctx.portal.url, ADMIN_EMAIL);
+    await page.getByRole('heading', { level: 1, name: 'General', exact: true }).waitFor();
+    expect(await scrollToBottom(page)).toBeGreaterThan(100);
+
+    await sidebar(page).getByRole('link', { name: 'Auditoría', exact: true }).click();
+    await page.waitForURL((u) => u.pathname === '/admin-settings/audit');
+    const heading = page.getByRole('heading', { level: 1, name: 'Auditoría', exact: true });
+    await heading.waitFor();
+    await page.waitForFunction(() => document.activeElement?.tagName === 'H1');
+    expect(await page.evaluate(() => document.activeElement?.textContent?.trim())).toBe('Auditoría');
+    expect(await scrollY(page)).toBe(0);
+  });
+
+  test('Back returns to the previous page where it was left', async () => {
+    const page = await ctx.freshPage({ viewport: SHORT });
+    await signIn(page, ctx.portal.url, ADMIN_EMAIL);
+    await page.getByRole('heading', { level: 1, name: 'General', exact: true }).waitFor();
+    const left = await scrollToBottom(page);
+    expect(left).toBeGreaterThan(100);
+
+    await sidebar(page).getByRole('link', { name: 'Auditoría', exact: true }).click();
+    await page.getByRole('heading', { level: 1, name: 'Auditoría', exact: true }).waitFor();
+    await page.waitForFunction(() => window.scrollY === 0);
+
+    await page.goBack();
+    await page.waitForURL((u) => u.pathname === '/dashboard/general');
+    await page.getByRole('heading', { level: 1, name: 'General', exact: true }).waitFor();
+    await page.waitForFunction((y) => Math.abs(window.scrollY - y) <= 1, left);
+  });
+
+  test("an HTTP 401 shows 'Unauthorized' on the sign-in page and clears the portal's localStorage, persist:portal-ui included", async () => {
+    const page = await ctx.freshPage();
+    await signIn(page, ctx.portal.url, ADMIN_EMAIL);
+    await page.getByRole('button', { name: 'Mostrar u ocultar el menú' }).click();
+    await page.waitForFunction(() => /"menuCollapsed":"true"/.test(localStorage.getItem('persist:portal-ui') ?? ''));
+    expect((await cognitoKeys(page)).length).toBeGreaterThan(0);
+
+    await page.route('**/api/portal/getVersion', (r) =>
+      r.fulfill({ status: 401, contentType: 'application/json', body: '{"message":"Unauthorized"}' }),
+    );
+    await page.goto(`${ctx.portal.url}/dashboard/general`);
+    await page.waitForURL((u) => u.pathname === '/login' && u.searchParams.get('current_session_expire') === '1');
+    await waitForHydration(page);
+
+    const notice = page.getByTestId('session-expired');
+    await notice.waitFor();
+    expect(await notice.getAttribute('role')).toBe('alert');
+    expect((await page.getByTestId('session-expired-error').innerText()).trim()).toBe(SPEC_TEXT.unauthorized);
+    expect(SPEC_TEXT.unauthorized).toBe('Unauthorized');
+    expect(await notice.innerText()).toContain(MESSAGES.sessionExpiredNotice);
+    // Nothing the portal wrote survives: the sign-in, the collapsed menu.
+    expect(await page.evaluate(() => Object.keys(localStorage))).toEqual([]);
+  });
+});
