@@ -9,7 +9,7 @@ const actionCodes = new Set(ALL_DEVICE_ACTION_CODES);
 
 export const ROLE_NAME_MAX = 80;
 
-/** POST /v5/roles and PUT /v5/roles/:id: the whole role. Repeated paths or actions count once. */
+/** POST /v5/roles and PUT /v5/roles/:id: the whole role, at least one page. Repeated paths or actions count once. */
 export const roleBody = z.object(
   {
     nombre: textField('nombre', { min: 1, max: ROLE_NAME_MAX }),
@@ -20,6 +20,8 @@ export const roleBody = z.object(
         }),
         { error: M.field.list('paths', GRANTABLE_PATHS.length * 2) },
       )
+      // A role without pages would sign its administrators in to nothing.
+      .min(1, { error: M.field.noPaths })
       .max(GRANTABLE_PATHS.length * 2, { error: M.field.list('paths', GRANTABLE_PATHS.length * 2) }),
     actions: z
       .array(

@@ -71,12 +71,36 @@ describe.each(testEngines())('roles API on %s', (engine) => {
 
   test('names are unique whatever the case (409), on create, edit and duplicate', async () => {
     const before = await api.count('profiles');
-    const dup = await request(app()).post('/api/v5/roles').set(admin).send({ nombre: 'SOPORTE', paths: [], actions: [] }).expect(409);
+    const dup = await request(app())
+      .post('/api/v5/roles')
+      .set(admin)
+      .send({ nombre: 'SOPORTE', paths: ['/dashboard'], actions: [] })
+      .expect(409);
     expect(dup.body).toEqual({ message: 'Ya existe un rol con ese nombre', code: 'ROLE_NAME_TAKEN', field: 'nombre' });
     const auditor = (await roleByName('Auditor'))!;
-    await request(app()).put(`/api/v5/roles/${auditor.id}`).set(admin).send({ nombre: 'administrador', paths: [], actions: [] }).expect(409);
+    await request(app())
+      .put(`/api/v5/roles/${auditor.id}`)
+      .set(admin)
+      .send({ nombre: 'administrador', paths: ['/dashboard'], actions: [] })
+      .expect(409);
     await request(app()).post(`/api/v5/roles/${auditor.id}/duplicate`).set(admin).send({ nombre: 'soporte' }).expect(409);
     expect(await api.count('profiles')).toBe(before);
+  });
+
+  test('a role without pages is refused: 400 naming paths, on create and edit, nothing changed', async () => {
+    const profiles = await api.count('profiles');
+    const audits = await api.count('audit_log');
+    const soporte = (await roleByName('Soporte'))!;
+    const expected = { message: 'El campo paths debe incluir al menos una página', code: 'VALIDATION', field: 'paths' };
+    for (const actions of [[], [DEVICE_ACTION.HISTORY]]) {
+      const created = await request(app()).post('/api/v5/roles').set(admin).send({ nombre: 'Sin páginas', paths: [], actions }).expect(400);
+      expect(created.body).toEqual(expected);
+      const edited = await request(app()).put(`/api/v5/roles/${soporte.id}`).set(admin).send({ nombre: 'Soporte', paths: [], actions }).expect(400);
+      expect(edited.body).toEqual(expected);
+    }
+    expect(await api.count('profiles')).toBe(profiles);
+    expect(await api.count('audit_log')).toBe(audits);
+    expect(await roleByName('Soporte')).toEqual(soporte);
   });
 
   test('bad input: 400 naming the field in Spanish, nothing changed', async () => {
@@ -86,19 +110,21 @@ describe.each(testEngines())('roles API on %s', (engine) => {
     const cases: [unknown, RegExp][] = [
       [{}, /El campo nombre es obligatorio/],
       [{ nombre: 'X', actions: [] }, /El campo paths es obligatorio/],
-      [{ nombre: 'X', paths: [] }, /El campo actions es obligatorio/],
-      [{ nombre: '   ', paths: [], actions: [] }, /nombre no puede estar vacío/],
-      [{ nombre: 'x'.repeat(81), paths: [], actions: [] }, /nombre admite como máximo 80/],
-      [{ nombre: 'a\u0000b', paths: [], actions: [] }, /nombre contiene caracteres no permitidos/],
-      [{ nombre: 42, paths: [], actions: [] }, /nombre debe ser un texto/],
+      [{ nombre: 'X', paths: [], actions: [] }, /^El campo paths debe incluir al menos una página$/],
+      [{ nombre: 'X', paths: [], actions: [0, 7] }, /^El campo paths debe incluir al menos una página$/],
+      [{ nombre: 'X', paths: ['/dashboard'] }, /El campo actions es obligatorio/],
+      [{ nombre: '   ', paths: ['/dashboard'], actions: [] }, /nombre no puede estar vacío/],
+      [{ nombre: 'x'.repeat(81), paths: ['/dashboard'], actions: [] }, /nombre admite como máximo 80/],
+      [{ nombre: 'a\u0000b', paths: ['/dashboard'], actions: [] }, /nombre contiene caracteres no permitidos/],
+      [{ nombre: 42, paths: ['/dashboard'], actions: [] }, /nombre debe ser un texto/],
       [{ nombre: 'X', paths: ['/no-existe'], actions: [] }, /paths contiene una ruta que no se puede otorgar: \/no-existe/],
       [{ nombre: 'X', paths: ['/login'], actions: [] }, /paths contiene una ruta/],
       [{ nombre: 'X', paths: [null], actions: [] }, /paths contiene una ruta/],
       [{ nombre: 'X', paths: '/dashboard', actions: [] }, /El campo paths debe ser una lista/],
-      [{ nombre: 'X', paths: [], actions: [14] }, /actions contiene un código de acción no válido: 14/],
-      [{ nombre: 'X', paths: [], actions: [1.5] }, /actions contiene un código de acción no válido/],
-      [{ nombre: 'X', paths: [], actions: ['0'] }, /actions contiene un código de acción no válido/],
-      [{ nombre: 'X', paths: [], actions: { 0: 1 } }, /El campo actions debe ser una lista/],
+      [{ nombre: 'X', paths: ['/dashboard'], actions: [14] }, /actions contiene un código de acción no válido: 14/],
+      [{ nombre: 'X', paths: ['/dashboard'], actions: [1.5] }, /actions contiene un código de acción no válido/],
+      [{ nombre: 'X', paths: ['/dashboard'], actions: ['0'] }, /actions contiene un código de acción no válido/],
+      [{ nombre: 'X', paths: ['/dashboard'], actions: { 0: 1 } }, /El campo actions debe ser una lista/],
       [[], /El cuerpo de la solicitud debe ser un objeto JSON/],
       ['"texto"', /JSON|cuerpo/],
     ];
@@ -149,7 +175,10 @@ describe.each(testEngines())('roles API on %s', (engine) => {
   test('unknown roles: 404', async () => {
     for (const call of [
       request(app()).get('/api/v5/roles/999999').set(admin),
-      request(app()).put('/api/v5/roles/999999').set(admin).send({ nombre: 'X', paths: [], actions: [] }),
+      request(app())
+        .put('/api/v5/roles/999999')
+        .set(admin)
+        .send({ nombre: 'X', paths: ['/dashboard'], actions: [] }),
       request(app()).delete('/api/v5/roles/999999').set(admin),
       request(app()).post('/api/v5/roles/999999/duplicate').set(admin).send({}),
     ]) {

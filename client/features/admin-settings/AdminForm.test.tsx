@@ -77,7 +77,8 @@ test('role: an empty name is refused under the name; the server 409 (field nombr
   await waitFor(() => expect(name.getAttribute('aria-invalid')).toBe('true'));
   expect(onSubmit).not.toHaveBeenCalled();
   await user.type(name, 'Cobranza');
+  await user.click(screen.getByRole('checkbox', { name: 'Dashboard: General' }));
   await user.click(screen.getByRole('button', { name: 'Guardar' }));
-  await waitFor(() => expect(onSubmit).toHaveBeenCalledWith({ nombre: 'Cobranza', paths: [], actions: [] }));
+  await waitFor(() => expect(onSubmit).toHaveBeenCalledWith({ nombre: 'Cobranza', paths: ['/dashboard', '/dashboard/general'], actions: [] }));
   await waitFor(() => expect(errorOf(name)).toBe('Ya existe un rol con ese nombre'));
 });
