@@ -3,6 +3,7 @@
  * validating each row with the shared `deviceBody` schema, and writing CSV (export, template).
  * Parsed and written with papaparse; nothing in a file is ever executed or spliced into SQL.
  */
+import iconv from 'iconv-lite';
 import Papa from 'papaparse';
 import { DEVICE_TYPES, deviceStatusLabel, deviceTypeLabel, lockTypeLabel } from '../../../shared/constants/domain';
 import {
@@ -59,22 +60,12 @@ const countNewlines = (s: string, from: number, to: number): number => {
 };
 
 const utf8 = new TextDecoder('utf-8', { fatal: true });
-const windows1252 = new TextDecoder('windows-1252');
+/** Windows-1252 by iconv-lite: bytes it leaves undefined (0x81, 0x8D, 0x8F, 0x90, 0x9D) become U+FFFD, which is refused. */
+const decodeWindows1252 = (bytes: Uint8Array): string => iconv.decode(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength), 'windows1252');
 
 /**
- * Windows-1252's characters for the bytes 0x80-0x9F (WHATWG index; 0x81, 0x8D, 0x8F, 0x90 and
- * 0x9D are undefined and stay C1 controls). Node 20's decoder reads these bytes as ISO-8859-1
- * (C1 controls), so they are mapped here; on a decoder that already maps them this is a no-op.
- */
-const CP1252_HIGH =
-  '\u20ac\u0081\u201a\u0192\u201e\u2026\u2020\u2021\u02c6\u2030\u0160\u2039\u0152\u008d\u017d\u008f' +
-  '\u0090\u2018\u2019\u201c\u201d\u2022\u2013\u2014\u02dc\u2122\u0161\u203a\u0153\u009d\u017e\u0178';
-const decodeWindows1252 = (bytes: Uint8Array): string =>
-  windows1252.decode(bytes).replace(/[\u0080-\u009f]/g, (c) => CP1252_HIGH[c.charCodeAt(0) - 0x80]!);
-
-/**
- * Characters no CSV text holds: NUL (UTF-16 without BOM, binary files), the C1 controls
- * (the bytes Windows-1252 leaves undefined) and U+FFFD (a file already damaged by a wrong
+ * Characters no CSV text holds: NUL (UTF-16 without BOM, binary files), C1 controls and
+ * U+FFFD (a byte Windows-1252 leaves undefined, or a file already damaged by a wrong
  * conversion). A file with any of them is refused rather than stored with them.
  */
 // eslint-disable-next-line no-control-regex
