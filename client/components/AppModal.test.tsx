@@ -1,5 +1,5 @@
 /** @jest-environment jsdom */
-import { render, screen, waitFor } from '@testing-library/react';
+import { render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { AppModal, type AppModalProps } from './AppModal';
 
@@ -80,4 +80,14 @@ test('with formId the confirm button submits that form', async () => {
 test('nothing is rendered while hidden', () => {
   setup({ show: false });
   expect(screen.queryByRole('dialog')).toBeNull();
+});
+
+test('read-only: a single Cerrar in the footer, no Guardar and no Cancelar; it calls onClose', async () => {
+  const { user, onClose, onConfirm } = setup({ readOnly: true });
+  const dialog = await screen.findByRole('dialog', { name: 'Editar grupo' });
+  const footer = dialog.querySelector('.modal-footer')!;
+  expect([...footer.querySelectorAll('button')].map((b) => b.textContent)).toEqual(['Cerrar']);
+  await user.click(within(footer as HTMLElement).getByRole('button', { name: 'Cerrar' }));
+  expect(onClose).toHaveBeenCalledTimes(1);
+  expect(onConfirm).not.toHaveBeenCalled();
 });

@@ -24,9 +24,11 @@ export interface AppModalProps {
   /** While true the confirm button is disabled and shows 'Cargando...'. */
   loading?: boolean;
   size?: ModalProps['size'];
+  /** A dialog that only shows something: one 'Cerrar' button (calls onClose), no confirm and no cancel. */
+  readOnly?: boolean;
 }
 
-/** A react-bootstrap Modal with the specification's default buttons 'Guardar' and 'Cancelar'. */
+/** A react-bootstrap Modal with the specification's default buttons 'Guardar' and 'Cancelar' (a read-only one: 'Cerrar' only). */
 export function AppModal({
   show,
   title,
@@ -39,6 +41,7 @@ export function AppModal({
   confirmVariant = 'primary',
   loading = false,
   size,
+  readOnly = false,
 }: AppModalProps) {
   const titleId = useId();
   return (
@@ -48,12 +51,20 @@ export function AppModal({
       </Modal.Header>
       <Modal.Body>{children}</Modal.Body>
       <Modal.Footer>
-        <Button variant="secondary" onClick={onClose}>
-          {cancelLabel}
-        </Button>
-        <LoadingButton variant={confirmVariant} loading={loading} type={formId ? 'submit' : 'button'} form={formId} onClick={onConfirm}>
-          {confirmLabel}
-        </LoadingButton>
+        {readOnly ? (
+          <Button variant="primary" onClick={onClose}>
+            {LABELS.close}
+          </Button>
+        ) : (
+          <>
+            <Button variant="secondary" onClick={onClose}>
+              {cancelLabel}
+            </Button>
+            <LoadingButton variant={confirmVariant} loading={loading} type={formId ? 'submit' : 'button'} form={formId} onClick={onConfirm}>
+              {confirmLabel}
+            </LoadingButton>
+          </>
+        )}
       </Modal.Footer>
     </Modal>
   );

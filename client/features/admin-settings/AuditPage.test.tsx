@@ -1,8 +1,8 @@
 /** @jest-environment jsdom */
 import '../../testing/textEncoderPolyfill';
-import { screen, within } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import { ADMIN_LABELS as L } from '../../../shared/constants/adminLabels';
-import type { AuditEntryView } from '../../../shared/contracts/audit';
+import { AUDIT_ACTIONS, type AuditEntryView } from '../../../shared/contracts/audit';
 import { renderPortal, stubApi, type ApiCall } from '../../testing/renderPortal';
 import AuditPage from './AuditPage';
 
@@ -41,6 +41,16 @@ test('the entity filter offers every entity the server records, devices, groups 
   expect(options).toEqual(['Todos', 'Rol', 'Administrador', 'Sesión', 'Auditoría', 'Dispositivo', 'Grupo de dispositivos', 'Acción masiva']);
 });
 
+test('the action filter offers every action the server records, each with its Spanish label', async () => {
+  renderPage();
+  await screen.findByTestId('audit-row');
+  const select = screen.getByRole('combobox', { name: L.audit.action });
+  const options = within(select).getAllByRole('option') as HTMLOptionElement[];
+  expect(options.slice(1).map((o) => o.value)).toEqual([...AUDIT_ACTIONS]);
+  for (const o of options.slice(1)) expect(o.textContent).toBe(L.audit.actionNames[o.value as keyof typeof L.audit.actionNames]);
+  expect(options.map((o) => o.textContent)).toEqual(expect.arrayContaining(['Importar', 'Cancelar liberación', 'Lote de acción masiva', 'Bloquear']));
+});
+
 test('a device action reads with its labels and the date in es-MX with seconds', async () => {
   renderPage(`${PATH}?entity=device&action=lock`);
   const row = await screen.findByTestId('audit-row');
@@ -57,4 +67,20 @@ test('values in the URL that name nothing recorded are left out of the request',
   renderPage(`${PATH}?entity=bogus&action=drop_table&outcome=maybe&page=x&perPage=7`);
   await screen.findByTestId('audit-row');
   expect(calls.find((c) => c.url === '/v5/audit')!.params).toEqual({ page: 1, perPage: 10 });
+});
+
+test('the detail of an entry is read-only: one Cerrar in its footer, no Cancelar, and Cerrar closes it', async () => {
+  const user = renderPage();
+  await screen.findByTestId('audit-row');
+  await user.click(screen.getByRole('button', { name: L.audit.viewOf(ROW.id) }));
+  const dialog = await screen.findByRole('dialog', { name: L.audit.detailTitle(ROW.id) });
+  const footer = dialog.querySelector<HTMLElement>('.modal-footer')!;
+  expect(
+    within(footer)
+      .getAllByRole('button')
+      .map((b) => b.textContent),
+  ).toEqual([L.close]);
+  expect(within(dialog).queryByRole('button', { name: 'Cancelar' })).toBeNull();
+  await user.click(within(footer).getByRole('button', { name: L.close }));
+  await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
 });

@@ -249,14 +249,7 @@ export default function AuditPage({ title }: PageProps) {
       {list.data && (
         <ListPager page={page} perPage={perPage} total={list.data.total} onPage={(p) => set({ page: p })} onPerPage={(n) => set({ perPage: n })} />
       )}
-      <AppModal
-        show={detail !== null}
-        size="lg"
-        title={detail ? L.audit.detailTitle(detail.id) : ''}
-        confirmLabel={L.close}
-        onClose={() => setDetail(null)}
-        onConfirm={() => setDetail(null)}
-      >
+      <AppModal show={detail !== null} size="lg" title={detail ? L.audit.detailTitle(detail.id) : ''} readOnly onClose={() => setDetail(null)}>
         {detail && <AuditDetail entry={detail} />}
       </AppModal>
     </section>
