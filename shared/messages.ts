@@ -117,7 +117,7 @@ export const ADMIN_API_MESSAGES = {
     positiveInteger: (field: string) => `El campo ${field} debe ser un número entero positivo`,
     list: (field: string, max: number) => `El campo ${field} debe ser una lista de como máximo ${max} elementos`,
     path: (value: unknown) => `El campo paths contiene una ruta que no se puede otorgar: ${String(value)}`,
-    noPaths: 'El campo paths debe incluir al menos una página',
+    noPaths: 'El campo Páginas debe incluir al menos una página',
     action: (value: unknown) => `El campo actions contiene un código de acción no válido: ${String(value)}`,
   },
   param: {

@@ -91,7 +91,7 @@ describe.each(testEngines())('roles API on %s', (engine) => {
     const profiles = await api.count('profiles');
     const audits = await api.count('audit_log');
     const soporte = (await roleByName('Soporte'))!;
-    const expected = { message: 'El campo paths debe incluir al menos una página', code: 'VALIDATION', field: 'paths' };
+    const expected = { message: 'El campo Páginas debe incluir al menos una página', code: 'VALIDATION', field: 'paths' };
     for (const actions of [[], [DEVICE_ACTION.HISTORY]]) {
       const created = await request(app()).post('/api/v5/roles').set(admin).send({ nombre: 'Sin páginas', paths: [], actions }).expect(400);
       expect(created.body).toEqual(expected);
@@ -110,8 +110,8 @@ describe.each(testEngines())('roles API on %s', (engine) => {
     const cases: [unknown, RegExp][] = [
       [{}, /El campo nombre es obligatorio/],
       [{ nombre: 'X', actions: [] }, /El campo paths es obligatorio/],
-      [{ nombre: 'X', paths: [], actions: [] }, /^El campo paths debe incluir al menos una página$/],
-      [{ nombre: 'X', paths: [], actions: [0, 7] }, /^El campo paths debe incluir al menos una página$/],
+      [{ nombre: 'X', paths: [], actions: [] }, /^El campo Páginas debe incluir al menos una página$/],
+      [{ nombre: 'X', paths: [], actions: [0, 7] }, /^El campo Páginas debe incluir al menos una página$/],
       [{ nombre: 'X', paths: ['/dashboard'] }, /El campo actions es obligatorio/],
       [{ nombre: '   ', paths: ['/dashboard'], actions: [] }, /nombre no puede estar vacío/],
       [{ nombre: 'x'.repeat(81), paths: ['/dashboard'], actions: [] }, /nombre admite como máximo 80/],
