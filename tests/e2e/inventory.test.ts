@@ -8,6 +8,7 @@
  * critical violation on the forms, previews and modals on the way.
  */
 import fs from 'node:fs';
+import iconv from 'iconv-lite';
 import Papa from 'papaparse';
 import type { Download, Locator, Page } from 'playwright-core';
 import { JOB_RESULT_COLUMNS } from '../../server/api/jobs/jobsService';
@@ -357,13 +358,16 @@ describeWithBrowser('inventory pages in Chromium', () => {
     const before = await preEnrolledCount();
     await csvPart
       .getByLabel(L.addDevice.file, { exact: true })
-      .setInputFiles({ name: 'dispositivos.csv', mimeType: 'text/csv', buffer: Buffer.from(file, 'utf8') });
+      // Saved the way Excel in Mexico saves «CSV (delimitado por comas)»: Windows-1252, so the
+      // accents of 'Lucía Ortega' and 'Tomás Ibarra' arrive as single bytes.
+      .setInputFiles({ name: 'dispositivos.csv', mimeType: 'text/csv', buffer: iconv.encode(file, 'windows1252') });
     const preview = csvPart.getByTestId('csv-preview');
     await preview.waitFor();
     expect(await termPairs(preview.getByTestId('csv-counts'))).toEqual([
       [L.addDevice.rows, '7'],
       [L.addDevice.valid, '3'],
       [L.addDevice.invalid, '4'],
+      [L.addDevice.encoding, 'Windows-1252'],
     ]);
     expect(await cellTexts(preview.getByTestId('csv-invalid-rows').locator('tbody tr'))).toEqual([
       ['3', csvBadCheck, `imei: ${M.field.imeiCheckDigit('imei')}`],
