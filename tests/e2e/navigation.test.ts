@@ -1,12 +1,10 @@
 /**
- * Route changes in Chromium: a new page opens at the top with focus on its heading, Back
- * returns to where the previous page was left, and an HTTP 401 ends the session showing the
- * specification's 'Unauthorized' (§8) with every key the portal keeps in localStorage cleared.
+ * Route changes in Chromium: a new page opens at the top with focus on its heading, and Back
+ * returns to where the previous page was left. (The 401 path is in shellSession.test.ts.)
  */
 import type { Page } from 'playwright-core';
-import { MESSAGES, SPEC_TEXT } from '../../shared/messages';
-import { describeWithBrowser, waitForHydration } from '../helpers/browser';
-import { ADMIN_EMAIL, cognitoKeys, sidebar, signIn, usePortalBrowser } from '../helpers/portalSession';
+import { describeWithBrowser } from '../helpers/browser';
+import { ADMIN_EMAIL, sidebar, signIn, usePortalBrowser } from '../helpers/portalSession';
 
 /** Short enough that the administrator's full menu makes the page scroll. */
 const SHORT = { width: 1366, height: 600 } as const;
@@ -52,29 +50,5 @@ describeWithBrowser('navigation in Chromium', () => {
     await page.waitForURL((u) => u.pathname === '/dashboard/general');
     await page.getByRole('heading', { level: 1, name: 'General', exact: true }).waitFor();
     await page.waitForFunction((y) => Math.abs(window.scrollY - y) <= 1, left);
-  });
-
-  test("an HTTP 401 shows 'Unauthorized' on the sign-in page and clears the portal's localStorage, persist:portal-ui included", async () => {
-    const page = await ctx.freshPage();
-    await signIn(page, ctx.portal.url, ADMIN_EMAIL);
-    await page.getByRole('button', { name: 'Mostrar u ocultar el menú' }).click();
-    await page.waitForFunction(() => /"menuCollapsed":"true"/.test(localStorage.getItem('persist:portal-ui') ?? ''));
-    expect((await cognitoKeys(page)).length).toBeGreaterThan(0);
-
-    await page.route('**/api/portal/getVersion', (r) =>
-      r.fulfill({ status: 401, contentType: 'application/json', body: '{"message":"Unauthorized"}' }),
-    );
-    await page.goto(`${ctx.portal.url}/dashboard/general`);
-    await page.waitForURL((u) => u.pathname === '/login' && u.searchParams.get('current_session_expire') === '1');
-    await waitForHydration(page);
-
-    const notice = page.getByTestId('session-expired');
-    await notice.waitFor();
-    expect(await notice.getAttribute('role')).toBe('alert');
-    expect((await page.getByTestId('session-expired-error').innerText()).trim()).toBe(SPEC_TEXT.unauthorized);
-    expect(SPEC_TEXT.unauthorized).toBe('Unauthorized');
-    expect(await notice.innerText()).toContain(MESSAGES.sessionExpiredNotice);
-    // Nothing the portal wrote survives: the sign-in, the collapsed menu.
-    expect(await page.evaluate(() => Object.keys(localStorage))).toEqual([]);
   });
 });

@@ -79,6 +79,9 @@ describeWithBrowser('the session in Chromium', () => {
     test('HTTP 401 from the API ends the session: /login?current_session_expire=1, the notice, storage cleared', async () => {
       const page = await freshPage();
       await signIn(page, ctx.portal.url, ADMIN_EMAIL);
+      // A UI preference the portal keeps (the collapsed menu) must go too.
+      await page.getByRole('button', { name: 'Mostrar u ocultar el menú' }).click();
+      await page.waitForFunction(() => /"menuCollapsed":"true"/.test(localStorage.getItem('persist:portal-ui') ?? ''));
       expect((await cognitoKeys(page)).length).toBeGreaterThan(0);
       await page.route('**/api/portal/getVersion', (r) =>
         r.fulfill({ status: 401, contentType: 'application/json', body: '{"message":"Unauthorized"}' }),
@@ -89,8 +92,11 @@ describeWithBrowser('the session in Chromium', () => {
       const notice = page.getByTestId('session-expired');
       await notice.waitFor();
       expect(await notice.innerText()).toContain(MESSAGES.sessionExpiredNotice);
+      expect(await notice.getAttribute('role')).toBe('alert');
       expect((await page.getByTestId('session-expired-error').innerText()).trim()).toBe(SPEC_TEXT.unauthorized);
-      expect(await cognitoKeys(page)).toEqual([]);
+      expect(SPEC_TEXT.unauthorized).toBe('Unauthorized');
+      // Nothing the portal wrote survives: the sign-in, the collapsed menu (persist:portal-ui).
+      expect(await page.evaluate(() => Object.keys(localStorage))).toEqual([]);
       expect(await page.getByTestId('user-names').count()).toBe(0);
     });
 
