@@ -11,7 +11,8 @@ import { DEVICE_STATUS, type DeviceStatusCode } from './constants/domain';
 export const LIFECYCLES = ['pre_enrolled', 'enrolling', 'enrolled', 'configured', 'operating', 'reconfigured', 'released', 'suspended'] as const;
 export type Lifecycle = (typeof LIFECYCLES)[number];
 
-export const LOCK_STATES = ['active', 'locked', 'unlocked_offline', 'temporary_active'] as const;
+/** `unlocked`: the agent removed a lock ('Desbloqueado'); the next check-in makes the device 'Activo'. */
+export const LOCK_STATES = ['active', 'locked', 'unlocked', 'unlocked_offline', 'temporary_active'] as const;
 export type LockState = (typeof LOCK_STATES)[number];
 
 /** The stored facts the status depends on. */
@@ -71,6 +72,7 @@ export const STATUS_RULES: readonly Rule[] = [
   { when: [lifecycle('reconfigured'), lockState('locked')], status: DEVICE_STATUS.configurado_bloqueado },
   { when: [lifecycle('reconfigured')], status: DEVICE_STATUS.configurado_activo },
   { when: [lockState('locked')], status: DEVICE_STATUS.bloqueado },
+  { when: [lockState('unlocked')], status: DEVICE_STATUS.desbloqueado },
   { when: [lockState('unlocked_offline')], status: DEVICE_STATUS.desbloqueado_offline },
   { when: [lockState('temporary_active')], status: DEVICE_STATUS.TEMPORARY_ACTIVE },
   { when: [], status: DEVICE_STATUS.activo },
@@ -85,6 +87,7 @@ export const OFFLINE_OVERLAID: readonly DeviceStatusCode[] = [
   DEVICE_STATUS.enrolado,
   DEVICE_STATUS.bloqueado,
   DEVICE_STATUS.activo,
+  DEVICE_STATUS.desbloqueado,
   DEVICE_STATUS.configurado,
   DEVICE_STATUS.desbloqueado_offline,
   DEVICE_STATUS.configurado_bloqueado,

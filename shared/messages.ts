@@ -207,7 +207,7 @@ export const INVENTORY_MESSAGES = {
     alreadyReleased: 'El dispositivo ya está liberado',
     deleteWhileInUse: 'No se puede eliminar un dispositivo activo o bloqueado',
     commandNotFound: 'Comando no encontrado',
-    notCancellable: 'Solo se puede cancelar una liberación pendiente dentro de las 48 horas',
+    notCancellable: 'Solo se puede cancelar un comando que el dispositivo aún no ha recibido',
     idempotencyMismatch: 'La clave Idempotency-Key ya se usó con otra solicitud',
     idempotencyKey: 'El encabezado Idempotency-Key debe tener de 1 a 200 caracteres visibles',
   },
@@ -255,4 +255,55 @@ export const AUTHZ_MESSAGES = {
   lastHolder: (what: string) => `Ningún otro administrador habilitado conserva estos permisos, que no se pueden quitar: ${what}`,
   deviceIdentity: (field: string) => `El campo ${field} no se puede cambiar en un dispositivo enrolado`,
   deviceAssignment: 'Tu perfil no permite cambiar el cliente, la referencia de crédito ni el grupo de un dispositivo enrolado',
+} as const;
+
+/** Texts of the device agent's API (/agent/v1) and of enrollment. */
+export const AGENT_MESSAGES = {
+  field: {
+    body: 'El cuerpo de la solicitud debe ser un objeto JSON',
+    iccid: (field: string) => `El campo ${field} debe ser un ICCID de 18 a 22 dígitos`,
+    sim: (field: string) => `El campo ${field} debe ser un objeto con iccid y carrier, o null`,
+    enrollmentToken: (field: string) => `El campo ${field} debe ser el token o el código de enrolamiento`,
+    wait: (field: string, max: number) => `El campo ${field} debe ser un número entero de segundos entre 0 y ${max}`,
+    battery: (field: string) => `El campo ${field} debe ser un número entero entre 0 y 100`,
+    lockState: (field: string) => `El campo ${field} debe ser locked o unlocked`,
+    commandId: (field: string) => `El parámetro ${field} debe ser el id de un comando`,
+    code: (field: string) => `El campo ${field} debe tener 8 dígitos`,
+    eventType: (field: string) => `El campo ${field} debe ser uno de: offline_code, offline_lock, tamper_lock, sim_removed, temporary_expired`,
+    validHours: (field: string, max: number) => `El campo ${field} debe ser un número entero de horas entre 1 y ${max}`,
+    scope: 'Indique groupId o deviceId, no ambos',
+  },
+  auth: {
+    missingToken: 'Falta el token del dispositivo (Authorization: Bearer …)',
+    invalidToken: 'El token del dispositivo no es válido o fue revocado',
+    otherDevice: 'El comando no pertenece a este dispositivo',
+    rateLimited: 'Demasiadas solicitudes de este dispositivo; espere antes de reintentar',
+  },
+  enroll: {
+    invalidToken: 'El token de enrolamiento no es válido, venció o fue revocado',
+    tokenRequired: 'El enrolamiento requiere el código QR (require_QR_validation)',
+    simRequired: 'El enrolamiento requiere una SIM en el dispositivo (require_sim_for_enroll)',
+    notRegistered: 'El dispositivo no está registrado y su grupo no admite enrolar dispositivos sin registro',
+    otherDevice: 'El token de enrolamiento es de otro dispositivo',
+    otherGroup: 'El dispositivo está registrado en otro grupo',
+    typeMismatch: 'El tipo de dispositivo no coincide con el registrado',
+    released: 'El dispositivo fue liberado: ya no se puede enrolar',
+    alreadyEnrolled: 'El dispositivo ya está enrolado; para enrolarlo de nuevo, libérelo o elimínelo primero',
+  },
+  commands: {
+    notFound: 'Comando no encontrado',
+    notPending: 'El comando ya no está pendiente',
+  },
+  events: {
+    codeRejected: 'El código offline no es válido, venció o ya se usó',
+  },
+  tokens: {
+    notFound: 'Token de enrolamiento no encontrado',
+    groupNotFound: 'El campo groupId no corresponde a un grupo existente',
+    deviceNotFound: 'El campo deviceId no corresponde a un dispositivo pre-enrolado',
+  },
+  holds: {
+    notHeld: 'El dispositivo no está suspendido',
+    cannotHold: 'Solo se puede suspender un dispositivo enrolado',
+  },
 } as const;

@@ -23,6 +23,12 @@ export interface Db extends Queryable {
   readonly engine: 'postgres' | 'pglite';
   /** Runs `fn` in one transaction: committed when it resolves, rolled back when it throws. */
   transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T>;
+  /**
+   * Receives the notifications of `channel` (NOTIFY, sent at commit) until the returned function
+   * is called. `onGap` runs when notifications may have been missed (the listening connection was
+   * lost and is back), so the listener can look again at what it waits for.
+   */
+  listen(channel: string, onPayload: (payload: string) => void, onGap?: () => void): Promise<() => Promise<void>>;
   close(): Promise<void>;
 }
 

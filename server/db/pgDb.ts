@@ -97,8 +97,74 @@ export function createPgDb(opts: PgOptions): PgDb {
         await client.end().catch(() => undefined);
       }
     },
+    listen(channel: string, onPayload: (payload: string) => void, onGap?: () => void): Promise<() => Promise<void>> {
+      return listenOn(settings, channel, onPayload, onGap);
+    },
     async close() {
       await pool.end();
     },
+  };
+}
+
+const LISTEN_RETRY_MS = { first: 250, max: 5000 };
+
+/**
+ * LISTEN on a connection of its own (a pooled one would be handed to other queries). When the
+ * connection is lost it is opened again with backoff, and `onGap` tells the listener that
+ * notifications sent meanwhile were missed.
+ */
+async function listenOn(
+  settings: pg.ClientConfig,
+  channel: string,
+  onPayload: (payload: string) => void,
+  onGap?: () => void,
+): Promise<() => Promise<void>> {
+  let client: pg.Client | undefined;
+  let stopped = false;
+  let retryTimer: NodeJS.Timeout | undefined;
+  const quoted = `"${channel.replace(/"/g, '""')}"`;
+
+  const connect = async (): Promise<void> => {
+    const c = new pg.Client(settings);
+    c.on('notification', (msg) => {
+      if (msg.channel === channel) onPayload(msg.payload ?? '');
+    });
+    c.on('error', () => reconnect(c));
+    c.on('end', () => reconnect(c));
+    await c.connect();
+    await c.query(`LISTEN ${quoted}`);
+    client = c;
+  };
+  let delay = LISTEN_RETRY_MS.first;
+  const reconnect = (lost: pg.Client) => {
+    if (stopped || client !== lost) return;
+    client = undefined;
+    lost.end().catch(() => undefined);
+    const attempt = () => {
+      retryTimer = undefined;
+      if (stopped) return;
+      connect().then(
+        () => {
+          delay = LISTEN_RETRY_MS.first;
+          onGap?.();
+        },
+        () => {
+          delay = Math.min(delay * 2, LISTEN_RETRY_MS.max);
+          retryTimer = setTimeout(attempt, delay);
+          retryTimer.unref();
+        },
+      );
+    };
+    retryTimer = setTimeout(attempt, delay);
+    retryTimer.unref();
+  };
+
+  await connect();
+  return async () => {
+    stopped = true;
+    if (retryTimer) clearTimeout(retryTimer);
+    const c = client;
+    client = undefined;
+    if (c) await c.end().catch(() => undefined);
   };
 }

@@ -45,6 +45,10 @@ export async function createPgliteDb(opts: PgliteOptions = {}): Promise<PgliteDb
     transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T> {
       return lite.transaction((tx) => fn(wrap(tx)));
     },
+    async listen(channel: string, onPayload: (payload: string) => void): Promise<() => Promise<void>> {
+      // One process, one connection: notifications arrive in-process at commit.
+      return lite.listen(channel, onPayload);
+    },
     async close() {
       if (!lite.closed) await lite.close();
     },

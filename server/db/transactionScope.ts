@@ -65,6 +65,7 @@ export function joinTransactions(db: Db): Db {
     exec(sql: string): Promise<void> {
       return target().exec(sql);
     },
+    listen: (channel, onPayload, onGap) => db.listen(channel, onPayload, onGap),
     transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T> {
       const open = openScope(db);
       return open ? inSavepoint(open, fn) : db.transaction(fn);

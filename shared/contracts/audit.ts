@@ -7,7 +7,7 @@ export const AUDIT_OUTCOMES = ['success', 'failure'] as const;
 export type AuditOutcome = (typeof AUDIT_OUTCOMES)[number];
 
 /** Every entity the server records in the audit log. */
-export const AUDIT_ENTITIES = ['role', 'admin', 'session', 'audit', 'device', 'group', 'job'] as const;
+export const AUDIT_ENTITIES = ['role', 'admin', 'session', 'audit', 'device', 'group', 'job', 'enrollment_token'] as const;
 export type AuditEntity = (typeof AUDIT_ENTITIES)[number];
 
 /** A device action is recorded under its key in lower case, e.g. 'lock', 'delete_device'. */
@@ -28,7 +28,20 @@ export const AUDIT_GENERAL_ACTIONS = [
   'export',
   'import',
   'cancel_release',
+  'cancel_command',
   'bulk_action',
+  // The device side (the actor is the device's agent, or the server's clock).
+  'enroll',
+  'enroll_refused',
+  'acknowledge',
+  'reject',
+  'redeem_offline_code',
+  'agent_lock',
+  'sim_change_lock',
+  'temporary_expired',
+  'hold',
+  'resume',
+  'revoke',
 ] as const;
 /** Every action the server records in the audit log. */
 export type AuditAction = (typeof AUDIT_GENERAL_ACTIONS)[number] | DeviceAuditAction;

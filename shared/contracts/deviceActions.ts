@@ -83,11 +83,13 @@ export const commandResponse = z.strictObject({
   requestedAt: z.string(),
   requestedBy: z.string().nullable(),
   deliverAfter: z.string(),
+  /** When an agent's check-in first received it. */
+  deliveredAt: z.string().nullable(),
   acknowledgedAt: z.string().nullable(),
   result: z.string().nullable(),
   /** Offline codes: until when the code is valid. */
   expiresAt: z.string().nullable(),
-  /** RELEASE still inside its cancellation window. */
+  /** Not yet received by the device (a RELEASE inside its window included): it can be cancelled. */
   cancellable: z.boolean(),
   jobId: z.number().int().nullable(),
 });

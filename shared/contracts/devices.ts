@@ -137,6 +137,10 @@ export const pendingCommandResponse = z.strictObject({
   requestedBy: nullableText,
   /** RELEASE waits out its cancellation window before the agent receives it. */
   deliverAfter: z.string(),
+  /** What was requested (lock type and message, notification text…). */
+  payload: z.record(z.string(), z.unknown()),
+  /** When an agent's check-in received it; until then it can be cancelled. */
+  deliveredAt: nullableText,
 });
 export type PendingCommand = z.infer<typeof pendingCommandResponse>;
 

@@ -83,8 +83,16 @@ export const jobResponse = z.strictObject({
   startedAt: z.string().nullable(),
   finishedAt: z.string().nullable(),
   error: z.string().nullable(),
+  /**
+   * Where the job's commands are (GET /v5/jobs/:id): waiting for the device, received by it,
+   * acknowledged, rejected, cancelled. Null in the creation answer.
+   */
+  commands: z
+    .strictObject({ waiting: count, delivered: count, acknowledged: count, rejected: count, cancelled: count })
+    .nullable(),
 });
 export type Job = z.infer<typeof jobResponse>;
+export type JobCommandProgress = NonNullable<Job['commands']>;
 
 export const JOB_RESULT_OUTCOMES = ['done', 'skipped', 'failed'] as const;
 export const jobResultResponse = z.strictObject({

@@ -45,9 +45,10 @@ export function deviceActionsRouter(can: Guard, service: DeviceActionsService, j
   );
   router.post(
     '/:id/actions/:commandId/cancel',
-    can(requireAction(PATHS.devices, DEVICE_ACTION.RELEASE)),
+    // The action to hold is the cancelled command's: the service checks it against the grants.
+    can(requireBodyAction(PATHS.devices)),
     route({ params: commandParams }, async ({ params }, req, res) => {
-      res.json(await service.cancel(actorOf(req, res), params.id, params.commandId));
+      res.json(await service.cancel(actorOf(req, res), params.id, params.commandId, res.locals.grants!.actions));
     }),
   );
   router.delete(

@@ -4,7 +4,7 @@ import type { BulkBody, BulkPreview } from '../../../shared/contracts/jobs';
 import { RELEASE_CANCEL_HOURS } from '../../../shared/contracts/deviceActions';
 import { DEVICE_ACTION } from '../../../shared/constants/deviceActions';
 import { ACTION_ORIGIN } from '../../../shared/constants/domain';
-import { refusal } from '../../../shared/deviceActionRules';
+import { actionLabel, refusal } from '../../../shared/deviceActionRules';
 import { STATEFUL_ACTIONS, offlineCutoff } from '../../../shared/deviceStatus';
 import { INVENTORY_MESSAGES as M } from '../../../shared/messages';
 import { record, type AuditActor } from '../../audit/auditRepository';
@@ -12,7 +12,7 @@ import type { Db, Queryable } from '../../db/Db';
 import { transaction } from '../../db/transactionScope';
 import { AppError } from '../../errors';
 import { auditActionName, commandPayload, pendingUntil, summarize } from '../jobs/bulkRules';
-import { DeviceCommandsRepository, toCommand, type CommandRow, type LockedDevice } from './deviceCommandsRepository';
+import { DeviceCommandsRepository, isCancellable, toCommand, type CommandRow, type LockedDevice } from './deviceCommandsRepository';
 import { toDevice, type InventorySettings } from './deviceQueries';
 import { idempotent, type Answer, type IdempotencyRequest } from './idempotency';
 import { OFFLINE_ACTIONS, issuedCode, offlineExpiry } from './offlineCodes';
@@ -105,7 +105,7 @@ export class DeviceActionsService {
 
     if (p.action === DEVICE_ACTION.DELETE_DEVICE) {
       const command = await this.deleteIn(tx, actor, before, now);
-      return { result: { device: null, command: toCommand(command, now) } };
+      return { result: { device: null, command: toCommand(command) } };
     }
 
     const common = {
@@ -139,7 +139,7 @@ export class DeviceActionsService {
       before: deviceFacts(before),
       after: { ...deviceFacts(after), command: commandFacts(command) },
     });
-    const result: ActionResult = { device: after, command: toCommand(command, now) };
+    const result: ActionResult = { device: after, command: toCommand(command) };
     if (!offline) return { result };
     return { result: { ...result, offlineCode: { code: offline.code, expiresAt: offline.expiresAt } }, nonce: offline.nonce };
   }
@@ -176,30 +176,34 @@ export class DeviceActionsService {
     await this.act(actor, id, { action: DEVICE_ACTION.DELETE_DEVICE });
   }
 
-  /** Cancels a RELEASE inside its window: the command is cancelled and the device waits for nothing. */
-  cancel(actor: AuditActor, id: number, commandId: number): Promise<Command> {
+  /**
+   * Cancels a command the device has not received yet (a RELEASE inside its window included): the
+   * command is cancelled and the device waits for nothing. `granted` must hold the command's
+   * action. A check-in delivering it at the same moment and this cancellation are serialised on
+   * the command row: exactly one of them wins.
+   */
+  cancel(actor: AuditActor, id: number, commandId: number, granted: ReadonlySet<number>): Promise<Command> {
     return transaction(this.db, async (tx) => {
       const { now, cutoff } = this.clock();
       const repo = new DeviceCommandsRepository(tx);
       const row = await repo.lockDevice(id);
       const command = row ? await repo.findCommand(id, commandId) : undefined;
       if (!row || !command) throw new AppError(404, 'COMMAND_NOT_FOUND', M.actions.commandNotFound);
-      if (row.deleted_at !== null || !toCommand(command, now).cancellable) {
-        throw new AppError(409, 'NOT_CANCELLABLE', M.actions.notCancellable);
-      }
+      if (!granted.has(command.action)) throw new AppError(403, 'ACTION_NOT_GRANTED', M.actions.notGranted(actionLabel(command.action)));
+      const cancelled = row.deleted_at === null && isCancellable(command) ? await repo.cancelUndelivered(commandId) : undefined;
+      if (!cancelled) throw new AppError(409, 'NOT_CANCELLABLE', M.actions.notCancellable);
       const before = toDevice(row, cutoff);
-      const cancelled = await repo.setCommandStatus(commandId, 'cancelled');
       if (row.pending_command_id !== null && Number(row.pending_command_id) === commandId) await repo.clearPending(id, now);
       const after = toDevice((await repo.findDevice(id))!, cutoff);
       await record(tx, {
         actor,
         entity: 'device',
         entityId: id,
-        action: 'cancel_release',
+        action: command.action === DEVICE_ACTION.RELEASE ? 'cancel_release' : 'cancel_command',
         before: deviceFacts(before),
         after: { ...deviceFacts(after), command: commandFacts(cancelled) },
       });
-      return toCommand(cancelled, now);
+      return toCommand(cancelled);
     });
   }
 
@@ -207,9 +211,8 @@ export class DeviceActionsService {
   async history(id: number, q: HistoryQuery): Promise<History> {
     const repo = new DeviceCommandsRepository(this.db);
     if (!(await repo.deviceExists(id))) throw notFound();
-    const { now } = this.clock();
     const [rows, total] = await Promise.all([repo.history(id, { offset: (q.page - 1) * q.perPage, limit: q.perPage }), repo.countHistory(id)]);
-    return { data: rows.map((r) => toCommand(r, now)), total };
+    return { data: rows.map((r) => toCommand(r)), total };
   }
 
   /** POST /devices/bulk-actions/preview: the dry run, set-based (one grouped query). */

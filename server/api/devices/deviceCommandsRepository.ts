@@ -6,7 +6,6 @@
 import type { Command, CommandStatus } from '../../../shared/contracts/deviceActions';
 import type { BulkSelection } from '../../../shared/contracts/jobs';
 import type { LockType } from '../../../shared/constants/domain';
-import { DEVICE_ACTION } from '../../../shared/constants/deviceActions';
 import { statusSql } from '../../../shared/deviceStatus';
 import type { Queryable } from '../../db/Db';
 import { DEVICE_COLUMNS, DEVICE_JOINS, SqlWhere, deviceWhere, type DeviceRow } from './deviceQueries';
@@ -21,6 +20,7 @@ export interface CommandRow {
   requested_at: Date;
   requested_by: string | null;
   deliver_after: Date;
+  delivered_at: Date | null;
   acknowledged_at: Date | null;
   result: string | null;
   nonce: number | null;
@@ -29,17 +29,17 @@ export interface CommandRow {
 }
 
 const COMMAND_COLUMNS = `c.id, c.device_id, c.action, c.payload, c.origin, c.status, c.requested_at, c.requested_by, c.deliver_after,
-  c.acknowledged_at, c.result, c.nonce, c.expires_at, c.job_id`;
+  c.delivered_at, c.acknowledged_at, c.result, c.nonce, c.expires_at, c.job_id`;
 
 const iso = (d: Date | string | null): string | null => (d === null ? null : new Date(d).toISOString());
 
-/** Whether a command is a RELEASE still inside its cancellation window at `now`. */
-export function isCancellable(r: Pick<CommandRow, 'action' | 'status' | 'deliver_after'>, now: Date): boolean {
-  return r.action === DEVICE_ACTION.RELEASE && r.status === 'pending' && new Date(r.deliver_after) > now;
+/** Whether a command can still be cancelled: waiting, and not yet received by the device (a RELEASE inside its window included). */
+export function isCancellable(r: Pick<CommandRow, 'status' | 'delivered_at'>): boolean {
+  return r.status === 'pending' && r.delivered_at === null;
 }
 
 /** A command row as the API answers it. */
-export function toCommand(r: CommandRow, now: Date): Command {
+export function toCommand(r: CommandRow): Command {
   return {
     id: Number(r.id),
     deviceId: Number(r.device_id),
@@ -50,10 +50,11 @@ export function toCommand(r: CommandRow, now: Date): Command {
     requestedAt: iso(r.requested_at)!,
     requestedBy: r.requested_by,
     deliverAfter: iso(r.deliver_after)!,
+    deliveredAt: iso(r.delivered_at),
     acknowledgedAt: iso(r.acknowledged_at),
     result: r.result,
     expiresAt: iso(r.expires_at),
-    cancellable: isCancellable(r, now),
+    cancellable: isCancellable(r),
     jobId: r.job_id === null ? null : Number(r.job_id),
   };
 }
@@ -200,6 +201,15 @@ export class DeviceCommandsRepository {
       commandId,
       deviceId,
     ]);
+    return res.rows[0];
+  }
+
+  /** Cancels the command unless a check-in has received it meanwhile (the row lock decides which came first). */
+  async cancelUndelivered(commandId: number): Promise<CommandRow | undefined> {
+    const res = await this.db.query<CommandRow>(
+      `UPDATE device_commands c SET status = 'cancelled' WHERE c.id = $1 AND c.status = 'pending' AND c.delivered_at IS NULL RETURNING ${COMMAND_COLUMNS}`,
+      [commandId],
+    );
     return res.rows[0];
   }
 

@@ -12,7 +12,8 @@ export const DEVICE_COLUMNS = `d.id, d.imei, d.imei2, d.serial, d.device_type, d
   d.group_id, g.name AS group_name, d.customer_name, d.credit_reference, d.lifecycle, d.lock_state, d.lock_type,
   d.lock_message, d.temporary_until, d.pending_command_id, d.pending_action, d.pending_until, d.failure_reason,
   d.last_seen_at, d.enrolled_at, d.created_at, d.updated_at, d.sim_iccid, d.sim_carrier, d.base_status,
-  pc.requested_at AS pending_requested_at, pc.requested_by AS pending_requested_by, pc.deliver_after AS pending_deliver_after`;
+  pc.requested_at AS pending_requested_at, pc.requested_by AS pending_requested_by, pc.deliver_after AS pending_deliver_after,
+  pc.payload AS pending_payload, pc.delivered_at AS pending_delivered_at`;
 
 /** The joins `DEVICE_COLUMNS` needs (group name, command in flight). */
 export const DEVICE_JOINS = `LEFT JOIN device_groups g ON g.id = d.group_id
@@ -49,6 +50,8 @@ export interface DeviceRow {
   sim_carrier: string | null;
   base_status: number;
   pending_requested_at: Date | null;
+  pending_payload: Record<string, unknown> | null;
+  pending_delivered_at: Date | null;
   pending_requested_by: string | null;
   pending_deliver_after: Date | null;
 }
@@ -94,6 +97,8 @@ export function toDevice(r: DeviceRow, cutoff: Date): Device {
             requestedAt: iso(r.pending_requested_at)!,
             requestedBy: r.pending_requested_by,
             deliverAfter: iso(r.pending_deliver_after)!,
+            payload: r.pending_payload ?? {},
+            deliveredAt: iso(r.pending_delivered_at),
           },
     failureReason: r.failure_reason,
     lastSeenAt: iso(r.last_seen_at),

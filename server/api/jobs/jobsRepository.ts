@@ -4,7 +4,7 @@
  * database clock, which every replica shares.
  */
 import type { ActionPayload } from '../../../shared/contracts/deviceActions';
-import type { Job, JobResult, JobStatus } from '../../../shared/contracts/jobs';
+import type { Job, JobCommandProgress, JobResult, JobStatus } from '../../../shared/contracts/jobs';
 import type { AuditActor } from '../../audit/auditRepository';
 import type { Queryable } from '../../db/Db';
 
@@ -35,7 +35,7 @@ const JOB_COLUMNS = `id, kind, action, payload, status, total, processed, succee
 
 const iso = (d: Date | string | null): string | null => (d === null ? null : new Date(d).toISOString());
 
-export function toJob(r: JobRow): Job {
+export function toJob(r: JobRow, commands: Job['commands'] = null): Job {
   return {
     id: Number(r.id),
     kind: r.kind,
@@ -51,6 +51,7 @@ export function toJob(r: JobRow): Job {
     startedAt: iso(r.started_at),
     finishedAt: iso(r.finished_at),
     error: r.error,
+    commands,
   };
 }
 
@@ -89,6 +90,21 @@ export class JobsRepository {
       [j.action, JSON.stringify(j.payload), j.deviceIds, j.deviceIds.length, j.actor.adminId, j.actor.email, JSON.stringify(j.actor)],
     );
     return res.rows[0]!;
+  }
+
+  /** The job's commands by where they are (index device_commands_job of migration 0010). */
+  async commandProgress(id: number): Promise<JobCommandProgress> {
+    const res = await this.db.query<{ status: string; delivered: boolean; n: number }>(
+      `SELECT status, delivered_at IS NOT NULL AS delivered, count(*) AS n FROM device_commands WHERE job_id = $1 GROUP BY 1, 2`,
+      [id],
+    );
+    const p: JobCommandProgress = { waiting: 0, delivered: 0, acknowledged: 0, rejected: 0, cancelled: 0 };
+    for (const r of res.rows) {
+      const n = Number(r.n);
+      if (r.status === 'pending') p[r.delivered ? 'delivered' : 'waiting'] += n;
+      else if (r.status === 'acknowledged' || r.status === 'rejected' || r.status === 'cancelled') p[r.status] += n;
+    }
+    return p;
   }
 
   async find(id: number): Promise<JobRow | undefined> {

@@ -86,10 +86,12 @@ export class JobsService {
     return answer;
   }
 
+  /** A job with where its commands are (waiting, received, acknowledged…), for the progress view. */
   async get(id: number): Promise<Job> {
-    const job = await new JobsRepository(this.db).find(id);
+    const repo = new JobsRepository(this.db);
+    const job = await repo.find(id);
     if (!job) throw jobNotFound();
-    return toJob(job);
+    return toJob(job, await repo.commandProgress(id));
   }
 
   async results(id: number, page: { page: number; perPage: number }): Promise<ListResponse<JobResult>> {

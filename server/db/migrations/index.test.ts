@@ -26,9 +26,10 @@ describe('0007_list_indexes', () => {
   });
 });
 
-describe('0006_inventory', () => {
-  test('the generated devices.base_status is the rule list of shared/deviceStatus.ts', () => {
-    const sql = migrations.find((m) => m.id === '0006_inventory')!.sql;
-    expect(sql).toContain(`base_status smallint GENERATED ALWAYS AS (${baseStatusSql()}) STORED`);
+describe('devices.base_status', () => {
+  test('the last migration that defines it (0010_agent) generates it from the rule list of shared/deviceStatus.ts', () => {
+    const defining = migrations.filter((m) => m.sql.includes('base_status smallint GENERATED ALWAYS AS'));
+    expect(defining.at(-1)!.id).toBe('0010_agent');
+    expect(defining.at(-1)!.sql).toContain(`ADD COLUMN base_status smallint GENERATED ALWAYS AS (${baseStatusSql()}) STORED`);
   });
 });

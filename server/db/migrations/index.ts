@@ -7,6 +7,7 @@ import m0006 from './0006_inventory.sql';
 import m0007 from './0007_list_indexes.sql';
 import m0008 from './0008_session_binding.sql';
 import m0009 from './0009_reset_code_attempts.sql';
+import m0010 from './0010_agent.sql';
 
 export interface Migration {
   /** The file name without `.sql`: a four-digit number, an underscore, a name. */
@@ -25,4 +26,5 @@ export const migrations: readonly Migration[] = [
   { id: '0007_list_indexes', sql: m0007 },
   { id: '0008_session_binding', sql: m0008 },
   { id: '0009_reset_code_attempts', sql: m0009 },
+  { id: '0010_agent', sql: m0010 },
 ];

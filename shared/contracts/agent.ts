@@ -1,0 +1,199 @@
+import * as z from 'zod';
+import { DEVICE_TYPES, LOCK_TYPES, type DeviceTypeCode, type LockType } from '../constants/domain';
+import { AGENT_MESSAGES as A, INVENTORY_MESSAGES as M } from '../messages';
+import { imeiField } from './devices';
+import { optionalTextField, textField } from './fields';
+
+/**
+ * The device agent's API under /agent/v1 (JSON, a device token instead of a portal session).
+ * The agent app, the fleet simulator and the server share these schemas; a bad body is a 400
+ * naming the field, as on the portal API.
+ */
+
+/** Longest a check-in may wait for a command (long poll), in seconds. */
+export const CHECKIN_WAIT_MAX_SECONDS = 25;
+/** When the agent should check in again after an answer without commands (its own jitter added). */
+export const CHECKIN_INTERVAL_SECONDS = 30;
+/** Longest reason a rejection may carry. */
+export const REJECT_REASON_MAX = 500;
+
+const DEVICE_TYPE_CODES = DEVICE_TYPES.map((t) => t.code) as unknown as readonly [DeviceTypeCode, ...DeviceTypeCode[]];
+const LOCK_TYPE_KEYS = LOCK_TYPES.map((t) => t.key) as unknown as readonly [LockType, ...LockType[]];
+
+/** A SIM as the agent reads it: its ICCID (18 to 22 digits, a trailing F allowed) and carrier name. */
+export const simField = z.object(
+  {
+    iccid: z
+      .string({ error: A.field.iccid('sim.iccid') })
+      .trim()
+      .toUpperCase()
+      .regex(/^\d{18,21}F?$/, { error: A.field.iccid('sim.iccid') }),
+    carrier: optionalTextField('sim.carrier', 60).default(null),
+  },
+  { error: A.field.sim('sim') },
+);
+export type Sim = z.infer<typeof simField>;
+
+const versionField = (field: string) => optionalTextField(field, 40);
+
+/** POST /agent/v1/enroll: what the device says of itself, and the token it read from the QR code (or typed). */
+export const enrollBody = z.object(
+  {
+    /** From the QR code's extras bundle, or the short code typed on a TV (dashes and case do not matter). */
+    enrollmentToken: z.preprocess(
+      (v) => (typeof v === 'string' ? v.replace(/[\s-]/g, '').toUpperCase() : v),
+      z
+        .string({ error: A.field.enrollmentToken('enrollmentToken') })
+        .max(64, { error: A.field.enrollmentToken('enrollmentToken') })
+        .nullable()
+        .default(null),
+    ),
+    imei: imeiField('imei'),
+    imei2: z.preprocess((v) => (v === '' ? null : v), imeiField('imei2').nullable()).default(null),
+    serial: optionalTextField('serial', 64).default(null),
+    deviceType: z.union(
+      DEVICE_TYPE_CODES.map((c) => z.literal(c)),
+      { error: M.field.deviceType('deviceType') },
+    ),
+    brand: optionalTextField('brand', 60).default(null),
+    model: optionalTextField('model', 80).default(null),
+    osVersion: versionField('osVersion').default(null),
+    agentVersion: versionField('agentVersion').default(null),
+    sim: simField.nullable().default(null),
+  },
+  { error: A.field.body },
+);
+export type EnrollBody = z.infer<typeof enrollBody>;
+export type EnrollBodyInput = z.input<typeof enrollBody>;
+
+export const enrollResponse = z.strictObject({
+  deviceId: z.number().int(),
+  /** The device's credential for every later call (`Authorization: Bearer …`); shown once. */
+  deviceToken: z.string(),
+  /** The key the offline codes are derived with (base64url), for the agent to check them with no network. */
+  offlineSecret: z.string(),
+  /** The last offline-code nonce already redeemed (the agent accepts the next ones). */
+  offlineNonce: z.number().int(),
+  status: z.number().int(),
+  serverTime: z.string(),
+});
+export type EnrollResponse = z.infer<typeof enrollResponse>;
+
+/** POST /agent/v1/checkin: what the agent reports; `wait` asks the server to hold the answer until a command arrives. */
+export const checkinBody = z.object(
+  {
+    wait: z
+      .int({ error: A.field.wait('wait', CHECKIN_WAIT_MAX_SECONDS) })
+      .min(0, { error: A.field.wait('wait', CHECKIN_WAIT_MAX_SECONDS) })
+      .max(CHECKIN_WAIT_MAX_SECONDS, { error: A.field.wait('wait', CHECKIN_WAIT_MAX_SECONDS) })
+      .default(0),
+    osVersion: versionField('osVersion').optional(),
+    agentVersion: versionField('agentVersion').optional(),
+    /** The SIM in the device now (null: none); absent when the agent cannot read it. */
+    sim: simField.nullable().optional(),
+    batteryLevel: z
+      .int({ error: A.field.battery('batteryLevel') })
+      .min(0, { error: A.field.battery('batteryLevel') })
+      .max(100, { error: A.field.battery('batteryLevel') })
+      .optional(),
+    /** What the device shows now, as the agent sees it. */
+    lockState: z.enum(['locked', 'unlocked'], { error: A.field.lockState('lockState') }).optional(),
+  },
+  { error: A.field.body },
+);
+export type CheckinBody = z.infer<typeof checkinBody>;
+export type CheckinBodyInput = z.input<typeof checkinBody>;
+
+/** A command as the agent receives it. */
+export const agentCommand = z.strictObject({
+  id: z.number().int(),
+  action: z.number().int(),
+  /** What the action needs: lock type and message, notification title and text, payment reference, temporary date… */
+  payload: z.record(z.string(), z.unknown()),
+  requestedAt: z.string(),
+});
+export type AgentCommand = z.infer<typeof agentCommand>;
+
+export const checkinResponse = z.strictObject({
+  /** Commands to carry out, oldest first; the same one comes again until it is acknowledged or rejected. */
+  commands: z.array(agentCommand),
+  /** The version of the agent settings for the device's type and group (fetch GET /agent/v1/settings when it changes). */
+  settingsVersion: z.number().int(),
+  /** The specification §4 status the portal shows for the device now. */
+  status: z.number().int(),
+  /** Seconds until the next check-in. */
+  nextCheckinSeconds: z.number().int(),
+  serverTime: z.string(),
+});
+export type CheckinResponse = z.infer<typeof checkinResponse>;
+
+/** POST /agent/v1/commands/:id/reject. */
+export const rejectBody = z.object(
+  { reason: textField('reason', { min: 1, max: REJECT_REASON_MAX }) },
+  {
+    error: A.field.body,
+  },
+);
+export type RejectBody = z.infer<typeof rejectBody>;
+
+export const commandIdParams = z.object({
+  id: z
+    .string({ error: A.field.commandId('id') })
+    .regex(/^\d{1,15}$/, { error: A.field.commandId('id') })
+    .transform(Number)
+    .refine((n) => n >= 1, { error: A.field.commandId('id') }),
+});
+
+/** The answer of an acknowledgement or a rejection (a repeated one answers the first result). */
+export const commandOutcomeResponse = z.strictObject({
+  id: z.number().int(),
+  action: z.number().int(),
+  status: z.enum(['acknowledged', 'rejected', 'cancelled']),
+  acknowledgedAt: z.string().nullable(),
+  result: z.string().nullable(),
+  /** The device's status after it. */
+  deviceStatus: z.number().int(),
+});
+export type CommandOutcome = z.infer<typeof commandOutcomeResponse>;
+
+/** POST /agent/v1/events: what happened on the device without the server asking. */
+export const AGENT_EVENT_TYPES = ['offline_code', 'offline_lock', 'tamper_lock', 'sim_removed', 'temporary_expired'] as const;
+export type AgentEventType = (typeof AGENT_EVENT_TYPES)[number];
+export const eventBody = z.discriminatedUnion(
+  'type',
+  [
+    /** The customer typed an offline code and the agent accepted it (the server checks it again, once). */
+    z.object({ type: z.literal('offline_code'), code: z.string({ error: A.field.code('code') }).regex(/^\d{8}$/, { error: A.field.code('code') }) }),
+    /** The agent locked the device itself after too long without connection ('Por No Conexión'). */
+    z.object({ type: z.literal('offline_lock') }),
+    /** The agent locked the device after detecting tampering. */
+    z.object({
+      type: z.literal('tamper_lock'),
+      lockType: z.enum(LOCK_TYPE_KEYS, { error: M.field.lockType('lockType') }).default('PorCredito'),
+      detail: optionalTextField('detail', 200).default(null),
+    }),
+    /** The SIM was taken out ('Por Cambio SIM' lock when enabled_lock_for_remove_sim applies). */
+    z.object({ type: z.literal('sim_removed') }),
+    /** A temporary unlock ran out on the device: locked again. */
+    z.object({ type: z.literal('temporary_expired') }),
+  ],
+  { error: A.field.eventType('type') },
+);
+export type AgentEvent = z.infer<typeof eventBody>;
+
+export const eventResponse = z.strictObject({
+  /** Whether the event changed the device (a repeated or inapplicable event is answered, not applied). */
+  applied: z.boolean(),
+  /** The specification §4 status the portal shows for the device now. */
+  status: z.number().int(),
+  /** For an offline code: the action it carried. */
+  action: z.number().int().optional(),
+});
+export type EventResponse = z.infer<typeof eventResponse>;
+
+/** GET /agent/v1/settings: the settings that apply to the device (global, overridden by its group). */
+export const agentSettingsResponse = z.strictObject({
+  version: z.number().int(),
+  settings: z.record(z.string(), z.unknown()),
+});
+export type AgentSettingsAnswer = z.infer<typeof agentSettingsResponse>;
