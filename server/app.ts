@@ -32,6 +32,13 @@ import { JobRunner } from './api/jobs/jobRunner';
 import { jobsRouter } from './api/jobs/jobsRouter';
 import { JobsService } from './api/jobs/jobsService';
 import { UsersRepository } from './api/users/usersRepository';
+import { enrollmentTokensRouter } from './api/enrollment/enrollmentTokensRouter';
+import { EnrollmentTokensService } from './api/enrollment/enrollmentTokensService';
+import { createAgentMetrics } from './agent/agentMetrics';
+import { AgentRepository } from './agent/agentRepository';
+import { agentRouter } from './agent/agentRouter';
+import { AgentService } from './agent/agentService';
+import { CommandWaiters } from './agent/commandWaiters';
 import { UsersService } from './api/users/usersService';
 import type { TokenVerifiers } from './auth/tokenVerifier';
 import type { IdentityDirectory } from './identity/IdentityDirectory';
@@ -72,6 +79,8 @@ export interface PortalApp extends Express {
   apiRoutes: DeclaredRoute[];
   /** Runs the bulk-action jobs; server/index.ts starts and stops it. */
   jobRunner: JobRunner;
+  /** The device side: its service (the demo fleet and the server's clock use it) and the long polls to end at shutdown. */
+  agent: { service: AgentService; waiters: CommandWaiters; enrollment: EnrollmentTokensService; stop(): Promise<void> };
 }
 
 /** The settings the browser may see. */
@@ -131,7 +140,9 @@ export function createApp(deps: AppDeps): PortalApp {
         res: (res: { statusCode: number }) => ({ statusCode: res.statusCode }),
       },
       autoLogging: { ignore: (req) => req.url === '/healthz' || req.url === '/readyz' || req.url === '/metrics' },
-      customLogLevel: (_req, res, err) => (err || res.statusCode >= 500 ? 'error' : res.statusCode >= 400 ? 'warn' : 'info'),
+      // Agents check in every few seconds: their successful check-ins are counted in /metrics, not logged.
+      customLogLevel: (req, res, err) =>
+        err || res.statusCode >= 500 ? 'error' : res.statusCode >= 400 ? 'warn' : req.url?.startsWith('/agent/v1/checkin') ? 'silent' : 'info',
     }),
   );
 
@@ -229,11 +240,24 @@ export function createApp(deps: AppDeps): PortalApp {
   mount(api, '/v5/devices', devicesRouter(can, new DevicesService(db, inventory)), mounts);
   mount(api, '/v5/groups', groupsRouter(can, new GroupsService(db)), mounts);
   mount(api, '/v5/jobs', jobsRouter(can, jobs), mounts);
+  const enrollment = new EnrollmentTokensService(db, inventory, config.agent.serverUrl);
+  mount(api, '/v5/enrollment-tokens', enrollmentTokensRouter(can, enrollment), mounts);
   api.use(apiNotFound);
   // Deny by default: a route without a declared permission stops the server here.
   app.apiRoutes = listRoutes(api, '/api', mounts);
   assertRoutesDeclared(app.apiRoutes);
   app.use('/api', api);
+
+  // The device side: its own API, authenticated by device tokens (no portal session).
+  const waiters = new CommandWaiters(db);
+  const agentMetrics = createAgentMetrics(
+    metrics.registry,
+    () => waiters.size,
+    () => new AgentRepository(db),
+  );
+  const agentService = new AgentService(db, inventory, waiters, agentMetrics);
+  app.agent = { service: agentService, waiters, enrollment, stop: () => waiters.stop() };
+  app.use('/agent/v1', agentRouter(agentService, agentMetrics, config.agent));
 
   app.use(ssrRouter({ config: pub, manifest: assets.manifest, cacheEntries: config.ssrCacheEntries }));
   app.use(errorHandler);

@@ -53,6 +53,12 @@ export const envSchema = z
     IDENTITY_RATE_LIMIT_PER_MINUTE: intFrom(60, 1),
     DEVICE_OFFLINE_AFTER_HOURS: intFrom(72, 1),
     DEMO_DEVICES: intFrom(5000),
+    /** Simulated agents the demo runs in-process so statuses move (0 disables; never in production). */
+    DEMO_AGENTS: intFrom(50).pipe(z.number().max(2000, 'debe ser como máximo 2000')),
+    AGENT_RATE_LIMIT_PER_MINUTE: intFrom(120, 1),
+    AGENT_ENROLL_RATE_LIMIT_PER_MINUTE: intFrom(30, 1),
+    /** Where agents reach the service (the QR code's server URL); the portal's own origin when absent. */
+    AGENT_SERVER_URL: z.url({ protocol: /^https?$/, error: 'debe ser una URL http(s)' }).optional(),
   })
   .superRefine((env, ctx) => {
     const mode = env.IDENTITY_MODE ?? (env.NODE_ENV === 'production' ? 'cognito' : 'embedded');
@@ -170,6 +176,9 @@ export interface Config {
   deviceOfflineAfterHours: number;
   /** Demo devices the seed registers in a new embedded database (demo mode only). */
   demoDevices: number;
+  /** Simulated agents of the embedded demo (0: none). */
+  demoAgents: number;
+  agent: { perDevicePerMinute: number; enrollPerIpPerMinute: number; serverUrl?: string };
   bootstrap: { adminEmail?: string; adminPassword?: string; demoPassword?: string; seedDemo: boolean };
 }
 
@@ -219,6 +228,12 @@ export function loadConfig(source: NodeJS.ProcessEnv, portalVersion: string): Co
     identityRateLimitPerMinute: env.IDENTITY_RATE_LIMIT_PER_MINUTE,
     deviceOfflineAfterHours: env.DEVICE_OFFLINE_AFTER_HOURS,
     demoDevices: env.DEMO_DEVICES,
+    demoAgents: env.NODE_ENV === 'production' ? 0 : env.DEMO_AGENTS,
+    agent: {
+      perDevicePerMinute: env.AGENT_RATE_LIMIT_PER_MINUTE,
+      enrollPerIpPerMinute: env.AGENT_ENROLL_RATE_LIMIT_PER_MINUTE,
+      serverUrl: env.AGENT_SERVER_URL?.replace(/\/+$/, ''),
+    },
     tokens: { accessTtlSeconds: env.IDENTITY_ACCESS_TOKEN_TTL_SECONDS, refreshTtlSeconds: env.IDENTITY_REFRESH_TOKEN_TTL_SECONDS },
     bootstrap: {
       adminEmail: env.BOOTSTRAP_ADMIN_EMAIL,

@@ -301,6 +301,10 @@ export const AGENT_MESSAGES = {
     notFound: 'Token de enrolamiento no encontrado',
     groupNotFound: 'El campo groupId no corresponde a un grupo existente',
     deviceNotFound: 'El campo deviceId no corresponde a un dispositivo pre-enrolado',
+    noPackage: (version: string) =>
+      `La versión actual de la app de bloqueo (${version}) no tiene URL de descarga ni checksum: el QR solo lleva el servidor y el token, para un agente ya instalado`,
+    noVersion:
+      'No hay una versión actual de la app de bloqueo para smartphones: el QR solo lleva el servidor y el token, para un agente ya instalado',
   },
   holds: {
     notHeld: 'El dispositivo no está suspendido',

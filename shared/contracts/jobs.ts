@@ -87,9 +87,7 @@ export const jobResponse = z.strictObject({
    * Where the job's commands are (GET /v5/jobs/:id): waiting for the device, received by it,
    * acknowledged, rejected, cancelled. Null in the creation answer.
    */
-  commands: z
-    .strictObject({ waiting: count, delivered: count, acknowledged: count, rejected: count, cancelled: count })
-    .nullable(),
+  commands: z.strictObject({ waiting: count, delivered: count, acknowledged: count, rejected: count, cancelled: count }).nullable(),
 });
 export type Job = z.infer<typeof jobResponse>;
 export type JobCommandProgress = NonNullable<Job['commands']>;

@@ -51,6 +51,21 @@ export function deviceActionsRouter(can: Guard, service: DeviceActionsService, j
       res.json(await service.cancel(actorOf(req, res), params.id, params.commandId, res.locals.grants!.actions));
     }),
   );
+  // Administrative hold: SUSPENDED until resumed (granted with the LOCK action).
+  router.post(
+    '/:id/hold',
+    can(requireAction(PATHS.devices, DEVICE_ACTION.LOCK)),
+    route({ params: idParams }, async ({ params }, req, res) => {
+      res.json(await service.setHold(actorOf(req, res), params.id, true));
+    }),
+  );
+  router.delete(
+    '/:id/hold',
+    can(requireAction(PATHS.devices, DEVICE_ACTION.LOCK)),
+    route({ params: idParams }, async ({ params }, req, res) => {
+      res.json(await service.setHold(actorOf(req, res), params.id, false));
+    }),
+  );
   router.delete(
     '/:id',
     can(requireAction([PATHS.devices, PATHS.preEnrolled], DEVICE_ACTION.DELETE_DEVICE)),

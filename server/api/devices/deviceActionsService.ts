@@ -6,14 +6,15 @@ import { DEVICE_ACTION } from '../../../shared/constants/deviceActions';
 import { ACTION_ORIGIN } from '../../../shared/constants/domain';
 import { actionLabel, refusal } from '../../../shared/deviceActionRules';
 import { STATEFUL_ACTIONS, offlineCutoff } from '../../../shared/deviceStatus';
-import { INVENTORY_MESSAGES as M } from '../../../shared/messages';
+import * as machine from '../../../shared/deviceStateMachine';
+import { AGENT_MESSAGES as A, INVENTORY_MESSAGES as M } from '../../../shared/messages';
 import { record, type AuditActor } from '../../audit/auditRepository';
 import type { Db, Queryable } from '../../db/Db';
 import { transaction } from '../../db/transactionScope';
 import { AppError } from '../../errors';
 import { auditActionName, commandPayload, pendingUntil, summarize } from '../jobs/bulkRules';
 import { DeviceCommandsRepository, isCancellable, toCommand, type CommandRow, type LockedDevice } from './deviceCommandsRepository';
-import { toDevice, type InventorySettings } from './deviceQueries';
+import { machineFactsOf, toDevice, type InventorySettings } from './deviceQueries';
 import { idempotent, type Answer, type IdempotencyRequest } from './idempotency';
 import { OFFLINE_ACTIONS, issuedCode, offlineExpiry } from './offlineCodes';
 
@@ -204,6 +205,33 @@ export class DeviceActionsService {
         after: { ...deviceFacts(after), command: commandFacts(cancelled) },
       });
       return toCommand(cancelled);
+    });
+  }
+
+  /**
+   * Administrative hold (POST/DELETE /devices/:id/hold): SUSPENDED until resumed; commands keep
+   * flowing (the specification disables no action for Suspendido). Audited.
+   */
+  setHold(actor: AuditActor, id: number, on: boolean): Promise<Device> {
+    return transaction(this.db, async (tx) => {
+      const { now, cutoff } = this.clock();
+      const repo = new DeviceCommandsRepository(tx);
+      const row = await this.lock(repo, id);
+      const before = toDevice(row, cutoff);
+      const facts = { ...machineFactsOf(row), heldLifecycle: row.held_lifecycle };
+      const t = on ? machine.hold(facts) : machine.resume(facts);
+      if (!t.ok) throw new AppError(409, on ? 'CANNOT_HOLD' : 'NOT_SUSPENDED', on ? A.holds.cannotHold : A.holds.notHeld);
+      await repo.setHold(id, t.facts.lifecycle, t.facts.heldLifecycle, now);
+      const after = toDevice((await repo.findDevice(id))!, cutoff);
+      await record(tx, {
+        actor,
+        entity: 'device',
+        entityId: id,
+        action: on ? 'hold' : 'resume',
+        before: deviceFacts(before),
+        after: deviceFacts(after),
+      });
+      return after;
     });
   }
 

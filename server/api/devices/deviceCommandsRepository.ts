@@ -173,6 +173,16 @@ export class DeviceCommandsRepository {
     ]);
   }
 
+  /** Puts a device on administrative hold (SUSPENDED) or ends it: the lifecycle and the one to return to. */
+  async setHold(deviceId: number, lifecycle: string, heldLifecycle: string | null, now: Date): Promise<void> {
+    await this.db.query('UPDATE devices SET lifecycle = $2, held_lifecycle = $3, updated_at = $4 WHERE id = $1', [
+      deviceId,
+      lifecycle,
+      heldLifecycle,
+      now,
+    ]);
+  }
+
   async clearPending(deviceId: number, now: Date): Promise<void> {
     await this.db.query('UPDATE devices SET pending_command_id = NULL, pending_action = NULL, pending_until = NULL, updated_at = $2 WHERE id = $1', [
       deviceId,
@@ -194,6 +204,8 @@ export class DeviceCommandsRepository {
   async softDelete(deviceIds: readonly number[], now: Date): Promise<void> {
     await this.db.query('UPDATE devices SET deleted_at = $2, updated_at = $2 WHERE id = ANY($1::bigint[]) AND deleted_at IS NULL', [deviceIds, now]);
     await this.db.query("UPDATE device_commands SET status = 'cancelled' WHERE device_id = ANY($1::bigint[]) AND status = 'pending'", [deviceIds]);
+    // The device's agent can no longer call the agent API.
+    await this.db.query('UPDATE agent_tokens SET revoked_at = $2 WHERE device_id = ANY($1::bigint[]) AND revoked_at IS NULL', [deviceIds, now]);
   }
 
   async findCommand(deviceId: number, commandId: number): Promise<CommandRow | undefined> {

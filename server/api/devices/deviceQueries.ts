@@ -5,13 +5,14 @@
  */
 import type { Device, DeviceFilter } from '../../../shared/contracts/devices';
 import { DEVICE_STATUS, findStatusFilter, type DeviceStatusCode, type DeviceTypeCode, type LockType } from '../../../shared/constants/domain';
+import type { MachineFacts } from '../../../shared/deviceStateMachine';
 import { OFFLINE_OVERLAID, deviceStatus, statusFilterSql, type Lifecycle, type LockState } from '../../../shared/deviceStatus';
 
 /** The columns `toDevice` reads, for `SELECT ${DEVICE_COLUMNS} FROM devices d LEFT JOIN device_groups g …`. */
 export const DEVICE_COLUMNS = `d.id, d.imei, d.imei2, d.serial, d.device_type, d.brand, d.model, d.os_version, d.agent_version,
   d.group_id, g.name AS group_name, d.customer_name, d.credit_reference, d.lifecycle, d.lock_state, d.lock_type,
   d.lock_message, d.temporary_until, d.pending_command_id, d.pending_action, d.pending_until, d.failure_reason,
-  d.last_seen_at, d.enrolled_at, d.created_at, d.updated_at, d.sim_iccid, d.sim_carrier, d.base_status,
+  d.last_seen_at, d.enrolled_at, d.created_at, d.updated_at, d.sim_iccid, d.sim_carrier, d.base_status, d.held_lifecycle,
   pc.requested_at AS pending_requested_at, pc.requested_by AS pending_requested_by, pc.deliver_after AS pending_deliver_after,
   pc.payload AS pending_payload, pc.delivered_at AS pending_delivered_at`;
 
@@ -49,6 +50,7 @@ export interface DeviceRow {
   sim_iccid: string | null;
   sim_carrier: string | null;
   base_status: number;
+  held_lifecycle: Lifecycle | null;
   pending_requested_at: Date | null;
   pending_payload: Record<string, unknown> | null;
   pending_delivered_at: Date | null;
@@ -57,6 +59,36 @@ export interface DeviceRow {
 }
 
 const iso = (d: Date | string | null): string | null => (d === null ? null : new Date(d).toISOString());
+
+/** The state machine's facts of a device row (shared/deviceStateMachine.ts). */
+export function machineFactsOf(
+  r: Pick<
+    DeviceRow,
+    | 'lifecycle'
+    | 'lock_state'
+    | 'lock_type'
+    | 'lock_message'
+    | 'temporary_until'
+    | 'pending_command_id'
+    | 'pending_action'
+    | 'pending_until'
+    | 'failure_reason'
+    | 'held_lifecycle'
+  >,
+): MachineFacts {
+  return {
+    lifecycle: r.lifecycle,
+    lockState: r.lock_state,
+    lockType: r.lock_type,
+    lockMessage: r.lock_message,
+    temporaryUntil: r.temporary_until === null ? null : new Date(r.temporary_until),
+    pendingCommandId: r.pending_command_id === null ? null : Number(r.pending_command_id),
+    pendingAction: r.pending_action,
+    pendingUntil: r.pending_until === null ? null : new Date(r.pending_until),
+    failureReason: r.failure_reason,
+    heldLifecycle: r.held_lifecycle,
+  };
+}
 
 /** A device row as the API answers it, with its status at the moment `cutoff` describes. */
 export function toDevice(r: DeviceRow, cutoff: Date): Device {

@@ -1,0 +1,125 @@
+/**
+ * The device agent's API, /agent/v1: JSON, authenticated by the device token (no portal
+ * session), rate-limited per device (check-ins, acknowledgements, events) and per client IP
+ * (enrollment). Bodies are validated by the shared schemas of shared/contracts/agent.ts: a bad
+ * body is a 400 naming the field. Every answer is `no-store`.
+ */
+import express, { Router, type Request, type RequestHandler } from 'express';
+import { rateLimit } from 'express-rate-limit';
+import { checkinBody, commandIdParams, enrollBody, eventBody, rejectBody } from '../../shared/contracts/agent';
+import { AGENT_MESSAGES as A, MESSAGES } from '../../shared/messages';
+import { AppError } from '../errors';
+import { route } from '../middleware/validate';
+import type { AgentMetrics } from './agentMetrics';
+import type { AgentRequest, AgentService } from './agentService';
+import { bearerOf } from './agentTokens';
+
+export interface AgentLimits {
+  /** Requests per device token per minute (check-ins, acknowledgements, events, settings). */
+  perDevicePerMinute: number;
+  /** Enrollment attempts per client IP per minute. */
+  enrollPerIpPerMinute: number;
+}
+
+declare module 'express-serve-static-core' {
+  interface Locals {
+    /** The device token of an agent request (checked by the service against the database). */
+    deviceToken?: string;
+  }
+}
+
+const requestOf = (req: Request): AgentRequest => ({ ip: req.ip ?? null, requestId: req.id === undefined ? null : String(req.id) });
+
+export function agentRouter(service: AgentService, metrics: AgentMetrics, limits: AgentLimits): Router {
+  const router = Router();
+  router.use((_req, res, next) => {
+    res.setHeader('Cache-Control', 'no-store');
+    next();
+  });
+  router.use(express.json({ limit: '64kb' }));
+
+  const tooMany = (message: string) => new AppError(429, 'RATE_LIMITED', message);
+  const bearer: RequestHandler = (req, res, next) => {
+    const token = bearerOf(req.get('authorization'));
+    if (!token) {
+      if (req.path === '/checkin') metrics.checkin('unauthorized');
+      throw new AppError(401, 'DEVICE_TOKEN_MISSING', A.auth.missingToken);
+    }
+    res.locals.deviceToken = token;
+    next();
+  };
+  // Per device: keyed by the token (a wrong token is refused by the service anyway).
+  const perDevice = rateLimit({
+    windowMs: 60_000,
+    limit: limits.perDevicePerMinute,
+    standardHeaders: 'draft-7',
+    legacyHeaders: false,
+    keyGenerator: (_req, res) => res.locals.deviceToken ?? 'none',
+    handler: (req, _res, next) => {
+      if (req.path === '/checkin') metrics.checkin('rate_limited');
+      next(tooMany(A.auth.rateLimited));
+    },
+  });
+  const perIp = rateLimit({
+    windowMs: 60_000,
+    limit: limits.enrollPerIpPerMinute,
+    standardHeaders: 'draft-7',
+    legacyHeaders: false,
+    validate: { xForwardedForHeader: false },
+    handler: (_req, _res, next) => next(tooMany(A.auth.rateLimited)),
+  });
+
+  router.post(
+    '/enroll',
+    perIp,
+    route({ body: enrollBody }, async ({ body }, req, res) => {
+      res.status(201).json(await service.enroll(body, requestOf(req)));
+    }),
+  );
+
+  router.post('/checkin', bearer, perDevice, async (req, res, next) => {
+    // The agent hanging up ends its wait (and frees the long poll).
+    const hangUp = new AbortController();
+    res.on('close', () => hangUp.abort());
+    try {
+      await route({ body: checkinBody }, async ({ body }) => {
+        const { answer } = await service.checkin(res.locals.deviceToken!, body, requestOf(req), hangUp.signal);
+        if (!res.writableEnded && !hangUp.signal.aborted) res.json(answer);
+      })(req, res, next);
+    } catch (err) {
+      if (err instanceof AppError) metrics.checkin(err.status === 401 ? 'unauthorized' : err.status === 400 ? 'invalid' : 'error');
+      else metrics.checkin('error');
+      throw err;
+    }
+  });
+
+  router.post(
+    '/commands/:id/ack',
+    bearer,
+    perDevice,
+    route({ params: commandIdParams }, async ({ params }, req, res) => {
+      res.json(await service.complete(res.locals.deviceToken!, params.id, { rejected: false }, requestOf(req)));
+    }),
+  );
+  router.post(
+    '/commands/:id/reject',
+    bearer,
+    perDevice,
+    route({ params: commandIdParams, body: rejectBody }, async ({ params, body }, req, res) => {
+      res.json(await service.complete(res.locals.deviceToken!, params.id, { rejected: true, reason: body.reason }, requestOf(req)));
+    }),
+  );
+  router.post(
+    '/events',
+    bearer,
+    perDevice,
+    route({ body: eventBody }, async ({ body }, req, res) => {
+      res.json(await service.event(res.locals.deviceToken!, body, requestOf(req)));
+    }),
+  );
+  router.get('/settings', bearer, perDevice, async (_req, res) => {
+    res.json(await service.agentSettings(res.locals.deviceToken!));
+  });
+  router.use((_req, _res, next) => next(new AppError(404, 'NOT_FOUND', MESSAGES.api.notFound)));
+  return router;
+}

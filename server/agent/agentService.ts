@@ -1,0 +1,494 @@
+/**
+ * The device side: enrollment, check-ins (with instant delivery through long polls),
+ * acknowledgements and rejections, events the agent reports, the settings it applies, and the
+ * server's own clock (temporary unlocks that run out). Every change of a device goes through the
+ * state machine (shared/deviceStateMachine.ts) inside the transaction that records it, with its
+ * audit row; the commands table is the history.
+ */
+import { randomBytes } from 'node:crypto';
+import type {
+  AgentCommand,
+  AgentEvent,
+  AgentSettingsAnswer,
+  CheckinBody,
+  CheckinResponse,
+  CommandOutcome,
+  EnrollBody,
+  EnrollResponse,
+  EventResponse,
+} from '../../shared/contracts/agent';
+import { CHECKIN_INTERVAL_SECONDS } from '../../shared/contracts/agent';
+import type { DeviceTypeCode, LockType } from '../../shared/constants/domain';
+import { effectiveSettings, type AgentSettings } from '../../shared/agentSettings';
+import * as machine from '../../shared/deviceStateMachine';
+import { deviceStatus, offlineCutoff } from '../../shared/deviceStatus';
+import { AGENT_MESSAGES as A } from '../../shared/messages';
+import type { AuditAction } from '../../shared/contracts/audit';
+import { record, type AuditActor } from '../audit/auditRepository';
+import type { Db, Queryable } from '../db/Db';
+import { transaction } from '../db/transactionScope';
+import { AppError } from '../errors';
+import type { InventorySettings } from '../api/devices/deviceQueries';
+import { verifyOfflineCode, OFFLINE_NONCE_WINDOW } from '../api/devices/offlineCodes';
+import type { AgentMetrics } from './agentMetrics';
+import { AgentRepository, factsOf, type AgentCommandRow, type AgentDeviceRow, type Reported } from './agentRepository';
+import type { CommandWaiters } from './commandWaiters';
+import { newDeviceToken, tokenHash } from './agentTokens';
+
+/** A check-in writes the device's last-seen time at most this often when nothing else changed. */
+export const LAST_SEEN_WRITE_SECONDS = 60;
+
+const unauthorized = () => new AppError(401, 'DEVICE_TOKEN_INVALID', A.auth.invalidToken);
+
+/** Where a request to the agent API came from, for the audit log. */
+export interface AgentRequest {
+  ip: string | null;
+  requestId: string | null;
+}
+
+/** The audit actor of the device side: the device itself (no administrator). */
+const deviceActor = (imei: string, req: AgentRequest): AuditActor => ({ adminId: null, email: `dispositivo ${imei}`, ...req });
+/** The server's own clock (temporary unlocks that run out). */
+const SYSTEM_ACTOR: AuditActor = { adminId: null, email: 'sistema', ip: null, requestId: null };
+
+/** What the audit log keeps of a device's facts on the device side. */
+const auditFacts = (f: machine.MachineFacts) => ({
+  lifecycle: f.lifecycle,
+  lockState: f.lockState,
+  lockType: f.lockType,
+  temporaryUntil: f.temporaryUntil?.toISOString() ?? null,
+  pendingCommandId: f.pendingCommandId,
+  failureReason: f.failureReason,
+  heldLifecycle: f.heldLifecycle,
+});
+
+const iso = (d: Date | string): string => new Date(d).toISOString();
+
+type EnrollOutcome = { ok: true; answer: EnrollResponse } | { ok: false; error: AppError };
+
+export class AgentService {
+  constructor(
+    private readonly db: Db,
+    private readonly settings: InventorySettings,
+    private readonly waiters: CommandWaiters,
+    private readonly metrics: AgentMetrics,
+  ) {}
+
+  private cutoff(now: Date): Date {
+    return offlineCutoff(now, this.settings.offlineAfterHours);
+  }
+
+  private statusOf(row: Pick<AgentDeviceRow, 'last_seen_at'>, f: machine.MachineFacts, now: Date, seen = row.last_seen_at): number {
+    return deviceStatus({ ...f, lastSeenAt: seen }, this.cutoff(now));
+  }
+
+  private async settingsFor(db: Queryable, deviceType: number, groupId: number | null): Promise<{ settings: AgentSettings; version: number }> {
+    const rows = await new AgentRepository(db).settingsRows(deviceType, groupId);
+    return { settings: effectiveSettings(deviceType as DeviceTypeCode, rows.global, rows.group), version: rows.version };
+  }
+
+  // Enrollment --------------------------------------------------------------------------
+
+  /**
+   * POST /agent/v1/enroll. Invalid, expired or revoked enrollment tokens, and a missing one when
+   * require_QR_validation applies, are refused without touching any device (no credentials, no
+   * change). With valid credentials, a broken restriction (SIM required, another group, another
+   * device type) marks a registered device fallido with the reason, and is refused.
+   */
+  async enroll(body: EnrollBody, req: AgentRequest): Promise<EnrollResponse> {
+    const outcome = await transaction(this.db, (tx) => this.enrollIn(tx, body, req));
+    if (!outcome.ok) throw outcome.error;
+    return outcome.answer;
+  }
+
+  private async enrollIn(tx: Queryable, body: EnrollBody, req: AgentRequest): Promise<EnrollOutcome> {
+    const now = this.settings.now();
+    const repo = new AgentRepository(tx);
+    const refused = (status: number, code: string, message: string): EnrollOutcome => ({ ok: false, error: new AppError(status, code, message) });
+
+    const token = body.enrollmentToken ? await repo.lockEnrollmentToken(tokenHash(body.enrollmentToken)) : undefined;
+    if (body.enrollmentToken && (!token || token.revoked_at !== null || new Date(token.expires_at) <= now)) {
+      return refused(401, 'ENROLLMENT_TOKEN_INVALID', A.enroll.invalidToken);
+    }
+    let device = await repo.lockDeviceByImei(body.imei);
+    const groupId = token?.group_id ?? device?.group_id ?? null;
+    const { settings } = await this.settingsFor(tx, device?.device_type ?? body.deviceType, groupId);
+    if (!token && settings.require_QR_validation) return refused(403, 'ENROLLMENT_TOKEN_REQUIRED', A.enroll.tokenRequired);
+    if (token?.device_id != null && token.device_id !== device?.id) return refused(403, 'ENROLLMENT_OTHER_DEVICE', A.enroll.otherDevice);
+
+    if (!device) {
+      if (!token || token.group_id === null || !settings.allow_unregistered_enrollment) return refused(403, 'NOT_REGISTERED', A.enroll.notRegistered);
+      device = await repo.insertDevice({ ...body, groupId: token.group_id, secret: randomBytes(32), now });
+      await record(tx, {
+        actor: deviceActor(body.imei, req),
+        entity: 'device',
+        entityId: device.id,
+        action: 'create',
+        after: { imei: body.imei, groupId: token.group_id },
+      });
+    }
+    const before = factsOf(device);
+    const actor = deviceActor(device.imei, req);
+
+    // Valid credentials from here on: a broken restriction is recorded on the device.
+    const restriction =
+      token?.group_id != null && device.group_id !== null && device.group_id !== token.group_id
+        ? { code: 'ENROLLMENT_OTHER_GROUP', message: A.enroll.otherGroup }
+        : device.device_type !== body.deviceType
+          ? { code: 'ENROLLMENT_TYPE_MISMATCH', message: A.enroll.typeMismatch }
+          : settings.require_sim_for_enroll && !body.sim
+            ? { code: 'ENROLLMENT_SIM_REQUIRED', message: A.enroll.simRequired }
+            : null;
+    if (restriction) {
+      const failed = machine.enrollmentRefused(before, restriction.message);
+      if (failed.ok) {
+        await repo.write(device.id, failed.facts, now);
+        await record(tx, {
+          actor,
+          entity: 'device',
+          entityId: device.id,
+          action: 'enroll_refused',
+          before: auditFacts(before),
+          after: auditFacts(failed.facts),
+          outcome: 'failure',
+          detail: restriction.message,
+        });
+      }
+      return refused(403, restriction.code, restriction.message);
+    }
+
+    const t = machine.enroll(before);
+    if (!t.ok) return refused(409, 'DEVICE_RELEASED', A.enroll.released);
+    const reported: Reported = { lastSeenAt: now, osVersion: body.osVersion, agentVersion: body.agentVersion, sim: body.sim };
+    await repo.write(device.id, t.facts, now, reported);
+    await repo.writeEnrollment(device.id, {
+      imei2: body.imei2,
+      serial: body.serial,
+      brand: body.brand,
+      model: body.model,
+      groupId: token?.group_id ?? null,
+      now,
+    });
+    const credential = newDeviceToken();
+    await repo.replaceAgentToken(device.id, credential.hash, now);
+    if (token) await repo.countEnrollmentUse(token.id, now);
+    await record(tx, {
+      actor,
+      entity: 'device',
+      entityId: device.id,
+      action: 'enroll',
+      before: auditFacts(before),
+      after: {
+        ...auditFacts(t.facts),
+        enrollmentTokenId: token?.id ?? null,
+        osVersion: body.osVersion,
+        agentVersion: body.agentVersion,
+        sim: body.sim,
+      },
+    });
+    const { secret } = await repo.secretOf(device.id);
+    return {
+      ok: true,
+      answer: {
+        deviceId: device.id,
+        deviceToken: credential.token,
+        offlineSecret: Buffer.from(secret).toString('base64url'),
+        offlineNonce: await repo.lastRedeemedNonce(device.id),
+        status: this.statusOf(device, t.facts, now, now),
+        serverTime: now.toISOString(),
+      },
+    };
+  }
+
+  // Check-in ----------------------------------------------------------------------------
+
+  /**
+   * POST /agent/v1/checkin: records what the device reports (last seen, versions, SIM, battery,
+   * what it shows), applies what a check-in moves (enrolado, activo after desbloqueado, a
+   * temporary unlock past its date, a SIM change lock), and answers the commands it may receive
+   * now, oldest first. With `wait`, an answer without commands is held until one is created (on
+   * any replica) or the wait ends.
+   */
+  async checkin(token: string, body: CheckinBody, req: AgentRequest, signal?: AbortSignal): Promise<{ deviceId: number; answer: CheckinResponse }> {
+    if (body.wait > 0) await this.waiters.ready();
+    const hash = tokenHash(token);
+    let now = this.settings.now();
+    const repo = new AgentRepository(this.db);
+    const row = await repo.checkinByToken(hash, now);
+    if (!row) throw unauthorized();
+    let facts = factsOf(row);
+    let seen = row.last_seen_at;
+    if (this.checkinWrites(row, body, now)) {
+      const written = await transaction(this.db, (tx) => this.checkinIn(tx, row.id, body, now, req));
+      if (!written) throw unauthorized();
+      facts = written;
+      seen = now;
+    }
+    let commands = row.has_commands ? await this.deliver(row.id, now) : [];
+    const deadline = Date.now() + body.wait * 1000;
+    while (commands.length === 0 && body.wait > 0 && !signal?.aborted && Date.now() < deadline) {
+      await this.waiters.wait(row.id, deadline - Date.now(), signal);
+      if (signal?.aborted) break;
+      now = this.settings.now();
+      commands = await this.deliver(row.id, now);
+    }
+    if (commands.length > 0) {
+      // The commands may have moved the device's facts (bloqueando…): answer its status now.
+      const current = await new AgentRepository(this.db).checkinByToken(hash, now);
+      if (current) facts = factsOf(current);
+    }
+    this.metrics.checkin(commands.length > 0 ? 'commands' : 'empty');
+    return {
+      deviceId: row.id,
+      answer: {
+        commands,
+        settingsVersion: row.settings_version,
+        status: this.statusOf(row, facts, now, seen),
+        nextCheckinSeconds: CHECKIN_INTERVAL_SECONDS,
+        serverTime: now.toISOString(),
+      },
+    };
+  }
+
+  /** Whether this check-in changes anything stored (most do not: the read alone answers them). */
+  private checkinWrites(row: AgentDeviceRow, b: CheckinBody, now: Date): boolean {
+    const stale = !row.last_seen_at || now.getTime() - new Date(row.last_seen_at).getTime() >= LAST_SEEN_WRITE_SECONDS * 1000;
+    const changed = (reported: string | null | undefined, stored: string | null) => reported !== undefined && reported !== stored;
+    return (
+      stale ||
+      row.lifecycle === 'enrolling' ||
+      row.lock_state === 'unlocked' ||
+      (row.lock_state === 'temporary_active' && row.temporary_until !== null && new Date(row.temporary_until) <= now) ||
+      changed(b.osVersion, row.os_version) ||
+      changed(b.agentVersion, row.agent_version) ||
+      (b.sim !== undefined && (b.sim?.iccid ?? null) !== row.sim_iccid) ||
+      (b.sim != null && b.sim.carrier !== row.sim_carrier) ||
+      (b.lockState !== undefined && b.lockState !== row.agent_lock_state)
+    );
+  }
+
+  private async checkinIn(tx: Queryable, deviceId: number, b: CheckinBody, now: Date, req: AgentRequest): Promise<machine.MachineFacts | undefined> {
+    const repo = new AgentRepository(tx);
+    const row = await repo.lockDevice(deviceId);
+    if (!row) return undefined;
+    const before = factsOf(row);
+    const simChanged = b.sim !== undefined && row.sim_iccid !== null && (b.sim?.iccid ?? null) !== row.sim_iccid;
+    const { settings } = simChanged ? await this.settingsFor(tx, row.device_type, row.group_id) : { settings: undefined };
+    const t = machine.checkin(before, { now, simChanged, lockOnSimChange: settings?.lock_sim_change ?? false });
+    if (!t.ok) return undefined;
+    await repo.write(deviceId, t.facts, now, {
+      lastSeenAt: now,
+      osVersion: b.osVersion,
+      agentVersion: b.agentVersion,
+      sim: b.sim,
+      batteryLevel: b.batteryLevel,
+      agentLockState: b.lockState,
+    });
+    const actor = deviceActor(row.imei, req);
+    const audit = (action: AuditAction, detail?: string) =>
+      record(tx, {
+        actor,
+        entity: 'device',
+        entityId: deviceId,
+        action,
+        before: auditFacts(before),
+        after: auditFacts(t.facts),
+        detail: detail ?? null,
+      });
+    if (t.facts.lockType === 'PorCambioSIM' && before.lockState !== 'locked' && t.facts.lockState === 'locked' && simChanged) {
+      await audit('sim_change_lock', `${row.sim_iccid} → ${b.sim?.iccid ?? '-'}`);
+    } else if (before.lockState === 'temporary_active' && t.facts.lockState === 'locked') {
+      await audit('temporary_expired');
+    }
+    return t.facts;
+  }
+
+  /** The commands the device may receive now; first deliveries are stamped (and measured). */
+  private async deliver(deviceId: number, now: Date): Promise<AgentCommand[]> {
+    const repo = new AgentRepository(this.db);
+    const rows = await repo.deliverable(deviceId, now);
+    if (rows.length === 0) return [];
+    const first = rows.filter((r) => r.delivered_at === null).map((r) => r.id);
+    const marked = first.length > 0 ? await repo.markDelivered(first, now) : new Set<number>();
+    const sent = rows.filter((r) => r.delivered_at !== null || marked.has(r.id));
+    for (const r of sent) {
+      if (marked.has(r.id)) this.metrics.latency('delivered', r.action, (now.getTime() - new Date(r.requested_at).getTime()) / 1000);
+    }
+    return sent.map((r) => ({ id: r.id, action: r.action, payload: r.payload ?? {}, requestedAt: iso(r.requested_at) }));
+  }
+
+  // Acknowledgements --------------------------------------------------------------------
+
+  /**
+   * POST /agent/v1/commands/:id/ack and /reject: completes the device's own command and moves its
+   * facts (state machine), history and audit in one transaction. A repeated answer returns the
+   * first result, whatever it was; another device's command is a 403.
+   */
+  async complete(
+    token: string,
+    commandId: number,
+    outcome: { rejected: false } | { rejected: true; reason: string },
+    req: AgentRequest,
+  ): Promise<CommandOutcome> {
+    const deviceId = await new AgentRepository(this.db).deviceIdByToken(tokenHash(token));
+    if (deviceId === undefined) throw unauthorized();
+    return transaction(this.db, async (tx) => {
+      const now = this.settings.now();
+      const repo = new AgentRepository(tx);
+      const row = await repo.lockDevice(deviceId);
+      if (!row) throw unauthorized();
+      const command = await repo.lockCommand(commandId);
+      if (!command || command.status === 'issued' || command.status === 'redeemed') throw new AppError(404, 'COMMAND_NOT_FOUND', A.commands.notFound);
+      if (command.device_id !== deviceId) throw new AppError(403, 'OTHER_DEVICE', A.auth.otherDevice);
+      if (command.status !== 'pending') return this.outcomeOf(command, row, factsOf(row), now);
+      if (new Date(command.deliver_after) > now) throw new AppError(409, 'COMMAND_NOT_DELIVERABLE', A.commands.notPending);
+
+      const before = factsOf(row);
+      const mc = { id: command.id, action: command.action, payload: command.payload ?? {} };
+      const t = outcome.rejected ? machine.rejected(before, mc, outcome.reason) : machine.acknowledged(before, mc);
+      if (!t.ok) throw new AppError(409, 'COMMAND_NOT_APPLICABLE', A.commands.notPending);
+      const done = await repo.completeCommand(
+        command.id,
+        outcome.rejected ? 'rejected' : 'acknowledged',
+        outcome.rejected ? outcome.reason : null,
+        now,
+      );
+      await repo.write(deviceId, t.facts, now, { lastSeenAt: now });
+      if (t.revokeToken) await repo.revokeAgentTokens([deviceId], now);
+      await record(tx, {
+        actor: deviceActor(row.imei, req),
+        entity: 'device',
+        entityId: deviceId,
+        action: outcome.rejected ? 'reject' : 'acknowledge',
+        before: auditFacts(before),
+        after: { ...auditFacts(t.facts), command: { id: command.id, action: command.action, status: done.status, result: done.result } },
+        outcome: outcome.rejected ? 'failure' : 'success',
+        detail: outcome.rejected ? outcome.reason : null,
+      });
+      this.metrics.latency(
+        outcome.rejected ? 'rejected' : 'acknowledged',
+        command.action,
+        (now.getTime() - new Date(command.requested_at).getTime()) / 1000,
+      );
+      return this.outcomeOf(done, row, t.facts, now, now);
+    });
+  }
+
+  private outcomeOf(c: AgentCommandRow, row: AgentDeviceRow, f: machine.MachineFacts, now: Date, seen = row.last_seen_at): CommandOutcome {
+    return {
+      id: c.id,
+      action: c.action,
+      status: c.status as CommandOutcome['status'],
+      acknowledgedAt: c.acknowledged_at === null ? null : iso(c.acknowledged_at),
+      result: c.result,
+      deviceStatus: this.statusOf(row, f, now, seen),
+    };
+  }
+
+  // Events ------------------------------------------------------------------------------
+
+  /**
+   * POST /agent/v1/events. An offline code is checked again here (verifyOfflineCode with the
+   * device's secret) and redeemed once: the same report again answers `applied: false`; a code
+   * that was never issued, expired, or is another device's is refused (409).
+   */
+  async event(token: string, e: AgentEvent, req: AgentRequest): Promise<EventResponse> {
+    const deviceId = await new AgentRepository(this.db).deviceIdByToken(tokenHash(token));
+    if (deviceId === undefined) throw unauthorized();
+    return transaction(this.db, async (tx) => {
+      const now = this.settings.now();
+      const repo = new AgentRepository(tx);
+      const row = await repo.lockDevice(deviceId);
+      if (!row) throw unauthorized();
+      const before = factsOf(row);
+      const actor = deviceActor(row.imei, req);
+      const answer = (applied: boolean, f: machine.MachineFacts, extra: Partial<EventResponse> = {}): EventResponse => ({
+        applied,
+        status: this.statusOf(row, f, now, now),
+        ...extra,
+      });
+      const apply = async (t: machine.Transition, action: AuditAction, detail: string | null, extra: Record<string, unknown> = {}) => {
+        if (!t.ok) return answer(false, before);
+        await repo.write(deviceId, t.facts, now, { lastSeenAt: now });
+        if (t.revokeToken) await repo.revokeAgentTokens([deviceId], now);
+        await record(tx, {
+          actor,
+          entity: 'device',
+          entityId: deviceId,
+          action,
+          before: auditFacts(before),
+          after: { ...auditFacts(t.facts), ...extra },
+          detail,
+        });
+        return answer(true, t.facts);
+      };
+
+      switch (e.type) {
+        case 'offline_code': {
+          const { secret, offlineCounter } = await repo.secretOf(deviceId);
+          const lastNonce = Math.max(0, offlineCounter - OFFLINE_NONCE_WINDOW);
+          const verified = verifyOfflineCode(secret, e.code, { lastNonce, now });
+          const issued = verified ? await repo.lockOfflineCode(deviceId, verified.nonce) : undefined;
+          if (!verified || !issued || issued.action !== verified.action) {
+            throw new AppError(409, 'OFFLINE_CODE_REJECTED', A.events.codeRejected);
+          }
+          if (issued.status === 'redeemed') return answer(false, before, { action: issued.action });
+          const until = issued.expires_at === null ? null : new Date(issued.expires_at);
+          const t = machine.offlineRedeemed(before, issued.action, until);
+          if (!t.ok) return answer(false, before, { action: issued.action });
+          await repo.redeemOfflineCode(issued.id, now);
+          const applied = await apply(t, 'redeem_offline_code', null, { command: { id: issued.id, action: issued.action, nonce: issued.nonce } });
+          return { ...applied, action: issued.action };
+        }
+        case 'offline_lock':
+          return apply(machine.agentLocked(before, 'PorNoConexion'), 'agent_lock', 'offline_lock');
+        case 'tamper_lock':
+          return apply(machine.agentLocked(before, e.lockType as LockType), 'agent_lock', e.detail ?? 'tamper_lock');
+        case 'sim_removed': {
+          const { settings } = await this.settingsFor(tx, row.device_type, row.group_id);
+          if (!settings.enabled_lock_for_remove_sim) return answer(false, before);
+          return apply(machine.agentLocked(before, 'PorCambioSIM'), 'agent_lock', 'sim_removed');
+        }
+        case 'temporary_expired':
+          return apply(machine.temporaryExpired(before), 'temporary_expired', null);
+      }
+    });
+  }
+
+  // Settings ----------------------------------------------------------------------------
+
+  /** GET /agent/v1/settings: the defaults of the device's type, its global row, its group's row. */
+  async agentSettings(token: string): Promise<AgentSettingsAnswer> {
+    const repo = new AgentRepository(this.db);
+    const row = await repo.checkinByToken(tokenHash(token), this.settings.now());
+    if (!row) throw unauthorized();
+    const { settings, version } = await this.settingsFor(this.db, row.device_type, row.group_id);
+    return { version, settings };
+  }
+
+  // The server's clock ------------------------------------------------------------------
+
+  /** Temporary unlocks whose date has passed are locked again (up to `limit` devices per call). */
+  async expireTemporaryUnlocks(limit = 500): Promise<number> {
+    return transaction(this.db, async (tx) => {
+      const now = this.settings.now();
+      const repo = new AgentRepository(tx);
+      const rows = await repo.lockExpiredTemporary(now, limit);
+      for (const row of rows) {
+        const before = factsOf(row);
+        const t = machine.temporaryExpired(before);
+        if (!t.ok) continue;
+        await repo.write(row.id, t.facts, now);
+        await record(tx, {
+          actor: SYSTEM_ACTOR,
+          entity: 'device',
+          entityId: row.id,
+          action: 'temporary_expired',
+          before: auditFacts(before),
+          after: auditFacts(t.facts),
+        });
+      }
+      return rows.length;
+    });
+  }
+}

@@ -1,0 +1,136 @@
+/**
+ * Enrollment tokens: what a QR code carries to a new device. Created per group, per pre-enrolled
+ * device or for devices with no group; shown once (stored as a SHA-256); a new one of a scope
+ * revokes the earlier ones ('Regenerar'). The smartphone QR code is Android's device-owner
+ * provisioning payload, so a factory-reset phone that scans it at the welcome screen downloads
+ * the lock app and enrolls; a TV types the same token as a short code.
+ */
+import QRCode from 'qrcode';
+import { PATHS, type RoutePath } from '../../../shared/constants/routes';
+import {
+  AGENT_ADMIN_COMPONENT,
+  PROVISIONING_EXTRAS,
+  type EnrollmentToken,
+  type EnrollmentTokenBody,
+  type EnrollmentTokenCreated,
+  type EnrollmentTokenQuery,
+} from '../../../shared/contracts/enrollment';
+import { AGENT_MESSAGES as A, MESSAGES } from '../../../shared/messages';
+import { newEnrollmentToken } from '../../agent/agentTokens';
+import { record, type AuditActor } from '../../audit/auditRepository';
+import type { Db } from '../../db/Db';
+import { transaction } from '../../db/transactionScope';
+import { AppError } from '../../errors';
+import type { InventorySettings } from '../devices/deviceQueries';
+import { EnrollmentTokensRepository, type EnrollmentTokenRow, type TokenScope } from './enrollmentTokensRepository';
+
+const iso = (d: Date | string | null): string | null => (d === null ? null : new Date(d).toISOString());
+
+export function toEnrollmentToken(r: EnrollmentTokenRow): EnrollmentToken {
+  return {
+    id: r.id,
+    groupId: r.group_id,
+    deviceId: r.device_id,
+    hint: r.hint,
+    createdAt: iso(r.created_at)!,
+    createdBy: r.created_by,
+    expiresAt: iso(r.expires_at)!,
+    uses: r.uses,
+    lastUsedAt: iso(r.last_used_at),
+  };
+}
+
+/** The portal page whose grant a scope needs: one device is the pre-enrolled page's, the rest the groups page's. */
+export const scopePath = (scope: TokenScope): RoutePath => (scope.deviceId !== null ? PATHS.preEnrolled : PATHS.groups);
+
+/** Android's provisioning payload (the keys are Android's DevicePolicyManager extras). */
+export function provisioningPayload(p: { component: string; url: string; checksum: string; serverUrl: string; token: string }): string {
+  return JSON.stringify({
+    'android.app.extra.PROVISIONING_DEVICE_ADMIN_COMPONENT_NAME': p.component,
+    'android.app.extra.PROVISIONING_DEVICE_ADMIN_PACKAGE_DOWNLOAD_LOCATION': p.url,
+    'android.app.extra.PROVISIONING_DEVICE_ADMIN_PACKAGE_CHECKSUM': p.checksum,
+    'android.app.extra.PROVISIONING_LEAVE_ALL_SYSTEM_APPS_ENABLED': true,
+    'android.app.extra.PROVISIONING_ADMIN_EXTRAS_BUNDLE': { [PROVISIONING_EXTRAS.serverUrl]: p.serverUrl, [PROVISIONING_EXTRAS.token]: p.token },
+  });
+}
+
+export class EnrollmentTokensService {
+  constructor(
+    private readonly db: Db,
+    private readonly settings: InventorySettings,
+    /** AGENT_SERVER_URL; the portal's own origin when absent. */
+    private readonly serverUrl: string | undefined,
+  ) {}
+
+  private assertScopeGranted(scope: TokenScope, paths: ReadonlySet<string>): void {
+    if (!paths.has(scopePath(scope))) throw new AppError(403, 'FORBIDDEN', MESSAGES.api.forbidden);
+  }
+
+  async list(q: EnrollmentTokenQuery, paths: ReadonlySet<string>): Promise<EnrollmentToken[]> {
+    const scope = { groupId: q.groupId ?? null, deviceId: q.deviceId ?? null };
+    this.assertScopeGranted(scope, paths);
+    const rows = await new EnrollmentTokensRepository(this.db).live(scope, this.settings.now());
+    return rows.map(toEnrollmentToken);
+  }
+
+  /** A new token for a scope (the earlier live ones are revoked), with its QR code; audited. */
+  async create(actor: AuditActor, body: EnrollmentTokenBody, paths: ReadonlySet<string>, origin: string): Promise<EnrollmentTokenCreated> {
+    const scope = { groupId: body.groupId, deviceId: body.deviceId };
+    this.assertScopeGranted(scope, paths);
+    const now = this.settings.now();
+    const secret = newEnrollmentToken();
+    const { row, pkg } = await transaction(this.db, async (tx) => {
+      const repo = new EnrollmentTokensRepository(tx);
+      if (scope.groupId !== null && !(await repo.groupExists(scope.groupId)))
+        throw new AppError(400, 'VALIDATION', A.tokens.groupNotFound, 'groupId');
+      if (scope.deviceId !== null && !(await repo.deviceAwaitsEnrollment(scope.deviceId))) {
+        throw new AppError(400, 'VALIDATION', A.tokens.deviceNotFound, 'deviceId');
+      }
+      const revoked = await repo.revokeScope(scope, now);
+      const expiresAt = new Date(now.getTime() + body.validHours * 3600_000);
+      const created = await repo.insert({ ...scope, hash: secret.hash, hint: secret.hint, adminId: actor.adminId, by: actor.email, now, expiresAt });
+      await record(tx, {
+        actor,
+        entity: 'enrollment_token',
+        entityId: created.id,
+        action: 'create',
+        after: { ...toEnrollmentToken(created), revokedTokenIds: revoked },
+      });
+      return { row: created, pkg: await repo.currentAgentPackage() };
+    });
+
+    const serverUrl = this.serverUrl ?? origin;
+    const payload =
+      pkg?.url && pkg.checksum
+        ? provisioningPayload({
+            component: pkg.packageName ? `${pkg.packageName}/.AdminReceiver` : AGENT_ADMIN_COMPONENT,
+            url: pkg.url,
+            checksum: pkg.checksum,
+            serverUrl,
+            token: secret.token,
+          })
+        : null;
+    // Without a downloadable package, the QR code carries the extras alone (an agent already installed reads them).
+    const qrText = payload ?? JSON.stringify({ [PROVISIONING_EXTRAS.serverUrl]: serverUrl, [PROVISIONING_EXTRAS.token]: secret.token });
+    const qrSvg = await QRCode.toString(qrText, { type: 'svg', errorCorrectionLevel: 'M', margin: 2 });
+    return {
+      ...toEnrollmentToken(row),
+      token: secret.token,
+      shortCode: secret.shortCode,
+      serverUrl,
+      smartphone: { provisioningPayload: payload, missing: payload ? null : pkg ? A.tokens.noPackage(pkg.version) : A.tokens.noVersion, qrSvg },
+    };
+  }
+
+  /** Revokes one token (DELETE); audited. */
+  async revoke(actor: AuditActor, id: number, paths: ReadonlySet<string>): Promise<void> {
+    await transaction(this.db, async (tx) => {
+      const repo = new EnrollmentTokensRepository(tx);
+      const row = await repo.find(id);
+      if (!row) throw new AppError(404, 'ENROLLMENT_TOKEN_NOT_FOUND', A.tokens.notFound);
+      this.assertScopeGranted({ groupId: row.group_id, deviceId: row.device_id }, paths);
+      await repo.revoke(id, this.settings.now());
+      await record(tx, { actor, entity: 'enrollment_token', entityId: id, action: 'revoke', before: toEnrollmentToken(row) });
+    });
+  }
+}

@@ -1,0 +1,316 @@
+/**
+ * The device side end to end through the real app: a registered device enrolls with the token of
+ * its group's QR code, checks in, receives a LOCK requested in the portal on a waiting long poll,
+ * acknowledges it and shows 'Bloqueado'; rejections, repeated acknowledgements, other devices'
+ * commands, revoked tokens, offline codes, cancellation before delivery, holds, bad bodies; on
+ * PostgreSQL, a second replica wakes the long poll the first one holds.
+ */
+import request from 'supertest';
+import type { CheckinResponse, CommandOutcome, EnrollResponse, EventResponse } from '../../shared/contracts/agent';
+import type { ActionResult, History } from '../../shared/contracts/deviceActions';
+import type { Device } from '../../shared/contracts/devices';
+import type { EnrollmentTokenCreated } from '../../shared/contracts/enrollment';
+import { DEVICE_STATUS } from '../../shared/constants/domain';
+import { AGENT_MESSAGES as A } from '../../shared/messages';
+import { adminApi, type AdminApi } from '../helpers/adminApi';
+import { testImei } from '../helpers/inventoryFixtures';
+import { buildTestApp } from '../helpers/testApp';
+import { createTestDb, testEngines, type TestDb } from '../helpers/testDb';
+
+const SIM = { iccid: '8952020012345678901', carrier: 'Telcel' };
+
+describe.each(testEngines())('agent API (%s)', (engine) => {
+  let testDb: TestDb;
+  let api: AdminApi;
+  let admin: Record<string, string>;
+  let groupId: number;
+  let serial = 0;
+
+  beforeAll(async () => {
+    testDb = await createTestDb(engine);
+    api = await adminApi(testDb.db);
+    admin = await api.headersOf('admin@demo.local');
+    const g = await request(api.ta.app).post('/api/v5/groups').set(admin).send({ name: 'Sucursal Agentes' });
+    groupId = (g.body as { id: number }).id;
+  });
+  afterAll(async () => {
+    await api.ta.app.agent.stop();
+    await testDb.dispose();
+  });
+
+  const app = () => api.ta.app;
+  const portal = (method: 'get' | 'post' | 'delete', path: string) => request(app())[method](`/api/v5${path}`).set(admin);
+  const agent = (token: string) => ({
+    checkin: (body: Record<string, unknown> = {}) => request(app()).post('/agent/v1/checkin').set('Authorization', `Bearer ${token}`).send(body),
+    ack: (id: number) => request(app()).post(`/agent/v1/commands/${id}/ack`).set('Authorization', `Bearer ${token}`).send({}),
+    reject: (id: number, reason: string) =>
+      request(app()).post(`/agent/v1/commands/${id}/reject`).set('Authorization', `Bearer ${token}`).send({ reason }),
+    event: (body: Record<string, unknown>) => request(app()).post('/agent/v1/events').set('Authorization', `Bearer ${token}`).send(body),
+  });
+  const device = async (id: number) => (await portal('get', `/devices/${id}`)).body as Device;
+  const act = (id: number, body: Record<string, unknown>) => portal('post', `/devices/${id}/actions`).send(body);
+
+  /** A registered device of the group, its group token, and its enrollment. */
+  async function enrolledDevice(): Promise<{ id: number; imei: string; token: string; enrolled: EnrollResponse }> {
+    const imei = testImei(9000 + ++serial);
+    const created = await portal('post', '/devices').send({ imei, deviceType: 1, brand: 'Motorola', model: 'Moto G24', groupId });
+    expect(created.status).toBe(201);
+    const qr = await portal('post', '/enrollment-tokens').send({ groupId });
+    expect(qr.status).toBe(201);
+    const res = await request(app())
+      .post('/agent/v1/enroll')
+      .send({
+        enrollmentToken: (qr.body as EnrollmentTokenCreated).shortCode.toLowerCase(),
+        imei,
+        deviceType: 1,
+        osVersion: '14',
+        agentVersion: '2.4.1',
+        sim: SIM,
+      });
+    expect(res.status).toBe(201);
+    const enrolled = res.body as EnrollResponse;
+    return { id: (created.body as Device).id, imei, token: enrolled.deviceToken, enrolled };
+  }
+
+  test('enroll → enrolando, first check-in → enrolado; the QR token answers a device token and the offline secret', async () => {
+    const { id, token, enrolled } = await enrolledDevice();
+    expect(enrolled.status).toBe(DEVICE_STATUS.enrolando);
+    expect(enrolled.deviceToken).toMatch(/^mld_[\w-]{43}$/);
+    expect(Buffer.from(enrolled.offlineSecret, 'base64url')).toHaveLength(32);
+    expect((await device(id)).status).toBe(DEVICE_STATUS.enrolando);
+    const first = await agent(token).checkin({ osVersion: '14', sim: SIM });
+    expect(first.status).toBe(200);
+    expect((first.body as CheckinResponse).status).toBe(DEVICE_STATUS.enrolado);
+    const d = await device(id);
+    expect(d).toMatchObject({
+      status: DEVICE_STATUS.enrolado,
+      osVersion: '14',
+      agentVersion: '2.4.1',
+      simIccid: SIM.iccid,
+      simCarrier: 'Telcel',
+      groupId,
+    });
+    expect(d.enrolledAt).not.toBeNull();
+  });
+
+  test('a LOCK requested in the portal wakes the waiting check-in; the acknowledgement makes the device Bloqueado', async () => {
+    const { id, token } = await enrolledDevice();
+    await agent(token).checkin();
+    const started = Date.now();
+    const poll = agent(token)
+      .checkin({ wait: 10 })
+      .then((r) => r);
+    await new Promise((r) => setTimeout(r, 300)); // the check-in is waiting
+    const locked = await act(id, { action: 0, lockType: 'PorCredito', message: 'Pague su mensualidad' });
+    expect(locked.status).toBe(201);
+    expect((await device(id)).status).toBe(DEVICE_STATUS.bloqueando);
+    const res = await poll;
+    expect(Date.now() - started).toBeLessThan(5000);
+    const answer = res.body as CheckinResponse;
+    expect(answer.commands).toEqual([
+      expect.objectContaining({
+        id: (locked.body as ActionResult).command!.id,
+        action: 0,
+        payload: { lockType: 'PorCredito', message: 'Pague su mensualidad', stolen: false },
+      }),
+    ]);
+    expect(answer.status).toBe(DEVICE_STATUS.bloqueando);
+    const commandId = answer.commands[0]!.id;
+    // Not acknowledged yet: delivered again, never a second command.
+    expect(((await agent(token).checkin()).body as CheckinResponse).commands.map((c) => c.id)).toEqual([commandId]);
+
+    const ack = await agent(token).ack(commandId);
+    expect(ack.status).toBe(200);
+    expect(ack.body as CommandOutcome).toMatchObject({ id: commandId, status: 'acknowledged', deviceStatus: DEVICE_STATUS.bloqueado });
+    expect(await device(id)).toMatchObject({
+      status: DEVICE_STATUS.bloqueado,
+      lockType: 'PorCredito',
+      lockMessage: 'Pague su mensualidad',
+      pendingCommand: null,
+    });
+    const again = await agent(token).ack(commandId);
+    expect(again.body).toEqual(ack.body);
+    const history = (await portal('get', `/devices/${id}/history`)).body as History;
+    const entry = history.data.find((c) => c.id === commandId)!;
+    expect(entry.status).toBe('acknowledged');
+    expect(entry.deliveredAt).not.toBeNull();
+    expect(entry.acknowledgedAt).not.toBeNull();
+    expect(((await agent(token).checkin()).body as CheckinResponse).commands).toEqual([]);
+    const audit = await api.db.query<{ action: string; actor_email: string }>(
+      "SELECT action, actor_email FROM audit_log WHERE entity = 'device' AND entity_id = $1 ORDER BY id",
+      [String(id)],
+    );
+    expect(audit.rows.map((r) => r.action)).toEqual(['create', 'enroll', 'lock', 'acknowledge']);
+    expect(audit.rows.at(-1)!.actor_email).toMatch(/^dispositivo \d{15}$/);
+  });
+
+  test('unlock: desbloqueando → desbloqueado → activo at the next check-in; a rejection → fallido with the reason', async () => {
+    const { id, token } = await enrolledDevice();
+    await agent(token).checkin();
+    const lock = (await act(id, { action: 0, lockType: 'PorCredito' })).body as ActionResult;
+    await agent(token).ack(lock.command!.id);
+    const unlock = (await act(id, { action: 1 })).body as ActionResult;
+    expect(unlock.device!.status).toBe(DEVICE_STATUS.desbloqueando);
+    await agent(token).checkin();
+    await agent(token).ack(unlock.command!.id);
+    expect((await device(id)).status).toBe(DEVICE_STATUS.desbloqueado);
+    await agent(token).checkin();
+    expect((await device(id)).status).toBe(DEVICE_STATUS.activo);
+
+    const restrictions = (await act(id, { action: 8 })).body as ActionResult;
+    expect(restrictions.device!.status).toBe(DEVICE_STATUS.configurando);
+    await agent(token).checkin();
+    const rejected = await agent(token).reject(restrictions.command!.id, 'Permiso de administrador revocado');
+    expect(rejected.body as CommandOutcome).toMatchObject({
+      status: 'rejected',
+      result: 'Permiso de administrador revocado',
+      deviceStatus: DEVICE_STATUS.fallido,
+    });
+    expect(await device(id)).toMatchObject({
+      status: DEVICE_STATUS.fallido,
+      failureReason: 'Permiso de administrador revocado',
+      pendingCommand: null,
+    });
+    // A repeated answer is the first result, whatever it says.
+    expect((await agent(token).ack(restrictions.command!.id)).body).toMatchObject({ status: 'rejected' });
+  });
+
+  test('a device token reaches only its own commands (403), unknown or revoked tokens are 401, deletion revokes', async () => {
+    const a = await enrolledDevice();
+    const b = await enrolledDevice();
+    await agent(a.token).checkin();
+    const lock = (await act(a.id, { action: 0, lockType: 'PorCredito' })).body as ActionResult;
+    const other = await agent(b.token).ack(lock.command!.id);
+    expect(other.status).toBe(403);
+    expect(other.body).toMatchObject({ code: 'OTHER_DEVICE', message: A.auth.otherDevice });
+    expect((await device(a.id)).status).toBe(DEVICE_STATUS.bloqueando);
+    expect((await agent('mld_desconocido').checkin()).status).toBe(401);
+    expect((await request(app()).post('/agent/v1/checkin').send({})).body).toMatchObject({ code: 'DEVICE_TOKEN_MISSING' });
+
+    // Enrolado and activo devices cannot be deleted (§4): a failed one can.
+    const restrictions = (await act(b.id, { action: 8 })).body as ActionResult;
+    await agent(b.token).checkin();
+    await agent(b.token).reject(restrictions.command!.id, 'Sin espacio');
+    expect((await portal('delete', `/devices/${b.id}`)).status).toBe(204);
+    const revoked = await agent(b.token).checkin();
+    expect(revoked.status).toBe(401);
+    expect(revoked.body).toMatchObject({ code: 'DEVICE_TOKEN_INVALID', message: A.auth.invalidToken });
+  });
+
+  test('a command not yet delivered can be cancelled; once delivered it cannot', async () => {
+    const { id, token } = await enrolledDevice();
+    await agent(token).checkin();
+    const lock = (await act(id, { action: 0, lockType: 'PorCredito' })).body as ActionResult;
+    expect(lock.command!.cancellable).toBe(true);
+    const cancelled = await portal('post', `/devices/${id}/actions/${lock.command!.id}/cancel`);
+    expect(cancelled.status).toBe(200);
+    expect(cancelled.body).toMatchObject({ status: 'cancelled', cancellable: false });
+    expect(await device(id)).toMatchObject({ status: DEVICE_STATUS.enrolado, pendingCommand: null });
+    expect(((await agent(token).checkin()).body as CheckinResponse).commands).toEqual([]);
+
+    const second = (await act(id, { action: 0, lockType: 'PorCredito' })).body as ActionResult;
+    await agent(token).checkin();
+    const late = await portal('post', `/devices/${id}/actions/${second.command!.id}/cancel`);
+    expect(late.status).toBe(409);
+    expect((await device(id)).pendingCommand).toMatchObject({ id: second.command!.id });
+    expect((await device(id)).pendingCommand!.deliveredAt).not.toBeNull();
+  });
+
+  test('an offline code is redeemed once: desbloqueado offline, then applied: false; a wrong code is refused', async () => {
+    const { id, token } = await enrolledDevice();
+    await agent(token).checkin();
+    const lock = (await act(id, { action: 0, lockType: 'PorCredito' })).body as ActionResult;
+    await agent(token).ack(lock.command!.id);
+    const issued = (await act(id, { action: 9 })).body as ActionResult;
+    const code = issued.offlineCode!.code;
+    const first = await agent(token).event({ type: 'offline_code', code });
+    expect(first.status).toBe(200);
+    expect(first.body as EventResponse).toEqual({ applied: true, status: DEVICE_STATUS.desbloqueado_offline, action: 9 });
+    const again = await agent(token).event({ type: 'offline_code', code });
+    expect(again.body as EventResponse).toMatchObject({ applied: false, action: 9 });
+    const wrong = await agent(token).event({ type: 'offline_code', code: code === '00000000' ? '11111111' : '00000000' });
+    expect(wrong.status).toBe(409);
+    expect(wrong.body).toMatchObject({ code: 'OFFLINE_CODE_REJECTED' });
+    const history = (await portal('get', `/devices/${id}/history`)).body as History;
+    expect(history.data.find((c) => c.action === 9)).toMatchObject({ status: 'redeemed' });
+  });
+
+  test('a changed SIM locks a phone Por Cambio SIM (lock_sim_change applies by default)', async () => {
+    const { id, token } = await enrolledDevice();
+    await agent(token).checkin({ sim: SIM });
+    const res = await agent(token).checkin({ sim: { iccid: '8952030098765432109', carrier: 'AT&T' } });
+    expect((res.body as CheckinResponse).status).toBe(DEVICE_STATUS.bloqueado);
+    expect(await device(id)).toMatchObject({ lockType: 'PorCambioSIM', simIccid: '8952030098765432109', simCarrier: 'AT&T' });
+  });
+
+  test('hold → Suspendido, resume → back; the portal route needs the LOCK grant', async () => {
+    const { id, token } = await enrolledDevice();
+    await agent(token).checkin();
+    const held = await portal('post', `/devices/${id}/hold`);
+    expect(held.status).toBe(200);
+    expect((held.body as Device).status).toBe(DEVICE_STATUS.SUSPENDED);
+    expect((await portal('post', `/devices/${id}/hold`)).status).toBe(409);
+    const resumed = await portal('delete', `/devices/${id}/hold`);
+    expect((resumed.body as Device).status).toBe(DEVICE_STATUS.enrolado);
+    const soporte = await api.headersOf('soporte@demo.local');
+    expect((await request(app()).post(`/api/v5/devices/${id}/hold`).set(soporte)).status).toBe(403);
+  });
+
+  test('enrollment is refused without changes: no token (require_QR_validation), a wrong token, an unregistered device', async () => {
+    const imei = testImei(9500);
+    const created = (await portal('post', '/devices').send({ imei, deviceType: 1, groupId })).body as Device;
+    const none = await request(app()).post('/agent/v1/enroll').send({ imei, deviceType: 1 });
+    expect(none.status).toBe(403);
+    expect(none.body).toMatchObject({ code: 'ENROLLMENT_TOKEN_REQUIRED', message: A.enroll.tokenRequired });
+    const wrong = await request(app()).post('/agent/v1/enroll').send({ enrollmentToken: 'AAAA-BBBB-CCCC', imei, deviceType: 1 });
+    expect(wrong.status).toBe(401);
+    expect((await device(created.id)).status).toBe(DEVICE_STATUS.PRE_ENROLLED);
+    const qr = (await portal('post', '/enrollment-tokens').send({ groupId })).body as EnrollmentTokenCreated;
+    const stranger = await request(app())
+      .post('/agent/v1/enroll')
+      .send({ enrollmentToken: qr.token, imei: testImei(9501), deviceType: 1 });
+    expect(stranger.status).toBe(403);
+    expect(stranger.body).toMatchObject({ code: 'NOT_REGISTERED' });
+    // Valid credentials, wrong device type: the registered device shows fallido with the reason.
+    const mismatch = await request(app()).post('/agent/v1/enroll').send({ enrollmentToken: qr.token, imei, deviceType: 2 });
+    expect(mismatch.status).toBe(403);
+    expect(await device(created.id)).toMatchObject({ status: DEVICE_STATUS.fallido, failureReason: A.enroll.typeMismatch });
+  });
+
+  test('bad bodies are 400 naming the field, never a 500', async () => {
+    const { token } = await enrolledDevice();
+    const bad = await agent(token).checkin({ wait: 90 });
+    expect(bad.status).toBe(400);
+    expect(bad.body).toMatchObject({ code: 'VALIDATION', field: 'wait' });
+    const badSim = await agent(token).checkin({ sim: { iccid: 'abc' } });
+    expect(badSim.body).toMatchObject({ field: 'sim.iccid' });
+    const badEvent = await agent(token).event({ type: 'explode' });
+    expect(badEvent.status).toBe(400);
+    const badEnroll = await request(app()).post('/agent/v1/enroll').send({ imei: '123', deviceType: 1 });
+    expect(badEnroll.body).toMatchObject({ code: 'VALIDATION', field: 'imei' });
+    expect((await agent(token).reject(1, '')).status).toBe(400);
+  });
+
+  if (engine === 'postgres') {
+    test('a second replica on the same database wakes the long poll the first one holds', async () => {
+      const { id, token } = await enrolledDevice();
+      const other = await buildTestApp(testDb.db, { env: { DEMO_PASSWORD: 'Demo-Portal-2026!' } });
+      try {
+        await agent(token).checkin();
+        const started = Date.now();
+        const poll = request(other.app)
+          .post('/agent/v1/checkin')
+          .set('Authorization', `Bearer ${token}`)
+          .send({ wait: 15 })
+          .then((r) => r);
+        await new Promise((r) => setTimeout(r, 500));
+        const lock = (await act(id, { action: 0, lockType: 'PorCredito' })).body as ActionResult;
+        const res = await poll;
+        expect((res.body as CheckinResponse).commands.map((c) => c.id)).toEqual([lock.command!.id]);
+        expect(Date.now() - started).toBeLessThan(5000);
+      } finally {
+        await other.app.agent.stop();
+      }
+    });
+  }
+});
