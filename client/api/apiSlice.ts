@@ -8,7 +8,7 @@ import { axiosBaseQuery } from './axiosBaseQuery';
 export const apiSlice = createApi({
   reducerPath: 'api',
   baseQuery: axiosBaseQuery,
-  tagTypes: ['User', 'Versions', 'Admins', 'Roles', 'Audit', 'Devices', 'Device', 'Groups', 'Jobs'],
+  tagTypes: ['User', 'Versions', 'Admins', 'Roles', 'Audit', 'Devices', 'Device', 'Groups', 'Jobs', 'EnrollmentTokens'],
   refetchOnFocus: false,
   refetchOnReconnect: false,
   endpoints: () => ({}),

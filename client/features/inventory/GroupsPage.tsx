@@ -13,6 +13,7 @@ import { DataTable, type DataTableColumn } from '../../components/DataTable';
 import { formatDate } from '../../components/formatDate';
 import { toastSuccess } from '../../components/toast';
 import type { SaveOutcome } from './DeviceForm';
+import { EnrollmentQrModal, type EnrollmentScope } from './EnrollmentQrModal';
 import { GroupDeleteModal } from './GroupDeleteModal';
 import { GroupFormModal } from './GroupFormModal';
 import { useCreateGroupMutation, useDeleteGroupMutation, useListGroupsQuery, useUpdateGroupMutation } from './inventoryApi';
@@ -20,14 +21,16 @@ import { INVENTORY_LABELS } from '../../../shared/constants/inventoryLabels';
 import { PATHS } from '../../../shared/constants/routes';
 
 const L = INVENTORY_LABELS.groups;
+const E = INVENTORY_LABELS.enrollment;
 
-/** Device groups: list with device counts, create, rename, delete (moving the devices first). */
+/** Device groups: list with device counts, create, rename, delete (moving the devices first), QR enrollment. */
 export default function GroupsPage({ title }: PageProps) {
   const { allowed } = useCurrentUser();
   const canSeeDevices = allowed.has(PATHS.devices);
   const list = useListGroupsQuery();
   const [editing, setEditing] = useState<Group | 'new' | null>(null);
   const [deleting, setDeleting] = useState<Group | null>(null);
+  const [enrolling, setEnrolling] = useState<EnrollmentScope | null>(null);
   const [createGroup, createState] = useCreateGroupMutation();
   const [updateGroup, updateState] = useUpdateGroupMutation();
   const [deleteGroup, deleteState] = useDeleteGroupMutation();
@@ -74,10 +77,16 @@ export default function GroupsPage({ title }: PageProps) {
     <section>
       <div className="d-flex flex-wrap align-items-center justify-content-between gap-2 mb-3">
         <h1 className="h3 mb-0">{title}</h1>
-        <Button onClick={() => setEditing('new')}>
-          <i className="bi bi-plus-lg me-2" aria-hidden="true" />
-          {L.create}
-        </Button>
+        <div className="d-flex flex-wrap gap-2">
+          <Button variant="outline-dark" onClick={() => setEnrolling({ kind: 'noGroup' })}>
+            <i className="bi bi-qr-code me-2" aria-hidden="true" />
+            {E.noGroupAction}
+          </Button>
+          <Button onClick={() => setEditing('new')}>
+            <i className="bi bi-plus-lg me-2" aria-hidden="true" />
+            {L.create}
+          </Button>
+        </div>
       </div>
       <DataTable
         columns={columns}
@@ -100,6 +109,13 @@ export default function GroupsPage({ title }: PageProps) {
         }
         rowActions={(g) => (
           <ButtonGroup size="sm">
+            <IconButton
+              variant="outline-secondary"
+              icon="qr-code"
+              label={E.actionOfGroup(g.name)}
+              title={E.action}
+              onClick={() => setEnrolling({ kind: 'group', id: g.id, name: g.name })}
+            />
             <IconButton variant="outline-primary" icon="pencil" label={L.renameOf(g.name)} title={L.rename} onClick={() => setEditing(g)} />
             <IconButton variant="outline-danger" icon="trash" label={L.deleteOf(g.name)} title={L.delete} onClick={() => setDeleting(g)} />
           </ButtonGroup>
@@ -113,6 +129,7 @@ export default function GroupsPage({ title }: PageProps) {
         onClose={() => setDeleting(null)}
         onConfirm={(moveTo) => void onDelete(moveTo)}
       />
+      <EnrollmentQrModal scope={enrolling} onClose={() => setEnrolling(null)} />
     </section>
   );
 }

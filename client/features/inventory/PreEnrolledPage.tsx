@@ -26,6 +26,7 @@ import { SearchInput } from '../../components/SearchInput';
 import { toastSuccess } from '../../components/toast';
 import { listParam, nextSort, useListParams } from '../../components/useListParams';
 import { DeviceForm, deviceBodyOf, type SaveOutcome } from './DeviceForm';
+import { EnrollmentQrModal, type EnrollmentScope } from './EnrollmentQrModal';
 import { GroupOptions } from './GroupOptions';
 import { useDeleteDeviceMutation, useListDevicesQuery, useListGroupsQuery, useUpdateDeviceMutation, type DeviceListArgs } from './inventoryApi';
 import { DEVICE_PER_PAGE_OPTIONS, GROUP_FILTER_PATTERN } from './useDeviceListQuery';
@@ -49,7 +50,7 @@ const preEnrolledParams = z.object({
   groupId: listParam.matching(GROUP_FILTER_PATTERN),
 });
 
-/** Pre-enrolled devices (status 25): search, group filter, edit, assign a group, delete. */
+/** Pre-enrolled devices (status 25): search, group filter, edit, assign a group, QR enrollment, delete. */
 export default function PreEnrolledPage({ title, path }: PageProps) {
   const { allowed } = useCurrentUser();
   const granted = useGrantedActions();
@@ -71,6 +72,7 @@ export default function PreEnrolledPage({ title, path }: PageProps) {
   const [editing, setEditing] = useState<Device | null>(null);
   const [assigning, setAssigning] = useState<{ device: Device; groupId: string } | null>(null);
   const [deleting, setDeleting] = useState<Device | null>(null);
+  const [enrolling, setEnrolling] = useState<EnrollmentScope | null>(null);
   const [updateDevice, updateState] = useUpdateDeviceMutation();
   const [deleteDevice, deleteState] = useDeleteDeviceMutation();
 
@@ -186,6 +188,14 @@ export default function PreEnrolledPage({ title, path }: PageProps) {
                 onClick={() => setAssigning({ device: d, groupId: d.groupId === null ? '' : String(d.groupId) })}
               />
               <IconButton
+                variant="outline-secondary"
+                icon="qr-code"
+                label={INVENTORY_LABELS.enrollment.actionOfDevice(d.imei)}
+                title={INVENTORY_LABELS.enrollment.action}
+                disabled={!canEdit}
+                onClick={() => setEnrolling({ kind: 'device', id: d.id, imei: d.imei })}
+              />
+              <IconButton
                 variant="outline-danger"
                 icon="trash"
                 label={L.deleteOf(d.imei)}
@@ -248,6 +258,7 @@ export default function PreEnrolledPage({ title, path }: PageProps) {
       >
         <p className="mb-0">{deleting ? L.confirmDelete(deleting.imei) : ''}</p>
       </AppModal>
+      <EnrollmentQrModal scope={enrolling} onClose={() => setEnrolling(null)} />
     </section>
   );
 }

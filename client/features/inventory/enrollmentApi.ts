@@ -1,0 +1,31 @@
+import type { EnrollmentTokenBodyInput, EnrollmentTokenCreated, EnrollmentTokenList } from '../../../shared/contracts/enrollment';
+import { apiSlice } from '../../api/apiSlice';
+import { http } from '../../api/axiosBaseQuery';
+import { queryParams } from '../../api/queryParams';
+
+/** Whose tokens: a group's, one pre-enrolled device's, or (neither) those of the devices with no group. */
+export interface EnrollmentScopeArgs {
+  groupId?: number;
+  deviceId?: number;
+}
+
+/** QR enrollment tokens (/v5/enrollment-tokens): the live ones of a scope, a new one (shown once), revoking one. */
+export const enrollmentApi = apiSlice.injectEndpoints({
+  endpoints: (build) => ({
+    listEnrollmentTokens: build.query<EnrollmentTokenList, EnrollmentScopeArgs>({
+      query: (scope) => http.get('/v5/enrollment-tokens', queryParams(scope)),
+      providesTags: ['EnrollmentTokens'],
+    }),
+    /** Creates a token for the scope; the server revokes the scope's previous live tokens ('Regenerar'). */
+    createEnrollmentToken: build.mutation<EnrollmentTokenCreated, EnrollmentTokenBodyInput>({
+      query: (body) => http.post('/v5/enrollment-tokens', body),
+      invalidatesTags: ['EnrollmentTokens', 'Audit'],
+    }),
+    revokeEnrollmentToken: build.mutation<void, number>({
+      query: (id) => http.delete('/v5/enrollment-tokens', id),
+      invalidatesTags: ['EnrollmentTokens', 'Audit'],
+    }),
+  }),
+});
+
+export const { useListEnrollmentTokensQuery, useCreateEnrollmentTokenMutation, useRevokeEnrollmentTokenMutation } = enrollmentApi;
