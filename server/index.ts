@@ -2,6 +2,7 @@ import http from 'node:http';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pino from 'pino';
+import { AgentClock } from './agent/agentClock';
 import { createApp } from './app';
 import { ConfigError, loadConfig } from './config';
 import { ADVISORY_LOCKS, withAdvisoryLock } from './db/advisoryLock';
@@ -66,6 +67,7 @@ async function main(): Promise<void> {
 
   const app = createApp({ config, db, logger, assets, identity, verifiers, directory });
   const server = http.createServer(app);
+  const agentClock = new AgentClock(app.agent.service, logger);
   // Longer than a load balancer's idle timeout, so it never reuses a socket we just closed.
   server.keepAliveTimeout = 65_000;
   installSignalHandlers({
@@ -74,8 +76,11 @@ async function main(): Promise<void> {
     logger,
     delayMs: config.shutdown.delayMs,
     timeoutMs: config.shutdown.timeoutMs,
+    // Waiting check-ins answer now (their agents come back to another replica).
+    stopAccepting: () => app.agent.stop(),
     // The job runner lets its batch in flight commit before the database closes.
     close: async () => {
+      await agentClock.stop();
       await app.jobRunner.stop();
       await db.close();
     },
@@ -90,6 +95,8 @@ async function main(): Promise<void> {
     if (boot.created) logStream(logger).write(bootstrapBanner(boot, `http://localhost:${port}`));
     // Bulk-action jobs: queued ones, and those a previous process or another replica left unfinished.
     app.jobRunner.start();
+    // Temporary unlocks that run out are locked again by the server's clock too.
+    agentClock.start();
   });
 }
 

@@ -12,6 +12,11 @@ export interface ShutdownOptions {
   /** In-flight requests get this long to finish once the listener is closed. */
   timeoutMs: number;
   /** Closes pools and other resources after the last request. */
+  /**
+   * Runs when the listener stops accepting, before the drain waits for the requests in flight:
+   * what holds a request open on purpose (long polls) answers now instead of at the deadline.
+   */
+  stopAccepting?: () => Promise<void>;
   close: () => Promise<void>;
 }
 
@@ -108,6 +113,7 @@ export async function drain(opts: ShutdownOptions): Promise<number> {
   await new Promise((r) => setTimeout(r, opts.delayMs));
 
   logger.info('shutdown: no longer accepting connections');
+  await opts.stopAccepting?.().catch((err: unknown) => logger.error({ err }, 'shutdown: ending long polls failed'));
   let forced = false;
   await new Promise<void>((resolve) => {
     const deadline = setTimeout(() => {

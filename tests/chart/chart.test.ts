@@ -103,6 +103,7 @@ describe('values.schema.json', () => {
       'persistence.annotations',
       'service.annotations',
       'ingress.annotations',
+      'agents.ingress.annotations',
       'resources.requests',
       'resources.limits',
       'nodeSelector',

@@ -612,6 +612,40 @@ describeHelm('rendered chart: configuration', () => {
     expect(backend).toEqual({ name: svc.metadata?.name, port: { name: 'http' } });
   });
 
+  it('configures the agents and, when asked, routes /agent/v1 on a host of their own to the same Service', async () => {
+    const [plain, agents] = await Promise.all([
+      render({}),
+      render({
+        agents: {
+          serverUrl: 'https://agentes.example.com',
+          ratePerDevicePerMinute: 240,
+          ingress: {
+            enabled: true,
+            className: 'nginx',
+            host: 'agentes.example.com',
+            tls: [{ secretName: 'agentes-tls', hosts: ['agentes.example.com'] }],
+          },
+        },
+      }),
+    ]);
+    expect(docsOf(plain, 'agent-ingress.yaml')).toEqual([]);
+    expect(configMapOf(plain).data).toMatchObject({ AGENT_RATE_LIMIT_PER_MINUTE: '120', AGENT_ENROLL_RATE_LIMIT_PER_MINUTE: '30' });
+    expect(configMapOf(plain).data?.['AGENT_SERVER_URL']).toBeUndefined();
+    expect(configMapOf(agents).data).toMatchObject({ AGENT_SERVER_URL: 'https://agentes.example.com', AGENT_RATE_LIMIT_PER_MINUTE: '240' });
+    const ing = asModel(Ingress, one(agents, 'agent-ingress.yaml'));
+    const svc = asModel(Service, one(agents, 'service.yaml'));
+    expect(ing.spec?.rules).toEqual([
+      {
+        host: 'agentes.example.com',
+        http: { paths: [{ path: '/agent/v1', pathType: 'Prefix', backend: { service: { name: svc.metadata?.name, port: { name: 'http' } } } }] },
+      },
+    ]);
+    expect(ing.spec?.tls).toEqual([{ hosts: ['agentes.example.com'], secretName: 'agentes-tls' }]);
+    // Every variable the chart sets is one the server reads.
+    const known = Object.keys(envSchema.shape);
+    for (const key of Object.keys(configMapOf(agents).data ?? {})) expect(known).toContain(key);
+  });
+
   it('uses an existing claim instead of creating one, and "-" as an empty storage class', async () => {
     const [existing, noClass] = await Promise.all([
       render({ persistence: { existingClaim: 'portal-data' } }),

@@ -291,6 +291,53 @@ describe.each(testEngines())('agent API (%s)', (engine) => {
     expect((await agent(token).reject(1, '')).status).toBe(400);
   });
 
+  test('/metrics counts check-ins by outcome, open long polls, pending commands by action and the command latency', async () => {
+    const { id, token } = await enrolledDevice();
+    await agent(token).checkin();
+    await act(id, { action: 5, title: 'Aviso', message: 'Su pago vence mañana' });
+    const answer = (await agent(token).checkin()).body as CheckinResponse;
+    await agent(token).ack(answer.commands[0]!.id);
+    const text = (await request(app()).get('/metrics')).text;
+    expect(text).toMatch(/agent_checkins_total\{outcome="commands"\} [1-9]/);
+    expect(text).toMatch(/agent_checkins_total\{outcome="empty"\} [1-9]/);
+    expect(text).toContain('agent_long_polls_open 0');
+    expect(text).toMatch(/agent_pending_commands\{action="0"\} \d+/);
+    expect(text).toMatch(/agent_command_latency_seconds_count\{stage="delivered",action="5"\} [1-9]/);
+    expect(text).toMatch(/agent_command_latency_seconds_count\{stage="acknowledged",action="5"\} [1-9]/);
+  });
+
+  test("the server's clock locks a temporary unlock again once its date has passed", async () => {
+    let clock = Date.now();
+    const timed = await adminApi(testDb.db, { deps: { now: () => new Date(clock) } });
+    const headers = await timed.headersOf('admin@demo.local');
+    const imei = testImei(9700);
+    const created = (await request(timed.ta.app).post('/api/v5/devices').set(headers).send({ imei, deviceType: 1, groupId })).body as Device;
+    const qr = (await request(timed.ta.app).post('/api/v5/enrollment-tokens').set(headers).send({ groupId })).body as EnrollmentTokenCreated;
+    const token = ((await request(timed.ta.app).post('/agent/v1/enroll').send({ enrollmentToken: qr.token, imei, deviceType: 1 })).body as EnrollResponse)
+      .deviceToken;
+    const call = (path: string, body: Record<string, unknown> = {}) => request(timed.ta.app).post(path).set('Authorization', `Bearer ${token}`).send(body);
+    await call('/agent/v1/checkin');
+    const lock = (await request(timed.ta.app).post(`/api/v5/devices/${created.id}/actions`).set(headers).send({ action: 0, lockType: 'SinKiosko' })).body as ActionResult;
+    await call('/agent/v1/checkin');
+    await call(`/agent/v1/commands/${lock.command!.id}/ack`);
+    const until = new Date(clock + 2 * 3600_000).toISOString();
+    const unlock = (await request(timed.ta.app).post(`/api/v5/devices/${created.id}/actions`).set(headers).send({ action: 1, until })).body as ActionResult;
+    expect(unlock.device!.status).toBe(DEVICE_STATUS.TEMPORARY_UNLOCKING);
+    await call('/agent/v1/checkin');
+    await call(`/agent/v1/commands/${unlock.command!.id}/ack`);
+    const get = async () => (await request(timed.ta.app).get(`/api/v5/devices/${created.id}`).set(headers)).body as Device;
+    expect(await get()).toMatchObject({ status: DEVICE_STATUS.TEMPORARY_ACTIVE, temporaryUntil: until });
+    expect(await timed.ta.app.agent.service.expireTemporaryUnlocks()).toBe(0);
+    clock += 3 * 3600_000;
+    expect(await timed.ta.app.agent.service.expireTemporaryUnlocks()).toBe(1);
+    expect(await get()).toMatchObject({ status: DEVICE_STATUS.bloqueado, lockType: 'SinKiosko', temporaryUntil: null });
+    const audit = await testDb.db.query<{ actor_email: string }>(
+      "SELECT actor_email FROM audit_log WHERE entity = 'device' AND entity_id = $1 AND action = 'temporary_expired'",
+      [String(created.id)],
+    );
+    expect(audit.rows).toEqual([{ actor_email: 'sistema' }]);
+  });
+
   if (engine === 'postgres') {
     test('a second replica on the same database wakes the long poll the first one holds', async () => {
       const { id, token } = await enrolledDevice();

@@ -1,0 +1,50 @@
+/**
+ * The server's own clock on the device side: temporary unlocks whose date has passed are locked
+ * again even when the device never reports it (TEMPORARY_ACTIVE → bloqueado). Every replica runs
+ * it; the sweep locks rows with SKIP LOCKED, so replicas share the work without waiting.
+ */
+import type { Logger } from '../logger';
+import type { AgentService } from './agentService';
+
+export const AGENT_CLOCK_MS = 30_000;
+
+export class AgentClock {
+  private timer: NodeJS.Timeout | undefined;
+  private running: Promise<void> | undefined;
+
+  constructor(
+    private readonly service: Pick<AgentService, 'expireTemporaryUnlocks'>,
+    private readonly logger: Logger,
+    private readonly intervalMs = AGENT_CLOCK_MS,
+  ) {}
+
+  /** One sweep: batches until no expired temporary unlock is left. */
+  async tick(): Promise<number> {
+    let total = 0;
+    for (;;) {
+      const n = await this.service.expireTemporaryUnlocks();
+      total += n;
+      if (n === 0) return total;
+    }
+  }
+
+  start(): void {
+    this.timer = setInterval(() => {
+      if (this.running) return;
+      this.running = this.tick()
+        .then((n) => {
+          if (n > 0) this.logger.info({ devices: n }, 'temporary unlocks expired: devices locked again');
+        })
+        .catch((err: unknown) => this.logger.warn({ err }, 'temporary unlock sweep failed; retrying at the next tick'))
+        .finally(() => {
+          this.running = undefined;
+        });
+    }, this.intervalMs);
+    this.timer.unref();
+  }
+
+  async stop(): Promise<void> {
+    if (this.timer) clearInterval(this.timer);
+    await this.running;
+  }
+}
