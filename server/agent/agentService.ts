@@ -227,7 +227,15 @@ export class AgentService {
     let commands = row.has_commands ? await this.deliver(row.id, now) : [];
     const deadline = Date.now() + body.wait * 1000;
     while (commands.length === 0 && body.wait > 0 && !signal?.aborted && Date.now() < deadline) {
-      await this.waiters.wait(row.id, deadline - Date.now(), signal);
+      // Armed before looking: a command created between the look and the wait still wakes it.
+      const waiting = this.waiters.arm(row.id, deadline - Date.now(), signal);
+      now = this.settings.now();
+      commands = await this.deliver(row.id, now);
+      if (commands.length > 0) {
+        waiting.cancel();
+        break;
+      }
+      await waiting.done;
       if (signal?.aborted) break;
       now = this.settings.now();
       commands = await this.deliver(row.id, now);

@@ -56,27 +56,39 @@ export class CommandWaiters {
   }
 
   /**
-   * Resolves when a command for the device may have arrived, after `ms`, or when `signal`
-   * aborts (the agent hung up, the server is stopping): whichever comes first.
+   * Starts waiting for the device now: `done` resolves when a command for it may have arrived,
+   * after `ms`, or when `signal` aborts (the agent hung up, the server is stopping), whichever
+   * comes first. Arm first, then look at the commands, then await `done` (or `cancel` when
+   * something was found): a command created in between is never missed.
    */
-  wait(deviceId: number, ms: number, signal?: AbortSignal): Promise<void> {
-    if (this.stopped || signal?.aborted || ms <= 0) return Promise.resolve();
-    return new Promise<void>((resolve) => {
+  arm(deviceId: number, ms: number, signal?: AbortSignal): { done: Promise<void>; cancel: () => void } {
+    if (this.stopped || signal?.aborted || ms <= 0) return { done: Promise.resolve(), cancel: () => undefined };
+    let finish: () => void = () => undefined;
+    const done = new Promise<void>((resolve) => {
       let set = this.waiting.get(deviceId);
       if (!set) this.waiting.set(deviceId, (set = new Set()));
       this.open++;
-      const done = () => {
+      let settled = false;
+      finish = () => {
+        if (settled) return;
+        settled = true;
         clearTimeout(timer);
-        signal?.removeEventListener('abort', done);
+        signal?.removeEventListener('abort', finish);
         const current = this.waiting.get(deviceId);
-        if (current?.delete(done) && current.size === 0) this.waiting.delete(deviceId);
+        if (current?.delete(finish) && current.size === 0) this.waiting.delete(deviceId);
         this.open--;
         resolve();
       };
-      const timer = setTimeout(done, ms);
-      signal?.addEventListener('abort', done, { once: true });
-      set.add(done);
+      const timer = setTimeout(finish, ms);
+      signal?.addEventListener('abort', finish, { once: true });
+      set.add(finish);
     });
+    return { done, cancel: () => finish() };
+  }
+
+  /** `arm` and await it. */
+  wait(deviceId: number, ms: number, signal?: AbortSignal): Promise<void> {
+    return this.arm(deviceId, ms, signal).done;
   }
 
   /** Wakes every waiter and stops listening (shutdown). */
