@@ -197,3 +197,26 @@ describe('graceful shutdown (drain)', () => {
     expect(code).toBe(1);
   });
 });
+
+describe('graceful shutdown of long polls', () => {
+  test('stopAccepting runs when the listener stops accepting, so a request held open on purpose answers before the deadline', async () => {
+    const { server, release, started } = slowServer();
+    const base = await listen(server);
+    const poll = fetch(`${base}/slow`).then(async (r) => r.text());
+    await started;
+    const began = Date.now();
+    const code = await drain({
+      server,
+      readiness: new Readiness([]),
+      logger: silent,
+      delayMs: 50,
+      timeoutMs: 20_000,
+      // What the app does: its waiting check-ins answer now.
+      stopAccepting: async () => release(),
+      close: async () => undefined,
+    });
+    expect(code).toBe(0);
+    expect(await poll).toBe('slow done');
+    expect(Date.now() - began).toBeLessThan(5_000);
+  });
+});
