@@ -9,14 +9,19 @@ function sources(dir: string): { file: string; text: string }[] {
     .map((f) => ({ file: path.relative(path.join(__dirname, '..'), path.join(dir, f)), text: fs.readFileSync(path.join(dir, f), 'utf8') }));
 }
 
-describe('SQL only in repositories (router → service → repository)', () => {
-  const files = [...sources(__dirname), ...sources(path.join(__dirname, '..', 'middleware')), ...sources(path.join(__dirname, '..', 'auth'))];
+describe('SQL only in repositories (router → service → repository; the agent side too)', () => {
+  const files = [
+    ...sources(__dirname),
+    ...sources(path.join(__dirname, '..', 'middleware')),
+    ...sources(path.join(__dirname, '..', 'auth')),
+    ...sources(path.join(__dirname, '..', 'agent')),
+  ];
 
   test('the API, middleware and auth sources are found', () => {
     expect(files.length).toBeGreaterThan(20);
     expect(files.some((f) => f.file.endsWith('Repository.ts'))).toBe(true);
     expect(files.map((f) => f.file)).toEqual(
-      expect.arrayContaining([path.join('auth', 'sessionRevocations.ts'), path.join('auth', 'grantsRepository.ts')]),
+      expect.arrayContaining([path.join('auth', 'sessionRevocations.ts'), path.join('auth', 'grantsRepository.ts'), path.join('agent', 'agentService.ts')]),
     );
   });
 
