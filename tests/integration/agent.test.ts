@@ -313,15 +313,19 @@ describe.each(testEngines())('agent API (%s)', (engine) => {
     const imei = testImei(9700);
     const created = (await request(timed.ta.app).post('/api/v5/devices').set(headers).send({ imei, deviceType: 1, groupId })).body as Device;
     const qr = (await request(timed.ta.app).post('/api/v5/enrollment-tokens').set(headers).send({ groupId })).body as EnrollmentTokenCreated;
-    const token = ((await request(timed.ta.app).post('/agent/v1/enroll').send({ enrollmentToken: qr.token, imei, deviceType: 1 })).body as EnrollResponse)
-      .deviceToken;
-    const call = (path: string, body: Record<string, unknown> = {}) => request(timed.ta.app).post(path).set('Authorization', `Bearer ${token}`).send(body);
+    const token = (
+      (await request(timed.ta.app).post('/agent/v1/enroll').send({ enrollmentToken: qr.token, imei, deviceType: 1 })).body as EnrollResponse
+    ).deviceToken;
+    const call = (path: string, body: Record<string, unknown> = {}) =>
+      request(timed.ta.app).post(path).set('Authorization', `Bearer ${token}`).send(body);
     await call('/agent/v1/checkin');
-    const lock = (await request(timed.ta.app).post(`/api/v5/devices/${created.id}/actions`).set(headers).send({ action: 0, lockType: 'SinKiosko' })).body as ActionResult;
+    const lock = (await request(timed.ta.app).post(`/api/v5/devices/${created.id}/actions`).set(headers).send({ action: 0, lockType: 'SinKiosko' }))
+      .body as ActionResult;
     await call('/agent/v1/checkin');
     await call(`/agent/v1/commands/${lock.command!.id}/ack`);
     const until = new Date(clock + 2 * 3600_000).toISOString();
-    const unlock = (await request(timed.ta.app).post(`/api/v5/devices/${created.id}/actions`).set(headers).send({ action: 1, until })).body as ActionResult;
+    const unlock = (await request(timed.ta.app).post(`/api/v5/devices/${created.id}/actions`).set(headers).send({ action: 1, until }))
+      .body as ActionResult;
     expect(unlock.device!.status).toBe(DEVICE_STATUS.TEMPORARY_UNLOCKING);
     await call('/agent/v1/checkin');
     await call(`/agent/v1/commands/${unlock.command!.id}/ack`);
@@ -336,6 +340,26 @@ describe.each(testEngines())('agent API (%s)', (engine) => {
       [String(created.id)],
     );
     expect(audit.rows).toEqual([{ actor_email: 'sistema' }]);
+  });
+
+  test('offline overlay: a device not seen for DEVICE_OFFLINE_AFTER_HOURS shows Sin conexión until its next check-in', async () => {
+    let clock = Date.now();
+    const timed = await adminApi(testDb.db, { deps: { now: () => new Date(clock) } });
+    const headers = await timed.headersOf('admin@demo.local');
+    const imei = testImei(9800);
+    const created = (await request(timed.ta.app).post('/api/v5/devices').set(headers).send({ imei, deviceType: 2, groupId })).body as Device;
+    const qr = (await request(timed.ta.app).post('/api/v5/enrollment-tokens').set(headers).send({ groupId })).body as EnrollmentTokenCreated;
+    const token = (
+      (await request(timed.ta.app).post('/agent/v1/enroll').send({ enrollmentToken: qr.shortCode, imei, deviceType: 2 })).body as EnrollResponse
+    ).deviceToken;
+    const checkin = () => request(timed.ta.app).post('/agent/v1/checkin').set('Authorization', `Bearer ${token}`).send({});
+    const get = async () => ((await request(timed.ta.app).get(`/api/v5/devices/${created.id}`).set(headers)).body as Device).status;
+    await checkin();
+    expect(await get()).toBe(DEVICE_STATUS.enrolado);
+    clock += (timed.ta.config.deviceOfflineAfterHours + 1) * 3600_000;
+    expect(await get()).toBe(DEVICE_STATUS.sin_conexion);
+    expect(((await checkin()).body as CheckinResponse).status).toBe(DEVICE_STATUS.enrolado);
+    expect(await get()).toBe(DEVICE_STATUS.enrolado);
   });
 
   if (engine === 'postgres') {
