@@ -144,6 +144,7 @@ export function cancelled(f: MachineFacts, command: MachineCommand): Transition 
  * previous rejection.
  */
 export function acknowledged(f: MachineFacts, c: MachineCommand): Transition {
+  if (f.lifecycle === 'released') return refuse('RELEASED');
   if (f.lifecycle === 'pre_enrolled') return refuse('NOT_ENROLLED');
   let next: MachineFacts = { ...clearPending(f, c.id), failureReason: null };
   switch (c.action) {
@@ -187,6 +188,7 @@ const released = (f: MachineFacts): MachineFacts => ({
 
 /** The agent rejected a command: fallido with the reason until the next acknowledgement; the other facts stay. */
 export function rejected(f: MachineFacts, c: MachineCommand, reason: string): Transition {
+  if (f.lifecycle === 'released') return refuse('RELEASED');
   if (f.lifecycle === 'pre_enrolled') return refuse('NOT_ENROLLED');
   return ok({ ...clearPending(f, c.id), failureReason: reason });
 }
