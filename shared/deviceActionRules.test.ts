@@ -66,6 +66,8 @@ describe('the disabled-actions table (specification §4)', () => {
         });
       } else if (status === LIBERADO && (action === 2 || action === 13)) {
         expect(r).toEqual({ status: 409, code: 'ALREADY_RELEASED', reason: M.actions.alreadyReleased });
+      } else if (status === LIBERADO && action !== 7 && action !== 11) {
+        expect(r).toEqual({ status: 409, code: 'RELEASED_NO_AGENT', reason: M.actions.releasedNoAgent });
       } else {
         expect(r).toBeNull();
       }
@@ -116,12 +118,13 @@ describe('refusals beyond the table', () => {
     }
   });
 
-  test('a released device: no second release (online or offline); it may be deleted or notified', () => {
+  test('a released device: no second release (online or offline), no command (its agent left); it may be deleted', () => {
     const released = { status: LIBERADO, lockType: null, pendingAction: null };
     expect(refusal(released, 2)?.code).toBe('ALREADY_RELEASED');
     expect(refusal(released, 13)?.code).toBe('ALREADY_RELEASED');
     expect(refusal(released, 11)).toBeNull();
-    expect(refusal(released, 5)).toBeNull();
+    expect(refusal(released, 7)).toBeNull();
+    for (const action of [3, 5, 10]) expect(refusal(released, action)?.code).toBe('RELEASED_NO_AGENT');
   });
 
   test('deleting an active or locked device is refused (409)', () => {
@@ -134,7 +137,7 @@ describe('refusals beyond the table', () => {
     expect(refusal(device, 0, new Set([5, 7]))).toEqual({ status: 403, code: 'ACTION_NOT_GRANTED', reason: M.actions.notGranted('Bloquear') });
     expect(refusal(device, 0, [5, 7])?.status).toBe(403);
     expect(refusal({ status: 5, lockType: null, pendingAction: null }, 0, [0])).toBeNull();
-    expect(refusal(device, 5, [5])).toBeNull();
+    expect(refusal(device, 11, [11])).toBeNull();
     // Granted, the device rules still apply.
     expect(refusal(device, 0, [0])?.status).toBe(409);
   });

@@ -46,6 +46,10 @@ export function refusal(device: ActionTarget, action: number, granted?: Readonly
   if (device.status === DEVICE_STATUS.liberado && (action === DEVICE_ACTION.RELEASE || action === DEVICE_ACTION.RELEASE_OFFLINE)) {
     return { status: 409, code: 'ALREADY_RELEASED', reason: M.actions.alreadyReleased };
   }
+  // A released device's agent left (its token is revoked): a command would wait forever.
+  if (device.status === DEVICE_STATUS.liberado && !PRE_ENROLLED_ACTIONS.includes(action)) {
+    return { status: 409, code: 'RELEASED_NO_AGENT', reason: M.actions.releasedNoAgent };
+  }
   if (device.pendingAction !== null && (STATEFUL_ACTIONS.includes(action) || action === DEVICE_ACTION.DELETE_DEVICE)) {
     return { status: 409, code: 'PENDING_COMMAND', reason: M.actions.pendingConflict(actionLabel(device.pendingAction)) };
   }

@@ -661,16 +661,7 @@ describe('every lifecycle × lock state', () => {
   ];
   const reachable = (f: MachineFacts): boolean => !['pre_enrolled', 'released'].includes(f.lifecycle) || f.lockState === 'active';
 
-  const REFUSALS: readonly RefusalCode[] = [
-    'RELEASED',
-    'NOT_ENROLLED',
-    'NOT_TEMPORARY',
-    'ALREADY_SUSPENDED',
-    'NOT_SUSPENDED',
-    'NOT_A_COMMAND',
-    'NOT_AN_OFFLINE_CODE',
-    'NOT_AN_AGENT_LOCK',
-  ];
+  const REFUSALS: readonly RefusalCode[] = ['RELEASED', 'NOT_ENROLLED', 'NOT_TEMPORARY', 'ALREADY_SUSPENDED', 'NOT_SUSPENDED', 'NOT_AN_OFFLINE_CODE'];
 
   test('each transition refuses with a code or returns valid, consistent facts (never throws)', () => {
     expect(starts.length).toBe(LIFECYCLES.length * LOCK_STATES.length * 2 + (4 - 1) * LOCK_STATES.length * 2);

@@ -34,15 +34,7 @@ export interface MachineCommand {
   payload: Record<string, unknown>;
 }
 
-export type RefusalCode =
-  | 'RELEASED'
-  | 'NOT_ENROLLED'
-  | 'NOT_TEMPORARY'
-  | 'ALREADY_SUSPENDED'
-  | 'NOT_SUSPENDED'
-  | 'NOT_A_COMMAND'
-  | 'NOT_AN_OFFLINE_CODE'
-  | 'NOT_AN_AGENT_LOCK';
+export type RefusalCode = 'RELEASED' | 'NOT_ENROLLED' | 'NOT_TEMPORARY' | 'ALREADY_SUSPENDED' | 'NOT_SUSPENDED' | 'NOT_AN_OFFLINE_CODE';
 
 export type Transition = { ok: true; facts: MachineFacts; revokeToken: boolean } | { ok: false; code: RefusalCode };
 

@@ -78,6 +78,7 @@ describe('device status from facts', () => {
       { lockState: 'locked' },
       {},
       { lifecycle: 'configured' },
+      { lockState: 'unlocked' },
       { lockState: 'unlocked_offline' },
       { lifecycle: 'reconfigured', lockState: 'locked' },
       { lifecycle: 'reconfigured' },

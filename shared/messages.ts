@@ -205,6 +205,7 @@ export const INVENTORY_MESSAGES = {
     notGranted: (action: string) => `Su perfil no permite la acción ${action}`,
     notEnrolled: 'El dispositivo aún no está enrolado: solo se puede editar, asignar a un grupo o eliminar',
     alreadyReleased: 'El dispositivo ya está liberado',
+    releasedNoAgent: 'El dispositivo está liberado: su agente ya no recibe comandos',
     deleteWhileInUse: 'No se puede eliminar un dispositivo activo o bloqueado',
     commandNotFound: 'Comando no encontrado',
     notCancellable: 'Solo se puede cancelar un comando que el dispositivo aún no ha recibido',

@@ -65,7 +65,7 @@ const STATEFUL = [0, 1, 2, 3, 4, 8, 10];
 function expectedStatus(status: number, pending: number | null, action: number): 201 | 409 {
   if (DISABLED.get(status)?.includes(action)) return 409;
   if (status === 25 && action !== 11) return 409; // pre-enrolled: only the registry's actions
-  if (status === 9 && (action === 2 || action === 13)) return 409; // released already
+  if (status === 9 && action !== 11) return 409; // released: no second release, and its agent left
   if (pending !== null && (STATEFUL.includes(action) || action === 11)) return 409;
   if (action === 11 && (status === 5 || status === 3)) return 409; // active or locked: not deletable
   return 201;
@@ -222,7 +222,7 @@ describe.each(testEngines())('device actions on %s', (engine) => {
       origin: null,
       payload: { lockType: 'PorCredito', message: 'Pague su cuota', stolen: false },
       requestedBy: 'admin@demo.local',
-      cancellable: false,
+      cancellable: true,
       jobId: null,
     });
     expect(body.offlineCode).toBeUndefined();
@@ -433,25 +433,26 @@ describe.each(testEngines())('device actions on %s', (engine) => {
       expect(again.body.message).toBe(M.actions.notCancellable);
     });
 
-    test("after 48 hours it cannot be cancelled; nor can another command; another device's command is not found", async () => {
+    test("after 48 hours a RELEASE the device has not received can still be cancelled, as can any undelivered command; another device's command is not found", async () => {
+      // (A delivered command cannot be cancelled: tests/integration/agent.test.ts, with a real agent.)
       now = new Date('2030-02-01T10:00:00Z');
       const id = await device({ lastSeenAt: now });
       const release = (await act(id, BODIES[2]).expect(201)).body as ActionResult;
       now = new Date('2030-02-03T10:00:01Z');
-      const before = await state();
-      const late = await request(app()).post(`/api/v5/devices/${id}/actions/${release.command!.id}/cancel`).set(admin).expect(409);
-      expect(late.body).toEqual({ code: 'NOT_CANCELLABLE', message: M.actions.notCancellable });
-      expect(await state()).toEqual(before);
-      const history = (await request(app()).get(`/api/v5/devices/${id}/history`).set(admin).expect(200)).body as History;
-      expect(history.data[0]).toMatchObject({ status: 'pending', cancellable: false });
+      let history = (await request(app()).get(`/api/v5/devices/${id}/history`).set(admin).expect(200)).body as History;
+      expect(history.data[0]).toMatchObject({ status: 'pending', deliveredAt: null, cancellable: true });
 
       const locked = await device({ lastSeenAt: now });
       const lock = (await act(locked, BODIES[0]).expect(201)).body as ActionResult;
-      await request(app()).post(`/api/v5/devices/${locked}/actions/${lock.command!.id}/cancel`).set(admin).expect(409);
+      const cancelledLock = await request(app()).post(`/api/v5/devices/${locked}/actions/${lock.command!.id}/cancel`).set(admin).expect(200);
+      expect(cancelledLock.body).toMatchObject({ status: 'cancelled', cancellable: false });
       const other = await request(app()).post(`/api/v5/devices/${locked}/actions/${release.command!.id}/cancel`).set(admin).expect(404);
       expect(other.body).toEqual({ code: 'COMMAND_NOT_FOUND', message: M.actions.commandNotFound });
       await request(app()).post(`/api/v5/devices/999999/actions/${release.command!.id}/cancel`).set(admin).expect(404);
       await request(app()).post(`/api/v5/devices/${id}/actions/abc/cancel`).set(admin).expect(400);
+      await request(app()).post(`/api/v5/devices/${id}/actions/${release.command!.id}/cancel`).set(admin).expect(200);
+      history = (await request(app()).get(`/api/v5/devices/${id}/history`).set(admin).expect(200)).body as History;
+      expect(history.data[0]).toMatchObject({ status: 'cancelled', cancellable: false });
     });
   });
 
