@@ -81,6 +81,11 @@ export const INVENTORY_LABELS = {
     notificationMessage: 'Mensaje',
     reference: 'Referencia de pago',
     referenceHelp: 'Letras, números y guiones.',
+    /** A command the device has not received yet can be cancelled (row menu and detail). */
+    cancelPending: 'Cancelar comando pendiente',
+    confirmCancelPending: (action: string, imei: string) =>
+      `¿Cancelar el comando pendiente "${action}" del dispositivo con IMEI ${imei}? El dispositivo aún no lo ha recibido.`,
+    commandCancelled: 'Comando cancelado',
   },
 
   /** The offline code shown once. */
@@ -129,9 +134,19 @@ export const INVENTORY_LABELS = {
     requestedBy: 'Solicitado por',
     requestedAt: 'Solicitado',
     cancelWindowEnds: 'Se puede cancelar hasta',
-    cancelRelease: 'Cancelar liberación',
-    confirmCancelRelease: (imei: string) => `¿Cancelar la liberación pendiente del dispositivo ${imei}?`,
-    releaseCancelled: 'Liberación cancelada',
+    delivered: 'Entregado al dispositivo',
+    waitingDelivery: 'En espera de que el dispositivo se conecte',
+    /** What the pending command asks for (its payload). */
+    payload: {
+      lockType: 'Tipo de bloqueo',
+      lockMessage: 'Mensaje de bloqueo',
+      stolen: 'Reportado como robado',
+      yes: 'Sí',
+      notificationTitle: 'Título de la notificación',
+      notificationMessage: 'Texto de la notificación',
+      reference: 'Referencia de pago',
+      until: 'Desbloqueo temporal hasta',
+    },
     failure: 'Motivo del fallo',
   },
 
@@ -144,8 +159,10 @@ export const INVENTORY_LABELS = {
     portal: 'Portal',
     requestedBy: 'Solicitado por',
     requestedAt: 'Solicitado',
+    deliveredAt: 'Entregado al dispositivo',
     acknowledgedAt: 'Confirmado por el dispositivo',
     result: 'Resultado',
+    rejectionReason: 'Motivo del rechazo',
     expiresAt: 'Vence',
     job: 'Acción masiva',
     statuses: {
@@ -194,6 +211,10 @@ export const INVENTORY_LABELS = {
     jobError: 'Error del trabajo',
     download: 'Descargar resultados (CSV)',
     downloaded: 'Resultados descargados',
+    /** Where a finished job's commands are (followed while some are on their way). */
+    commandsProgress: (c: { acknowledged: number; delivered: number; waiting: number; rejected: number; cancelled: number }) =>
+      `Comandos: ${count(c.acknowledged)} confirmados, ${count(c.delivered)} recibidos, ${count(c.waiting)} en espera, ${count(c.rejected)} rechazados, ${count(c.cancelled)} cancelados`,
+    stopFollowing: 'Dejar de seguir los comandos',
   },
 
   // The registration, pre-enrolled and groups pages, and the one-device form.

@@ -1,6 +1,7 @@
 import { useEffect, useId, useRef, useState } from 'react';
 import Alert from 'react-bootstrap/Alert';
 import Button from 'react-bootstrap/Button';
+import CloseButton from 'react-bootstrap/CloseButton';
 import Modal from 'react-bootstrap/Modal';
 import ProgressBar from 'react-bootstrap/ProgressBar';
 import { INVENTORY_LABELS } from '../../../shared/constants/inventoryLabels';
@@ -14,18 +15,23 @@ import { toastSuccess } from '../../components/toast';
 import { ActionPayloadForm } from './ActionPayloadForm';
 import { BulkSummary } from './BulkSummary';
 import { newIdempotencyKey } from './deviceActionItems';
+import { commandsInFlight, jobPollingInterval } from './inFlight';
 import { inventoryApi, useBulkPreviewMutation, useDownloadJobResultsMutation, useGetJobQuery, useStartBulkActionMutation } from './inventoryApi';
 
 const L = INVENTORY_LABELS.bulk;
 const n = (v: number) => v.toLocaleString('es-MX');
 const FINISHED: readonly Job['status'][] = ['completed', 'failed'];
 
-/** A job's progress, polled every second until it has finished, then its result and the CSV. */
+/**
+ * A job's progress, polled every second until it has finished, then its result and the CSV; then
+ * where its commands are, polled every two seconds while some are on their way to the devices
+ * (until the user stops following them).
+ */
 export function BulkJobProgress({ jobId }: { jobId: number }) {
-  // Polled every second until the cached answer says it has finished.
+  const [following, setFollowing] = useState(true);
+  // The interval is decided on the cached answer (inFlight.ts).
   const cached = inventoryApi.endpoints.getJob.useQueryState(jobId);
-  const finishedJob = cached.data !== undefined && FINISHED.includes(cached.data.status);
-  const { data: job } = useGetJobQuery(jobId, { pollingInterval: finishedJob ? 0 : 1000, skipPollingIfUnfocused: false });
+  const { data: job } = useGetJobQuery(jobId, { pollingInterval: jobPollingInterval(cached.data, following), skipPollingIfUnfocused: false });
   const [download, downloadState] = useDownloadJobResultsMutation();
   const dispatch = useAppDispatch();
   const done = job !== undefined && FINISHED.includes(job.status);
@@ -71,6 +77,12 @@ export function BulkJobProgress({ jobId }: { jobId: number }) {
             <dt className="col-7">{L.failed}</dt>
             <dd className="col-5 text-end mb-1">{n(job.failed)}</dd>
           </dl>
+          {job.commands && following && (
+            <div className="d-flex align-items-start justify-content-between gap-2 mb-3" data-testid="bulk-commands">
+              <p className="mb-0">{L.commandsProgress(job.commands)}</p>
+              {commandsInFlight(job) > 0 && <CloseButton aria-label={L.stopFollowing} title={L.stopFollowing} onClick={() => setFollowing(false)} />}
+            </div>
+          )}
           {job.error && (
             <Alert variant="danger">
               <strong className="d-block">{L.jobError}</strong>

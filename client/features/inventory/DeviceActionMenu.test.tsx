@@ -1,12 +1,12 @@
 /** @jest-environment jsdom */
-import { render, screen, within } from '@testing-library/react';
+import { cleanup, render, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { DEVICE_ACTION, DEVICE_ACTIONS } from '../../../shared/constants/deviceActions';
 import { DEVICE_STATUS, STATUS_FILTERS, type LockType } from '../../../shared/constants/domain';
 import type { Device, PendingCommand } from '../../../shared/contracts/devices';
 import { STATEFUL_ACTIONS } from '../../../shared/deviceStatus';
 import { DeviceActionMenu } from './DeviceActionMenu';
-import { BULK_ACTIONS, MENU_ACTIONS } from './deviceActionItems';
+import { BULK_ACTIONS, MENU_ACTIONS, cancellablePending } from './deviceActionItems';
 
 /** react-bootstrap marks a disabled dropdown item with aria-disabled (and the class) and ignores its clicks. */
 const disabled = (el: HTMLElement) => el.getAttribute('aria-disabled') === 'true' && el.classList.contains('disabled');
@@ -14,24 +14,43 @@ const disabled = (el: HTMLElement) => el.getAttribute('aria-disabled') === 'true
 const ALL = new Set(DEVICE_ACTIONS.map((a) => a.code));
 const label = (code: number) => DEVICE_ACTIONS.find((a) => a.code === code)!.label;
 
-function device(status: number, opts: { lockType?: LockType | null; pending?: number | null } = {}) {
+function device(status: number, opts: { lockType?: LockType | null; pending?: number | null; deliveredAt?: string | null } = {}) {
   const pendingCommand: PendingCommand | null =
     opts.pending === undefined || opts.pending === null
       ? null
-      : { id: 9, action: opts.pending, requestedAt: '2026-03-01T10:00:00Z', requestedBy: 'ana@demo.local', deliverAfter: '2026-03-01T10:00:00Z' };
+      : {
+          id: 9,
+          action: opts.pending,
+          requestedAt: '2026-03-01T10:00:00Z',
+          requestedBy: 'ana@demo.local',
+          deliverAfter: '2026-03-01T10:00:00Z',
+          payload: {},
+          deliveredAt: opts.deliveredAt ?? null,
+        };
   return { id: 7, imei: '356938035643809', status: status as Device['status'], lockType: opts.lockType ?? null, pendingCommand };
 }
 
-async function openMenu(dev: ReturnType<typeof device>, granted: ReadonlySet<number> = ALL) {
+async function openMenu(dev: ReturnType<typeof device>, granted: ReadonlySet<number> = ALL, withCancel = false) {
   const user = userEvent.setup();
   const onAction = jest.fn();
   const onDetail = jest.fn();
-  render(<DeviceActionMenu device={dev} granted={granted} onAction={onAction} onDetail={onDetail} />);
+  const onCancelPending = jest.fn();
+  render(
+    <DeviceActionMenu
+      device={dev}
+      granted={granted}
+      onAction={onAction}
+      onDetail={onDetail}
+      onCancelPending={withCancel ? onCancelPending : undefined}
+    />,
+  );
   await user.click(screen.getByRole('button', { name: 'Acciones del dispositivo 356938035643809' }));
   const menu = await screen.findByTestId('device-action-menu');
   const item = (code: number) => menu.querySelector<HTMLButtonElement>(`[data-action="${code}"]`)!;
-  return { user, onAction, onDetail, menu, item };
+  return { user, onAction, onDetail, onCancelPending, menu, item };
 }
+
+const CANCEL = 'Cancelar comando pendiente';
 
 test('every action but HISTORY, with the specification labels; bulk leaves out HISTORY and the offline codes', () => {
   expect(MENU_ACTIONS.map((a) => a.code)).toEqual([0, 1, 2, 3, 4, 5, 6, 8, 9, 10, 11, 12, 13]);
@@ -114,4 +133,54 @@ test('clicking an enabled action or "Ver detalle" reports it; a disabled one doe
   await user.click(screen.getByRole('button', { name: 'Acciones del dispositivo 356938035643809' }));
   await user.click(await screen.findByRole('button', { name: 'Ver detalle' }));
   expect(onDetail).toHaveBeenCalledTimes(1);
+});
+
+describe('Cancelar comando pendiente', () => {
+  test('offered for a pending command the device has not received, whose action the profile grants', async () => {
+    const { user, menu, onAction, onCancelPending } = await openMenu(device(DEVICE_STATUS.bloqueando, { pending: DEVICE_ACTION.LOCK }), ALL, true);
+    const cancel = within(menu).getByRole('button', { name: CANCEL });
+    expect(disabled(cancel)).toBe(false);
+    // The last item, after every action.
+    expect(menu.querySelectorAll('button').item(menu.querySelectorAll('button').length - 1)).toBe(cancel);
+    await user.click(cancel);
+    expect(onCancelPending).toHaveBeenCalledTimes(1);
+    expect(onAction).not.toHaveBeenCalled();
+  });
+
+  test('a RELEASE inside its window is offered too (it is not delivered yet)', async () => {
+    const { menu } = await openMenu(device(DEVICE_STATUS.liberando, { pending: DEVICE_ACTION.RELEASE }), ALL, true);
+    expect(within(menu).getByRole('button', { name: CANCEL })).toBeTruthy();
+  });
+
+  test('not offered once delivered, without the action granted, without a pending command, or without the handler', async () => {
+    const delivered = await openMenu(
+      device(DEVICE_STATUS.bloqueando, { pending: DEVICE_ACTION.LOCK, deliveredAt: '2026-03-01T10:00:05Z' }),
+      ALL,
+      true,
+    );
+    expect(within(delivered.menu).queryByRole('button', { name: CANCEL })).toBeNull();
+    cleanup();
+
+    const notGranted = await openMenu(device(DEVICE_STATUS.bloqueando, { pending: DEVICE_ACTION.LOCK }), new Set([DEVICE_ACTION.UNLOCK]), true);
+    expect(within(notGranted.menu).queryByRole('button', { name: CANCEL })).toBeNull();
+    cleanup();
+
+    const none = await openMenu(device(DEVICE_STATUS.activo), ALL, true);
+    expect(within(none.menu).queryByRole('button', { name: CANCEL })).toBeNull();
+    cleanup();
+
+    const noHandler = await openMenu(device(DEVICE_STATUS.bloqueando, { pending: DEVICE_ACTION.LOCK }), ALL, false);
+    expect(within(noHandler.menu).queryByRole('button', { name: CANCEL })).toBeNull();
+  });
+
+  test('cancellablePending: the command, or null when delivered or not granted', () => {
+    const waiting = device(DEVICE_STATUS.bloqueando, { pending: DEVICE_ACTION.LOCK });
+    expect(cancellablePending(waiting, ALL)).toBe(waiting.pendingCommand);
+    expect(cancellablePending(waiting, new Set([DEVICE_ACTION.LOCK]))).toBe(waiting.pendingCommand);
+    expect(cancellablePending(waiting, new Set([DEVICE_ACTION.RELEASE]))).toBeNull();
+    expect(
+      cancellablePending(device(DEVICE_STATUS.bloqueando, { pending: DEVICE_ACTION.LOCK, deliveredAt: '2026-03-01T10:00:05Z' }), ALL),
+    ).toBeNull();
+    expect(cancellablePending(device(DEVICE_STATUS.activo), ALL)).toBeNull();
+  });
 });

@@ -1,7 +1,7 @@
 import Dropdown from 'react-bootstrap/Dropdown';
 import { INVENTORY_LABELS as L } from '../../../shared/constants/inventoryLabels';
 import type { Device } from '../../../shared/contracts/devices';
-import { menuItems } from './deviceActionItems';
+import { cancellablePending, menuItems } from './deviceActionItems';
 
 export interface DeviceActionMenuProps {
   device: Pick<Device, 'id' | 'imei' | 'status' | 'lockType' | 'pendingCommand'>;
@@ -11,15 +11,22 @@ export interface DeviceActionMenuProps {
   onAction: (code: number) => void;
   /** 'Ver detalle' (the detail holds the history); omitted inside the detail itself. */
   onDetail?: () => void;
+  /**
+   * 'Cancelar comando pendiente', offered while the pending command has not reached the device
+   * and the profile grants its action; omitted where the cancel is offered otherwise.
+   */
+  onCancelPending?: () => void;
 }
 
 /**
  * A device's action menu: 'Ver detalle' and every action but HISTORY. An action the rules
  * refuse (specification §4 table, a pending command, the profile) is disabled, with the reason
- * shown under its name and as its title.
+ * shown under its name and as its title. Last, 'Cancelar comando pendiente' while the command in
+ * flight can still be cancelled.
  */
-export function DeviceActionMenu({ device, granted, onAction, onDetail }: DeviceActionMenuProps) {
+export function DeviceActionMenu({ device, granted, onAction, onDetail, onCancelPending }: DeviceActionMenuProps) {
   const items = menuItems(device, granted);
+  const cancellable = onCancelPending !== undefined && cancellablePending(device, granted) !== null;
   return (
     <Dropdown align="end">
       <Dropdown.Toggle
@@ -61,6 +68,15 @@ export function DeviceActionMenu({ device, granted, onAction, onDetail }: Device
             {item.reason && <small className="d-block text-wrap portal-disabled-reason">{item.reason}</small>}
           </Dropdown.Item>
         ))}
+        {cancellable && (
+          <>
+            <Dropdown.Divider />
+            <Dropdown.Item as="button" type="button" className="text-danger" data-testid="cancel-pending" onClick={onCancelPending}>
+              <i className="bi bi-x-circle me-2" aria-hidden="true" />
+              {L.actions.cancelPending}
+            </Dropdown.Item>
+          </>
+        )}
       </Dropdown.Menu>
     </Dropdown>
   );

@@ -7,14 +7,16 @@ import { deviceTypeLabel, lockTypeLabel } from '../../../shared/constants/domain
 import { INVENTORY_LABELS } from '../../../shared/constants/inventoryLabels';
 import type { Device } from '../../../shared/contracts/devices';
 import { actionLabel } from '../../../shared/deviceActionRules';
-import { AppModal } from '../../components/AppModal';
+import type { ApiError } from '../../api/axiosBaseQuery';
 import { CopyText } from '../../components/CopyText';
 import { displayValue } from '../../components/EmptyValue';
 import { PageSpinner } from '../../components/PageSpinner';
-import { toastSuccess } from '../../components/toast';
+import { CancelCommandModal, type CancelCommandRequest } from './CancelCommandModal';
 import { DeviceActionMenu } from './DeviceActionMenu';
+import { cancellablePending } from './deviceActionItems';
 import { DeviceHistory } from './DeviceHistory';
-import { useCancelCommandMutation, useGetDeviceQuery } from './inventoryApi';
+import { isInFlight, LIVE_POLL_MS } from './inFlight';
+import { inventoryApi, useGetDeviceQuery } from './inventoryApi';
 import { formatDateTime } from '../../components/formatDate';
 import { relativeTime } from './relativeTime';
 import { statusBadgeClass, statusLabel } from './statusBadge';
@@ -79,20 +81,37 @@ export function DeviceFacts({ device, now }: { device: Device; now: number | nul
   );
 }
 
-/** The command in flight; a RELEASE inside its window can be cancelled (when the profile grants RELEASE). */
-function PendingCommandSection({ device, granted, now }: { device: Device; granted: ReadonlySet<number>; now: number | null }) {
-  const [confirming, setConfirming] = useState(false);
-  const [cancel, cancelState] = useCancelCommandMutation();
-  const pending = device.pendingCommand;
-  const isRelease = pending?.action === DEVICE_ACTION.RELEASE;
-  const cancellable = Boolean(pending && isRelease && now !== null && Date.parse(pending.deliverAfter) > now && granted.has(DEVICE_ACTION.RELEASE));
-  const onConfirm = async () => {
-    if (!pending) return;
-    const res = await cancel({ id: device.id, commandId: pending.id });
-    if ('error' in res) return;
-    toastSuccess(L.releaseCancelled);
-    setConfirming(false);
+const P = L.payload;
+
+/**
+ * What a command asks for, from its payload, as label and text: the lock type and its message,
+ * the stolen report, the notification's title and text, the payment reference, the date a
+ * temporary unlock lasts until. Unknown or empty entries are left out.
+ */
+export function payloadFacts(action: number, payload: Record<string, unknown>): { label: string; value: string }[] {
+  const text = (key: string) => {
+    const v = payload[key];
+    return typeof v === 'string' && v.trim() !== '' ? v : null;
   };
+  const facts: { label: string; value: string | null }[] = [
+    { label: P.lockType, value: lockTypeLabel(text('lockType')) },
+    { label: P.notificationTitle, value: text('title') },
+    { label: action === DEVICE_ACTION.SEND_NOTIFICATION ? P.notificationMessage : P.lockMessage, value: text('message') },
+    { label: P.stolen, value: payload.stolen === true ? P.yes : null },
+    { label: P.reference, value: text('reference') },
+    { label: P.until, value: date(text('until')) },
+  ];
+  return facts.filter((f): f is { label: string; value: string } => f.value !== null);
+}
+
+/**
+ * The command in flight: what was requested, when and by whom, and whether the device has
+ * received it. One it has not received yet can be cancelled (when the profile grants its action).
+ */
+function PendingCommandSection({ device, granted }: { device: Device; granted: ReadonlySet<number> }) {
+  const [request, setRequest] = useState<CancelCommandRequest | null>(null);
+  const pending = device.pendingCommand;
+  const cancellable = cancellablePending(device, granted);
   return (
     <section className="mb-4" aria-labelledby={`device-pending-${device.id}`}>
       <h3 className="h6" id={`device-pending-${device.id}`}>
@@ -104,28 +123,34 @@ function PendingCommandSection({ device, granted, now }: { device: Device; grant
         <>
           <dl className="row small mb-2" data-testid="pending-command">
             <Fact label={L.pendingAction}>{actionLabel(pending.action)}</Fact>
+            {payloadFacts(pending.action, pending.payload).map((f) => (
+              <Fact key={f.label} label={f.label}>
+                {f.value}
+              </Fact>
+            ))}
             <Fact label={L.requestedBy}>{displayValue(pending.requestedBy)}</Fact>
             <Fact label={L.requestedAt}>{formatDateTime(pending.requestedAt)}</Fact>
-            {isRelease && <Fact label={L.cancelWindowEnds}>{formatDateTime(pending.deliverAfter)}</Fact>}
+            {pending.action === DEVICE_ACTION.RELEASE && pending.deliveredAt === null && (
+              <Fact label={L.cancelWindowEnds}>{formatDateTime(pending.deliverAfter)}</Fact>
+            )}
+            <Fact label={L.delivered}>
+              <span data-testid="pending-delivered">{pending.deliveredAt ? formatDateTime(pending.deliveredAt) : L.waitingDelivery}</span>
+            </Fact>
           </dl>
           {cancellable && (
-            <Button variant="outline-danger" size="sm" onClick={() => setConfirming(true)}>
-              {L.cancelRelease}
+            <Button
+              variant="outline-danger"
+              size="sm"
+              onClick={() =>
+                setRequest({ device: { id: device.id, imei: device.imei }, command: { id: cancellable.id, action: cancellable.action } })
+              }
+            >
+              {INVENTORY_LABELS.actions.cancelPending}
             </Button>
           )}
-          <AppModal
-            show={confirming}
-            title={L.cancelRelease}
-            confirmLabel={INVENTORY_LABELS.common.confirm}
-            confirmVariant="danger"
-            loading={cancelState.isLoading}
-            onClose={() => setConfirming(false)}
-            onConfirm={() => void onConfirm()}
-          >
-            <p className="mb-0">{L.confirmCancelRelease(device.imei)}</p>
-          </AppModal>
         </>
       )}
+      {request && <CancelCommandModal request={request} onClose={() => setRequest(null)} />}
     </section>
   );
 }
@@ -137,11 +162,18 @@ export interface DeviceDetailProps {
   onAction: (device: Device, code: number) => void;
 }
 
-/** The device detail, from the right: facts, pending command, failure reason, history. */
+/**
+ * The device detail, from the right: facts, pending command, failure reason, history. While the
+ * device has a command in flight (inFlight.ts) the device and its history refresh every second.
+ */
 export function DeviceDetail({ deviceId, granted, onClose, onAction }: DeviceDetailProps) {
   const titleId = useId();
   const now = useNow();
-  const { data: device, isLoading, isError } = useGetDeviceQuery(deviceId);
+  const cached = inventoryApi.endpoints.getDevice.useQueryState(deviceId);
+  const live = isInFlight(cached.data?.pendingCommand, now);
+  const { data: device, isLoading, error } = useGetDeviceQuery(deviceId, { pollingInterval: live ? LIVE_POLL_MS : 0, skipPollingIfUnfocused: false });
+  // A refresh that fails for another reason (the network) keeps the last answer on screen; the toast says why.
+  const gone = !device || (error as ApiError | undefined)?.status === 404;
   return (
     <Offcanvas show onHide={onClose} placement="end" aria-labelledby={titleId} style={{ width: 'min(36rem, 100vw)' }} data-testid="device-detail">
       <Offcanvas.Header closeButton closeLabel={INVENTORY_LABELS.common.close}>
@@ -152,7 +184,7 @@ export function DeviceDetail({ deviceId, granted, onClose, onAction }: DeviceDet
       <Offcanvas.Body>
         {isLoading ? (
           <PageSpinner />
-        ) : !device || isError ? (
+        ) : gone ? (
           <Alert variant="warning">{L.notFound}</Alert>
         ) : (
           <>
@@ -166,14 +198,14 @@ export function DeviceDetail({ deviceId, granted, onClose, onAction }: DeviceDet
                 {device.failureReason}
               </Alert>
             )}
-            <PendingCommandSection device={device} granted={granted} now={now} />
+            <PendingCommandSection device={device} granted={granted} />
             <section className="mb-4" aria-labelledby={`device-facts-${device.id}`}>
               <h3 className="h6" id={`device-facts-${device.id}`}>
                 {L.facts}
               </h3>
               <DeviceFacts device={device} now={now} />
             </section>
-            <DeviceHistory deviceId={device.id} granted={granted} />
+            <DeviceHistory deviceId={device.id} granted={granted} live={live} />
           </>
         )}
       </Offcanvas.Body>

@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import Alert from 'react-bootstrap/Alert';
 import Button from 'react-bootstrap/Button';
 import Spinner from 'react-bootstrap/Spinner';
@@ -10,6 +10,7 @@ import { actionLabel } from '../../../shared/deviceActionRules';
 import { INVENTORY_MESSAGES } from '../../../shared/messages';
 import { displayValue } from '../../components/EmptyValue';
 import { LoadingButton } from '../../components/LoadingButton';
+import { LIVE_POLL_MS } from './inFlight';
 import { useDeviceHistoryQuery } from './inventoryApi';
 import { formatDateTime } from '../../components/formatDate';
 
@@ -47,10 +48,18 @@ export function HistoryEntry({ entry }: { entry: Command }) {
         <dd className="col-7 mb-1 text-break">{displayValue(entry.requestedBy)}</dd>
         <dt className="col-5">{L.requestedAt}</dt>
         <dd className="col-7 mb-1">{formatDateTime(entry.requestedAt)}</dd>
+        <dt className="col-5">{L.deliveredAt}</dt>
+        <dd className="col-7 mb-1" data-testid="history-delivered">
+          {displayValue(date(entry.deliveredAt))}
+        </dd>
         <dt className="col-5">{L.acknowledgedAt}</dt>
-        <dd className="col-7 mb-1">{displayValue(date(entry.acknowledgedAt))}</dd>
-        <dt className="col-5">{L.result}</dt>
-        <dd className="col-7 mb-1 text-break">{displayValue(entry.result)}</dd>
+        <dd className="col-7 mb-1" data-testid="history-acknowledged">
+          {displayValue(date(entry.acknowledgedAt))}
+        </dd>
+        <dt className="col-5">{entry.status === 'rejected' ? L.rejectionReason : L.result}</dt>
+        <dd className="col-7 mb-1 text-break" data-testid="history-result">
+          {displayValue(entry.result)}
+        </dd>
         {entry.expiresAt && (
           <>
             <dt className="col-5">{L.expiresAt}</dt>
@@ -79,11 +88,24 @@ function HistoryPage({ deviceId, page }: { deviceId: number; page: number }) {
   );
 }
 
-/** The history timeline of a device, newest first, a page at a time ('Ver más'). */
-function HistoryTimeline({ deviceId }: { deviceId: number }) {
+/**
+ * The history timeline of a device, newest first, a page at a time ('Ver más'). While `live`
+ * (a command in flight) the first page refreshes every second, and once more when it ends.
+ */
+function HistoryTimeline({ deviceId, live }: { deviceId: number; live: boolean }) {
   const [pages, setPages] = useState(1);
   const last = useDeviceHistoryQuery({ id: deviceId, page: pages, perPage: HISTORY_DEFAULT_PER_PAGE });
-  const first = useDeviceHistoryQuery({ id: deviceId, page: 1, perPage: HISTORY_DEFAULT_PER_PAGE });
+  const first = useDeviceHistoryQuery(
+    { id: deviceId, page: 1, perPage: HISTORY_DEFAULT_PER_PAGE },
+    { pollingInterval: live ? LIVE_POLL_MS : 0, skipPollingIfUnfocused: false },
+  );
+  // The device answered (or the window passed) between two polls: the last answer is fetched once.
+  const { refetch } = first;
+  const wasLive = useRef(live);
+  useEffect(() => {
+    if (wasLive.current && !live) void refetch();
+    wasLive.current = live;
+  }, [live, refetch]);
   if (first.isLoading)
     return (
       <div role="status" className="py-3 text-center">
@@ -119,15 +141,15 @@ function HistoryTimeline({ deviceId }: { deviceId: number }) {
   );
 }
 
-/** The history section: the timeline, or why it is not shown (the profile lacks HISTORY). */
-export function DeviceHistory({ deviceId, granted }: { deviceId: number; granted: ReadonlySet<number> }) {
+/** The history section: the timeline, or why it is not shown (the profile lacks HISTORY). `live`: a command is in flight. */
+export function DeviceHistory({ deviceId, granted, live = false }: { deviceId: number; granted: ReadonlySet<number>; live?: boolean }) {
   return (
     <section aria-labelledby={`device-history-${deviceId}`}>
       <h3 className="h6" id={`device-history-${deviceId}`}>
         {L.title}
       </h3>
       {granted.has(DEVICE_ACTION.HISTORY) ? (
-        <HistoryTimeline key={deviceId} deviceId={deviceId} />
+        <HistoryTimeline key={deviceId} deviceId={deviceId} live={live} />
       ) : (
         <Alert variant="secondary" className="mb-0">
           {INVENTORY_MESSAGES.actions.notGranted(actionLabel(DEVICE_ACTION.HISTORY))}

@@ -1,14 +1,16 @@
 /** @jest-environment jsdom */
 import '../../testing/textEncoderPolyfill';
-import { act, screen, waitFor, within } from '@testing-library/react';
+import { act, cleanup, screen, waitFor, within } from '@testing-library/react';
 import { Route, Routes, useLocation } from 'react-router-dom';
 import { toast } from 'react-toastify/unstyled';
 import { DEVICE_ACTION, DEVICE_ACTIONS } from '../../../shared/constants/deviceActions';
 import { DEVICE_STATUS } from '../../../shared/constants/domain';
-import type { Device, DeviceList } from '../../../shared/contracts/devices';
+import type { Command } from '../../../shared/contracts/deviceActions';
+import type { Device, DeviceList, PendingCommand } from '../../../shared/contracts/devices';
 import type { BulkPreview, Job } from '../../../shared/contracts/jobs';
 import { PortalToastContainer } from '../../components/PortalToastContainer';
-import { renderPortal, stubRoutes } from '../../testing/renderPortal';
+import { INVENTORY_MESSAGES } from '../../../shared/messages';
+import { apiError, renderPortal, stubRoutes } from '../../testing/renderPortal';
 import DevicesPage from './DevicesPage';
 
 const PATH = '/inventory-management/devices';
@@ -214,6 +216,7 @@ test('bulk: select the page, then every match of the filter; preview, confirm, p
     startedAt: '',
     finishedAt: '',
     error: null,
+    commands: { waiting: 0, delivered: 0, acknowledged: 54, rejected: 1, cancelled: 0 },
   };
   const calls = stubRoutes({
     ...GROUPS,
@@ -263,6 +266,11 @@ test('bulk: select the page, then every match of the filter; preview, confirm, p
   const start = calls.find((c) => c.method === 'POST' && c.url === '/v5/devices/bulk-actions')!;
   expect(start.headers['Idempotency-Key']).toMatch(/^[0-9a-f-]{36}$/);
   expect(within(dialog).getByRole('button', { name: 'Descargar resultados (CSV)' })).toBeTruthy();
+  // Every command answered: the final count, nothing left to follow.
+  expect(within(dialog).getByTestId('bulk-commands').textContent).toBe(
+    'Comandos: 54 confirmados, 0 recibidos, 0 en espera, 1 rechazados, 0 cancelados',
+  );
+  expect(within(dialog).queryByRole('button', { name: 'Dejar de seguir los comandos' })).toBeNull();
   // The job started: the selection is gone.
   expect(screen.queryByTestId('bulk-bar')).toBeNull();
   expect(await screen.findByText('Acción masiva "Bloquear" iniciada')).toBeTruthy();
@@ -317,6 +325,8 @@ test('the detail opens from the IMEI (device=<id> in the URL): facts, pending re
     requestedAt: '2026-03-01T10:00:00Z',
     requestedBy: 'ana@demo.local',
     deliverAfter: new Date(Date.now() + 86_400_000).toISOString(),
+    payload: {},
+    deliveredAt: null,
   };
   const d = device(1, { status: DEVICE_STATUS.liberando, pendingCommand: pending });
   const calls = stubRoutes({
@@ -335,10 +345,28 @@ test('the detail opens from the IMEI (device=<id> in the URL): facts, pending re
           requestedAt: '2026-03-01T10:00:00Z',
           requestedBy: 'ana@demo.local',
           deliverAfter: pending.deliverAfter,
+          deliveredAt: null,
           acknowledgedAt: null,
           result: null,
           expiresAt: null,
           cancellable: true,
+          jobId: null,
+        },
+        {
+          id: 45,
+          deviceId: 1,
+          action: 5,
+          payload: { title: 'Aviso', message: 'Hola' },
+          origin: null,
+          status: 'rejected',
+          requestedAt: '2026-02-10T10:00:00Z',
+          requestedBy: 'ana@demo.local',
+          deliverAfter: '2026-02-10T10:00:00Z',
+          deliveredAt: '2026-02-10T10:00:30Z',
+          acknowledgedAt: '2026-02-10T10:00:31Z',
+          result: 'Notificaciones desactivadas',
+          expiresAt: null,
+          cancellable: false,
           jobId: null,
         },
         {
@@ -351,6 +379,7 @@ test('the detail opens from the IMEI (device=<id> in the URL): facts, pending re
           requestedAt: '2026-02-01T10:00:00Z',
           requestedBy: 'ana@demo.local',
           deliverAfter: '2026-02-01T10:00:00Z',
+          deliveredAt: '2026-02-01T10:00:40Z',
           acknowledgedAt: '2026-02-01T10:01:00Z',
           result: 'ok',
           expiresAt: null,
@@ -358,7 +387,7 @@ test('the detail opens from the IMEI (device=<id> in the URL): facts, pending re
           jobId: null,
         },
       ],
-      total: 2,
+      total: 3,
     }),
     'POST /v5/devices/1/actions/50/cancel': () => ({}),
   });
@@ -369,16 +398,35 @@ test('the detail opens from the IMEI (device=<id> in the URL): facts, pending re
   expect(location).toContain('device=1');
   const facts = within(panel).getByTestId('device-facts');
   expect(facts.textContent).toContain('Cliente 1');
-  expect(within(panel).getByTestId('pending-command').textContent).toContain('Liberar');
+  const pendingFacts = within(panel).getByTestId('pending-command');
+  expect(pendingFacts.textContent).toContain('Liberar');
+  expect(pendingFacts.textContent).toContain('Se puede cancelar hasta');
+  expect(within(pendingFacts).getByTestId('pending-delivered').textContent).toBe('En espera de que el dispositivo se conecte');
   const entries = await within(panel).findAllByTestId('history-entry');
-  expect(entries.map((e) => e.querySelector('.badge')?.textContent)).toEqual(['Pendiente', 'Confirmado']);
+  expect(entries.map((e) => e.querySelector('.badge')?.textContent)).toEqual(['Pendiente', 'Rechazado', 'Confirmado']);
   expect(entries[0]!.textContent).toContain('Portal');
-  expect(entries[1]!.textContent).toContain('Bloqueo por robo');
-  await user.click(within(panel).getByRole('button', { name: 'Cancelar liberación' }));
-  const confirm = await screen.findByRole('dialog', { name: 'Cancelar liberación' });
+  expect(entries[2]!.textContent).toContain('Bloqueo por robo');
+  // Each command's journey: received, answered, and why it was rejected.
+  const field = (entry: HTMLElement, id: string) => within(entry).getByTestId(id).textContent;
+  expect(field(entries[0]!, 'history-delivered')).toBe('-');
+  expect(field(entries[0]!, 'history-acknowledged')).toBe('-');
+  expect(field(entries[1]!, 'history-delivered')).toMatch(/2026/);
+  expect(field(entries[1]!, 'history-acknowledged')).toMatch(/2026/);
+  expect(field(entries[1]!, 'history-result')).toBe('Notificaciones desactivadas');
+  expect(within(entries[1]!).getByText('Motivo del rechazo')).toBeTruthy();
+  expect(within(entries[2]!).queryByText('Motivo del rechazo')).toBeNull();
+  expect(field(entries[2]!, 'history-result')).toBe('ok');
+
+  await user.click(within(panel).getByRole('button', { name: 'Cancelar comando pendiente' }));
+  const confirm = await screen.findByRole('dialog', { name: 'Cancelar comando pendiente' });
+  expect(confirm.textContent).toContain(`¿Cancelar el comando pendiente "Liberar" del dispositivo con IMEI ${d.imei}?`);
+  const deviceCalls = calls.filter((c) => c.url === '/v5/devices/1').length;
   await user.click(within(confirm).getByRole('button', { name: 'Confirmar' }));
-  expect(await screen.findByText('Liberación cancelada')).toBeTruthy();
+  expect(await screen.findByText('Comando cancelado')).toBeTruthy();
   expect(calls.some((c) => c.method === 'POST' && c.url === '/v5/devices/1/actions/50/cancel')).toBe(true);
+  await waitFor(() => expect(screen.queryByRole('dialog', { name: 'Cancelar comando pendiente' })).toBeNull());
+  // The device (and its history) are fetched again.
+  await waitFor(() => expect(calls.filter((c) => c.url === '/v5/devices/1').length).toBeGreaterThan(deviceCalls));
 });
 
 test('without HISTORY granted the detail says why and does not fetch the history; no RELEASE, no cancel', async () => {
@@ -388,12 +436,172 @@ test('without HISTORY granted the detail says why and does not fetch the history
     requestedAt: '2026-03-01T10:00:00Z',
     requestedBy: null,
     deliverAfter: new Date(Date.now() + 86_400_000).toISOString(),
+    payload: {},
+    deliveredAt: null,
   };
   const d = device(1, { status: DEVICE_STATUS.liberando, pendingCommand: pending });
   const calls = stubRoutes({ ...GROUPS, 'GET /v5/devices': () => listOf([d]), 'GET /v5/devices/1': () => d });
   renderPage(`${PATH}?device=1`, [DEVICE_ACTION.LOCK]);
   const panel = await screen.findByRole('dialog', { name: `Dispositivo ${d.imei}` });
   expect(panel.textContent).toContain('Su perfil no permite la acción Historial');
-  expect(within(panel).queryByRole('button', { name: 'Cancelar liberación' })).toBeNull();
+  expect(within(panel).queryByRole('button', { name: 'Cancelar comando pendiente' })).toBeNull();
   expect(calls.some((c) => c.url.endsWith('/history'))).toBe(false);
+});
+
+/** A LOCK requested `ago` ms ago (deliverable at once), not yet received by the device. */
+function lockPending(ago: number, over: Partial<PendingCommand> = {}): PendingCommand {
+  const requestedAt = new Date(Date.now() - ago).toISOString();
+  return {
+    id: 60,
+    action: DEVICE_ACTION.LOCK,
+    requestedAt,
+    requestedBy: 'ana@demo.local',
+    deliverAfter: requestedAt,
+    payload: { lockType: 'PorCredito', message: 'Pague su crédito', stolen: false },
+    deliveredAt: null,
+    ...over,
+  };
+}
+
+function historyEntry(pending: PendingCommand, over: Partial<Command>): Command {
+  return {
+    id: pending.id,
+    deviceId: 1,
+    action: pending.action,
+    payload: pending.payload,
+    origin: null,
+    status: 'pending',
+    requestedAt: pending.requestedAt,
+    requestedBy: pending.requestedBy,
+    deliverAfter: pending.deliverAfter,
+    deliveredAt: null,
+    acknowledgedAt: null,
+    result: null,
+    expiresAt: null,
+    cancellable: true,
+    jobId: null,
+    ...over,
+  };
+}
+
+test('a LOCK in flight: the detail shows what was asked and its journey; list, detail and history refresh until the device answers', async () => {
+  const waiting = lockPending(5_000);
+  const deliveredAt = new Date().toISOString();
+  const delivered = { ...waiting, deliveredAt };
+  const ackAt = new Date().toISOString();
+  let phase: 'waiting' | 'delivered' | 'acknowledged' = 'waiting';
+  const current = () =>
+    phase === 'acknowledged'
+      ? device(1, { status: DEVICE_STATUS.bloqueado, lockType: 'PorCredito', lockMessage: 'Pague su crédito' })
+      : device(1, { status: DEVICE_STATUS.bloqueando, pendingCommand: phase === 'waiting' ? waiting : delivered });
+  const history = () =>
+    historyEntry(
+      waiting,
+      phase === 'waiting'
+        ? {}
+        : phase === 'delivered'
+          ? { deliveredAt, cancellable: false }
+          : { status: 'acknowledged', deliveredAt, acknowledgedAt: ackAt, cancellable: false },
+    );
+  stubRoutes({
+    ...GROUPS,
+    'GET /v5/devices': () => listOf([current()]),
+    'GET /v5/devices/1': () => current(),
+    'GET /v5/devices/1/history': () => ({ data: [history()], total: 1 }),
+  });
+  renderPage(`${PATH}?device=1`);
+  const panel = await screen.findByRole('dialog', { name: `Dispositivo ${device(1).imei}` });
+  const facts = within(panel).getByTestId('pending-command');
+  const fact = (label: string) => within(facts).getByText(label).nextElementSibling?.textContent;
+  expect(fact('Acción')).toBe('Bloquear');
+  expect(fact('Tipo de bloqueo')).toBe('Por Crédito');
+  expect(fact('Mensaje de bloqueo')).toBe('Pague su crédito');
+  expect(within(facts).queryByText('Reportado como robado')).toBeNull();
+  expect(fact('Solicitado por')).toBe('ana@demo.local');
+  expect(fact('Entregado al dispositivo')).toBe('En espera de que el dispositivo se conecte');
+  expect(within(panel).getByRole('button', { name: 'Cancelar comando pendiente' })).toBeTruthy();
+  const rowBadge = () => screen.getAllByTestId('device-row')[0]!.querySelector('.badge')?.textContent;
+  expect(rowBadge()).toBe('Bloqueando');
+
+  // The agent's check-in receives it: the detail shows when, and it can no longer be cancelled.
+  phase = 'delivered';
+  await waitFor(() => expect(within(panel).getByTestId('pending-delivered').textContent).not.toBe('En espera de que el dispositivo se conecte'), {
+    timeout: 5000,
+  });
+  expect(within(panel).getByTestId('pending-delivered').textContent).toMatch(/\d{4}/);
+  expect(within(panel).queryByRole('button', { name: 'Cancelar comando pendiente' })).toBeNull();
+  await waitFor(() => expect(within(panel).getByTestId('history-delivered').textContent).toMatch(/\d{4}/), { timeout: 5000 });
+
+  // The agent acknowledges it: no pending command, the history says so, the row reads Bloqueado.
+  phase = 'acknowledged';
+  expect(await within(panel).findByText('Sin comandos pendientes', undefined, { timeout: 5000 })).toBeTruthy();
+  await waitFor(() => expect(within(panel).getByTestId('history-entry').querySelector('.badge')?.textContent).toBe('Confirmado'), { timeout: 5000 });
+  expect(within(panel).getByTestId('history-acknowledged').textContent).toMatch(/\d{4}/);
+  await waitFor(() => expect(rowBadge()).toBe('Bloqueado'), { timeout: 5000 });
+});
+
+test('the row menu cancels a command the device has not received, after a confirmation; a 409 shows the server message', async () => {
+  // Requested 20 minutes ago and still waiting (the device is offline): nothing polls.
+  const pending = lockPending(20 * 60_000);
+  const d = device(1, { status: DEVICE_STATUS.bloqueando, pendingCommand: pending });
+  let refuse = true;
+  const calls = stubRoutes({
+    ...GROUPS,
+    'GET /v5/devices': () => listOf([d]),
+    'POST /v5/devices/1/actions/60/cancel': () => {
+      if (refuse) throw apiError(409, { message: INVENTORY_MESSAGES.actions.notCancellable, code: 'NOT_CANCELLABLE' });
+      return historyEntry(pending, { status: 'cancelled', cancellable: false });
+    },
+  });
+  const user = renderPage();
+  const row = (await screen.findAllByTestId('device-row'))[0]!;
+  await user.click(within(row).getByRole('button', { name: `Acciones del dispositivo ${d.imei}` }));
+  await user.click(await screen.findByRole('button', { name: 'Cancelar comando pendiente' }));
+  const dialog = await screen.findByRole('dialog', { name: 'Cancelar comando pendiente' });
+  expect(dialog.textContent).toContain(`¿Cancelar el comando pendiente "Bloquear" del dispositivo con IMEI ${d.imei}?`);
+
+  const lists = () => calls.filter((c) => c.method === 'GET' && c.url === '/v5/devices').length;
+  const before = lists();
+  await user.click(within(dialog).getByRole('button', { name: 'Confirmar' }));
+  expect((await within(dialog).findByTestId('cancel-command-error')).textContent).toBe(INVENTORY_MESSAGES.actions.notCancellable);
+  expect(screen.getByRole('dialog', { name: 'Cancelar comando pendiente' })).toBe(dialog);
+  expect(screen.queryByText('Comando cancelado')).toBeNull();
+
+  refuse = false;
+  await user.click(within(dialog).getByRole('button', { name: 'Confirmar' }));
+  expect(await screen.findByText('Comando cancelado')).toBeTruthy();
+  await waitFor(() => expect(screen.queryByRole('dialog', { name: 'Cancelar comando pendiente' })).toBeNull());
+  expect(calls.filter((c) => c.method === 'POST' && c.url === '/v5/devices/1/actions/60/cancel')).toHaveLength(2);
+  // The list is fetched again after the cancellation.
+  await waitFor(() => expect(lists()).toBeGreaterThan(before));
+});
+
+test('the detail of a device that does not exist says so; a failed refresh keeps the last answer on screen', async () => {
+  const d = device(1, { status: DEVICE_STATUS.bloqueando, pendingCommand: lockPending(1_000) });
+  let fail = false;
+  const calls = stubRoutes({
+    ...GROUPS,
+    'GET /v5/devices': () => listOf([d]),
+    'GET /v5/devices/1': () => {
+      if (fail) throw new Error('network down');
+      return d;
+    },
+    'GET /v5/devices/1/history': () => ({ data: [], total: 0 }),
+  });
+  renderPage(`${PATH}?device=2`);
+  expect(await screen.findByText('El dispositivo no existe o fue eliminado')).toBeTruthy();
+  act(() => toast.dismiss());
+  cleanup();
+
+  renderPage(`${PATH}?device=1`);
+  const panel = await screen.findByRole('dialog', { name: `Dispositivo ${d.imei}` });
+  fail = true;
+  const before = calls.filter((c) => c.url === '/v5/devices/1').length;
+  await waitFor(() => expect(calls.filter((c) => c.url === '/v5/devices/1').length).toBeGreaterThan(before), { timeout: 5000 });
+  expect(await screen.findByText('Verifica tu conexión e intentalo de nuevo')).toBeTruthy();
+  // One more refresh (it fails too): the detail never turns into 'does not exist' meanwhile.
+  const failed = calls.filter((c) => c.url === '/v5/devices/1').length;
+  await waitFor(() => expect(calls.filter((c) => c.url === '/v5/devices/1').length).toBeGreaterThan(failed), { timeout: 5000 });
+  expect(within(panel).queryByText('El dispositivo no existe o fue eliminado')).toBeNull();
+  expect(within(panel).getByTestId('pending-command').textContent).toContain('Bloquear');
 });

@@ -9,10 +9,12 @@ import { LoadingButton } from '../../components/LoadingButton';
 import { toastSuccess } from '../../components/toast';
 import type { ActionRequest } from './ActionModal';
 import { BulkActionBar, SelectAllBanner } from './BulkActionBar';
+import type { CancelCommandRequest } from './CancelCommandModal';
 import { newIdempotencyKey } from './deviceActionItems';
 import { DeviceFilters } from './DeviceFilters';
 import { DevicesTable, type PageSelection } from './DevicesTable';
-import { useExportDevicesMutation, useListDevicesQuery, useListGroupsQuery } from './inventoryApi';
+import { devicePollingInterval } from './inFlight';
+import { inventoryApi, useExportDevicesMutation, useListDevicesQuery, useListGroupsQuery } from './inventoryApi';
 import type { ShownOfflineCode } from './OfflineCodeModal';
 import { DEVICE_PER_PAGE_OPTIONS, selectionFilter, useDeviceListQuery } from './useDeviceListQuery';
 import { useGrantedActions } from './useGrantedActions';
@@ -23,6 +25,7 @@ const ActionModal = lazy(() => import('./ActionModal').then((m) => ({ default: m
 const OfflineCodeModal = lazy(() => import('./OfflineCodeModal').then((m) => ({ default: m.OfflineCodeModal })));
 const DeviceDetail = lazy(() => import('./DeviceDetail').then((m) => ({ default: m.DeviceDetail })));
 const BulkActionModal = lazy(() => import('./BulkActionModal').then((m) => ({ default: m.BulkActionModal })));
+const CancelCommandModal = lazy(() => import('./CancelCommandModal').then((m) => ({ default: m.CancelCommandModal })));
 
 const L = INVENTORY_LABELS.devices;
 const NO_ROWS: Device[] = [];
@@ -45,14 +48,18 @@ interface BulkRequest {
 /**
  * Enrolled devices (/inventory-management/devices): the server-paged, sortable, filterable
  * list with its state in the URL; per-row action menus; the device detail; bulk actions on a
- * selection or on everything the filter matches; CSV export of the filtered set.
+ * selection or on everything the filter matches; CSV export of the filtered set. While a device
+ * of the page has a command in flight (inFlight.ts) the page refreshes every second.
  */
 export default function DevicesPage({ title }: PageProps) {
   const idPrefix = useId();
   const q = useDeviceListQuery();
   const granted = useGrantedActions();
   const now = useNow();
-  const list = useListDevicesQuery(q.args);
+  // Polled only while a row of this page has a command on its way (decided on the cached page).
+  const cached = inventoryApi.endpoints.listDevices.useQueryState(q.args);
+  const pollingInterval = devicePollingInterval(cached.data?.data ?? NO_ROWS, now);
+  const list = useListDevicesQuery(q.args, { pollingInterval, skipPollingIfUnfocused: false });
   const groups = useListGroupsQuery();
   const [exportCsv, exportState] = useExportDevicesMutation();
 
@@ -60,6 +67,7 @@ export default function DevicesPage({ title }: PageProps) {
   const [actionRequest, setActionRequest] = useState<ActionRequest | null>(null);
   const [offlineCode, setOfflineCode] = useState<ShownOfflineCode | null>(null);
   const [bulk, setBulk] = useState<BulkRequest | null>(null);
+  const [cancelRequest, setCancelRequest] = useState<CancelCommandRequest | null>(null);
   const [searchKey, setSearchKey] = useState(0);
 
   const rows = list.data?.data ?? NO_ROWS;
@@ -103,6 +111,11 @@ export default function DevicesPage({ title }: PageProps) {
   const onAction = useCallback((device: Pick<Device, 'id' | 'imei'>, action: number) => {
     // One Idempotency-Key per opened modal: a retried submit cannot act twice.
     setActionRequest({ device: { id: device.id, imei: device.imei }, action, idempotencyKey: newIdempotencyKey() });
+  }, []);
+
+  const onCancelPending = useCallback((device: Device) => {
+    const pending = device.pendingCommand;
+    if (pending) setCancelRequest({ device: { id: device.id, imei: device.imei }, command: { id: pending.id, action: pending.action } });
   }, []);
 
   const onBulkStart = (action: number) => {
@@ -167,7 +180,8 @@ export default function DevicesPage({ title }: PageProps) {
       <DevicesTable
         rows={rows}
         loading={list.isLoading}
-        fetching={list.isFetching}
+        // A live refresh of the same page does not dim the rows every second.
+        fetching={list.isFetching && !(pollingInterval > 0 && list.currentData !== undefined)}
         error={list.isError && !list.data}
         onRetry={() => void list.refetch()}
         empty={
@@ -192,6 +206,7 @@ export default function DevicesPage({ title }: PageProps) {
         now={now}
         onDetail={q.openDevice}
         onAction={onAction}
+        onCancelPending={onCancelPending}
       />
       {list.data && total > 0 && (
         <ListPager
@@ -220,6 +235,7 @@ export default function DevicesPage({ title }: PageProps) {
           />
         )}
         {offlineCode && <OfflineCodeModal shown={offlineCode} onClose={() => setOfflineCode(null)} />}
+        {cancelRequest && <CancelCommandModal request={cancelRequest} onClose={() => setCancelRequest(null)} />}
         {bulk && (
           <BulkActionModal
             action={bulk.action}

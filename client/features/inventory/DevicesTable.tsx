@@ -40,6 +40,8 @@ export interface DevicesTableProps {
   now: number | null;
   onDetail: (id: number) => void;
   onAction: (device: Device, code: number) => void;
+  /** 'Cancelar comando pendiente' of a row's menu. */
+  onCancelPending: (device: Device) => void;
 }
 
 function LastSeenCell({ at, now }: { at: string | null; now: number | null }) {
@@ -61,7 +63,7 @@ const rowAttributes = (d: Device) => ({
 
 /** The enrolled devices table: one row per device, sortable headers, selection and row menus. */
 export function DevicesTable(props: DevicesTableProps) {
-  const { now, onDetail, granted, onAction, isSelected, onToggleRow, pageSelection, onTogglePage, onSort } = props;
+  const { now, onDetail, granted, onAction, onCancelPending, isSelected, onToggleRow, pageSelection, onTogglePage, onSort } = props;
   const columns = useMemo<DataTableColumn<Device, DeviceSort>[]>(
     () => [
       {
@@ -143,8 +145,16 @@ export function DevicesTable(props: DevicesTableProps) {
   );
   const sort = useMemo(() => ({ column: props.sort, order: props.order, onSort }), [props.sort, props.order, onSort]);
   const rowActions = useMemo(
-    () => (d: Device) => <DeviceActionMenu device={d} granted={granted} onAction={(code) => onAction(d, code)} onDetail={() => onDetail(d.id)} />,
-    [granted, onAction, onDetail],
+    () => (d: Device) => (
+      <DeviceActionMenu
+        device={d}
+        granted={granted}
+        onAction={(code) => onAction(d, code)}
+        onDetail={() => onDetail(d.id)}
+        onCancelPending={() => onCancelPending(d)}
+      />
+    ),
+    [granted, onAction, onDetail, onCancelPending],
   );
   return (
     <DataTable

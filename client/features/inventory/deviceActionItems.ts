@@ -1,5 +1,5 @@
 import { DEVICE_ACTION, DEVICE_ACTIONS } from '../../../shared/constants/deviceActions';
-import type { Device } from '../../../shared/contracts/devices';
+import type { Device, PendingCommand } from '../../../shared/contracts/devices';
 import { OFFLINE_CODE_ACTIONS } from '../../../shared/contracts/deviceActions';
 import { refusal, type ActionTarget } from '../../../shared/deviceActionRules';
 
@@ -25,6 +25,15 @@ export interface MenuItem {
 export function menuItems(device: Pick<Device, 'status' | 'lockType' | 'pendingCommand'>, granted: ReadonlySet<number>): MenuItem[] {
   const target = actionTarget(device);
   return MENU_ACTIONS.map((a) => ({ code: a.code, label: a.label, reason: refusal(target, a.code, granted)?.reason ?? null }));
+}
+
+/**
+ * The pending command the caller may cancel from the menu, or null: one the device has not
+ * received yet (a RELEASE inside its window included), of an action the profile grants.
+ */
+export function cancellablePending(device: Pick<Device, 'pendingCommand'>, granted: ReadonlySet<number>): PendingCommand | null {
+  const pending = device.pendingCommand;
+  return pending && pending.deliveredAt === null && granted.has(pending.action) ? pending : null;
 }
 
 /** A fresh Idempotency-Key (one per user intent); works outside secure contexts too. */
