@@ -38,7 +38,17 @@ test('the entity filter offers every entity the server records, devices, groups 
   const options = within(select)
     .getAllByRole('option')
     .map((o) => o.textContent);
-  expect(options).toEqual(['Todos', 'Rol', 'Administrador', 'Sesión', 'Auditoría', 'Dispositivo', 'Grupo de dispositivos', 'Acción masiva']);
+  expect(options).toEqual([
+    'Todos',
+    'Rol',
+    'Administrador',
+    'Sesión',
+    'Auditoría',
+    'Dispositivo',
+    'Grupo de dispositivos',
+    'Acción masiva',
+    'Token de enrolamiento',
+  ]);
 });
 
 test('the action filter offers every action the server records, each with its Spanish label', async () => {

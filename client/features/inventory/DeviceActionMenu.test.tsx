@@ -70,7 +70,9 @@ test('Liberado: the §4 table disables Bloquear (and its row) with the reason, s
   // Liberar again: refused as already released; Eliminar and Enviar notificación stay available.
   expect(item(DEVICE_ACTION.RELEASE).title).toBe('El dispositivo ya está liberado');
   expect(disabled(item(DEVICE_ACTION.DELETE_DEVICE))).toBe(false);
-  expect(disabled(item(DEVICE_ACTION.SEND_NOTIFICATION))).toBe(false);
+  // Its agent left: no command reaches a released device.
+  expect(disabled(item(DEVICE_ACTION.SEND_NOTIFICATION))).toBe(true);
+  expect(item(DEVICE_ACTION.SEND_NOTIFICATION).title).toBe('El dispositivo está liberado: su agente ya no recibe comandos');
   expect(menu.querySelector(`[data-action="${DEVICE_ACTION.HISTORY}"]`)).toBeNull();
 });
 
@@ -128,8 +130,8 @@ test('clicking an enabled action or "Ver detalle" reports it; a disabled one doe
   const { user, item, onAction, onDetail } = await openMenu(device(DEVICE_STATUS.liberado));
   await user.click(item(DEVICE_ACTION.LOCK));
   expect(onAction).not.toHaveBeenCalled();
-  await user.click(item(DEVICE_ACTION.SEND_NOTIFICATION));
-  expect(onAction).toHaveBeenCalledWith(DEVICE_ACTION.SEND_NOTIFICATION);
+  await user.click(item(DEVICE_ACTION.DELETE_DEVICE));
+  expect(onAction).toHaveBeenCalledWith(DEVICE_ACTION.DELETE_DEVICE);
   await user.click(screen.getByRole('button', { name: 'Acciones del dispositivo 356938035643809' }));
   await user.click(await screen.findByRole('button', { name: 'Ver detalle' }));
   expect(onDetail).toHaveBeenCalledTimes(1);
