@@ -1,0 +1,90 @@
+/**
+ * `npm run simulate -- --url http://localhost:3000 --devices 500 [--duration 120] [--offline 5%]
+ * [--reject 1%] [--json] [--email … --password …] [--existing] [--wait 20]`: a fleet of simulated
+ * device agents against a running portal (server/simulator). Signs in as the demo administrator
+ * (password from --password or DEMO_PASSWORD), registers the devices, creates the enrollment
+ * tokens and plays the scenario that shows every status; a live line on stderr, with --json the
+ * summary on stdout. Ctrl-C stops the agents and still prints the summary. See
+ * server/simulator/README.md.
+ */
+import { pathToFileURL } from 'node:url';
+import { parseArgs, type SimulateArgs } from '../server/simulator/cliArgs';
+import { runFleet, type FleetSnapshot } from '../server/simulator/fleet';
+import { CLI_TEXT } from '../server/simulator/labels';
+import { discoverPortal, httpPortalApi, signInPortal, type PortalApi } from '../server/simulator/portalApi';
+import { formatLine, jsonSummary, summaryLines } from '../server/simulator/summary';
+
+export { parseArgs };
+
+async function main(args: SimulateArgs): Promise<number> {
+  const stderr = process.stderr;
+  const tty = stderr.isTTY === true;
+  const controller = new AbortController();
+  let interrupts = 0;
+  const onSigint = () => {
+    interrupts++;
+    if (interrupts > 1) process.exit(130);
+    stderr.write(`\n${CLI_TEXT.interrupted}\n`);
+    controller.abort();
+  };
+  process.on('SIGINT', onSigint);
+  process.on('SIGTERM', onSigint);
+
+  let portal: PortalApi | undefined;
+  if (args.scenario) {
+    const where = await discoverPortal(args.url, controller.signal);
+    try {
+      const session = await signInPortal(where, args.email, args.password!);
+      portal = httpPortalApi({ apiUrl: where.apiUrl, headers: () => session.headers(), signal: controller.signal });
+    } catch (e) {
+      stderr.write(`${CLI_TEXT.signInFailed(e instanceof Error ? e.message : String(e))}\n`);
+      return 1;
+    }
+  }
+
+  const durationMs = args.durationSeconds * 1000;
+  let runStart: number | null = null;
+  const show = (s: FleetSnapshot) => {
+    runStart ??= Date.now() - s.elapsedMs;
+    const line = formatLine(s, Math.min(durationMs, Date.now() - runStart), durationMs, tty ? (stderr.columns ?? 120) : Infinity);
+    stderr.write(tty ? `\r${line}\x1b[K` : `${line}\n`);
+  };
+  try {
+    const summary = await runFleet({
+      baseUrl: args.url,
+      devices: args.devices,
+      durationMs,
+      signal: controller.signal,
+      seed: args.seed ?? undefined,
+      portal,
+      existing: args.existing,
+      enrollmentToken: args.token ?? undefined,
+      behaviour: { wait: args.wait, offline: args.offline, reject: args.reject, simChange: args.simChange, commandDelayMs: args.delayMs },
+      onProgress: (message) => stderr.write(`${message}\n`),
+      onStats: show,
+      statsEveryMs: tty ? 1_000 : 5_000,
+    });
+    if (tty) stderr.write('\n');
+    for (const line of summaryLines(summary)) stderr.write(`${line}\n`);
+    if (args.json) process.stdout.write(`${JSON.stringify(jsonSummary(summary))}\n`);
+    return 0;
+  } catch (e) {
+    stderr.write(`${tty ? '\n' : ''}${CLI_TEXT.prepareFailed(e instanceof Error ? e.message : String(e))}\n`);
+    return 1;
+  } finally {
+    process.off('SIGINT', onSigint);
+    process.off('SIGTERM', onSigint);
+  }
+}
+
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  const parsed = parseArgs(process.argv.slice(2), process.env);
+  if (!parsed.ok) {
+    process.stderr.write(`${parsed.error}\n${CLI_TEXT.usage}\n`);
+    process.exit(2);
+  } else if (parsed.help) {
+    process.stdout.write(`${CLI_TEXT.usage}\n`);
+  } else {
+    process.exitCode = await main(parsed.args);
+  }
+}
