@@ -18,11 +18,10 @@ import { loadConfig } from '../server/config';
 import { bootstrap } from '../server/db/seed/bootstrap';
 import { DEMO_GROUPS, demoDeviceRows, insertDemoBatch } from '../server/db/seed/demoDevices';
 import { createIdentity } from '../server/identity/createIdentity';
-import { signJwt } from '../server/identity/jwt';
-import { loadOrCreateKeys } from '../server/identity/keys';
 import { createLogger } from '../server/logger';
 import { prng } from '../server/db/seed/prng';
 import { loadClientAssets } from '../server/ssr/manifest';
+import { discoverPortal, signInPortal } from '../server/simulator/portalApi';
 import { DEVICE_SORTS, luhnCheckDigit } from '../shared/contracts/devices';
 import type { BulkPreview, Job } from '../shared/contracts/jobs';
 import { STATUS_FILTERS } from '../shared/constants/domain';
@@ -34,6 +33,7 @@ const DEVICES = Number(opt('devices') ?? 1_000_000);
 const REQUESTS = Number(opt('requests') ?? 300);
 const ENGINES = (opt('engines')?.split(',') ?? (process.env.TEST_DATABASE_URL ? ['pglite', 'postgres'] : ['pglite'])) as Engine[];
 const ADMIN = 'admin@demo.local';
+const DEMO_PASSWORD = 'Demo-Portal-2026!';
 
 const pct = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((xs.length * p) / 100))]!;
 const ms = (x: number) => `${x.toFixed(1)} ms`;
@@ -41,7 +41,7 @@ const ms = (x: number) => `${x.toFixed(1)} ms`;
 async function measure(engine: Engine, lines: string[]): Promise<void> {
   const t = await createTestDb(engine);
   const db = t.db;
-  const config = loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'warn', DEMO_PASSWORD: 'Demo-Portal-2026!' }, 'bench');
+  const config = loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'warn', DEMO_PASSWORD }, 'bench');
   const logger = createLogger('warn');
   const runtime = await createIdentity(config, db, logger);
   await bootstrap(db, config, runtime.identity);
@@ -63,16 +63,11 @@ async function measure(engine: Engine, lines: string[]): Promise<void> {
   const app = createApp({ config, db, logger, assets: loadClientAssets(DIST), ...runtime });
   const server = http.createServer(app);
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}/api/v5`;
-  const keys = await loadOrCreateKeys(db);
-  const { sub } = await runtime.identity!.admin.adminGetUser(ADMIN);
-  const iat = Math.floor(Date.now() / 1000);
-  const common = { sub, iss: runtime.identity!.issuer, auth_time: iat, iat, exp: iat + 7200 };
-  const headers = {
-    AccessToken: signJwt({ ...common, client_id: config.identity.clientId, token_use: 'access', username: ADMIN, jti: 'a' }, keys.access),
-    IdToken: signJwt({ ...common, email: ADMIN, aud: config.identity.clientId, token_use: 'id', 'cognito:username': ADMIN, jti: 'i' }, keys.id),
-    username: ADMIN,
-  };
+  const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const base = `${origin}/api/v5`;
+  // A real sign-in (SRP against the embedded endpoint): sessions are bound to their refresh token.
+  const session = await signInPortal(await discoverPortal(origin), ADMIN, DEMO_PASSWORD);
+  const headers = await session.headers();
   const call = async (path: string, init: RequestInit = {}) => {
     const res = await fetch(`${base}${path}`, { ...init, headers: { ...headers, ...(init.headers as Record<string, string>) } });
     if (!res.ok) throw new Error(`${init.method ?? 'GET'} ${path}: ${res.status} ${await res.text()}`);
@@ -128,6 +123,23 @@ async function measure(engine: Engine, lines: string[]): Promise<void> {
       search.push(await timed(`/devices?stage=enrolled&search=${imei.slice(0, 4 + Math.floor(rnd() * 7))}&perPage=25`));
     }
 
+    // Text search (customer names), as a person types them: a word or two of a stored name,
+    // without the ñ (the §5 input removes it) and half the time without accents.
+    const names = (
+      await db.query<{ customer_name: string }>('SELECT customer_name FROM devices WHERE customer_name IS NOT NULL ORDER BY id LIMIT 2000')
+    ).rows.map((r) => r.customer_name);
+    const text: number[] = [];
+    for (let i = 0; i < REQUESTS; i++) {
+      const words = pick(names).split(' ');
+      const start = Math.floor(rnd() * words.length);
+      let typed = words
+        .slice(start, start + 1 + Math.floor(rnd() * 2))
+        .join(' ')
+        .replace(/[ñÑ]/g, '');
+      if (rnd() < 0.5) typed = typed.normalize('NFD').replace(/\p{Diacritic}/gu, '');
+      text.push(await timed(`/devices?stage=enrolled&search=${encodeURIComponent(typed.slice(0, 12))}&perPage=25`));
+    }
+
     // Device counts (what a dashboard reads): per status from the maintained counters.
     const counts: number[] = [];
     for (let i = 0; i < REQUESTS; i++) {
@@ -140,9 +152,10 @@ async function measure(engine: Engine, lines: string[]): Promise<void> {
       `| ${engine} list page (${all.length} requests: ${filters.length} filters × 5 sorts × 2 orders, pages 1–50) | p95 ${ms(pct(all, 95))}, median ${ms(pct(all, 50))}, max ${ms(Math.max(...all))} |`,
       `| ${engine} list page p95 per filter | ${worst} |`,
       `| ${engine} IMEI prefix search (${search.length} requests, 4–10 digits) | p95 ${ms(pct(search, 95))}, median ${ms(pct(search, 50))} |`,
+      `| ${engine} text search (${text.length} requests: customer words as typed, ñ removed, accents or not) | p95 ${ms(pct(text, 95))}, median ${ms(pct(text, 50))} |`,
       `| ${engine} device counts per status (${counts.length} queries) | p95 ${ms(pct(counts, 95))} |`,
     );
-    console.log(lines.slice(-4).join('\n'));
+    console.log(lines.slice(-5).join('\n'));
 
     // P6 bulk lock of 10,000 devices: dry run, commit, job done.
     const ids = (

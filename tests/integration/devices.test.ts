@@ -196,6 +196,13 @@ describe.each(testEngines())('device registry API on %s', (engine) => {
       expect(await idsOf('sn-alfa')).toEqual([ids.active1]);
       expect(await idsOf('begoña')).toEqual([ids.active1]); // the deleted Begoña is not found
       expect(await idsOf('IBÁÑEZ')).toEqual([ids.active1]);
+      // The §5 input removes ñ as it is typed: 'Begoña' arrives as 'Begoa', 'Ibáñez' as 'Ibáez'.
+      // Accents and case are folded, and a name with ñ is found spelled with n as well.
+      expect(await idsOf('Begoa')).toEqual([ids.active1]);
+      expect(await idsOf('ibaez')).toEqual([ids.active1]);
+      expect(await idsOf('Ibanez')).toEqual([ids.active1]);
+      expect(await idsOf('begona ibanez')).toEqual([ids.active1]);
+      expect(await idsOf('BEGOÑA')).toEqual([ids.active1]);
       expect(await idsOf('CR-2026-004512')).toEqual([ids.active2]);
       expect(await idsOf('cr-2026', { stage: 'preEnrolled' })).toEqual([ids.pre3]);
       expect(await idsOf('%')).toEqual([]);

@@ -197,8 +197,10 @@ export function deviceWhere(filter: DeviceFilter, cutoff: Date, where = new SqlW
       const prefix = where.param(`${text}%`);
       where.add(`(d.imei LIKE ${prefix} OR d.imei2 LIKE ${prefix} OR lower(d.serial) LIKE ${prefix} OR lower(d.credit_reference) LIKE ${prefix})`);
     } else {
-      const like = where.param(`%${likeEscape(text)}%`);
-      where.add(`(lower(coalesce(d.serial, '') || ' ' || coalesce(d.customer_name, '') || ' ' || coalesce(d.credit_reference, '')) LIKE ${like})`);
+      // The input's rule (ñ removed, §5), then folded as the stored search_text is (migration 0011,
+      // trigram index devices_search).
+      const like = where.param(`%${likeEscape(text.replace(/[ñÑ]/g, ''))}%`);
+      where.add(`(d.search_text LIKE search_fold(${like}))`);
     }
   }
   return where;

@@ -8,6 +8,7 @@ import m0007 from './0007_list_indexes.sql';
 import m0008 from './0008_session_binding.sql';
 import m0009 from './0009_reset_code_attempts.sql';
 import m0010 from './0010_agent.sql';
+import m0011 from './0011_search_fold.sql';
 
 export interface Migration {
   /** The file name without `.sql`: a four-digit number, an underscore, a name. */
@@ -27,4 +28,5 @@ export const migrations: readonly Migration[] = [
   { id: '0008_session_binding', sql: m0008 },
   { id: '0009_reset_code_attempts', sql: m0009 },
   { id: '0010_agent', sql: m0010 },
+  { id: '0011_search_fold', sql: m0011 },
 ];
