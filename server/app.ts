@@ -79,6 +79,8 @@ export interface PortalApp extends Express {
   apiRoutes: DeclaredRoute[];
   /** Runs the bulk-action jobs; server/index.ts starts and stops it. */
   jobRunner: JobRunner;
+  /** The inventory's offline threshold and clock (the demo fleet registers devices with them). */
+  inventory: InventorySettings;
   /** The device side: its service (the demo fleet and the server's clock use it) and the long polls to end at shutdown. */
   agent: { service: AgentService; waiters: CommandWaiters; enrollment: EnrollmentTokensService; stop(): Promise<void> };
 }
@@ -233,6 +235,7 @@ export function createApp(deps: AppDeps): PortalApp {
   mount(api, '/v5/admins', adminsRouter(can, new AdminsService(db, deps.directory, logger)), mounts);
   mount(api, '/v5/audit', auditRouter(can, new AuditService(db)), mounts);
   const inventory: InventorySettings = { offlineAfterHours: config.deviceOfflineAfterHours, now: deps.now ?? (() => new Date()) };
+  app.inventory = inventory;
   const jobs = new JobsService(db, inventory, logger);
   app.jobRunner = new JobRunner(jobs);
   // The action routes first: /bulk-actions must not be read as a device id.

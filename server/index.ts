@@ -3,6 +3,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pino from 'pino';
 import { AgentClock } from './agent/agentClock';
+import { startDemoAgents, type DemoAgents } from './agent/demoAgents';
 import { createApp } from './app';
 import { ConfigError, loadConfig } from './config';
 import { ADVISORY_LOCKS, withAdvisoryLock } from './db/advisoryLock';
@@ -68,6 +69,7 @@ async function main(): Promise<void> {
   const app = createApp({ config, db, logger, assets, identity, verifiers, directory });
   const server = http.createServer(app);
   const agentClock = new AgentClock(app.agent.service, logger);
+  let demoAgents: DemoAgents | undefined;
   // Longer than a load balancer's idle timeout, so it never reuses a socket we just closed.
   server.keepAliveTimeout = 65_000;
   installSignalHandlers({
@@ -77,7 +79,10 @@ async function main(): Promise<void> {
     delayMs: config.shutdown.delayMs,
     timeoutMs: config.shutdown.timeoutMs,
     // Waiting check-ins answer now (their agents come back to another replica).
-    stopAccepting: () => app.agent.stop(),
+    stopAccepting: async () => {
+      await demoAgents?.stop();
+      await app.agent.stop();
+    },
     // The job runner lets its batch in flight commit before the database closes.
     close: async () => {
       await agentClock.stop();
@@ -97,6 +102,19 @@ async function main(): Promise<void> {
     app.jobRunner.start();
     // Temporary unlocks that run out are locked again by the server's clock too.
     agentClock.start();
+    // Demo mode: a small simulated fleet whose statuses move when an administrator acts.
+    if (identity && config.bootstrap.seedDemo && config.demoAgents > 0) {
+      startDemoAgents({
+        db,
+        inventory: app.inventory,
+        enrollment: app.agent.enrollment,
+        baseUrl: `http://127.0.0.1:${port}`,
+        count: config.demoAgents,
+        logger,
+      })
+        .then((fleet) => (demoAgents = fleet))
+        .catch((err: unknown) => logger.warn({ err }, 'demo: the simulated agents could not start'));
+    }
   });
 }
 

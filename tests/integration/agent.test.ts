@@ -362,6 +362,36 @@ describe.each(testEngines())('agent API (%s)', (engine) => {
     expect(await get()).toBe(DEVICE_STATUS.enrolado);
   });
 
+  test('rate limits: per device token (429 with Retry-After), enrollments per client IP (this host itself is not limited)', async () => {
+    const limited = await adminApi(testDb.db, {
+      env: { AGENT_RATE_LIMIT_PER_MINUTE: '3', AGENT_ENROLL_RATE_LIMIT_PER_MINUTE: '2', TRUST_PROXY: '1' },
+    });
+    try {
+      const { token } = await enrolledDevice();
+      const checkin = () => request(limited.ta.app).post('/agent/v1/checkin').set('Authorization', `Bearer ${token}`).send({});
+      for (let i = 0; i < 3; i++) expect((await checkin()).status).toBe(200);
+      const refused = await checkin();
+      expect(refused.status).toBe(429);
+      expect(refused.body).toMatchObject({ code: 'RATE_LIMITED', message: A.auth.rateLimited });
+      expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
+      // Another device is not affected.
+      const other = await enrolledDevice();
+      expect((await request(limited.ta.app).post('/agent/v1/checkin').set('Authorization', `Bearer ${other.token}`).send({})).status).toBe(200);
+
+      const enroll = (ip?: string) => {
+        const r = request(limited.ta.app).post('/agent/v1/enroll');
+        return (ip ? r.set('X-Forwarded-For', ip) : r).send({ enrollmentToken: 'AAAA-BBBB-CCCC', imei: testImei(9900), deviceType: 1 });
+      };
+      expect((await enroll('203.0.113.7')).status).toBe(401);
+      expect((await enroll('203.0.113.7')).status).toBe(401);
+      expect((await enroll('203.0.113.7')).status).toBe(429);
+      expect((await enroll('198.51.100.9')).status).toBe(401);
+      for (let i = 0; i < 4; i++) expect((await enroll()).status).toBe(401);
+    } finally {
+      await limited.ta.app.agent.stop();
+    }
+  });
+
   if (engine === 'postgres') {
     test('a second replica on the same database wakes the long poll the first one holds', async () => {
       const { id, token } = await enrolledDevice();
