@@ -51,7 +51,8 @@ export const envSchema = z
     DEMO_PASSWORD: z.string().min(8, 'debe tener al menos 8 caracteres').optional(),
     SEED_DEMO: z.enum(['true', 'false']).default('true'),
     IDENTITY_RATE_LIMIT_PER_MINUTE: intFrom(60, 1),
-    DEVICE_OFFLINE_AFTER_HOURS: intFrom(72, 1),
+    // Hours, fractions allowed (a demo or a simulation may use 0.02: 72 seconds).
+    DEVICE_OFFLINE_AFTER_HOURS: z.coerce.number().min(0.01, 'debe ser un número de horas de al menos 0.01').default(72),
     DEMO_DEVICES: intFrom(5000),
     /** Simulated agents the demo runs in-process so statuses move (0 disables; never in production). */
     DEMO_AGENTS: intFrom(50).pipe(z.number().max(2000, 'debe ser como máximo 2000')),

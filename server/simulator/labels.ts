@@ -90,6 +90,6 @@ export const CLI_TEXT = {
   rolesShort: (short: number, total: number, example: string) => `Roles sin completar: ${short} de ${total} (p. ej. ${example})`,
   offlineNote: (hours: number | null) =>
     hours === null
-      ? "'Sin conexión' solo aparece cuando un dispositivo pasa DEVICE_OFFLINE_AFTER_HOURS sin reportarse (mínimo 1 hora)."
+      ? "'Sin conexión' solo aparece cuando un dispositivo pasa DEVICE_OFFLINE_AFTER_HOURS sin reportarse (admite fracciones: 0.02 son 72 s)."
       : `'Sin conexión' solo aparece tras ${hours} h sin reportarse (DEVICE_OFFLINE_AFTER_HOURS).`,
 } as const;
