@@ -131,14 +131,20 @@ export class AgentService {
     const actor = deviceActor(device.imei, req);
 
     // Valid credentials from here on: a broken restriction is recorded on the device.
-    const restriction =
-      token?.group_id != null && device.group_id !== null && device.group_id !== token.group_id
-        ? { code: 'ENROLLMENT_OTHER_GROUP', message: A.enroll.otherGroup }
-        : device.device_type !== body.deviceType
-          ? { code: 'ENROLLMENT_TYPE_MISMATCH', message: A.enroll.typeMismatch }
-          : settings.require_sim_for_enroll && !body.sim
-            ? { code: 'ENROLLMENT_SIM_REQUIRED', message: A.enroll.simRequired }
-            : null;
+    // A group's token enrolls that group's devices (and those with no group, which join it); the
+    // no-group token only devices with no group; a device's token only that device (checked above).
+    const otherGroup = token
+      ? token.group_id !== null
+        ? device.group_id !== null && device.group_id !== token.group_id
+        : token.device_id === null && device.group_id !== null
+      : false;
+    const restriction = otherGroup
+      ? { code: 'ENROLLMENT_OTHER_GROUP', message: A.enroll.otherGroup }
+      : device.device_type !== body.deviceType
+        ? { code: 'ENROLLMENT_TYPE_MISMATCH', message: A.enroll.typeMismatch }
+        : settings.require_sim_for_enroll && !body.sim
+          ? { code: 'ENROLLMENT_SIM_REQUIRED', message: A.enroll.simRequired }
+          : null;
     if (restriction) {
       const failed = machine.enrollmentRefused(before, restriction.message);
       if (failed.ok) {

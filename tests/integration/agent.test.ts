@@ -271,6 +271,12 @@ describe.each(testEngines())('agent API (%s)', (engine) => {
       .send({ enrollmentToken: qr.token, imei: testImei(9501), deviceType: 1 });
     expect(stranger.status).toBe(403);
     expect(stranger.body).toMatchObject({ code: 'NOT_REGISTERED' });
+    // The no-group token enrolls only devices with no group: this one is in a group.
+    const noGroup = (await portal('post', '/enrollment-tokens').send({})).body as EnrollmentTokenCreated;
+    const outside = await request(app()).post('/agent/v1/enroll').send({ enrollmentToken: noGroup.token, imei, deviceType: 1 });
+    expect(outside.status).toBe(403);
+    expect(outside.body).toMatchObject({ code: 'ENROLLMENT_OTHER_GROUP' });
+    expect(await device(created.id)).toMatchObject({ status: DEVICE_STATUS.fallido, failureReason: A.enroll.otherGroup });
     // Valid credentials, wrong device type: the registered device shows fallido with the reason.
     const mismatch = await request(app()).post('/agent/v1/enroll').send({ enrollmentToken: qr.token, imei, deviceType: 2 });
     expect(mismatch.status).toBe(403);
