@@ -122,6 +122,18 @@ export function createApp(deps: AppDeps): PortalApp {
   app.set('etag', false);
 
   app.use(metrics.middleware);
+  // The device side: its own API, authenticated by device tokens (no portal session), before the
+  // page middleware (it logs its own requests; see agentRouter).
+  const inventory: InventorySettings = { offlineAfterHours: config.deviceOfflineAfterHours, now: deps.now ?? (() => new Date()) };
+  app.inventory = inventory;
+  const waiters = new CommandWaiters(db);
+  const agentMetrics = createAgentMetrics(
+    metrics.registry,
+    () => waiters.size,
+    () => new AgentRepository(db),
+  );
+  const agentService = new AgentService(db, inventory, waiters, agentMetrics);
+  app.use('/agent/v1', agentRouter(agentService, agentMetrics, config.agent, logger));
   app.use(
     pinoHttp({
       logger,
@@ -234,8 +246,6 @@ export function createApp(deps: AppDeps): PortalApp {
   mount(api, '/v5/roles', rolesRouter(can, new RolesService(db)), mounts);
   mount(api, '/v5/admins', adminsRouter(can, new AdminsService(db, deps.directory, logger)), mounts);
   mount(api, '/v5/audit', auditRouter(can, new AuditService(db)), mounts);
-  const inventory: InventorySettings = { offlineAfterHours: config.deviceOfflineAfterHours, now: deps.now ?? (() => new Date()) };
-  app.inventory = inventory;
   const jobs = new JobsService(db, inventory, logger);
   app.jobRunner = new JobRunner(jobs);
   // The action routes first: /bulk-actions must not be read as a device id.
@@ -245,22 +255,12 @@ export function createApp(deps: AppDeps): PortalApp {
   mount(api, '/v5/jobs', jobsRouter(can, jobs), mounts);
   const enrollment = new EnrollmentTokensService(db, inventory, config.agent.serverUrl);
   mount(api, '/v5/enrollment-tokens', enrollmentTokensRouter(can, enrollment), mounts);
+  app.agent = { service: agentService, waiters, enrollment, stop: () => waiters.stop() };
   api.use(apiNotFound);
   // Deny by default: a route without a declared permission stops the server here.
   app.apiRoutes = listRoutes(api, '/api', mounts);
   assertRoutesDeclared(app.apiRoutes);
   app.use('/api', api);
-
-  // The device side: its own API, authenticated by device tokens (no portal session).
-  const waiters = new CommandWaiters(db);
-  const agentMetrics = createAgentMetrics(
-    metrics.registry,
-    () => waiters.size,
-    () => new AgentRepository(db),
-  );
-  const agentService = new AgentService(db, inventory, waiters, agentMetrics);
-  app.agent = { service: agentService, waiters, enrollment, stop: () => waiters.stop() };
-  app.use('/agent/v1', agentRouter(agentService, agentMetrics, config.agent));
 
   app.use(ssrRouter({ config: pub, manifest: assets.manifest, cacheEntries: config.ssrCacheEntries }));
   app.use(errorHandler);

@@ -180,22 +180,32 @@ export class AgentRepository {
       f.heldLifecycle,
       now,
     ];
+    if (reported) this.reportedSets(reported, sets, params);
+    await this.db.query(`UPDATE devices SET ${sets.join(', ')} WHERE id = $1`, params);
+  }
+
+  /** What a check-in reports when no fact moves: one statement (the registry's updated_at is left alone). */
+  async refresh(id: number, reported: Reported): Promise<void> {
+    const sets: string[] = [];
+    const params: unknown[] = [id];
+    this.reportedSets(reported, sets, params);
+    await this.db.query(`UPDATE devices SET ${sets.join(', ')} WHERE id = $1 AND deleted_at IS NULL`, params);
+  }
+
+  private reportedSets(reported: Reported, sets: string[], params: unknown[]): void {
     const set = (column: string, value: unknown) => {
       params.push(value);
       sets.push(`${column} = $${params.length}`);
     };
-    if (reported) {
-      set('last_seen_at', reported.lastSeenAt);
-      if (reported.osVersion !== undefined) set('os_version', reported.osVersion);
-      if (reported.agentVersion !== undefined) set('agent_version', reported.agentVersion);
-      if (reported.sim !== undefined) {
-        set('sim_iccid', reported.sim?.iccid ?? null);
-        set('sim_carrier', reported.sim?.carrier ?? null);
-      }
-      if (reported.batteryLevel !== undefined) set('battery_level', reported.batteryLevel);
-      if (reported.agentLockState !== undefined) set('agent_lock_state', reported.agentLockState);
+    set('last_seen_at', reported.lastSeenAt);
+    if (reported.osVersion !== undefined) set('os_version', reported.osVersion);
+    if (reported.agentVersion !== undefined) set('agent_version', reported.agentVersion);
+    if (reported.sim !== undefined) {
+      set('sim_iccid', reported.sim?.iccid ?? null);
+      set('sim_carrier', reported.sim?.carrier ?? null);
     }
-    await this.db.query(`UPDATE devices SET ${sets.join(', ')} WHERE id = $1`, params);
+    if (reported.batteryLevel !== undefined) set('battery_level', reported.batteryLevel);
+    if (reported.agentLockState !== undefined) set('agent_lock_state', reported.agentLockState);
   }
 
   /** What enrollment writes besides the facts: identity details the registry lacks, when, the group. */

@@ -4,12 +4,14 @@
  * (enrollment). Bodies are validated by the shared schemas of shared/contracts/agent.ts: a bad
  * body is a 400 naming the field. Every answer is `no-store`.
  */
+import { randomUUID } from 'node:crypto';
 import express, { Router, type Request, type RequestHandler } from 'express';
 import { rateLimit } from 'express-rate-limit';
 import { checkinBody, commandIdParams, enrollBody, eventBody, rejectBody } from '../../shared/contracts/agent';
 import { AGENT_MESSAGES as A, MESSAGES } from '../../shared/messages';
 import { AppError } from '../errors';
 import { route } from '../middleware/validate';
+import type { Logger } from '../logger';
 import type { AgentMetrics } from './agentMetrics';
 import type { AgentRequest, AgentService } from './agentService';
 import { bearerOf } from './agentTokens';
@@ -32,10 +34,32 @@ const LOOPBACK = new Set(['127.0.0.1', '::1', '::ffff:127.0.0.1']);
 
 const requestOf = (req: Request): AgentRequest => ({ ip: req.ip ?? null, requestId: req.id === undefined ? null : String(req.id) });
 
-export function agentRouter(service: AgentService, metrics: AgentMetrics, limits: AgentLimits): Router {
+const REQUEST_ID = /^[\w.:-]{1,128}$/;
+
+/**
+ * Mounted before the page middleware (security headers, compression, the request logger): a
+ * check-in is the most frequent request the server gets. It logs its own requests instead: every
+ * one but a successful check-in, at the level of its status (the error handler logs 500s).
+ */
+export function agentRouter(service: AgentService, metrics: AgentMetrics, limits: AgentLimits, logger: Logger): Router {
   const router = Router();
-  router.use((_req, res, next) => {
+  router.use((req, res, next) => {
+    const incoming = req.headers['x-request-id'];
+    req.id = typeof incoming === 'string' && REQUEST_ID.test(incoming) ? incoming : randomUUID();
+    req.log = logger;
+    res.setHeader('x-request-id', String(req.id));
     res.setHeader('Cache-Control', 'no-store');
+    const start = process.hrtime.bigint();
+    res.on('finish', () => {
+      const status = res.statusCode;
+      if (status < 400 && req.path === '/checkin') return;
+      const level = status >= 500 ? 'error' : status >= 400 ? 'warn' : 'info';
+      const responseTime = Number(process.hrtime.bigint() - start) / 1e6;
+      logger[level](
+        { req: { id: req.id, method: req.method, url: req.originalUrl, remoteAddress: req.ip }, res: { statusCode: status }, responseTime },
+        'agent request completed',
+      );
+    });
     next();
   });
   router.use(express.json({ limit: '64kb' }));

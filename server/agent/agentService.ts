@@ -35,8 +35,13 @@ import { AgentRepository, factsOf, type AgentCommandRow, type AgentDeviceRow, ty
 import type { CommandWaiters } from './commandWaiters';
 import { newDeviceToken, tokenHash } from './agentTokens';
 
-/** A check-in writes the device's last-seen time at most this often when nothing else changed. */
-export const LAST_SEEN_WRITE_SECONDS = 60;
+/**
+ * A check-in writes the device's last-seen time at most this often when nothing else changed
+ * (5 minutes; a quarter of the offline threshold when that is shorter, as in a demo): most
+ * check-ins are then a single read.
+ */
+export const LAST_SEEN_WRITE_SECONDS = 300;
+export const lastSeenWriteMs = (offlineAfterHours: number): number => Math.min(LAST_SEEN_WRITE_SECONDS * 1000, (offlineAfterHours * 3600_000) / 4);
 
 const unauthorized = () => new AppError(401, 'DEVICE_TOKEN_INVALID', A.auth.invalidToken);
 
@@ -224,15 +229,20 @@ export class AgentService {
     if (!row) throw unauthorized();
     let facts = factsOf(row);
     let seen = row.last_seen_at;
-    if (this.checkinWrites(row, body, now)) {
+    const writes = this.checkinWrites(row, body, now);
+    if (writes === 'facts') {
       const written = await transaction(this.db, (tx) => this.checkinIn(tx, row.id, body, now, req));
       if (!written) throw unauthorized();
       facts = written;
       seen = now;
+    } else if (writes === 'reported') {
+      // Nothing the state machine looks at changed: one statement, no lock.
+      await repo.refresh(row.id, this.reportedOf(body, now));
+      seen = now;
     }
     let commands = row.has_commands ? await this.deliver(row.id, now) : [];
     const deadline = Date.now() + body.wait * 1000;
-    while (commands.length === 0 && body.wait > 0 && !signal?.aborted && Date.now() < deadline) {
+    while (commands.length === 0 && body.wait > 0 && !signal?.aborted && !this.waiters.isStopped && Date.now() < deadline) {
       // Armed before looking: a command created between the look and the wait still wakes it.
       const waiting = this.waiters.arm(row.id, deadline - Date.now(), signal);
       now = this.settings.now();
@@ -264,21 +274,40 @@ export class AgentService {
     };
   }
 
-  /** Whether this check-in changes anything stored (most do not: the read alone answers them). */
-  private checkinWrites(row: AgentDeviceRow, b: CheckinBody, now: Date): boolean {
-    const stale = !row.last_seen_at || now.getTime() - new Date(row.last_seen_at).getTime() >= LAST_SEEN_WRITE_SECONDS * 1000;
-    const changed = (reported: string | null | undefined, stored: string | null) => reported !== undefined && reported !== stored;
-    return (
-      stale ||
+  /**
+   * What this check-in writes: nothing (most: the read alone answers them), what the agent
+   * reported (last seen, versions, carrier, what it shows), or facts the state machine moves
+   * (the first check-in, Desbloqueado → Activo, a temporary unlock past its date, a new SIM).
+   */
+  private checkinWrites(row: AgentDeviceRow, b: CheckinBody, now: Date): 'none' | 'reported' | 'facts' {
+    if (
       row.lifecycle === 'enrolling' ||
       row.lock_state === 'unlocked' ||
       (row.lock_state === 'temporary_active' && row.temporary_until !== null && new Date(row.temporary_until) <= now) ||
+      (b.sim !== undefined && (b.sim?.iccid ?? null) !== row.sim_iccid)
+    ) {
+      return 'facts';
+    }
+    const stale = !row.last_seen_at || now.getTime() - new Date(row.last_seen_at).getTime() >= lastSeenWriteMs(this.settings.offlineAfterHours);
+    const changed = (reported: string | null | undefined, stored: string | null) => reported !== undefined && reported !== stored;
+    return stale ||
       changed(b.osVersion, row.os_version) ||
       changed(b.agentVersion, row.agent_version) ||
-      (b.sim !== undefined && (b.sim?.iccid ?? null) !== row.sim_iccid) ||
       (b.sim != null && b.sim.carrier !== row.sim_carrier) ||
       (b.lockState !== undefined && b.lockState !== row.agent_lock_state)
-    );
+      ? 'reported'
+      : 'none';
+  }
+
+  private reportedOf(b: CheckinBody, now: Date): Reported {
+    return {
+      lastSeenAt: now,
+      osVersion: b.osVersion,
+      agentVersion: b.agentVersion,
+      sim: b.sim,
+      batteryLevel: b.batteryLevel,
+      agentLockState: b.lockState,
+    };
   }
 
   private async checkinIn(tx: Queryable, deviceId: number, b: CheckinBody, now: Date, req: AgentRequest): Promise<machine.MachineFacts | undefined> {
@@ -290,14 +319,7 @@ export class AgentService {
     const { settings } = simChanged ? await this.settingsFor(tx, row.device_type, row.group_id) : { settings: undefined };
     const t = machine.checkin(before, { now, simChanged, lockOnSimChange: settings?.lock_sim_change ?? false });
     if (!t.ok) return undefined;
-    await repo.write(deviceId, t.facts, now, {
-      lastSeenAt: now,
-      osVersion: b.osVersion,
-      agentVersion: b.agentVersion,
-      sim: b.sim,
-      batteryLevel: b.batteryLevel,
-      agentLockState: b.lockState,
-    });
+    await repo.write(deviceId, t.facts, now, this.reportedOf(b, now));
     const actor = deviceActor(row.imei, req);
     const audit = (action: AuditAction, detail?: string) =>
       record(tx, {

@@ -18,6 +18,11 @@ export class CommandWaiters {
   private listening: Promise<() => Promise<void>> | undefined;
   private stopped = false;
 
+  /** Stopping (shutdown): waits end at once, so a long poll answers now instead of looping. */
+  get isStopped(): boolean {
+    return this.stopped;
+  }
+
   constructor(private readonly db: Db) {}
 
   /** Long polls open now (the /metrics gauge). */

@@ -398,6 +398,23 @@ describe.each(testEngines())('agent API (%s)', (engine) => {
     }
   });
 
+  test('stopping (shutdown) answers the waiting check-ins at once, empty, and later ones do not wait', async () => {
+    const replica = await adminApi(testDb.db);
+    const { token } = await enrolledDevice();
+    const poll = (wait: number) => request(replica.ta.app).post('/agent/v1/checkin').set('Authorization', `Bearer ${token}`).send({ wait });
+    await poll(0);
+    const started = Date.now();
+    const waiting = poll(20).then((r) => r);
+    await new Promise((r) => setTimeout(r, 300));
+    await replica.ta.app.agent.stop();
+    const res = await waiting;
+    expect(res.status).toBe(200);
+    expect((res.body as CheckinResponse).commands).toEqual([]);
+    const again = await poll(20);
+    expect((again.body as CheckinResponse).commands).toEqual([]);
+    expect(Date.now() - started).toBeLessThan(5_000);
+  });
+
   if (engine === 'postgres') {
     test('a second replica on the same database wakes the long poll the first one holds', async () => {
       const { id, token } = await enrolledDevice();
