@@ -1,7 +1,8 @@
 /**
  * `npm run screenshot`: docs/screenshot.png, the enrolled devices page of the demo fleet as the
- * demo administrator sees it, in Chromium at 1280×800. It runs the built server
- * (`dist/`, built first when stale) on a temporary database with the demo accounts.
+ * demo administrator sees it, in Chromium at 1366×800 (a common laptop; the menu expanded): the
+ * whole width of the table, its actions column included. It runs the built server (`dist/`,
+ * built first when stale) on a temporary database with the demo accounts.
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -12,13 +13,15 @@ import { ROOT, build, isBuildStale } from './build';
 
 const OUT = path.join(ROOT, 'docs', 'screenshot.png');
 const PASSWORD = 'Captura-Portal-2026!';
+const VIEWPORT = { width: 1366, height: 800 } as const;
 
 if (isBuildStale()) await build();
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'portal-shot-'));
-const server = await spawnServer({ cwd: ROOT, env: { DATA_DIR: dataDir, DEMO_PASSWORD: PASSWORD, LOG_LEVEL: 'warn' } });
+// Without the simulated agents (all 'ahora', one group): the seeded fleet's statuses, lock types and groups.
+const server = await spawnServer({ cwd: ROOT, env: { DATA_DIR: dataDir, DEMO_PASSWORD: PASSWORD, DEMO_AGENTS: '0', LOG_LEVEL: 'warn' } });
 const browser = await launchBrowser();
 try {
-  const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+  const page = await browser.newPage({ viewport: VIEWPORT });
   await page.goto(`${server.url}/login`);
   await waitForHydration(page);
   await page.getByLabel('Correo electrónico').fill('admin@demo.local');
@@ -29,6 +32,14 @@ try {
   await page.getByRole('heading', { level: 1, name: 'Dispositivos enrolados' }).waitFor();
   await page.getByTestId('device-row').first().waitFor();
   await page.getByTestId('portal-version').getByText('0.').waitFor();
+  // The shot shows the whole table: nothing of it scrolls out of sight sideways.
+  const overflow = await page.evaluate(() => {
+    const box = document.querySelector('main .portal-data-table');
+    return { page: document.documentElement.scrollWidth, table: box ? box.scrollWidth - box.clientWidth : 0 };
+  });
+  if (overflow.page > VIEWPORT.width || overflow.table > 0) {
+    throw new Error(`the devices table does not fit ${VIEWPORT.width} px: ${JSON.stringify(overflow)}`);
+  }
   await page.screenshot({ path: OUT });
   console.log(`screenshot: ${path.relative(ROOT, OUT)}`);
 } finally {

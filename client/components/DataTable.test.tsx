@@ -98,3 +98,49 @@ test("empty: the default text, or the page's own content", () => {
   renderTable({ rows: [], empty: <p>Nada aquí</p>, emptyTestId: 'items-empty' });
   expect(screen.getByTestId('items-empty').textContent).toBe('Nada aquí');
 });
+
+test('a column hidden below a breakpoint: its header, cells and placeholders carry the classes that hide it', () => {
+  const columns: DataTableColumn<Item, 'name' | 'size'>[] = [COLUMNS[0]!, { ...COLUMNS[1]!, hideBelow: 'xxl' }];
+  renderTable({ columns });
+  const header = screen.getByRole('columnheader', { name: /Tamaño/ });
+  expect(header.className.split(' ')).toEqual(expect.arrayContaining(['text-end', 'd-none', 'd-xxl-table-cell']));
+  expect(screen.getByRole('cell', { name: '20' }).className.split(' ')).toEqual(expect.arrayContaining(['text-end', 'd-none', 'd-xxl-table-cell']));
+  expect(screen.getByRole('columnheader', { name: /Nombre/ }).className).not.toContain('d-none');
+
+  renderTable({ columns, rows: [], loading: true, placeholderRows: 1 });
+  const placeholder = document.querySelector('tbody tr[aria-hidden="true"]')!;
+  expect([...placeholder.querySelectorAll('td')].map((td) => td.className.includes('d-xxl-table-cell'))).toEqual([false, true]);
+});
+
+test('the card layout of narrow screens: the first column is the title, the others carry their name, the checkbox and actions their place', () => {
+  renderTable({
+    selection: {
+      isSelected: () => false,
+      onToggleRow: jest.fn(),
+      page: 'none',
+      onTogglePage: jest.fn(),
+      rowLabel: (i) => i.name,
+      pageLabel: 'Página',
+    },
+    rowActions: (i) => <button type="button">{`Editar ${i.name}`}</button>,
+    rowAttributes: (i) => ({ 'data-testid': `row-${i.name}` }),
+  });
+  const cells = [...screen.getByTestId('row-Uno').querySelectorAll('td')];
+  expect(cells.map((td) => td.getAttribute('data-label'))).toEqual([null, null, 'Tamaño', 'Sin orden', null]);
+  expect(cells.map((td) => td.className.split(' ').find((c) => c.startsWith('portal-cell-')) ?? null)).toEqual([
+    'portal-cell-select',
+    'portal-cell-primary',
+    null,
+    null,
+    'portal-cell-actions',
+  ]);
+  // The headers stay as a bar of the cards when they do something (select the page, sort).
+  expect(document.querySelector('thead')!.className).toBe('portal-header-bar');
+});
+
+test('no header bar for the cards when no header sorts or selects', () => {
+  renderTable();
+  expect(document.querySelector('thead')!.className).toBe('');
+  renderTable({ sort: { column: undefined, order: undefined, onSort: jest.fn() } });
+  expect(document.querySelectorAll('thead')[1]!.className).toBe('portal-header-bar');
+});

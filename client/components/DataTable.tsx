@@ -14,7 +14,15 @@ export interface DataTableColumn<T, S extends string = string> {
   sortKey?: S;
   /** Classes of the header and the cells, e.g. 'text-end' or 'text-nowrap'. */
   className?: string;
+  /**
+   * A column that matters less: hidden below this Bootstrap breakpoint (and in the card layout of
+   * narrow screens). Its value must be readable elsewhere: merged into another cell or in a detail view.
+   */
+  hideBelow?: HideBelow;
 }
+
+/** The breakpoints a column can be hidden below (Bootstrap's: 992, 1200 and 1400 px). */
+export type HideBelow = 'lg' | 'xl' | 'xxl';
 
 /** Whether the rows of the page are selected: none, some or all. */
 export type PageSelection = 'none' | 'some' | 'all';
@@ -84,10 +92,24 @@ function PageCheckbox({ selection, disabled }: { selection: DataTableSelection<n
 
 const features = tableFeatures({});
 
+const HIDE_BELOW: Record<HideBelow, string> = {
+  lg: 'd-none d-lg-table-cell',
+  xl: 'd-none d-xl-table-cell',
+  xxl: 'd-none d-xxl-table-cell',
+};
+
+/** A column's classes, those hiding it below its breakpoint, and the layout's own. */
+function cellClasses(className: string | undefined, hideBelow: HideBelow | undefined, own: string | undefined): string | undefined {
+  return [className, hideBelow && HIDE_BELOW[hideBelow], own].filter(Boolean).join(' ') || undefined;
+}
+
 /**
  * The portal's one data table (over @tanstack/react-table): sortable headers with aria-sort,
  * row selection, a sticky header, loading placeholders, the error and empty states, a row
- * actions column, and horizontal scrolling in its own box down to 375 px wide.
+ * actions column, and columns that give way on smaller screens (`hideBelow`). Narrower than
+ * 768 px each row reads as a card (portal.css): the first column as its title with the checkbox
+ * and the actions beside it, every other cell under its column's name (`data-label`), the
+ * sortable headers as a bar above the cards.
  */
 export function DataTable<T extends RowData, S extends string = string>(props: DataTableProps<T, S>) {
   const { columns, rows, getRowId, rowAttributes, caption, loading, fetching = false, error = false, onRetry, sort, selection, rowActions } = props;
@@ -137,7 +159,15 @@ export function DataTable<T extends RowData, S extends string = string>(props: D
     getRowId: (row: T) => String(getRowId(row)),
   });
   const byId = useMemo(() => new Map(columns.map((c) => [c.id, c])), [columns]);
-  const classOf = (id: string) => (id === '__actions' ? 'text-end' : byId.get(id)?.className);
+  const primaryId = columns[0]?.id;
+  const classOf = (id: string): string | undefined => {
+    if (id === '__actions') return 'text-end portal-cell-actions';
+    if (id === '__select') return 'portal-cell-select';
+    const column = byId.get(id);
+    return cellClasses(column?.className, column?.hideBelow, id === primaryId ? 'portal-cell-primary' : undefined);
+  };
+  // Narrow screens keep the headers that do something (sorting, selecting the page) as a bar.
+  const headerBar = selection !== undefined || (sort !== undefined && columns.some((c) => c.sortKey !== undefined));
 
   if (error && rows.length === 0)
     return (
@@ -167,7 +197,7 @@ export function DataTable<T extends RowData, S extends string = string>(props: D
       <div className="table-responsive portal-data-table">
         <Table hover size={props.size} className="align-middle mb-0" aria-busy={loading || fetching || undefined} data-testid={props.testId}>
           <caption className="visually-hidden">{caption}</caption>
-          <thead>
+          <thead className={headerBar ? 'portal-header-bar' : undefined}>
             {table.getHeaderGroups().map((group) => (
               <tr key={group.id}>
                 {group.headers.map((header) => {
@@ -209,7 +239,7 @@ export function DataTable<T extends RowData, S extends string = string>(props: D
               ? Array.from({ length: props.placeholderRows ?? 10 }, (_, i) => (
                   <tr key={`placeholder-${i}`} aria-hidden="true" className="placeholder-glow">
                     {defs.map((c, j) => (
-                      <td key={c.id ?? j}>
+                      <td key={c.id ?? j} className={c.id ? classOf(c.id) : undefined}>
                         <span className="placeholder col-8" />
                       </td>
                     ))}
@@ -217,11 +247,16 @@ export function DataTable<T extends RowData, S extends string = string>(props: D
                 ))
               : table.getRowModel().rows.map((row) => (
                   <tr key={row.id} {...rowAttributes?.(row.original)}>
-                    {row.getAllCells().map((cell) => (
-                      <td key={cell.id} className={classOf(cell.column.id)}>
-                        <FlexRender cell={cell} />
-                      </td>
-                    ))}
+                    {row.getAllCells().map((cell) => {
+                      const column = byId.get(cell.column.id);
+                      // A cell of the card layout reads under its column's name (but the title).
+                      const label = column && column.id !== primaryId ? column.header : undefined;
+                      return (
+                        <td key={cell.id} className={classOf(cell.column.id)} data-label={label}>
+                          <FlexRender cell={cell} />
+                        </td>
+                      );
+                    })}
                   </tr>
                 ))}
           </tbody>

@@ -9,7 +9,7 @@ export function AppLayout({ children, pageAllowed }: { children: ReactNode; page
       <Header />
       <div className="d-flex flex-grow-1">
         <Sidebar pageAllowed={pageAllowed} />
-        <main className="flex-grow-1 p-4 bg-body-tertiary" id="main">
+        <main className="flex-grow-1 p-2 p-sm-3 p-lg-4 bg-body-tertiary" id="main">
           {children}
         </main>
       </div>

@@ -29,6 +29,7 @@ export interface DeviceFixture {
   serial?: string | null;
   customerName?: string | null;
   creditReference?: string | null;
+  agentVersion?: string | null;
   createdAt?: Date;
 }
 
@@ -42,8 +43,8 @@ export async function insertDevices(db: Queryable, fixtures: DeviceFixture[]): P
     const lifecycle = f.lifecycle ?? 'operating';
     const res = await db.query<{ id: string }>(
       `INSERT INTO devices (imei, device_type, lifecycle, lock_state, lock_type, failure_reason, last_seen_at, group_id,
-                            brand, model, serial, customer_name, credit_reference, created_at, enrolled_at, secret)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16) RETURNING id`,
+                            brand, model, serial, customer_name, credit_reference, created_at, enrolled_at, secret, agent_version)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17) RETURNING id`,
       [
         f.imei ?? testImei(900_000 + counter, '86'),
         f.deviceType ?? 1,
@@ -61,6 +62,7 @@ export async function insertDevices(db: Queryable, fixtures: DeviceFixture[]): P
         f.createdAt ?? new Date(),
         lifecycle === 'pre_enrolled' ? null : new Date(),
         randomBytes(32),
+        f.agentVersion ?? null,
       ],
     );
     ids.push(Number(res.rows[0]!.id));
@@ -69,8 +71,8 @@ export async function insertDevices(db: Queryable, fixtures: DeviceFixture[]): P
 }
 
 /** Inserts a device group; returns its id. */
-export async function insertGroup(db: Queryable, name: string): Promise<number> {
-  const res = await db.query<{ id: number }>('INSERT INTO device_groups (name) VALUES ($1) RETURNING id', [name]);
+export async function insertGroup(db: Queryable, name: string, description: string | null = null): Promise<number> {
+  const res = await db.query<{ id: number }>('INSERT INTO device_groups (name, description) VALUES ($1, $2) RETURNING id', [name, description]);
   return res.rows[0]!.id;
 }
 

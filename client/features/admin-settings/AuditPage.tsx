@@ -49,9 +49,10 @@ const atText = (at: string) => formatDateTime(at, { seconds: true });
 
 const columns: DataTableColumn<AuditEntryView>[] = [
   { id: 'at', header: L.audit.at, className: 'text-nowrap', cell: (r) => atText(r.at) },
-  { id: 'actor', header: L.audit.actor, cell: (r) => displayValue(r.actorEmail) },
+  // A long e-mail or id wraps (text-break) instead of widening the table past the window.
+  { id: 'actor', header: L.audit.actor, className: 'text-break', cell: (r) => displayValue(r.actorEmail) },
   { id: 'entity', header: L.audit.entity, cell: (r) => entityLabel(r.entity) },
-  { id: 'entityId', header: L.audit.entityId, cell: (r) => displayValue(r.entityId) },
+  { id: 'entityId', header: L.audit.entityId, className: 'text-break', cell: (r) => displayValue(r.entityId) },
   { id: 'action', header: L.audit.action, cell: (r) => actionLabel(r.action) },
   {
     id: 'outcome',

@@ -1,6 +1,7 @@
 import Dropdown from 'react-bootstrap/Dropdown';
 import { INVENTORY_LABELS as L } from '../../../shared/constants/inventoryLabels';
 import type { Device } from '../../../shared/contracts/devices';
+import { useMenuRoom } from '../../components/useMenuRoom';
 import { cancellablePending, menuItems } from './deviceActionItems';
 
 export interface DeviceActionMenuProps {
@@ -27,9 +28,12 @@ export interface DeviceActionMenuProps {
 export function DeviceActionMenu({ device, granted, onAction, onDetail, onCancelPending }: DeviceActionMenuProps) {
   const items = menuItems(device, granted);
   const cancellable = onCancelPending !== undefined && cancellablePending(device, granted) !== null;
+  // Taller than the room below the toggle (a row near the bottom): it opens upwards, or scrolls.
+  const { setToggle, onToggle, menuStyle } = useMenuRoom();
   return (
-    <Dropdown align="end">
+    <Dropdown align="end" onToggle={onToggle}>
       <Dropdown.Toggle
+        ref={setToggle}
         variant="outline-secondary"
         size="sm"
         className="portal-icon-toggle"
@@ -41,8 +45,10 @@ export function DeviceActionMenu({ device, granted, onAction, onDetail, onCancel
       </Dropdown.Toggle>
       <Dropdown.Menu
         className="portal-device-menu"
+        // Fixed: the menu escapes the table's scrolling box. Fixed from its first measure too, or
+        // Popper places it relative to the dropdown's box (at the top of the window, over the toggle).
         popperConfig={{ strategy: 'fixed' }}
-        style={{ minWidth: '16rem', maxWidth: '22rem' }}
+        style={{ position: 'fixed', minWidth: '16rem', maxWidth: '22rem', ...menuStyle }}
         data-testid="device-action-menu"
       >
         {onDetail && (

@@ -59,7 +59,8 @@ export function DeviceFilters({ idPrefix, filters, groups, onChange, searchKey, 
         </Form.Label>
         <StatusFilterSelect id={`${idPrefix}-status`} value={filters.status} onChange={(v) => onChange('status', v)} />
       </Col>
-      <Col sm={4} lg={2}>
+      {/* As wide as its options ('Todos', 'Móvil', 'TV'): the search keeps the room for its placeholder. */}
+      <Col sm={4} lg="auto">
         <Form.Label htmlFor={`${idPrefix}-type`} className="small mb-1">
           {INVENTORY_LABELS.devices.columns.type}
         </Form.Label>

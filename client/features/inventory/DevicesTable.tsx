@@ -9,6 +9,7 @@ import { displayValue } from '../../components/EmptyValue';
 import { formatDateTime } from '../../components/formatDate';
 import { DeviceActionMenu } from './DeviceActionMenu';
 import { relativeTime } from './relativeTime';
+import { DeviceSummary, brandModel } from './DeviceSummary';
 import { statusBadgeClass, statusLabel } from './statusBadge';
 
 export type { PageSelection };
@@ -71,27 +72,32 @@ export function DevicesTable(props: DevicesTableProps) {
         header: C.imei,
         sortKey: 'imei',
         cell: (d) => (
-          <CopyText text={d.imei} label={C.imei} className="text-nowrap">
-            <Button
-              variant="link"
-              className="p-0 font-monospace text-decoration-none"
-              aria-label={L.viewDetailOf(d.imei)}
-              onClick={() => onDetail(d.id)}
-            >
-              {d.imei}
-            </Button>
-          </CopyText>
+          <>
+            <CopyText text={d.imei} label={C.imei} className="text-nowrap">
+              <Button
+                variant="link"
+                className="p-0 font-monospace text-decoration-none"
+                aria-label={L.viewDetailOf(d.imei)}
+                onClick={() => onDetail(d.id)}
+              >
+                {d.imei}
+              </Button>
+            </CopyText>
+            <DeviceSummary device={d} />
+          </>
         ),
       },
       {
         id: 'deviceType',
         header: C.type,
+        hideBelow: 'xxl',
         cell: (d) => deviceTypeLabel(d.deviceType),
       },
       {
         id: 'brand',
         header: C.brandModel,
-        cell: (d) => displayValue([d.brand, d.model].filter(Boolean).join(' ')),
+        hideBelow: 'xxl',
+        cell: (d) => displayValue(brandModel(d)),
       },
       {
         id: 'status',
@@ -127,6 +133,8 @@ export function DevicesTable(props: DevicesTableProps) {
       {
         id: 'agentVersion',
         header: C.agentVersion,
+        // Below 1400 px in the detail panel only.
+        hideBelow: 'xxl',
         cell: (d) => displayValue(d.agentVersion),
       },
     ],

@@ -26,6 +26,7 @@ import { SearchInput } from '../../components/SearchInput';
 import { toastSuccess } from '../../components/toast';
 import { listParam, nextSort, useListParams } from '../../components/useListParams';
 import { DeviceForm, deviceBodyOf, type SaveOutcome } from './DeviceForm';
+import { DeviceSummary } from './DeviceSummary';
 import { EnrollmentQrModal, type EnrollmentScope } from './EnrollmentQrModal';
 import { GroupOptions } from './GroupOptions';
 import { useDeleteDeviceMutation, useListDevicesQuery, useListGroupsQuery, useUpdateDeviceMutation, type DeviceListArgs } from './inventoryApi';
@@ -107,9 +108,20 @@ export default function PreEnrolledPage({ title, path }: PageProps) {
   const rows = list.data?.data ?? [];
   const total = list.data?.total ?? 0;
   const columns: DataTableColumn<Device, PreEnrolledSort>[] = [
-    { id: 'imei', header: L.imei, sortKey: 'imei', className: 'text-nowrap', cell: (d) => <CopyText text={d.imei} label={L.imei} /> },
-    { id: 'deviceType', header: L.type, cell: (d) => deviceTypeLabel(d.deviceType) },
-    { id: 'brandModel', header: L.brandModel, cell: (d) => displayValue(brandModel(d)) },
+    {
+      id: 'imei',
+      header: L.imei,
+      sortKey: 'imei',
+      cell: (d) => (
+        <>
+          <CopyText text={d.imei} label={L.imei} className="text-nowrap" />
+          <DeviceSummary device={d} />
+        </>
+      ),
+    },
+    // Below 1400 px the type and brand / model read under the IMEI (DeviceSummary).
+    { id: 'deviceType', header: L.type, hideBelow: 'xxl', cell: (d) => deviceTypeLabel(d.deviceType) },
+    { id: 'brandModel', header: L.brandModel, hideBelow: 'xxl', cell: (d) => displayValue(brandModel(d)) },
     { id: 'group', header: L.group, cell: (d) => displayValue(d.groupName) },
     { id: 'customer', header: L.customer, cell: (d) => displayValue(d.customerName) },
     { id: 'reference', header: L.reference, cell: (d) => displayValue(d.creditReference) },
