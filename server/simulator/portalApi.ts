@@ -92,8 +92,9 @@ export async function discoverPortal(baseUrl: string, signal?: AbortSignal): Pro
   }
 }
 
-class MemoryStorage implements ICognitoStorage {
-  private readonly items = new Map<string, string>();
+/** amazon-cognito-identity-js keeps its session here instead of a browser's localStorage (the tests read it). */
+export class MemoryStorage implements ICognitoStorage {
+  readonly items = new Map<string, string>();
   setItem(key: string, value: string) {
     this.items.set(key, value);
   }

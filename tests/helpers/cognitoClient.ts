@@ -1,21 +1,8 @@
-import { AuthenticationDetails, CognitoUser, CognitoUserPool, type CognitoUserSession, type ICognitoStorage } from 'amazon-cognito-identity-js';
+import { AuthenticationDetails, CognitoUser, CognitoUserPool, type CognitoUserSession } from 'amazon-cognito-identity-js';
+import { MemoryStorage } from '../../server/simulator/portalApi';
 
 /** A Storage the tests can read: what the browser keeps in localStorage. */
-export class MemoryStorage implements ICognitoStorage {
-  readonly items = new Map<string, string>();
-  setItem(key: string, value: string) {
-    this.items.set(key, value);
-  }
-  getItem(key: string) {
-    return this.items.get(key) ?? null;
-  }
-  removeItem(key: string) {
-    this.items.delete(key);
-  }
-  clear() {
-    this.items.clear();
-  }
-}
+export { MemoryStorage };
 
 export interface PoolHandle {
   pool: CognitoUserPool;
