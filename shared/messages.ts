@@ -1,4 +1,5 @@
 /** Every Spanish text of the portal lives here (specification texts copied exactly). */
+import { FIELD_LABELS, type DeviceFieldKey } from './constants/fieldLabels';
 
 /** The product name: the document title and the header brand (specification §1). */
 export const PRODUCT_NAME = 'Macrolock';
@@ -103,32 +104,36 @@ export const MESSAGES = {
   },
 } as const;
 
-/** Texts of the administrators, roles and audit API (field errors and refusals). */
+/**
+ * Texts of the administrators, roles and audit API (field errors and refusals). A field is named
+ * by its Spanish label (FIELD_LABELS), never by its path.
+ */
 export const ADMIN_API_MESSAGES = {
   field: {
     body: 'El cuerpo de la solicitud debe ser un objeto JSON',
-    required: (field: string) => `El campo ${field} es obligatorio`,
-    requiredParam: (param: string) => `El parámetro ${param} es obligatorio`,
-    text: (field: string) => `El campo ${field} debe ser un texto`,
-    empty: (field: string) => `El campo ${field} no puede estar vacío`,
-    tooLong: (field: string, max: number) => `El campo ${field} admite como máximo ${max} caracteres`,
-    badCharacters: (field: string) => `El campo ${field} contiene caracteres no permitidos`,
-    email: (field: string) => `El campo ${field} debe ser un correo electrónico válido`,
-    positiveInteger: (field: string) => `El campo ${field} debe ser un número entero positivo`,
-    list: (field: string, max: number) => `El campo ${field} debe ser una lista de como máximo ${max} elementos`,
-    path: (value: unknown) => `El campo paths contiene una ruta que no se puede otorgar: ${String(value)}`,
-    noPaths: 'El campo Páginas debe incluir al menos una página',
-    action: (value: unknown) => `El campo actions contiene un código de acción no válido: ${String(value)}`,
+    required: (label: string) => `El campo ${label} es obligatorio`,
+    requiredParam: (label: string) => `El parámetro ${label} es obligatorio`,
+    text: (label: string) => `El campo ${label} debe ser un texto`,
+    empty: (label: string) => `El campo ${label} no puede estar vacío`,
+    tooLong: (label: string, max: number) => `El campo ${label} admite como máximo ${max} caracteres`,
+    badCharacters: (label: string) => `El campo ${label} contiene caracteres no permitidos`,
+    email: (label: string) => `El campo ${label} debe ser un correo electrónico válido`,
+    positiveInteger: (label: string) => `El campo ${label} debe ser un número entero positivo`,
+    list: (label: string, max: number) => `El campo ${label} debe ser una lista de como máximo ${max} elementos`,
+    path: (value: unknown) => `El campo ${FIELD_LABELS.roles.paths} contiene una ruta que no se puede otorgar: ${String(value)}`,
+    noPaths: `El campo ${FIELD_LABELS.roles.paths} debe incluir al menos una página`,
+    action: (value: unknown) => `El campo ${FIELD_LABELS.roles.actions} contiene un código de acción no válido: ${String(value)}`,
   },
   param: {
-    text: (param: string, max: number) => `El parámetro ${param} debe ser un texto de como máximo ${max} caracteres`,
-    badCharacters: (param: string) => `El parámetro ${param} contiene caracteres no permitidos`,
-    integer: (param: string, min: number, max: number) => `El parámetro ${param} debe ser un número entero entre ${min} y ${max}`,
-    oneOf: (param: string, values: readonly string[]) => `El parámetro ${param} debe ser uno de: ${values.join(', ')}`,
-    email: (param: string) => `El parámetro ${param} debe ser un correo electrónico válido`,
-    date: (param: string) => `El parámetro ${param} debe ser una fecha AAAA-MM-DD o una fecha y hora ISO 8601 con zona horaria`,
-    dateRange: (param: string, min: string, max: string) => `El parámetro ${param} debe ser una fecha entre ${min} y ${max}`,
-    range: 'El parámetro from debe ser anterior o igual a to',
+    text: (label: string, max: number) => `El parámetro ${label} debe ser un texto de como máximo ${max} caracteres`,
+    badCharacters: (label: string) => `El parámetro ${label} contiene caracteres no permitidos`,
+    integer: (label: string, min: number, max: number) => `El parámetro ${label} debe ser un número entero entre ${min} y ${max}`,
+    oneOf: (label: string, values: readonly string[]) => `El parámetro ${label} debe ser uno de: ${values.join(', ')}`,
+    email: (label: string) => `El parámetro ${label} debe ser un correo electrónico válido`,
+    date: (label: string) => `El parámetro ${label} debe ser una fecha AAAA-MM-DD o una fecha y hora ISO 8601 con zona horaria`,
+    dateRange: (label: string, min: string, max: string) => `El parámetro ${label} debe ser una fecha entre ${min} y ${max}`,
+    range: `El parámetro ${FIELD_LABELS.audit.from} debe ser anterior o igual a ${FIELD_LABELS.audit.to}`,
+    timeZone: (label: string) => `El parámetro ${label} debe ser una zona horaria IANA válida, por ejemplo America/Mexico_City`,
   },
   roles: {
     notFound: 'Rol no encontrado',
@@ -141,7 +146,7 @@ export const ADMIN_API_MESSAGES = {
   admins: {
     notFound: 'Administrador no encontrado',
     emailTaken: 'Ya existe un administrador con ese correo',
-    profileNotFound: 'El campo profileId no corresponde a un rol existente',
+    profileNotFound: `El campo ${FIELD_LABELS.admins.profileId} no corresponde a un rol existente`,
     profileEscalation: 'No puedes asignar un rol con permisos que tu perfil no tiene',
     resetEscalation: 'No puedes restablecer la contraseña de un administrador con permisos que tu perfil no tiene',
     selfDisable: 'No puedes deshabilitarte a ti mismo',
@@ -176,27 +181,28 @@ export const ADMIN_API_MESSAGES = {
 /** Texts of the inventory API and pages (devices, groups, actions, bulk jobs, CSV). */
 export const INVENTORY_MESSAGES = {
   field: {
-    imei: (field: string) => `El campo ${field} debe tener 15 dígitos`,
-    imeiCheckDigit: (field: string) => `El campo ${field} no es un IMEI válido (dígito verificador incorrecto)`,
-    deviceType: (field: string) => `El campo ${field} debe ser 1 (Móvil) o 2 (TV)`,
-    lockType: (field: string) => `El campo ${field} debe ser uno de: PorCredito, PorNoConexion, PorCambioSIM, SinKiosko`,
-    action: (field: string) => `El campo ${field} debe ser un código de acción válido`,
-    futureDate: (field: string) => `El campo ${field} debe ser una fecha futura`,
-    dateTooFar: (field: string, days: number) => `El campo ${field} no puede estar a más de ${days} días`,
-    date: (field: string) => `El campo ${field} debe ser una fecha y hora ISO 8601`,
-    reference: (field: string) => `El campo ${field} solo admite letras, números y guiones`,
-    ids: (field: string, max: number) => `El campo ${field} debe ser una lista de 1 a ${max} identificadores`,
-    boolean: (field: string) => `El campo ${field} debe ser verdadero o falso`,
-    selection: 'Indique los dispositivos con ids o con filter',
+    imei: (label: string) => `El campo ${label} debe tener 15 dígitos`,
+    imeiCheckDigit: (label: string) => `El campo ${label} no es un IMEI válido (dígito verificador incorrecto)`,
+    deviceType: (label: string) => `El campo ${label} debe ser 1 (Móvil) o 2 (TV)`,
+    lockType: (label: string) => `El campo ${label} debe ser uno de: PorCredito, PorNoConexion, PorCambioSIM, SinKiosko`,
+    action: (label: string) => `El campo ${label} debe ser un código de acción válido`,
+    futureDate: (label: string) => `El campo ${label} debe ser una fecha futura`,
+    dateTooFar: (label: string, days: number) => `El campo ${label} no puede estar a más de ${days} días`,
+    date: (label: string) => `El campo ${label} debe ser una fecha y hora ISO 8601`,
+    reference: (label: string) => `El campo ${label} solo admite letras, números y guiones`,
+    ids: (label: string, max: number) => `El campo ${label} debe ser una lista de 1 a ${max} identificadores`,
+    boolean: (label: string) => `El campo ${label} debe ser verdadero o falso`,
+    selection: 'Indique los dispositivos: una lista de identificadores o un filtro, no ambos',
+    filter: (label: string) => `El campo ${label} debe ser un objeto con los filtros de la lista de dispositivos`,
   },
   param: {
-    status: 'El parámetro status debe ser un código de estado o una entrada del filtro de estados',
-    groupId: 'El parámetro groupId debe ser el id de un grupo o "none"',
+    status: `El parámetro ${FIELD_LABELS.deviceFilter.status} debe ser un código de estado o una entrada del filtro de estados`,
+    groupId: `El parámetro ${FIELD_LABELS.deviceFilter.groupId} debe ser el id de un grupo o "none"`,
   },
   devices: {
     notFound: 'Dispositivo no encontrado',
     imeiTaken: (imei: string) => `Ya existe un dispositivo con el IMEI ${imei}`,
-    groupNotFound: 'El campo groupId no corresponde a un grupo existente',
+    groupNotFound: `El campo ${FIELD_LABELS.devices.groupId} no corresponde a un grupo existente`,
     imeiNotEditable: 'El IMEI solo se puede cambiar mientras el dispositivo está pre-enrolado',
   },
   actions: {
@@ -229,7 +235,7 @@ export const INVENTORY_MESSAGES = {
     notEmpty: (count: number) =>
       `El grupo tiene ${count === 1 ? '1 dispositivo' : `${count.toLocaleString('es-MX')} dispositivos`}; muévalos a otro grupo antes de eliminarlo`,
     moveToSelf: 'El grupo destino debe ser otro grupo',
-    moveToNotFound: 'El parámetro moveTo no corresponde a un grupo existente',
+    moveToNotFound: `El parámetro ${FIELD_LABELS.groups.moveTo} no corresponde a un grupo existente`,
   },
   csv: {
     tooLarge: (mb: number) => `El archivo CSV admite como máximo ${mb} MB`,
@@ -248,13 +254,21 @@ export const INVENTORY_MESSAGES = {
   },
 } as const;
 
+/** The CSV downloads (device export, audit log, job results). */
+export const CSV_MESSAGES = {
+  /** The header of a date-time column names the zone its values are written in: 'ultima_conexion (America/Mexico_City)'. */
+  zonedColumn: (column: string, zone: string) => `${column} (${zone})`,
+  /** The zone of a download that names none. */
+  defaultZone: 'UTC',
+} as const;
+
 /** Refusals of the authorization rules: superiors, the last holder of a grant, device edits. */
 export const AUTHZ_MESSAGES = {
   adminSuperior: (verb: 'modificar' | 'deshabilitar' | 'habilitar' | 'eliminar', what: string) =>
     `No puedes ${verb} a un administrador con permisos que tu perfil no tiene: ${what}`,
   roleSuperior: (verb: 'modificar' | 'eliminar', what: string) => `No puedes ${verb} un rol con permisos que tu perfil no tiene: ${what}`,
   lastHolder: (what: string) => `Ningún otro administrador habilitado conserva estos permisos, que no se pueden quitar: ${what}`,
-  deviceIdentity: (field: string) => `El campo ${field} no se puede cambiar en un dispositivo enrolado`,
+  deviceIdentity: (field: DeviceFieldKey) => `El campo ${FIELD_LABELS.devices[field]} no se puede cambiar en un dispositivo enrolado`,
   deviceAssignment: 'Tu perfil no permite cambiar el cliente, la referencia de crédito ni el grupo de un dispositivo enrolado',
 } as const;
 
@@ -262,17 +276,17 @@ export const AUTHZ_MESSAGES = {
 export const AGENT_MESSAGES = {
   field: {
     body: 'El cuerpo de la solicitud debe ser un objeto JSON',
-    iccid: (field: string) => `El campo ${field} debe ser un ICCID de 18 a 22 dígitos`,
-    sim: (field: string) => `El campo ${field} debe ser un objeto con iccid y carrier, o null`,
-    enrollmentToken: (field: string) => `El campo ${field} debe ser el token o el código de enrolamiento`,
-    wait: (field: string, max: number) => `El campo ${field} debe ser un número entero de segundos entre 0 y ${max}`,
-    battery: (field: string) => `El campo ${field} debe ser un número entero entre 0 y 100`,
-    lockState: (field: string) => `El campo ${field} debe ser locked o unlocked`,
-    commandId: (field: string) => `El parámetro ${field} debe ser el id de un comando`,
-    code: (field: string) => `El campo ${field} debe tener 8 dígitos`,
-    eventType: (field: string) => `El campo ${field} debe ser uno de: offline_code, offline_lock, tamper_lock, sim_removed, temporary_expired`,
-    validHours: (field: string, max: number) => `El campo ${field} debe ser un número entero de horas entre 1 y ${max}`,
-    scope: 'Indique groupId o deviceId, no ambos',
+    iccid: (label: string) => `El campo ${label} debe ser un ICCID de 18 a 22 dígitos`,
+    sim: (label: string) => `El campo ${label} debe ser un objeto con iccid y carrier, o null`,
+    enrollmentToken: (label: string) => `El campo ${label} debe ser el token o el código de enrolamiento`,
+    wait: (label: string, max: number) => `El campo ${label} debe ser un número entero de segundos entre 0 y ${max}`,
+    battery: (label: string) => `El campo ${label} debe ser un número entero entre 0 y 100`,
+    lockState: (label: string) => `El campo ${label} debe ser locked o unlocked`,
+    commandId: (label: string) => `El parámetro ${label} debe ser el id de un comando`,
+    code: (label: string) => `El campo ${label} debe tener 8 dígitos`,
+    eventType: (label: string) => `El campo ${label} debe ser uno de: offline_code, offline_lock, tamper_lock, sim_removed, temporary_expired`,
+    validHours: (label: string, max: number) => `El campo ${label} debe ser un número entero de horas entre 1 y ${max}`,
+    scope: `Indique el campo ${FIELD_LABELS.enrollmentTokens.groupId} o el campo ${FIELD_LABELS.enrollmentTokens.deviceId}, no ambos`,
   },
   auth: {
     missingToken: 'Falta el token del dispositivo (Authorization: Bearer …)',
@@ -300,8 +314,8 @@ export const AGENT_MESSAGES = {
   },
   tokens: {
     notFound: 'Token de enrolamiento no encontrado',
-    groupNotFound: 'El campo groupId no corresponde a un grupo existente',
-    deviceNotFound: 'El campo deviceId no corresponde a un dispositivo pre-enrolado',
+    groupNotFound: `El campo ${FIELD_LABELS.enrollmentTokens.groupId} no corresponde a un grupo existente`,
+    deviceNotFound: `El campo ${FIELD_LABELS.enrollmentTokens.deviceId} no corresponde a un dispositivo pre-enrolado`,
     noPackage: (version: string) =>
       `La versión actual de la app de bloqueo (${version}) no tiene URL de descarga ni checksum: el QR solo lleva el servidor y el token, para un agente ya instalado`,
     noVersion:

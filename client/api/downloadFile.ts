@@ -12,10 +12,16 @@ function saveBlob(blob: Blob, fileName: string): void {
   setTimeout(() => URL.revokeObjectURL(url), 1000);
 }
 
+/** The browser's IANA time zone ('America/Mexico_City'), or undefined when the browser names none. */
+export function browserTimeZone(): string | undefined {
+  return Intl.DateTimeFormat().resolvedOptions().timeZone || undefined;
+}
+
 /**
  * Downloads a file (CSV exports, templates, job results) with the session headers and saves
- * it under the name the server gives; the file never enters the store. For an RTK Query
- * `queryFn`: answers `{ data: null }` or `{ error }` like the base query.
+ * it under the name the server gives; the file never enters the store. The browser's zone goes
+ * along as `tz`: the dates of an export are written in it, and its header names it. For an RTK
+ * Query `queryFn`: answers `{ data: null }` or `{ error }` like the base query.
  */
 export async function downloadFile(
   extra: ApiExtra,
@@ -28,7 +34,8 @@ export async function downloadFile(
   const { headers } = session;
   const { default: axios } = await import('axios');
   try {
-    const res = await axios.get<Blob>(url, { baseURL: extra.apiBase, params, headers, responseType: 'blob' });
+    const tz = browserTimeZone();
+    const res = await axios.get<Blob>(url, { baseURL: extra.apiBase, params: tz ? { ...params, tz } : params, headers, responseType: 'blob' });
     const disposition = String(res.headers['content-disposition'] ?? '');
     const fileName = /filename="?([^";]+)"?/.exec(disposition)?.[1] ?? fallbackName;
     saveBlob(res.data, fileName);

@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { UTF8_BOM, csvLines, csvRow, type CsvValue } from './csv';
+import { UTF8_BOM, csvLines, csvRow, csvZone, type CsvValue } from './csv';
 
 /** One cell as it is written (without the line end). */
 const csvCell = (value: CsvValue) => csvRow([value]).slice(0, -2);
@@ -52,5 +52,34 @@ describe('CSV', () => {
       .filter((f) => f !== path.join(__dirname, 'csv.ts'));
     const writers = files.filter((f) => /\.unparse\(|\\uFEFF/.test(fs.readFileSync(f, 'utf8')));
     expect(writers.map((f) => path.relative(root, f))).toEqual([]);
+  });
+});
+
+describe("CSV dates in the browser's zone", () => {
+  test('without a zone: UTC as the database gives it, the header says (UTC)', () => {
+    const zone = csvZone();
+    expect(zone.name).toBe('UTC');
+    expect(zone.instant('2026-11-23T20:05:00.120Z')).toBe('2026-11-23T20:05:00.120Z');
+    expect(zone.instant(new Date('2026-11-23T20:05:00Z'))).toBe('2026-11-23T20:05:00.000Z');
+    expect(zone.instant(null)).toBeNull();
+    expect(zone.instant(undefined)).toBeNull();
+    expect(zone.header(['id', 'fecha', 'detalle'], ['fecha'])).toEqual(['id', 'fecha (UTC)', 'detalle']);
+  });
+
+  test('with a zone: ISO 8601 with the offset of that instant (daylight saving, half hours, west and east)', () => {
+    const mx = csvZone('America/Mexico_City');
+    expect(mx.instant('2026-11-23T20:05:00.000Z')).toBe('2026-11-23T14:05:00.000-06:00');
+    expect(mx.header(['fecha'], ['fecha'])).toEqual(['fecha (America/Mexico_City)']);
+    const ny = csvZone('America/New_York');
+    expect(ny.instant('2026-01-15T12:00:00.000Z')).toBe('2026-01-15T07:00:00.000-05:00');
+    expect(ny.instant('2026-07-15T12:00:00.000Z')).toBe('2026-07-15T08:00:00.000-04:00');
+    expect(csvZone('Asia/Kolkata').instant('2026-03-01T00:00:00.250Z')).toBe('2026-03-01T05:30:00.250+05:30');
+    expect(csvZone('America/St_Johns').instant('2026-01-01T00:00:00.000Z')).toBe('2025-12-31T20:30:00.000-03:30');
+    expect(csvZone('Europe/London').instant('2026-01-01T00:00:00.000Z')).toBe('2026-01-01T00:00:00.000Z');
+    // The same instant, whatever the zone it is written in.
+    for (const tz of ['America/Mexico_City', 'America/New_York', 'Asia/Kolkata', 'America/St_Johns', 'Pacific/Auckland']) {
+      const written = csvZone(tz).instant('2026-05-05T05:05:05.005Z')!;
+      expect(new Date(written).toISOString()).toBe('2026-05-05T05:05:05.005Z');
+    }
   });
 });

@@ -3,7 +3,7 @@ import path from 'node:path';
 import express, { type ErrorRequestHandler } from 'express';
 import request from 'supertest';
 import * as z from 'zod';
-import { idParams, intParam, textParam } from '../../shared/contracts/fields';
+import { idParams, intParam, textField, textParam } from '../../shared/contracts/fields';
 import { AppError } from '../errors';
 import * as validate from './validate';
 import { route } from './validate';
@@ -71,12 +71,30 @@ describe('route(): validated input handed to the handler, typed', () => {
     );
     const bad = await request(app).put('/things/abc').send({}).expect(400);
     expect(bad.body.code).toBe('VALIDATION');
-    expect(bad.body.message).toMatch(/id/);
+    expect(bad.body.message).toMatch(/^El parámetro Id /);
     const missing = await request(app).put('/things/1').send({}).expect(400);
     expect(missing.body.message).toBe('El campo name es obligatorio');
     const notObject = await request(app).put('/things/1').set('Content-Type', 'application/json').send('[1]').expect(400);
     expect(notObject.body.code).toBe('VALIDATION');
     expect(ran).toBe(false);
+  });
+
+  test('a field of the shared builders is named by its Spanish label, absent or wrong, the path staying in `field`', async () => {
+    const app = express();
+    app.use(express.json());
+    app.post(
+      '/named',
+      route({ body: z.object({ name: textField('Nombre', { min: 1, max: 5 }) }) }, (_i, _req, res) => res.end()),
+    );
+    const onError: ErrorRequestHandler = (err, _req, res, _next) => {
+      const e = err as AppError;
+      res.status(e.status).json({ message: e.message, field: e.field });
+    };
+    app.use(onError);
+    const missing = await request(app).post('/named').send({}).expect(400);
+    expect(missing.body).toEqual({ message: 'El campo Nombre es obligatorio', field: 'name' });
+    const long = await request(app).post('/named').send({ name: 'demasiado' }).expect(400);
+    expect(long.body).toEqual({ message: 'El campo Nombre admite como máximo 5 caracteres', field: 'name' });
   });
 
   test('a missing query parameter is named as a parameter', async () => {

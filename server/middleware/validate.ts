@@ -5,25 +5,26 @@ import { AppError } from '../errors';
 
 const M = { field: ADMIN_API_MESSAGES.field, api: MESSAGES.api };
 
-/** The value at `path` in what was parsed (zod issues do not carry it). */
-function valueAt(input: unknown, path: readonly PropertyKey[]): unknown {
-  let value = input;
-  for (const key of path) {
-    if (value === null || typeof value !== 'object') return undefined;
-    value = (value as Record<PropertyKey, unknown>)[key];
-  }
-  return value;
-}
-
-/** The first issue of a failed parse as a 400 naming the field in Spanish, with the field's path (`field`). */
-function badRequest(input: unknown, error: z.ZodError, missing: (field: string) => string, notAnObject: string): AppError {
+/**
+ * The first issue of a failed parse as a 400 with the schema's Spanish message (which names the
+ * field by its label, FIELD_LABELS) and the field's path (`field`).
+ */
+function badRequest(error: z.ZodError, notAnObject: string): AppError {
   const issue = error.issues[0]!;
   if (issue.code === 'invalid_type' && issue.path.length === 0) return new AppError(400, 'VALIDATION', notAnObject);
   const field = issue.path.map(String).join('.');
-  const absent = issue.code === 'invalid_type' && valueAt(input, issue.path) === undefined;
   // The path of the bad field travels with the answer, so a form can show it under that field.
-  return new AppError(400, 'VALIDATION', absent ? missing(field) : issue.message, field || undefined);
+  return new AppError(400, 'VALIDATION', issue.message, field || undefined);
 }
+
+/**
+ * The message of an absent input whose schema has no message of its own (the shared field
+ * builders all have one, naming the label): its path, as a last resort.
+ */
+const absentInput =
+  (missing: (name: string) => string) =>
+  (issue: { code?: string; input?: unknown; path?: readonly PropertyKey[] }): string | undefined =>
+    issue.code === 'invalid_type' && issue.input === undefined && issue.path?.length ? missing(issue.path.map(String).join('.')) : undefined;
 
 /** The schemas of one route's inputs; each one given is validated, in this order. */
 export interface RouteSchemas {
@@ -58,8 +59,8 @@ export function route<const S extends RouteSchemas>(
   return async (req, res) => {
     const parse = (schema: z.ZodType | undefined, input: unknown, missing: (f: string) => string, notAnObject: string): unknown => {
       if (!schema) return undefined;
-      const result = schema.safeParse(input);
-      if (!result.success) throw badRequest(input, result.error, missing, notAnObject);
+      const result = schema.safeParse(input, { error: absentInput(missing) });
+      if (!result.success) throw badRequest(result.error, notAnObject);
       return result.data;
     };
     const params = parse(schemas.params, req.params, M.field.requiredParam, M.api.badRequest);

@@ -1,16 +1,20 @@
 import * as z from 'zod';
+import { FIELD_LABELS } from '../constants/fieldLabels';
 import { ADMIN_API_MESSAGES as M } from '../messages';
 import { booleanParam, emailField, idField, intParam, oneOfParam, pagingParams, listResponse, textField, textParam } from './fields';
 
 export const ADMIN_NAME_MAX = 100;
 
+const L = FIELD_LABELS.admins;
+const Q = FIELD_LABELS.adminsQuery;
+
 /** POST /v5/admins. */
 export const createAdminBody = z.object(
   {
-    correo: emailField('correo'),
-    nombres: textField('nombres', { min: 1, max: ADMIN_NAME_MAX }),
-    apellidos: textField('apellidos', { max: ADMIN_NAME_MAX }).default(''),
-    profileId: idField('profileId'),
+    correo: emailField(L.correo),
+    nombres: textField(L.nombres, { min: 1, max: ADMIN_NAME_MAX }),
+    apellidos: textField(L.apellidos, { max: ADMIN_NAME_MAX }).default(''),
+    profileId: idField(L.profileId),
   },
   { error: M.field.body },
 );
@@ -19,9 +23,9 @@ export type CreateAdminBody = z.infer<typeof createAdminBody>;
 /** PUT /v5/admins/:id: the editable fields (the e-mail is the sign-in name and does not change). */
 export const updateAdminBody = z.object(
   {
-    nombres: textField('nombres', { min: 1, max: ADMIN_NAME_MAX }),
-    apellidos: textField('apellidos', { max: ADMIN_NAME_MAX }).default(''),
-    profileId: idField('profileId'),
+    nombres: textField(L.nombres, { min: 1, max: ADMIN_NAME_MAX }),
+    apellidos: textField(L.apellidos, { max: ADMIN_NAME_MAX }).default(''),
+    profileId: idField(L.profileId),
   },
   { error: M.field.body },
 );
@@ -32,11 +36,11 @@ export type AdminSort = (typeof ADMIN_SORTS)[number];
 
 /** GET /v5/admins: search in names and e-mail, filters, paging, sort. */
 export const listAdminsQuery = z.object({
-  search: textParam('search', 100).optional(),
-  profileId: intParam('profileId', 1, 2_147_483_647).optional(),
-  enabled: booleanParam('enabled').optional(),
-  sort: oneOfParam('sort', ADMIN_SORTS).default('nombres'),
-  order: oneOfParam('order', ['asc', 'desc']).default('asc'),
+  search: textParam(Q.search, 100).optional(),
+  profileId: intParam(Q.profileId, 1, 2_147_483_647).optional(),
+  enabled: booleanParam(Q.enabled).optional(),
+  sort: oneOfParam(Q.sort, ADMIN_SORTS).default('nombres'),
+  order: oneOfParam(Q.order, ['asc', 'desc']).default('asc'),
   ...pagingParams(20),
 });
 export type ListAdminsQuery = z.infer<typeof listAdminsQuery>;

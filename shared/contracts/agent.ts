@@ -1,8 +1,11 @@
 import * as z from 'zod';
-import { DEVICE_TYPES, LOCK_TYPES, type DeviceTypeCode, type LockType } from '../constants/domain';
+import { LOCK_TYPES, type LockType } from '../constants/domain';
+import { FIELD_LABELS } from '../constants/fieldLabels';
 import { AGENT_MESSAGES as A, INVENTORY_MESSAGES as M } from '../messages';
-import { imeiField } from './devices';
-import { optionalTextField, textField } from './fields';
+import { deviceTypeField, imeiField } from './devices';
+import { fieldError, optionalTextField, paramError, textField } from './fields';
+
+const L = FIELD_LABELS.agent;
 
 /**
  * The device agent's API under /agent/v1 (JSON, a device token instead of a portal session).
@@ -17,24 +20,23 @@ export const CHECKIN_INTERVAL_SECONDS = 30;
 /** Longest reason a rejection may carry. */
 export const REJECT_REASON_MAX = 500;
 
-const DEVICE_TYPE_CODES = DEVICE_TYPES.map((t) => t.code) as unknown as readonly [DeviceTypeCode, ...DeviceTypeCode[]];
 const LOCK_TYPE_KEYS = LOCK_TYPES.map((t) => t.key) as unknown as readonly [LockType, ...LockType[]];
 
 /** A SIM as the agent reads it: its ICCID (18 to 22 digits, a trailing F allowed) and carrier name. */
 export const simField = z.object(
   {
     iccid: z
-      .string({ error: A.field.iccid('sim.iccid') })
+      .string({ error: fieldError(L.simIccid, A.field.iccid(L.simIccid)) })
       .trim()
       .toUpperCase()
-      .regex(/^\d{18,21}F?$/, { error: A.field.iccid('sim.iccid') }),
-    carrier: optionalTextField('sim.carrier', 60).default(null),
+      .regex(/^\d{18,21}F?$/, { error: A.field.iccid(L.simIccid) }),
+    carrier: optionalTextField(L.simCarrier, 60).default(null),
   },
-  { error: A.field.sim('sim') },
+  { error: A.field.sim(L.sim) },
 );
 export type Sim = z.infer<typeof simField>;
 
-const versionField = (field: string) => optionalTextField(field, 40);
+const versionField = (label: string) => optionalTextField(label, 40);
 
 /** POST /agent/v1/enroll: what the device says of itself, and the token it read from the QR code (or typed). */
 export const enrollBody = z.object(
@@ -43,22 +45,19 @@ export const enrollBody = z.object(
     enrollmentToken: z.preprocess(
       (v) => (typeof v === 'string' ? v.replace(/[\s-]/g, '').toUpperCase() : v),
       z
-        .string({ error: A.field.enrollmentToken('enrollmentToken') })
-        .max(64, { error: A.field.enrollmentToken('enrollmentToken') })
+        .string({ error: A.field.enrollmentToken(L.enrollmentToken) })
+        .max(64, { error: A.field.enrollmentToken(L.enrollmentToken) })
         .nullable()
         .default(null),
     ),
-    imei: imeiField('imei'),
-    imei2: z.preprocess((v) => (v === '' ? null : v), imeiField('imei2').nullable()).default(null),
-    serial: optionalTextField('serial', 64).default(null),
-    deviceType: z.union(
-      DEVICE_TYPE_CODES.map((c) => z.literal(c)),
-      { error: M.field.deviceType('deviceType') },
-    ),
-    brand: optionalTextField('brand', 60).default(null),
-    model: optionalTextField('model', 80).default(null),
-    osVersion: versionField('osVersion').default(null),
-    agentVersion: versionField('agentVersion').default(null),
+    imei: imeiField(L.imei),
+    imei2: z.preprocess((v) => (v === '' ? null : v), imeiField(L.imei2).nullable()).default(null),
+    serial: optionalTextField(L.serial, 64).default(null),
+    deviceType: deviceTypeField(L.deviceType),
+    brand: optionalTextField(L.brand, 60).default(null),
+    model: optionalTextField(L.model, 80).default(null),
+    osVersion: versionField(L.osVersion).default(null),
+    agentVersion: versionField(L.agentVersion).default(null),
     sim: simField.nullable().default(null),
   },
   { error: A.field.body },
@@ -83,21 +82,21 @@ export type EnrollResponse = z.infer<typeof enrollResponse>;
 export const checkinBody = z.object(
   {
     wait: z
-      .int({ error: A.field.wait('wait', CHECKIN_WAIT_MAX_SECONDS) })
-      .min(0, { error: A.field.wait('wait', CHECKIN_WAIT_MAX_SECONDS) })
-      .max(CHECKIN_WAIT_MAX_SECONDS, { error: A.field.wait('wait', CHECKIN_WAIT_MAX_SECONDS) })
+      .int({ error: A.field.wait(L.wait, CHECKIN_WAIT_MAX_SECONDS) })
+      .min(0, { error: A.field.wait(L.wait, CHECKIN_WAIT_MAX_SECONDS) })
+      .max(CHECKIN_WAIT_MAX_SECONDS, { error: A.field.wait(L.wait, CHECKIN_WAIT_MAX_SECONDS) })
       .default(0),
-    osVersion: versionField('osVersion').optional(),
-    agentVersion: versionField('agentVersion').optional(),
+    osVersion: versionField(L.osVersion).optional(),
+    agentVersion: versionField(L.agentVersion).optional(),
     /** The SIM in the device now (null: none); absent when the agent cannot read it. */
     sim: simField.nullable().optional(),
     batteryLevel: z
-      .int({ error: A.field.battery('batteryLevel') })
-      .min(0, { error: A.field.battery('batteryLevel') })
-      .max(100, { error: A.field.battery('batteryLevel') })
+      .int({ error: A.field.battery(L.batteryLevel) })
+      .min(0, { error: A.field.battery(L.batteryLevel) })
+      .max(100, { error: A.field.battery(L.batteryLevel) })
       .optional(),
     /** What the device shows now, as the agent sees it. */
-    lockState: z.enum(['locked', 'unlocked'], { error: A.field.lockState('lockState') }).optional(),
+    lockState: z.enum(['locked', 'unlocked'], { error: A.field.lockState(L.lockState) }).optional(),
   },
   { error: A.field.body },
 );
@@ -129,7 +128,7 @@ export type CheckinResponse = z.infer<typeof checkinResponse>;
 
 /** POST /agent/v1/commands/:id/reject. */
 export const rejectBody = z.object(
-  { reason: textField('reason', { min: 1, max: REJECT_REASON_MAX }) },
+  { reason: textField(L.reason, { min: 1, max: REJECT_REASON_MAX }) },
   {
     error: A.field.body,
   },
@@ -138,10 +137,10 @@ export type RejectBody = z.infer<typeof rejectBody>;
 
 export const commandIdParams = z.object({
   id: z
-    .string({ error: A.field.commandId('id') })
-    .regex(/^\d{1,15}$/, { error: A.field.commandId('id') })
+    .string({ error: paramError(L.commandId, A.field.commandId(L.commandId)) })
+    .regex(/^\d{1,15}$/, { error: A.field.commandId(L.commandId) })
     .transform(Number)
-    .refine((n) => n >= 1, { error: A.field.commandId('id') }),
+    .refine((n) => n >= 1, { error: A.field.commandId(L.commandId) }),
 });
 
 /** The answer of an acknowledgement or a rejection (a repeated one answers the first result). */
@@ -163,21 +162,24 @@ export const eventBody = z.discriminatedUnion(
   'type',
   [
     /** The customer typed an offline code and the agent accepted it (the server checks it again, once). */
-    z.object({ type: z.literal('offline_code'), code: z.string({ error: A.field.code('code') }).regex(/^\d{8}$/, { error: A.field.code('code') }) }),
+    z.object({
+      type: z.literal('offline_code'),
+      code: z.string({ error: fieldError(L.code, A.field.code(L.code)) }).regex(/^\d{8}$/, { error: A.field.code(L.code) }),
+    }),
     /** The agent locked the device itself after too long without connection ('Por No Conexión'). */
     z.object({ type: z.literal('offline_lock') }),
     /** The agent locked the device after detecting tampering. */
     z.object({
       type: z.literal('tamper_lock'),
-      lockType: z.enum(LOCK_TYPE_KEYS, { error: M.field.lockType('lockType') }).default('PorCredito'),
-      detail: optionalTextField('detail', 200).default(null),
+      lockType: z.enum(LOCK_TYPE_KEYS, { error: M.field.lockType(L.lockType) }).default('PorCredito'),
+      detail: optionalTextField(L.detail, 200).default(null),
     }),
     /** The SIM was taken out ('Por Cambio SIM' lock when enabled_lock_for_remove_sim applies). */
     z.object({ type: z.literal('sim_removed') }),
     /** A temporary unlock ran out on the device: locked again. */
     z.object({ type: z.literal('temporary_expired') }),
   ],
-  { error: A.field.eventType('type') },
+  { error: fieldError(L.type, A.field.eventType(L.type)) },
 );
 export type AgentEvent = z.infer<typeof eventBody>;
 

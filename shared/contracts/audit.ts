@@ -1,7 +1,10 @@
 import * as z from 'zod';
 import { DEVICE_ACTIONS, type DeviceActionKey } from '../constants/deviceActions';
+import { FIELD_LABELS } from '../constants/fieldLabels';
 import { ADMIN_API_MESSAGES as M } from '../messages';
-import { dateParam, listResponse, oneOfParam, pagingParams, textParam } from './fields';
+import { csvZoneFields, dateParam, listResponse, oneOfParam, pagingParams, textParam } from './fields';
+
+const L = FIELD_LABELS.audit;
 
 export const AUDIT_OUTCOMES = ['success', 'failure'] as const;
 export type AuditOutcome = (typeof AUDIT_OUTCOMES)[number];
@@ -53,25 +56,37 @@ export const AUDIT_ACTIONS: readonly AuditAction[] = [...AUDIT_GENERAL_ACTIONS, 
  * date covers the whole day; both between DATE_PARAM_MIN and DATE_PARAM_MAX), `page`/`perPage`
  * (the export ignores them).
  */
+const auditQueryFields = {
+  actor: textParam(L.actor, 254).optional(),
+  entity: textParam(L.entity, 50).optional(),
+  entityId: textParam(L.entityId, 100).optional(),
+  action: textParam(L.action, 50).optional(),
+  outcome: oneOfParam(L.outcome, AUDIT_OUTCOMES).optional(),
+  from: dateParam(L.from).optional(),
+  to: dateParam(L.to).optional(),
+  ...pagingParams(50),
+};
+
+/** The bounds as the repository reads them: lower inclusive, upper exclusive (the day after a bare date). */
+const withBounds = <T extends { from?: { start: Date }; to?: { end: Date } }>({ from, to, ...rest }: T) => ({
+  ...rest,
+  from: from?.start,
+  before: to?.end,
+});
+const ordered = (q: { from?: Date; before?: Date }) => !q.from || !q.before || q.from < q.before;
+
 export const auditQuery = z
-  .object({
-    actor: textParam('actor', 254).optional(),
-    entity: textParam('entity', 50).optional(),
-    entityId: textParam('entityId', 100).optional(),
-    action: textParam('action', 50).optional(),
-    outcome: oneOfParam('outcome', AUDIT_OUTCOMES).optional(),
-    from: dateParam('from').optional(),
-    to: dateParam('to').optional(),
-    ...pagingParams(50),
-  })
-  .transform(({ from, to, ...rest }) => ({
-    ...rest,
-    // Lower bound inclusive; upper bound exclusive (the day after a bare date).
-    from: from?.start,
-    before: to?.end,
-  }))
-  .refine((q) => !q.from || !q.before || q.from < q.before, { error: M.param.range, path: ['from'] });
+  .object(auditQueryFields)
+  .transform(withBounds)
+  .refine(ordered, { error: M.param.range, path: ['from'] });
 export type AuditQuery = z.infer<typeof auditQuery>;
+
+/** GET /v5/audit/export: the same filters and `tz`, the zone the dates of the file are written in. */
+export const auditExportQuery = z
+  .object({ ...auditQueryFields, ...csvZoneFields })
+  .transform(withBounds)
+  .refine(ordered, { error: M.param.range, path: ['from'] });
+export type AuditExportQuery = z.infer<typeof auditExportQuery>;
 
 /** One row of the audit log as the API answers it. `before`/`after` are JSON snapshots. */
 export const auditEntryResponse = z.strictObject({

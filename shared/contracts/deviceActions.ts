@@ -1,8 +1,11 @@
 import * as z from 'zod';
 import { DEVICE_ACTION } from '../constants/deviceActions';
+import { FIELD_LABELS } from '../constants/fieldLabels';
 import { INVENTORY_MESSAGES as M } from '../messages';
 import { LOCK_TYPE_KEYS, deviceResponse } from './devices';
-import { intParam, listResponse, optionalTextField, pagingParams, textField } from './fields';
+import { fieldError, intParam, listResponse, optionalTextField, pagingParams, textField } from './fields';
+
+const L = FIELD_LABELS.actions;
 
 /** Device actions (POST /v5/devices/:id/actions), their commands and a device's history. */
 
@@ -11,12 +14,12 @@ export const MESSAGE_MAX = 500;
 export const OFFLINE_UNLOCK_MAX_DAYS = 90;
 export const RELEASE_CANCEL_HOURS = 48;
 
-const futureInstant = (field: string, maxDays: number) =>
+const futureInstant = (label: string, maxDays: number) =>
   z
-    .string({ error: M.field.date(field) })
-    .refine((v) => z.iso.datetime({ offset: true }).safeParse(v).success, { error: M.field.date(field) })
-    .refine((v) => Date.parse(v) > Date.now(), { error: M.field.futureDate(field) })
-    .refine((v) => Date.parse(v) <= Date.now() + maxDays * 86_400_000, { error: M.field.dateTooFar(field, maxDays) })
+    .string({ error: fieldError(label, M.field.date(label)) })
+    .refine((v) => z.iso.datetime({ offset: true }).safeParse(v).success, { error: M.field.date(label) })
+    .refine((v) => Date.parse(v) > Date.now(), { error: M.field.futureDate(label) })
+    .refine((v) => Date.parse(v) <= Date.now() + maxDays * 86_400_000, { error: M.field.dateTooFar(label, maxDays) })
     .transform((v) => new Date(v).toISOString());
 
 const noPayload = <const C extends number>(code: C) => z.object({ action: z.literal(code) });
@@ -30,32 +33,32 @@ export const actionPayload = z.discriminatedUnion(
   [
     z.object({
       action: z.literal(DEVICE_ACTION.LOCK),
-      lockType: z.enum(LOCK_TYPE_KEYS, { error: M.field.lockType('lockType') }),
-      message: optionalTextField('message', MESSAGE_MAX).default(null),
+      lockType: z.enum(LOCK_TYPE_KEYS, { error: fieldError(L.lockType, M.field.lockType(L.lockType)) }),
+      message: optionalTextField(L.lockMessage, MESSAGE_MAX).default(null),
       /** Reported stolen: the command's origin is LOCK_BY_STOLEN. */
-      stolen: z.boolean({ error: M.field.boolean('stolen') }).default(false),
+      stolen: z.boolean({ error: M.field.boolean(L.stolen) }).default(false),
     }),
-    z.object({ action: z.literal(DEVICE_ACTION.UNLOCK), until: futureInstant('until', OFFLINE_UNLOCK_MAX_DAYS).nullable().default(null) }),
+    z.object({ action: z.literal(DEVICE_ACTION.UNLOCK), until: futureInstant(L.until, OFFLINE_UNLOCK_MAX_DAYS).nullable().default(null) }),
     noPayload(DEVICE_ACTION.RELEASE),
     noPayload(DEVICE_ACTION.UPDATE_APP_MACRO),
     noPayload(DEVICE_ACTION.UPDATE_APP_BUSINESS),
     z.object({
       action: z.literal(DEVICE_ACTION.SEND_NOTIFICATION),
-      title: textField('title', { min: 1, max: NOTIFICATION_TITLE_MAX }),
-      message: textField('message', { min: 1, max: MESSAGE_MAX }),
+      title: textField(L.title, { min: 1, max: NOTIFICATION_TITLE_MAX }),
+      message: textField(L.message, { min: 1, max: MESSAGE_MAX }),
     }),
     z.object({
       action: z.literal(DEVICE_ACTION.CODE_BAR),
-      reference: textField('reference', { min: 1, max: 64 }).refine((v) => /^[A-Za-z0-9-]*$/.test(v), { error: M.field.reference('reference') }),
+      reference: textField(L.reference, { min: 1, max: 64 }).refine((v) => /^[A-Za-z0-9-]*$/.test(v), { error: M.field.reference(L.reference) }),
     }),
     noPayload(DEVICE_ACTION.RESTRICTIONS),
     noPayload(DEVICE_ACTION.UNLOCK_OFFLINE),
     noPayload(DEVICE_ACTION.SIM_CARD_SETTING),
     noPayload(DEVICE_ACTION.DELETE_DEVICE),
-    z.object({ action: z.literal(DEVICE_ACTION.UNLOCK_OFFLINE_WITH_DATE), until: futureInstant('until', OFFLINE_UNLOCK_MAX_DAYS) }),
+    z.object({ action: z.literal(DEVICE_ACTION.UNLOCK_OFFLINE_WITH_DATE), until: futureInstant(L.validUntil, OFFLINE_UNLOCK_MAX_DAYS) }),
     noPayload(DEVICE_ACTION.RELEASE_OFFLINE),
   ],
-  { error: M.field.action('action') },
+  { error: fieldError(L.action, M.field.action(L.action)) },
 );
 export type ActionPayload = z.infer<typeof actionPayload>;
 export type ActionPayloadInput = z.input<typeof actionPayload>;
@@ -112,7 +115,7 @@ export const historyResponse = listResponse(commandResponse);
 export type History = z.infer<typeof historyResponse>;
 
 export const commandParams = z.object({
-  id: intParam('id', 1, Number.MAX_SAFE_INTEGER),
-  commandId: intParam('commandId', 1, Number.MAX_SAFE_INTEGER),
+  id: intParam(FIELD_LABELS.params.id, 1, Number.MAX_SAFE_INTEGER),
+  commandId: intParam(L.commandId, 1, Number.MAX_SAFE_INTEGER),
 });
 export type CommandParams = z.infer<typeof commandParams>;

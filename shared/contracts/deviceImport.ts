@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { FIELD_LABELS } from '../constants/fieldLabels';
 import { deviceBody } from './devices';
 import { oneOfParam } from './fields';
 
@@ -15,7 +16,7 @@ export const IMPORT_REQUIRED_COLUMNS = ['imei', 'tipo'] as const;
 export const IMPORT_ENCODINGS = ['UTF-8', 'Windows-1252'] as const;
 export type ImportEncoding = (typeof IMPORT_ENCODINGS)[number];
 
-export const importQuery = z.object({ mode: oneOfParam('mode', ['preview', 'commit']).default('preview') });
+export const importQuery = z.object({ mode: oneOfParam(FIELD_LABELS.csv.mode, ['preview', 'commit']).default('preview') });
 export type ImportQuery = z.infer<typeof importQuery>;
 
 export const importRowErrorResponse = z.strictObject({
@@ -62,3 +63,5 @@ export const EXPORT_COLUMNS = [
   'enrolado',
   'creado',
 ] as const;
+/** The date-time columns of the export: ISO 8601 in the zone the browser sent (`tz`), which their header names. */
+export const EXPORT_DATE_TIME_COLUMNS: readonly (typeof EXPORT_COLUMNS)[number][] = ['ultima_conexion', 'enrolado', 'creado'];

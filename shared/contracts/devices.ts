@@ -8,10 +8,13 @@ import {
   type DeviceTypeCode,
   type LockType,
 } from '../constants/domain';
+import { FIELD_LABELS } from '../constants/fieldLabels';
 import { ADMIN_API_MESSAGES, INVENTORY_MESSAGES as M } from '../messages';
-import { idField, listResponse, oneOfParam, optionalTextField, pagingParams, textParam } from './fields';
+import { csvZoneFields, fieldError, idField, listResponse, oneOfParam, optionalTextField, pagingParams, paramError, textParam } from './fields';
 
 const F = ADMIN_API_MESSAGES.field;
+const L = FIELD_LABELS.devices;
+const Q = FIELD_LABELS.deviceFilter;
 
 // IMEI -----------------------------------------------------------------------------------
 
@@ -37,34 +40,34 @@ export function luhnCheckDigit(first14: string): string {
 }
 
 /** A 15-digit IMEI with a valid check digit (spaces and dashes typed by people are removed). */
-export const imeiField = (field: string) =>
+export const imeiField = (label: string) =>
   z
-    .string({ error: M.field.imei(field) })
+    .string({ error: fieldError(label, M.field.imei(label)) })
     .transform((v) => v.replace(/[\s-]/g, ''))
-    .refine((v) => /^\d{15}$/.test(v), { error: M.field.imei(field) })
-    .refine((v) => !/^\d{15}$/.test(v) || luhnValid(v), { error: M.field.imeiCheckDigit(field) });
+    .refine((v) => /^\d{15}$/.test(v), { error: M.field.imei(label) })
+    .refine((v) => !/^\d{15}$/.test(v) || luhnValid(v), { error: M.field.imeiCheckDigit(label) });
 
 export const DEVICE_TYPE_CODES = DEVICE_TYPES.map((t) => t.code) as unknown as readonly [DeviceTypeCode, ...DeviceTypeCode[]];
 export const LOCK_TYPE_KEYS = LOCK_TYPES.map((t) => t.key) as unknown as readonly [LockType, ...LockType[]];
 
-const deviceTypeField = (field: string) =>
+export const deviceTypeField = (label: string) =>
   z.union(
     DEVICE_TYPE_CODES.map((c) => z.literal(c)),
-    { error: M.field.deviceType(field) },
+    { error: fieldError(label, M.field.deviceType(label)) },
   );
 
 export const DEVICE_TEXT_MAX = { serial: 64, brand: 60, model: 80, customerName: 120, creditReference: 64 } as const;
 
 const deviceFields = {
-  imei: imeiField('imei'),
-  imei2: z.preprocess((v) => (v === '' ? null : v), imeiField('imei2').nullable()).default(null),
-  serial: optionalTextField('serial', DEVICE_TEXT_MAX.serial).default(null),
-  deviceType: deviceTypeField('deviceType'),
-  brand: optionalTextField('brand', DEVICE_TEXT_MAX.brand).default(null),
-  model: optionalTextField('model', DEVICE_TEXT_MAX.model).default(null),
-  groupId: idField('groupId').nullable().default(null),
-  customerName: optionalTextField('customerName', DEVICE_TEXT_MAX.customerName).default(null),
-  creditReference: optionalTextField('creditReference', DEVICE_TEXT_MAX.creditReference).default(null),
+  imei: imeiField(L.imei),
+  imei2: z.preprocess((v) => (v === '' ? null : v), imeiField(L.imei2).nullable()).default(null),
+  serial: optionalTextField(L.serial, DEVICE_TEXT_MAX.serial).default(null),
+  deviceType: deviceTypeField(L.deviceType),
+  brand: optionalTextField(L.brand, DEVICE_TEXT_MAX.brand).default(null),
+  model: optionalTextField(L.model, DEVICE_TEXT_MAX.model).default(null),
+  groupId: idField(L.groupId).nullable().default(null),
+  customerName: optionalTextField(L.customerName, DEVICE_TEXT_MAX.customerName).default(null),
+  creditReference: optionalTextField(L.creditReference, DEVICE_TEXT_MAX.creditReference).default(null),
 };
 
 /** POST /v5/devices (one device; it starts PRE_ENROLLED) and PUT /v5/devices/:id. */
@@ -82,13 +85,13 @@ export const DEVICES_DEFAULT_PER_PAGE = 25;
 export const SEARCH_MAX = 64;
 
 const statusParam = z
-  .string({ error: M.param.status })
+  .string({ error: paramError(Q.status, M.param.status) })
   .trim()
   .refine((v) => v === '' || STATUS_FILTERS.some((f) => f.value === v), { error: M.param.status })
   .transform((v) => (v === '' ? undefined : v));
 
 const groupParam = z
-  .string({ error: M.param.groupId })
+  .string({ error: paramError(Q.groupId, M.param.groupId) })
   .trim()
   .refine((v) => v === '' || v === 'none' || (/^\d{1,10}$/.test(v) && Number(v) >= 1 && Number(v) <= 2_147_483_647), { error: M.param.groupId })
   .transform((v): number | 'none' | undefined => (v === '' ? undefined : v === 'none' ? 'none' : Number(v)));
@@ -99,15 +102,15 @@ export type DeviceStage = (typeof DEVICE_STAGES)[number];
 
 /** The filters shared by the list, the export and bulk selections. */
 export const deviceFilterFields = {
-  stage: oneOfParam('stage', DEVICE_STAGES).optional(),
+  stage: oneOfParam(Q.stage, DEVICE_STAGES).optional(),
   /** A value of the §4 status filter list: '3', '3:PorCredito'… */
   status: statusParam.optional(),
-  deviceType: oneOfParam('deviceType', ['1', '2'])
+  deviceType: oneOfParam(Q.deviceType, ['1', '2'])
     .transform((v) => Number(v) as DeviceTypeCode)
     .optional(),
   groupId: groupParam.optional(),
   /** IMEI prefix, serial, customer name or credit reference. */
-  search: textParam('search', SEARCH_MAX).optional(),
+  search: textParam(Q.search, SEARCH_MAX).optional(),
 };
 export const deviceFilter = z.object(deviceFilterFields);
 export type DeviceFilter = z.infer<typeof deviceFilter>;
@@ -117,11 +120,15 @@ export type DeviceFilterInput = z.input<typeof deviceFilter>;
 /** GET /v5/devices (and /export, which ignores paging). */
 export const deviceListQuery = z.object({
   ...deviceFilterFields,
-  sort: oneOfParam('sort', DEVICE_SORTS).default('createdAt'),
-  order: oneOfParam('order', ['asc', 'desc']).default('desc'),
+  sort: oneOfParam(Q.sort, DEVICE_SORTS).default('createdAt'),
+  order: oneOfParam(Q.order, ['asc', 'desc']).default('desc'),
   ...pagingParams(DEVICES_DEFAULT_PER_PAGE),
 });
 export type DeviceListQuery = z.infer<typeof deviceListQuery>;
+
+/** GET /v5/devices/export: the list's filters (paging and sort ignored) and `tz`, the zone its dates are written in. */
+export const deviceExportQuery = deviceListQuery.extend(csvZoneFields);
+export type DeviceExportQuery = z.infer<typeof deviceExportQuery>;
 
 /** The command a device is waiting for. */
 // Responses ------------------------------------------------------------------------------

@@ -1,6 +1,9 @@
 import * as z from 'zod';
+import { FIELD_LABELS } from '../constants/fieldLabels';
 import { AGENT_MESSAGES as A } from '../messages';
-import { idField, intParam } from './fields';
+import { fieldError, idField, intParam } from './fields';
+
+const L = FIELD_LABELS.enrollmentTokens;
 
 /**
  * Enrollment tokens (portal API /api/v5/enrollment-tokens): what a QR code carries to a new
@@ -22,12 +25,12 @@ export const PROVISIONING_EXTRAS = { serverUrl: 'mx.macrolock.agent.SERVER_URL',
 export const enrollmentTokenBody = z
   .object(
     {
-      groupId: idField('groupId').nullable().default(null),
-      deviceId: idField('deviceId').nullable().default(null),
+      groupId: idField(L.groupId).nullable().default(null),
+      deviceId: idField(L.deviceId).nullable().default(null),
       validHours: z
-        .int({ error: A.field.validHours('validHours', ENROLLMENT_TOKEN_MAX_HOURS) })
-        .min(1, { error: A.field.validHours('validHours', ENROLLMENT_TOKEN_MAX_HOURS) })
-        .max(ENROLLMENT_TOKEN_MAX_HOURS, { error: A.field.validHours('validHours', ENROLLMENT_TOKEN_MAX_HOURS) })
+        .int({ error: fieldError(L.validHours, A.field.validHours(L.validHours, ENROLLMENT_TOKEN_MAX_HOURS)) })
+        .min(1, { error: A.field.validHours(L.validHours, ENROLLMENT_TOKEN_MAX_HOURS) })
+        .max(ENROLLMENT_TOKEN_MAX_HOURS, { error: A.field.validHours(L.validHours, ENROLLMENT_TOKEN_MAX_HOURS) })
         .default(ENROLLMENT_TOKEN_DEFAULT_HOURS),
     },
     { error: A.field.body },
@@ -38,8 +41,8 @@ export type EnrollmentTokenBodyInput = z.input<typeof enrollmentTokenBody>;
 
 /** GET /v5/enrollment-tokens?groupId=…|deviceId=… (neither: the tokens for devices with no group). */
 export const enrollmentTokenQuery = z.object({
-  groupId: intParam('groupId', 1, 2_147_483_647).optional(),
-  deviceId: intParam('deviceId', 1, 2_147_483_647).optional(),
+  groupId: intParam(L.groupId, 1, 2_147_483_647).optional(),
+  deviceId: intParam(L.deviceId, 1, 2_147_483_647).optional(),
 });
 export type EnrollmentTokenQuery = z.infer<typeof enrollmentTokenQuery>;
 

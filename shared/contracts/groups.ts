@@ -1,8 +1,10 @@
 import * as z from 'zod';
+import { FIELD_LABELS } from '../constants/fieldLabels';
 import { ADMIN_API_MESSAGES } from '../messages';
 import { intParam, listResponse, optionalTextField, textField } from './fields';
 
 const F = ADMIN_API_MESSAGES.field;
+const L = FIELD_LABELS.groups;
 
 /** Device groups (/v5/groups). */
 
@@ -12,15 +14,15 @@ export const GROUP_DESCRIPTION_MAX = 300;
 /** POST /v5/groups and PUT /v5/groups/:id. */
 export const groupBody = z.object(
   {
-    name: textField('name', { min: 1, max: GROUP_NAME_MAX }),
-    description: optionalTextField('description', GROUP_DESCRIPTION_MAX).default(null),
+    name: textField(L.name, { min: 1, max: GROUP_NAME_MAX }),
+    description: optionalTextField(L.description, GROUP_DESCRIPTION_MAX).default(null),
   },
   { error: F.body },
 );
 export type GroupBody = z.infer<typeof groupBody>;
 
 /** DELETE /v5/groups/:id?moveTo=<id>: move the group's devices before deleting it. */
-export const deleteGroupQuery = z.object({ moveTo: intParam('moveTo', 1, 2_147_483_647).optional() });
+export const deleteGroupQuery = z.object({ moveTo: intParam(L.moveTo, 1, 2_147_483_647).optional() });
 export type DeleteGroupQuery = z.infer<typeof deleteGroupQuery>;
 
 /** A group as the API answers it. */

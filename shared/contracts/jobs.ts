@@ -1,12 +1,14 @@
 import * as z from 'zod';
 import { DEVICE_ACTION } from '../constants/deviceActions';
 import { DEVICE_STATUSES, type DeviceStatusCode } from '../constants/domain';
+import { FIELD_LABELS } from '../constants/fieldLabels';
 import { ADMIN_API_MESSAGES, INVENTORY_MESSAGES as M } from '../messages';
 import { actionPayload } from './deviceActions';
-import { deviceFilter } from './devices';
-import { idField, listResponse } from './fields';
+import { deviceFilterFields } from './devices';
+import { fieldError, idField, listResponse } from './fields';
 
 const F = ADMIN_API_MESSAGES.field;
+const L = FIELD_LABELS.bulk;
 
 /** Bulk actions (/v5/devices/bulk-actions) and the jobs that run them (/v5/jobs). */
 
@@ -17,13 +19,13 @@ const selection = z
   .object(
     {
       ids: z
-        .array(idField('ids'), { error: M.field.ids('ids', BULK_MAX_DEVICES) })
-        .min(1, { error: M.field.ids('ids', BULK_MAX_DEVICES) })
-        .max(BULK_MAX_DEVICES, { error: M.field.ids('ids', BULK_MAX_DEVICES) })
+        .array(idField(L.ids), { error: M.field.ids(L.ids, BULK_MAX_DEVICES) })
+        .min(1, { error: M.field.ids(L.ids, BULK_MAX_DEVICES) })
+        .max(BULK_MAX_DEVICES, { error: M.field.ids(L.ids, BULK_MAX_DEVICES) })
         .optional(),
-      filter: deviceFilter.optional(),
+      filter: z.object(deviceFilterFields, { error: fieldError(L.filter, M.field.filter(L.filter)) }).optional(),
     },
-    { error: M.field.selection },
+    { error: fieldError(L.selection, M.field.selection) },
   )
   .refine((s) => (s.ids === undefined) !== (s.filter === undefined), { error: M.field.selection });
 export type BulkSelection = z.infer<typeof selection>;
@@ -37,7 +39,7 @@ export const bulkBody = z
       b.payload.action !== DEVICE_ACTION.UNLOCK_OFFLINE_WITH_DATE &&
       b.payload.action !== DEVICE_ACTION.RELEASE_OFFLINE,
     {
-      error: M.field.action('payload.action'),
+      error: M.field.action(FIELD_LABELS.actions.action),
       path: ['payload', 'action'],
     },
   );

@@ -1,8 +1,13 @@
 import * as z from 'zod';
+import { FIELD_LABELS } from '../constants/fieldLabels';
+import { ADMIN_API_MESSAGES as M } from '../messages';
+import { fieldError } from './fields';
+
+const L = FIELD_LABELS.users;
 
 /** POST /v5/users/getUserByEmail (specification §7). */
 export const getUserByEmailBody = z.object({
-  correo: z.email({ error: 'El campo correo debe ser un correo electrónico válido' }),
+  correo: z.email({ error: fieldError(L.correo, M.field.email(L.correo)) }),
 });
 export type GetUserByEmailBody = z.infer<typeof getUserByEmailBody>;
 

@@ -17,7 +17,8 @@ import { DEVICE_ACTION } from '../../shared/constants/deviceActions';
 import { DEVICE_STATUS, deviceStatusLabel } from '../../shared/constants/domain';
 import { INVENTORY_LABELS as L } from '../../shared/constants/inventoryLabels';
 import { MENU } from '../../shared/constants/routes';
-import { EXPORT_COLUMNS, IMPORT_COLUMNS } from '../../shared/contracts/deviceImport';
+import { EXPORT_COLUMNS, EXPORT_DATE_TIME_COLUMNS, IMPORT_COLUMNS } from '../../shared/contracts/deviceImport';
+import { FIELD_LABELS } from '../../shared/constants/fieldLabels';
 import { actionLabel } from '../../shared/deviceActionRules';
 import { INVENTORY_MESSAGES as M, SPEC_TEXT } from '../../shared/messages';
 import { seriousViolations } from '../helpers/axe';
@@ -138,7 +139,7 @@ describeWithBrowser('inventory pages in Chromium', () => {
     expect(problems).toEqual([]);
   }, 60_000);
 
-  test('the search narrows the list after the debounce and goes into the URL; the export holds every device of the filter', async () => {
+  test("the search narrows the list after the debounce and goes into the URL; the export holds every device of the filter, dated in the browser's zone", async () => {
     const searchImeis = [1, 2, 3].map((n) => testImei(n, '3571'));
     await insertDevices(db(), [
       { imei: searchImeis[0], customerName: 'Valentina Quintanilla', creditReference: 'CR-QV-1' },
@@ -148,7 +149,8 @@ describeWithBrowser('inventory pages in Chromium', () => {
     const group = await insertGroup(db(), 'Exportación Norte');
     await insertManyDevices(db(), 27, { groupId: group });
 
-    const page = await ctx.freshPage();
+    // The browser is in Mexico City: the export's dates are written in its zone.
+    const page = await ctx.freshPage({ timezoneId: 'America/Mexico_City' });
     const problems = collectProblems(page);
     await signIn(page, ctx.portal.url, ADMIN_EMAIL);
     await openDevices(page);
@@ -193,8 +195,16 @@ describeWithBrowser('inventory pages in Chromium', () => {
     const { download, text } = await downloadOf(page, page.getByRole('button', { name: L.devices.export, exact: true }));
     expect(download.suggestedFilename()).toMatch(/^dispositivos-.+\.csv$/);
     const csv = parseCsv(text);
-    expect(csv.header).toEqual([...EXPORT_COLUMNS]);
+    const zoned = (c: string) => `${c} (America/Mexico_City)`;
+    expect(csv.header).toEqual(EXPORT_COLUMNS.map((c) => (EXPORT_DATE_TIME_COLUMNS.includes(c) ? zoned(c) : c)));
     expect(csv.rows).toHaveLength(27);
+    const created = await db().query<{ imei: string; created_at: Date }>('SELECT imei, created_at FROM devices WHERE group_id = $1', [group]);
+    for (const { imei, created_at } of created.rows) {
+      const written = csv.rows.find((r) => r.imei === imei)![zoned('creado')]!;
+      expect(written).toMatch(/-06:00$/);
+      // The same instant (the database keeps microseconds, the file milliseconds).
+      expect(Math.abs(new Date(written).getTime() - new Date(created_at).getTime())).toBeLessThanOrEqual(1);
+    }
     const inGroup = await db().query<{ imei: string }>('SELECT imei FROM devices WHERE group_id = $1 ORDER BY imei', [group]);
     expect(csv.rows.map((r) => r.imei).sort()).toEqual(inGroup.rows.map((r) => r.imei));
     expect(new Set(csv.rows.map((r) => r.grupo))).toEqual(new Set(['Exportación Norte']));
@@ -329,7 +339,7 @@ describeWithBrowser('inventory pages in Chromium', () => {
     await imeiInput.fill(badImei);
     await one.getByLabel(L.deviceForm.customerName, { exact: true }).fill('Mariana Velasco');
     await one.getByRole('button', { name: SPEC_TEXT.save, exact: true }).click();
-    const imeiError = one.getByText(M.field.imeiCheckDigit('imei'), { exact: true });
+    const imeiError = one.getByText(M.field.imeiCheckDigit(FIELD_LABELS.devices.imei), { exact: true });
     await imeiError.waitFor();
     expect(await imeiInput.getAttribute('aria-invalid')).toBe('true');
     expect(await imeiInput.getAttribute('aria-describedby')).toBe(await imeiError.getAttribute('id'));
@@ -370,8 +380,8 @@ describeWithBrowser('inventory pages in Chromium', () => {
       [L.addDevice.encoding, 'Windows-1252'],
     ]);
     expect(await cellTexts(preview.getByTestId('csv-invalid-rows').locator('tbody tr'))).toEqual([
-      ['3', csvBadCheck, `imei: ${M.field.imeiCheckDigit('imei')}`],
-      ['5', testImei(7, '3572'), `tipo: ${M.field.deviceType('tipo')}`],
+      ['3', csvBadCheck, `imei: ${M.field.imeiCheckDigit(FIELD_LABELS.devices.imei)}`],
+      ['5', testImei(7, '3572'), `tipo: ${M.field.deviceType(FIELD_LABELS.devices.deviceType)}`],
       ['6', formImei, `imei: ${M.csv.duplicateInDb}`],
       ['7', csvUnknownGroup, `grupo: ${M.csv.groupUnknown('Grupo inexistente')}`],
     ]);

@@ -279,8 +279,11 @@ export async function signOut(page: Page): Promise<void> {
 export interface PortalBrowser {
   readonly portal: Portal;
   readonly browser: Browser;
-  /** A page in a fresh context (clean storage, its own viewport), closed after the test. */
-  freshPage(opts?: { viewport?: { width: number; height: number }; bypassCSP?: boolean }): Promise<Page>;
+  /**
+   * A page in a fresh context (clean storage, its own viewport), closed after the test;
+   * `timezoneId` sets the browser's time zone (the system's by default).
+   */
+  freshPage(opts?: { viewport?: { width: number; height: number }; bypassCSP?: boolean; timezoneId?: string }): Promise<Page>;
 }
 
 /**
@@ -319,8 +322,8 @@ export function usePortalBrowser(): PortalBrowser {
     get browser() {
       return browser!;
     },
-    async freshPage({ viewport = WIDE, bypassCSP = false } = {}) {
-      context = await browser!.newContext({ viewport, bypassCSP });
+    async freshPage({ viewport = WIDE, bypassCSP = false, timezoneId } = {}) {
+      context = await browser!.newContext({ viewport, bypassCSP, ...(timezoneId && { timezoneId }) });
       return context.newPage();
     },
   };

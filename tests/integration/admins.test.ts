@@ -135,7 +135,7 @@ describe.each(testEngines())('administrators API on %s', (engine) => {
         .set(admin)
         .send({ correo: 'x1@demo.local', nombres: 'X', profileId: 999999 })
         .expect(400);
-      expect(unknown.body.message).toBe('El campo profileId no corresponde a un rol existente');
+      expect(unknown.body).toEqual({ message: 'El campo Perfil no corresponde a un rol existente', code: 'VALIDATION', field: 'profileId' });
       expect(await snapshot()).toEqual(before);
       await request(app())
         .post('/api/v5/admins')
@@ -219,16 +219,16 @@ describe.each(testEngines())('administrators API on %s', (engine) => {
 
     test('bad query parameters: 400 naming them', async () => {
       const cases: [Record<string, string | string[]>, RegExp][] = [
-        [{ page: '0' }, /page/],
-        [{ perPage: '101' }, /perPage debe ser un número entero entre 1 y 100/],
-        [{ perPage: 'x' }, /perPage/],
-        [{ enabled: 'si' }, /enabled debe ser uno de: true, false/],
-        [{ profileId: '-3' }, /profileId/],
-        [{ sort: 'password' }, /sort/],
-        [{ order: 'up' }, /order/],
-        [{ search: 'x'.repeat(101) }, /search debe ser un texto/],
-        [{ search: ['a', 'b'] }, /search debe ser un texto/],
-        [{ search: 'a\u0000' }, /search contiene caracteres no permitidos/],
+        [{ page: '0' }, /^El parámetro Página /],
+        [{ perPage: '101' }, /^El parámetro Resultados por página debe ser un número entero entre 1 y 100$/],
+        [{ perPage: 'x' }, /^El parámetro Resultados por página /],
+        [{ enabled: 'si' }, /^El parámetro Estado debe ser uno de: true, false$/],
+        [{ profileId: '-3' }, /^El parámetro Perfil /],
+        [{ sort: 'password' }, /^El parámetro Orden /],
+        [{ order: 'up' }, /^El parámetro Sentido del orden /],
+        [{ search: 'x'.repeat(101) }, /^El parámetro Búsqueda debe ser un texto/],
+        [{ search: ['a', 'b'] }, /^El parámetro Búsqueda debe ser un texto/],
+        [{ search: 'a\u0000' }, /^El parámetro Búsqueda contiene caracteres no permitidos$/],
       ];
       for (const [query, message] of cases) {
         const res = await request(app()).get('/api/v5/admins').query(query).set(admin).expect(400);
@@ -292,19 +292,19 @@ describe.each(testEngines())('administrators API on %s', (engine) => {
       const before = await snapshot();
       // [body, message of the create route, also invalid for the edit route (which ignores correo)]
       const bodies: [unknown, RegExp, boolean][] = [
-        [{}, /El campo (correo|nombres) es obligatorio/, true],
-        [{ correo: 'no-es-correo', nombres: 'A', profileId: 1 }, /correo debe ser un correo electrónico válido/, false],
-        [{ correo: 'a@demo.local', nombres: '', profileId: 1 }, /nombres no puede estar vacío/, true],
-        [{ correo: 'a@demo.local', nombres: 'A', profileId: '1' }, /profileId debe ser un número entero positivo/, true],
-        [{ correo: 'a@demo.local', nombres: 'A', profileId: 0 }, /profileId/, true],
-        [{ correo: 'a@demo.local', nombres: 'A', profileId: 2 ** 31 }, /profileId/, true],
-        [{ correo: 'a@demo.local', nombres: 'A', profileId: null }, /profileId/, true],
-        [{ correo: 'a@demo.local', nombres: 'A', apellidos: null, profileId: 1 }, /apellidos debe ser un texto/, true],
-        [{ correo: 'a@demo.local', nombres: 'A\nB', profileId: 1 }, /nombres contiene caracteres no permitidos/, true],
-        [{ correo: 'a@demo.local', nombres: 'A'.repeat(101), profileId: 1 }, /nombres admite como máximo 100/, true],
-        [{ correo: `${'a'.repeat(250)}@demo.local`, nombres: 'A', profileId: 1 }, /correo/, false],
-        [{ correo: ['a@demo.local'], nombres: 'A', profileId: 1 }, /correo/, false],
-        [{ correo: 'a@demo.local', nombres: { a: 1 }, profileId: 1 }, /nombres debe ser un texto/, true],
+        [{}, /^El campo (Correo|Nombres) es obligatorio$/, true],
+        [{ correo: 'no-es-correo', nombres: 'A', profileId: 1 }, /^El campo Correo debe ser un correo electrónico válido$/, false],
+        [{ correo: 'a@demo.local', nombres: '', profileId: 1 }, /^El campo Nombres no puede estar vacío$/, true],
+        [{ correo: 'a@demo.local', nombres: 'A', profileId: '1' }, /^El campo Perfil debe ser un número entero positivo$/, true],
+        [{ correo: 'a@demo.local', nombres: 'A', profileId: 0 }, /^El campo Perfil /, true],
+        [{ correo: 'a@demo.local', nombres: 'A', profileId: 2 ** 31 }, /^El campo Perfil /, true],
+        [{ correo: 'a@demo.local', nombres: 'A', profileId: null }, /^El campo Perfil /, true],
+        [{ correo: 'a@demo.local', nombres: 'A', apellidos: null, profileId: 1 }, /^El campo Apellidos debe ser un texto$/, true],
+        [{ correo: 'a@demo.local', nombres: 'A\nB', profileId: 1 }, /^El campo Nombres contiene caracteres no permitidos$/, true],
+        [{ correo: 'a@demo.local', nombres: 'A'.repeat(101), profileId: 1 }, /^El campo Nombres admite como máximo 100/, true],
+        [{ correo: `${'a'.repeat(250)}@demo.local`, nombres: 'A', profileId: 1 }, /^El campo Correo /, false],
+        [{ correo: ['a@demo.local'], nombres: 'A', profileId: 1 }, /^El campo Correo /, false],
+        [{ correo: 'a@demo.local', nombres: { a: 1 }, profileId: 1 }, /^El campo Nombres debe ser un texto$/, true],
         [[1, 2], /El cuerpo de la solicitud debe ser un objeto JSON/, true],
       ];
       for (const [body, message, invalidEdit] of bodies) {
@@ -335,7 +335,7 @@ describe.each(testEngines())('administrators API on %s', (engine) => {
         ]) {
           const res = await call.set(admin);
           expect(res.status).toBe(400);
-          expect(res.body.message).toMatch(/El parámetro id/);
+          expect(res.body.message).toMatch(/^El parámetro Id /);
         }
       }
       expect(await snapshot()).toEqual(before);

@@ -172,9 +172,9 @@ describe.each(testEngines())('token verification on the API (%s)', (engine) => {
     const other = await request(ta.app).post('/api/v5/users/getUserByEmail').set(headers).send({ correo: 'soporte@demo.local' }).expect(403);
     expect(other.body.message).toBe('No Autorizado');
     const missing = await request(ta.app).post('/api/v5/users/getUserByEmail').set(headers).send({}).expect(400);
-    expect(missing.body.message).toBe('El campo correo es obligatorio');
+    expect(missing.body).toMatchObject({ message: 'El campo Correo es obligatorio', field: 'correo' });
     const invalid = await request(ta.app).post('/api/v5/users/getUserByEmail').set(headers).send({ correo: 'no-es-correo' }).expect(400);
-    expect(invalid.body.message).toBe('El campo correo debe ser un correo electrónico válido');
+    expect(invalid.body).toMatchObject({ message: 'El campo Correo debe ser un correo electrónico válido', field: 'correo' });
     const unknownPath = await request(ta.app).get('/api/v5/nada').set(headers).expect(404);
     expect(unknownPath.body.message).toBe('Recurso no encontrado');
   });

@@ -22,13 +22,13 @@ describe.each(testEngines())('API errors name the field they are about, on %s', 
     await t?.dispose();
   });
 
-  test('a 400 of a body carries the path of the bad field next to its Spanish message', async () => {
+  test('a 400 of a body carries the path of the bad field next to its Spanish message, which names the field by its label', async () => {
     const bad = await request(app()).post('/api/v5/devices').set(admin).send({ imei: '123', deviceType: 1 }).expect(400);
-    expect(bad.body).toEqual({ message: 'El campo imei debe tener 15 dígitos', code: 'VALIDATION', field: 'imei' });
+    expect(bad.body).toEqual({ message: 'El campo IMEI debe tener 15 dígitos', code: 'VALIDATION', field: 'imei' });
     expect(apiErrorBody.strict().safeParse(bad.body).success).toBe(true);
 
     const missing = await request(app()).post('/api/v5/groups').set(admin).send({ description: 'Sin nombre' }).expect(400);
-    expect(missing.body).toEqual({ message: 'El campo name es obligatorio', code: 'VALIDATION', field: 'name' });
+    expect(missing.body).toEqual({ message: 'El campo Nombre es obligatorio', code: 'VALIDATION', field: 'name' });
 
     const nested = await request(app())
       .post('/api/v5/roles')

@@ -52,7 +52,7 @@ const binary = (res: unknown, done: (err: Error | null, body: Buffer) => void) =
 
 const HEADER = [
   'id',
-  'fecha',
+  'fecha (UTC)',
   'id_actor',
   'correo_actor',
   'ip',
@@ -187,24 +187,24 @@ describe.each(testEngines())('audit log on %s', (engine) => {
   test('bad filters: 400 naming the parameter, on the list and the export (which then records nothing)', async () => {
     const count = await api.count('audit_log');
     const cases: [Record<string, string | string[]>, RegExp][] = [
-      [{ perPage: '101' }, /perPage debe ser un número entero entre 1 y 100/],
-      [{ page: '0' }, /page/],
-      [{ page: '1.5' }, /page/],
-      [{ from: 'ayer' }, /from debe ser una fecha/],
-      [{ to: '2024-02-30' }, /to debe ser una fecha/],
-      [{ from: '2024-01-01T10:00:00' }, /from debe ser una fecha/],
-      [{ from: '0001-01-01' }, /from/],
+      [{ perPage: '101' }, /^El parámetro Resultados por página debe ser un número entero entre 1 y 100$/],
+      [{ page: '0' }, /^El parámetro Página /],
+      [{ page: '1.5' }, /^El parámetro Página /],
+      [{ from: 'ayer' }, /^El parámetro Desde debe ser una fecha/],
+      [{ to: '2024-02-30' }, /^El parámetro Hasta debe ser una fecha/],
+      [{ from: '2024-01-01T10:00:00' }, /^El parámetro Desde debe ser una fecha/],
+      [{ from: '0001-01-01' }, /^El parámetro Desde /],
       // Outside the bounded range: a clear 400 instead of a database error (year 10000 on PGlite).
-      [{ to: '9999-12-31' }, /to debe ser una fecha entre 2000-01-01 y 2100-12-31/],
-      [{ from: '9999-12-31T23:59:59Z' }, /from debe ser una fecha entre 2000-01-01 y 2100-12-31/],
-      [{ to: '2101-01-01T00:00:00-01:00' }, /to debe ser una fecha entre/],
-      [{ from: '2000-01-01T00:00:00+01:00' }, /from debe ser una fecha entre/], // 1999-12-31T23:00Z
-      [{ from: '1999-12-31' }, /from debe ser una fecha entre 2000-01-01 y 2100-12-31/],
-      [{ from: '2024-02-02', to: '2024-02-01' }, /from debe ser anterior o igual a to/],
-      [{ outcome: 'ok' }, /outcome debe ser uno de: success, failure/],
-      [{ entity: 'x'.repeat(51) }, /entity/],
-      [{ actor: ['a', 'b'] }, /actor/],
-      [{ action: 'a\u0000' }, /action contiene caracteres no permitidos/],
+      [{ to: '9999-12-31' }, /^El parámetro Hasta debe ser una fecha entre 2000-01-01 y 2100-12-31$/],
+      [{ from: '9999-12-31T23:59:59Z' }, /^El parámetro Desde debe ser una fecha entre 2000-01-01 y 2100-12-31$/],
+      [{ to: '2101-01-01T00:00:00-01:00' }, /^El parámetro Hasta debe ser una fecha entre/],
+      [{ from: '2000-01-01T00:00:00+01:00' }, /^El parámetro Desde debe ser una fecha entre/], // 1999-12-31T23:00Z
+      [{ from: '1999-12-31' }, /^El parámetro Desde debe ser una fecha entre 2000-01-01 y 2100-12-31$/],
+      [{ from: '2024-02-02', to: '2024-02-01' }, /^El parámetro Desde debe ser anterior o igual a Hasta$/],
+      [{ outcome: 'ok' }, /^El parámetro Resultado debe ser uno de: success, failure$/],
+      [{ entity: 'x'.repeat(51) }, /^El parámetro Entidad /],
+      [{ actor: ['a', 'b'] }, /^El parámetro Actor /],
+      [{ action: 'a\u0000' }, /^El parámetro Acción contiene caracteres no permitidos$/],
     ];
     for (const [query, message] of cases) {
       for (const path of ['/api/v5/audit', '/api/v5/audit/export']) {
@@ -259,6 +259,36 @@ describe.each(testEngines())('audit log on %s', (engine) => {
     expect((await list({ from: '2000-01-01', to: '2100-12-31' })).total).toBe(await api.count('audit_log'));
     expect((await list({ to: '2100-12-31T23:59:59.999Z' })).total).toBe(await api.count('audit_log'));
     await exportCsv({ from: '2000-01-01', to: '2100-12-31' });
+  });
+
+  test("export in the browser's zone (tz): the same rows, the date with that zone's offset, the header naming the zone", async () => {
+    const utc = parseCsv((await exportCsv({ entity: 'role' })).bytes.subarray(3).toString('utf8'));
+    const { bytes } = await exportCsv({ entity: 'role', tz: 'America/Mexico_City' });
+    const zoned = parseCsv(bytes.subarray(3).toString('utf8'));
+    expect(zoned[0]).toEqual(HEADER.map((c) => (c === 'fecha (UTC)' ? 'fecha (America/Mexico_City)' : c)));
+    expect(zoned.slice(1).map((r) => r[0])).toEqual(utc.slice(1).map((r) => r[0]));
+    expect(zoned.length).toBeGreaterThan(1);
+    for (const [i, row] of zoned.slice(1).entries()) {
+      const before = utc[i + 1]![1]!;
+      expect(before).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
+      expect(row[1]).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}-06:00$/);
+      expect(new Date(row[1]!).toISOString()).toBe(before);
+      // Only the date column changes.
+      expect([...row.slice(0, 1), ...row.slice(2)]).toEqual([...utc[i + 1]!.slice(0, 1), ...utc[i + 1]!.slice(2)]);
+    }
+  });
+
+  test('export with a tz that is no time zone: 400 naming the parameter by its label, nothing recorded', async () => {
+    const count = await api.count('audit_log');
+    for (const tz of ['Mexico City', 'America/Nowhere', '+99:00']) {
+      const res = await request(app()).get('/api/v5/audit/export').query({ tz }).set(admin).expect(400);
+      expect(res.body).toEqual({
+        message: 'El parámetro Zona horaria debe ser una zona horaria IANA válida, por ejemplo America/Mexico_City',
+        code: 'VALIDATION',
+        field: 'tz',
+      });
+    }
+    expect(await api.count('audit_log')).toBe(count);
   });
 
   test('without the Auditoría path: 403, and nothing is recorded', async () => {

@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import request from 'supertest';
 import { BULK_MAX_DEVICES, bulkBody, type BulkPreview, type Job, type JobResult } from '../../shared/contracts/jobs';
+import { FIELD_LABELS } from '../../shared/constants/fieldLabels';
 import { INVENTORY_MESSAGES as M, MESSAGES } from '../../shared/messages';
 import type { AuditActor } from '../../server/audit/auditRepository';
 import { JobRunner } from '../../server/api/jobs/jobRunner';
@@ -227,6 +228,10 @@ describe.each(testEngines())('bulk actions on %s', (engine) => {
       expect(lines).toHaveLength(19);
       expect(lines).toContain(`${released.deviceId},${released.imei},omitido,${released.reason},`);
       expect(lines).toContain(`${locked.deviceId},${locked.imei},realizado,,${locked.commandId}`);
+      // The browser's zone goes with every download: accepted (the results have no date column), or a 400 naming it.
+      await request(app()).get(`/api/v5/jobs/${created.id}/results.csv`).query({ tz: 'America/Mexico_City' }).set(admin).expect(200);
+      const badZone = await request(app()).get(`/api/v5/jobs/${created.id}/results.csv`).query({ tz: 'Luna/Base' }).set(admin).expect(400);
+      expect(badZone.body).toMatchObject({ code: 'VALIDATION', field: 'tz', message: expect.stringMatching(/^El parámetro Zona horaria /) });
 
       const audit = await t.db.query<{
         action: string;
@@ -441,17 +446,22 @@ describe.each(testEngines())('bulk actions on %s', (engine) => {
 
     test('invalid selections and offline-code actions are 400s naming the field', async () => {
       const cases: [unknown, string][] = [
-        [{ selection: { ids: [1] }, payload: { action: 9 } }, M.field.action('payload.action')],
+        [{ selection: { ids: [1] }, payload: { action: 9 } }, M.field.action(FIELD_LABELS.actions.action)],
         [
           { selection: { ids: [1] }, payload: { action: 12, until: new Date(Date.now() + 86_400_000).toISOString() } },
-          M.field.action('payload.action'),
+          M.field.action(FIELD_LABELS.actions.action),
         ],
         [{ selection: { ids: [1], filter: {} }, payload: NOTE }, M.field.selection],
         [{ selection: {}, payload: NOTE }, M.field.selection],
-        [{ selection: { ids: [] }, payload: NOTE }, M.field.ids('ids', BULK_MAX_DEVICES)],
-        [{ selection: { ids: Array.from({ length: BULK_MAX_DEVICES + 1 }, (_, i) => i + 1) }, payload: NOTE }, M.field.ids('ids', BULK_MAX_DEVICES)],
+        [{ selection: { ids: [] }, payload: NOTE }, M.field.ids(FIELD_LABELS.bulk.ids, BULK_MAX_DEVICES)],
+        [
+          { selection: { ids: Array.from({ length: BULK_MAX_DEVICES + 1 }, (_, i) => i + 1) }, payload: NOTE },
+          M.field.ids(FIELD_LABELS.bulk.ids, BULK_MAX_DEVICES),
+        ],
         [{ selection: { filter: { status: '99' } }, payload: NOTE }, M.param.status],
-        [{ selection: { ids: [1] }, payload: { action: 7 } }, M.field.action('action')],
+        [{ selection: { ids: [1] }, payload: { action: 7 } }, M.field.action(FIELD_LABELS.actions.action)],
+        [{ selection: { ids: [1] } }, 'El campo Acción es obligatorio'],
+        [{ selection: { filter: 'todo' }, payload: NOTE }, M.field.filter(FIELD_LABELS.bulk.filter)],
       ];
       for (const [body, message] of cases) {
         for (const call of [preview, start]) {

@@ -80,14 +80,14 @@ describe.each(testEngines())('CSV registration on %s', (engine) => {
       {
         line: 4,
         imei: badCheckDigit(testImei(6003)),
-        errors: [{ field: 'imei', message: 'El campo imei no es un IMEI válido (dígito verificador incorrecto)' }],
+        errors: [{ field: 'imei', message: 'El campo IMEI no es un IMEI válido (dígito verificador incorrecto)' }],
       },
       {
         line: 5,
         imei: testImei(6004),
         errors: [
           { field: 'grupo', message: 'El grupo "Norte" no existe' },
-          { field: 'tipo', message: 'El campo tipo debe ser 1 (Móvil) o 2 (TV)' },
+          { field: 'tipo', message: 'El campo Tipo debe ser 1 (Móvil) o 2 (TV)' },
         ],
       },
       { line: 7, imei: testImei(6001), errors: [{ field: 'imei', message: 'IMEI repetido en el archivo (fila 2)' }] },
@@ -96,8 +96,8 @@ describe.each(testEngines())('CSV registration on %s', (engine) => {
         line: 10,
         imei: '',
         errors: [
-          { field: 'imei', message: 'El campo imei es obligatorio' },
-          { field: 'tipo', message: 'El campo tipo es obligatorio' },
+          { field: 'imei', message: 'El campo IMEI es obligatorio' },
+          { field: 'tipo', message: 'El campo Tipo es obligatorio' },
         ],
       },
     ]);
@@ -192,7 +192,7 @@ describe.each(testEngines())('CSV registration on %s', (engine) => {
     const missing = await post(`serie,marca\nA,B\n`, 'commit').expect(400);
     expect(missing.body.message).toBe('Faltan columnas en el encabezado: imei, tipo');
     const mode = await request(app()).post(IMPORT).query({ mode: 'todo' }).set(admin).set('Content-Type', 'text/csv').send('imei,tipo\n').expect(400);
-    expect(mode.body.message).toMatch(/mode/);
+    expect(mode.body).toMatchObject({ message: 'El parámetro Modo debe ser uno de: preview, commit', field: 'mode' });
     expect(await state()).toEqual(before);
   });
 

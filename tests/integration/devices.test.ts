@@ -6,7 +6,8 @@ import Papa from 'papaparse';
 import request from 'supertest';
 import { DEVICE_ACTION } from '../../shared/constants/deviceActions';
 import { DEVICE_STATUS, STATUS_FILTERS } from '../../shared/constants/domain';
-import { EXPORT_COLUMNS } from '../../shared/contracts/deviceImport';
+import { FIELD_LABELS } from '../../shared/constants/fieldLabels';
+import { EXPORT_COLUMNS, EXPORT_DATE_TIME_COLUMNS } from '../../shared/contracts/deviceImport';
 import { DEVICE_SORTS, deviceBody, type Device, type DeviceList } from '../../shared/contracts/devices';
 import { adminApi, type AdminApi } from '../helpers/adminApi';
 import { insertDevices, insertGroup, testImei, type DeviceFixture } from '../helpers/inventoryFixtures';
@@ -18,10 +19,19 @@ const DAY = 86_400_000;
 const NOW = new Date();
 const ago = (ms: number) => new Date(NOW.getTime() - ms);
 
-/** Parses an export: checks the BOM and header, answers the rows as objects. */
-function parseExport(text: string): Record<string, string>[] {
+/** The export's header: the date-time columns name the zone they are written in. */
+const exportHeader = (zone: string) => EXPORT_COLUMNS.map((c) => (EXPORT_DATE_TIME_COLUMNS.includes(c) ? `${c} (${zone})` : c));
+
+/** Parses an export: checks the BOM and header (dates in `zone`), answers the rows as objects keyed by the bare column names. */
+function parseExport(text: string, zone = 'UTC'): Record<string, string>[] {
   expect(text.startsWith('\uFEFF')).toBe(true);
-  const parsed = Papa.parse<Record<string, string>>(text.slice(1), { header: true, skipEmptyLines: true });
+  const header = Papa.parse<string[]>(text.slice(1), { preview: 1 }).data[0];
+  expect(header).toEqual(exportHeader(zone));
+  const parsed = Papa.parse<Record<string, string>>(text.slice(1), {
+    header: true,
+    skipEmptyLines: true,
+    transformHeader: (h) => h.replace(` (${zone})`, ''),
+  });
   expect(parsed.meta.fields).toEqual([...EXPORT_COLUMNS]);
   return parsed.data;
 }
@@ -261,22 +271,23 @@ describe.each(testEngines())('device registry API on %s', (engine) => {
       expect(far.body).toEqual({ data: [], total: all.length, totalIsEstimate: false });
     });
 
-    test('bad query parameters: 400 naming the parameter', async () => {
-      const cases: [Record<string, string>, RegExp][] = [
-        [{ perPage: '101' }, /perPage/],
-        [{ page: '0' }, /page/],
-        [{ sort: 'secret' }, /sort/],
-        [{ order: 'up' }, /order/],
-        [{ status: '99' }, /status/],
-        [{ status: '3:Otro' }, /status/],
-        [{ deviceType: '3' }, /deviceType/],
-        [{ groupId: 'abc' }, /groupId/],
-        [{ stage: 'x' }, /stage/],
-        [{ search: 'x'.repeat(65) }, /search/],
+    test('bad query parameters: 400 naming the parameter by its label, its name in `field`', async () => {
+      const cases: [Record<string, string>, string][] = [
+        [{ perPage: '101' }, 'Resultados por página'],
+        [{ page: '0' }, 'Página'],
+        [{ sort: 'secret' }, 'Orden'],
+        [{ order: 'up' }, 'Sentido del orden'],
+        [{ status: '99' }, 'Estado'],
+        [{ status: '3:Otro' }, 'Estado'],
+        [{ deviceType: '3' }, 'Tipo'],
+        [{ groupId: 'abc' }, 'Grupo'],
+        [{ stage: 'x' }, 'Etapa'],
+        [{ search: 'x'.repeat(65) }, 'Búsqueda'],
       ];
-      for (const [query, message] of cases) {
+      for (const [query, label] of cases) {
         const res = await request(app()).get('/api/v5/devices').query(query).set(admin).expect(400);
-        expect(res.body.message).toMatch(message);
+        expect(res.body.message.startsWith(`El parámetro ${label} `)).toBe(true);
+        expect(res.body.field).toBe(Object.keys(query)[0]);
       }
     });
   });
@@ -360,21 +371,21 @@ describe.each(testEngines())('device registry API on %s', (engine) => {
         .set(admin)
         .send({ imei: testImei(1002), deviceType: 1, groupId: 999999 })
         .expect(400);
-      expect(group.body.message).toBe('El campo groupId no corresponde a un grupo existente');
+      expect(group.body).toEqual({ message: 'El campo Grupo no corresponde a un grupo existente', code: 'GROUP_NOT_FOUND', field: 'groupId' });
       const cases: [object, string][] = [
-        [{ deviceType: 1 }, 'El campo imei es obligatorio'],
-        [{ imei: '12345', deviceType: 1 }, 'El campo imei debe tener 15 dígitos'],
+        [{ deviceType: 1 }, 'El campo IMEI es obligatorio'],
+        [{ imei: '12345', deviceType: 1 }, 'El campo IMEI debe tener 15 dígitos'],
         [
           { imei: `${testImei(1003).slice(0, 14)}${(Number(testImei(1003)[14]) + 1) % 10}`, deviceType: 1 },
-          'El campo imei no es un IMEI válido (dígito verificador incorrecto)',
+          'El campo IMEI no es un IMEI válido (dígito verificador incorrecto)',
         ],
-        [{ imei: testImei(1003), deviceType: 3 }, 'El campo deviceType debe ser 1 (Móvil) o 2 (TV)'],
-        [{ imei: testImei(1003) }, 'El campo deviceType debe ser 1 (Móvil) o 2 (TV)'],
-        [{ imei: 351234567890123, deviceType: 1 }, 'El campo imei debe tener 15 dígitos'],
+        [{ imei: testImei(1003), deviceType: 3 }, 'El campo Tipo debe ser 1 (Móvil) o 2 (TV)'],
+        [{ imei: testImei(1003) }, 'El campo Tipo es obligatorio'],
+        [{ imei: 351234567890123, deviceType: 1 }, 'El campo IMEI debe tener 15 dígitos'],
         [[], 'El cuerpo de la solicitud debe ser un objeto JSON'],
-        [{ imei: testImei(1003), deviceType: 1, brand: 'x'.repeat(61) }, 'El campo brand admite como máximo 60 caracteres'],
-        [{ imei: testImei(1003), deviceType: 1, groupId: 0 }, 'El campo groupId debe ser un número entero positivo'],
-        [{ imei: testImei(1003), deviceType: 1, imei2: '1' }, 'El campo imei2 debe tener 15 dígitos'],
+        [{ imei: testImei(1003), deviceType: 1, brand: 'x'.repeat(61) }, 'El campo Marca admite como máximo 60 caracteres'],
+        [{ imei: testImei(1003), deviceType: 1, groupId: 0 }, 'El campo Grupo debe ser un número entero positivo'],
+        [{ imei: testImei(1003), deviceType: 1, imei2: '1' }, 'El campo IMEI 2 debe tener 15 dígitos'],
       ];
       for (const [body, message] of cases) {
         const res = await request(app()).post('/api/v5/devices').set(admin).send(body).expect(400);
@@ -451,7 +462,7 @@ describe.each(testEngines())('device registry API on %s', (engine) => {
           .send({ ...bodyOf(active), [field]: value })
           .expect(409);
         expect(res.body).toEqual({
-          message: `El campo ${field} no se puede cambiar en un dispositivo enrolado`,
+          message: `El campo ${FIELD_LABELS.devices[field]} no se puede cambiar en un dispositivo enrolado`,
           code: 'IDENTITY_NOT_EDITABLE',
           field,
         });
@@ -508,7 +519,7 @@ describe.each(testEngines())('device registry API on %s', (engine) => {
         .set(admin)
         .send({ imei: pre.imei, deviceType: 1, groupId: 999999 })
         .expect(400);
-      expect(badGroup.body.message).toBe('El campo groupId no corresponde a un grupo existente');
+      expect(badGroup.body.message).toBe('El campo Grupo no corresponde a un grupo existente');
       const moved = await request(app())
         .put(`/api/v5/devices/${ids.pre3}`)
         .set(admin)
@@ -529,9 +540,9 @@ describe.each(testEngines())('device registry API on %s', (engine) => {
   });
 
   describe('export', () => {
-    async function exportOf(query: Record<string, string>) {
+    async function exportOf(query: Record<string, string>, zone = 'UTC') {
       const res = await request(app()).get('/api/v5/devices/export').query(query).set(admin).buffer(true).parse(asText).expect(200);
-      return { res, rows: parseExport(res.body as string) };
+      return { res, rows: parseExport(res.body as string, zone) };
     }
 
     test('the CSV holds exactly the filtered list (all pages), with Spanish labels; the export is audited', async () => {
@@ -579,6 +590,44 @@ describe.each(testEngines())('device registry API on %s', (engine) => {
     test('bad filters: 400, nothing audited', async () => {
       const audits = await api.count('audit_log');
       await request(app()).get('/api/v5/devices/export').query({ status: 'x' }).set(admin).expect(400);
+      expect(await api.count('audit_log')).toBe(audits);
+    });
+
+    test("tz: the dates are the same instants written in the browser's zone, with its offset; the header names the zone", async () => {
+      const utc = await exportOf({});
+      const mx = await exportOf({ tz: 'America/Mexico_City' }, 'America/Mexico_City');
+      expect(mx.rows.map((r) => r.id)).toEqual(utc.rows.map((r) => r.id));
+      const byId = new Map(utc.rows.map((r) => [r.id, r]));
+      let dates = 0;
+      for (const row of mx.rows) {
+        const before = byId.get(row.id)!;
+        for (const column of EXPORT_DATE_TIME_COLUMNS) {
+          if (before[column] === '') {
+            expect(row[column]).toBe('');
+            continue;
+          }
+          // Mexico City keeps -06:00 all year; the UTC file writes Z.
+          expect(before[column]).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
+          expect(row[column]).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}-06:00$/);
+          expect(new Date(row[column]!).toISOString()).toBe(before[column]);
+          dates++;
+        }
+      }
+      expect(dates).toBeGreaterThan(mx.rows.length);
+      // A zone named in any case is written as Intl names it.
+      await exportOf({ tz: 'america/mexico_city' }, 'America/Mexico_City');
+    });
+
+    test('tz that is no time zone: 400 naming the parameter by its label, nothing audited', async () => {
+      const audits = await api.count('audit_log');
+      for (const tz of ['Mars/Olympus', 'x'.repeat(101), 'America/Mexico_City\u0000']) {
+        const res = await request(app()).get('/api/v5/devices/export').query({ tz }).set(admin).expect(400);
+        expect(res.body).toEqual({
+          message: 'El parámetro Zona horaria debe ser una zona horaria IANA válida, por ejemplo America/Mexico_City',
+          code: 'VALIDATION',
+          field: 'tz',
+        });
+      }
       expect(await api.count('audit_log')).toBe(audits);
     });
   });
@@ -727,7 +776,7 @@ describe.each(testEngines())('device registry API on %s', (engine) => {
           );
           req.on('error', (err) => (err.message === 'socket hang up' ? undefined : reject(err)));
         });
-        expect(firstChunk.startsWith(`\uFEFF${EXPORT_COLUMNS.join(',')}`)).toBe(true);
+        expect(firstChunk.startsWith(`\uFEFF${exportHeader('UTC').join(',')}`)).toBe(true);
         const res = await request(app()).get('/api/v5/devices').query({ perPage: '1' }).set(admin).expect(200);
         expect(res.body.data).toHaveLength(1);
       } finally {

@@ -128,12 +128,12 @@ describe.each(testEngines())('device groups API on %s', (engine) => {
     const jal = await byName('DISTRIBUIDOR JALISCO');
     const before = await tableState();
     const cases: [unknown, string][] = [
-      [{}, 'El campo name es obligatorio'],
-      [{ name: '   ' }, 'El campo name no puede estar vacío'],
-      [{ name: 'x'.repeat(81) }, 'El campo name admite como máximo 80 caracteres'],
-      [{ name: 'a\u0000b' }, 'El campo name contiene caracteres no permitidos'],
-      [{ name: 7 }, 'El campo name debe ser un texto'],
-      [{ name: 'Ok', description: 'x'.repeat(301) }, 'El campo description admite como máximo 300 caracteres'],
+      [{}, 'El campo Nombre es obligatorio'],
+      [{ name: '   ' }, 'El campo Nombre no puede estar vacío'],
+      [{ name: 'x'.repeat(81) }, 'El campo Nombre admite como máximo 80 caracteres'],
+      [{ name: 'a\u0000b' }, 'El campo Nombre contiene caracteres no permitidos'],
+      [{ name: 7 }, 'El campo Nombre debe ser un texto'],
+      [{ name: 'Ok', description: 'x'.repeat(301) }, 'El campo Descripción admite como máximo 300 caracteres'],
       [[], 'El cuerpo de la solicitud debe ser un objeto JSON'],
     ];
     for (const [body, message] of cases) {
@@ -148,7 +148,7 @@ describe.each(testEngines())('device groups API on %s', (engine) => {
     }
     for (const moveTo of ['abc', '0', '-1', '']) {
       const res = await request(app()).delete(`/api/v5/groups/${jal.id}`).query({ moveTo }).set(admin).expect(400);
-      expect(res.body.message).toMatch(/moveTo/);
+      expect(res.body).toMatchObject({ message: expect.stringMatching(/^El parámetro Grupo destino /), field: 'moveTo' });
     }
     expect(await tableState()).toEqual(before);
   });
@@ -166,7 +166,7 @@ describe.each(testEngines())('device groups API on %s', (engine) => {
       .expect(400);
     expect(self.body.message).toBe('El grupo destino debe ser otro grupo');
     const unknown = await request(app()).delete(`/api/v5/groups/${centro.id}`).query({ moveTo: '999999' }).set(admin).expect(400);
-    expect(unknown.body.message).toBe('El parámetro moveTo no corresponde a un grupo existente');
+    expect(unknown.body.message).toBe('El parámetro Grupo destino no corresponde a un grupo existente');
     const missing = await request(app()).delete('/api/v5/groups/999999').set(admin).expect(404);
     expect(missing.body.message).toBe('Grupo no encontrado');
     expect(await tableState()).toEqual(before);

@@ -108,23 +108,23 @@ describe.each(testEngines())('roles API on %s', (engine) => {
     const audits = await api.count('audit_log');
     const soporte = (await roleByName('Soporte'))!;
     const cases: [unknown, RegExp][] = [
-      [{}, /El campo nombre es obligatorio/],
-      [{ nombre: 'X', actions: [] }, /El campo paths es obligatorio/],
+      [{}, /^El campo Nombre es obligatorio$/],
+      [{ nombre: 'X', actions: [] }, /^El campo Páginas es obligatorio$/],
       [{ nombre: 'X', paths: [], actions: [] }, /^El campo Páginas debe incluir al menos una página$/],
       [{ nombre: 'X', paths: [], actions: [0, 7] }, /^El campo Páginas debe incluir al menos una página$/],
-      [{ nombre: 'X', paths: ['/dashboard'] }, /El campo actions es obligatorio/],
-      [{ nombre: '   ', paths: ['/dashboard'], actions: [] }, /nombre no puede estar vacío/],
-      [{ nombre: 'x'.repeat(81), paths: ['/dashboard'], actions: [] }, /nombre admite como máximo 80/],
-      [{ nombre: 'a\u0000b', paths: ['/dashboard'], actions: [] }, /nombre contiene caracteres no permitidos/],
-      [{ nombre: 42, paths: ['/dashboard'], actions: [] }, /nombre debe ser un texto/],
-      [{ nombre: 'X', paths: ['/no-existe'], actions: [] }, /paths contiene una ruta que no se puede otorgar: \/no-existe/],
-      [{ nombre: 'X', paths: ['/login'], actions: [] }, /paths contiene una ruta/],
-      [{ nombre: 'X', paths: [null], actions: [] }, /paths contiene una ruta/],
-      [{ nombre: 'X', paths: '/dashboard', actions: [] }, /El campo paths debe ser una lista/],
-      [{ nombre: 'X', paths: ['/dashboard'], actions: [14] }, /actions contiene un código de acción no válido: 14/],
-      [{ nombre: 'X', paths: ['/dashboard'], actions: [1.5] }, /actions contiene un código de acción no válido/],
-      [{ nombre: 'X', paths: ['/dashboard'], actions: ['0'] }, /actions contiene un código de acción no válido/],
-      [{ nombre: 'X', paths: ['/dashboard'], actions: { 0: 1 } }, /El campo actions debe ser una lista/],
+      [{ nombre: 'X', paths: ['/dashboard'] }, /^El campo Acciones sobre dispositivos es obligatorio$/],
+      [{ nombre: '   ', paths: ['/dashboard'], actions: [] }, /^El campo Nombre no puede estar vacío$/],
+      [{ nombre: 'x'.repeat(81), paths: ['/dashboard'], actions: [] }, /^El campo Nombre admite como máximo 80/],
+      [{ nombre: 'a\u0000b', paths: ['/dashboard'], actions: [] }, /^El campo Nombre contiene caracteres no permitidos$/],
+      [{ nombre: 42, paths: ['/dashboard'], actions: [] }, /^El campo Nombre debe ser un texto$/],
+      [{ nombre: 'X', paths: ['/no-existe'], actions: [] }, /^El campo Páginas contiene una ruta que no se puede otorgar: \/no-existe$/],
+      [{ nombre: 'X', paths: ['/login'], actions: [] }, /^El campo Páginas contiene una ruta/],
+      [{ nombre: 'X', paths: [null], actions: [] }, /^El campo Páginas contiene una ruta/],
+      [{ nombre: 'X', paths: '/dashboard', actions: [] }, /^El campo Páginas debe ser una lista/],
+      [{ nombre: 'X', paths: ['/dashboard'], actions: [14] }, /^El campo Acciones sobre dispositivos contiene un código de acción no válido: 14$/],
+      [{ nombre: 'X', paths: ['/dashboard'], actions: [1.5] }, /^El campo Acciones sobre dispositivos contiene un código de acción no válido/],
+      [{ nombre: 'X', paths: ['/dashboard'], actions: ['0'] }, /^El campo Acciones sobre dispositivos contiene un código de acción no válido/],
+      [{ nombre: 'X', paths: ['/dashboard'], actions: { 0: 1 } }, /^El campo Acciones sobre dispositivos debe ser una lista/],
       [[], /El cuerpo de la solicitud debe ser un objeto JSON/],
       ['"texto"', /JSON|cuerpo/],
     ];
@@ -137,12 +137,12 @@ describe.each(testEngines())('roles API on %s', (engine) => {
     }
     for (const body of [{ nombre: '' }, { nombre: 7 }, [], { nombre: 'x'.repeat(200) }]) {
       const res = await request(app()).post(`/api/v5/roles/${soporte.id}/duplicate`).set(admin).send(body).expect(400);
-      expect(res.body.message).toMatch(/nombre|cuerpo/);
+      expect(res.body.message).toMatch(/^El campo Nombre|cuerpo/);
     }
     await request(app()).post('/api/v5/roles').set(admin).set('Content-Type', 'application/json').send('{"nombre":').expect(400);
     for (const id of ['abc', '0', '-1', '1.5', '99999999999']) {
       const res = await request(app()).get(`/api/v5/roles/${id}`).set(admin).expect(400);
-      expect(res.body.message).toMatch(/El parámetro id debe ser un número entero/);
+      expect(res.body).toMatchObject({ message: expect.stringMatching(/^El parámetro Id debe ser un número entero/), field: 'id' });
       await request(app()).put(`/api/v5/roles/${id}`).set(admin).send({ nombre: 'X', paths: [], actions: [] }).expect(400);
       await request(app()).delete(`/api/v5/roles/${id}`).set(admin).expect(400);
     }

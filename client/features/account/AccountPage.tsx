@@ -3,8 +3,6 @@ import Card from 'react-bootstrap/Card';
 import Col from 'react-bootstrap/Col';
 import Form from 'react-bootstrap/Form';
 import Row from 'react-bootstrap/Row';
-import { zodResolver } from '@hookform/resolvers/zod';
-import { useForm } from 'react-hook-form';
 import { changePasswordForm, type ChangePasswordForm } from '../../../shared/contracts/account';
 import { MESSAGES } from '../../../shared/messages';
 import { filterMenu } from '../../../shared/permissions';
@@ -15,6 +13,7 @@ import { useCurrentUser } from '../../auth/CurrentUserContext';
 import { displayValue } from '../../components/EmptyValue';
 import { LoadingButton } from '../../components/LoadingButton';
 import { TextInput } from '../../components/TextInput';
+import { useContractForm } from '../../components/useContractForm';
 import { toastError, toastSuccess } from '../../components/toast';
 
 /** The signed-in administrator: names, e-mail, profile, granted modules; change password. */
@@ -22,7 +21,9 @@ export default function AccountPage({ title }: PageProps) {
   const { user, allowed } = useCurrentUser();
   const auth = useAuthClient();
   const [busy, setBusy] = useState(false);
-  const form = useForm<ChangePasswordForm>({ resolver: zodResolver(changePasswordForm), defaultValues: { current: '', proposed: '', confirm: '' } });
+  const form = useContractForm<ChangePasswordForm, ChangePasswordForm>(changePasswordForm, {
+    defaultValues: { current: '', proposed: '', confirm: '' },
+  });
   const { errors } = form.formState;
   const modules = filterMenu(allowed);
   const a = MESSAGES.account;

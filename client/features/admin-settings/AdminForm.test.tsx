@@ -2,6 +2,8 @@
 import { render, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { ADMIN_LABELS as L } from '../../../shared/constants/adminLabels';
+import { FIELD_LABELS } from '../../../shared/constants/fieldLabels';
+import { ADMIN_API_MESSAGES } from '../../../shared/messages';
 import { AdminForm } from './AdminForm';
 import { RoleForm } from './RoleForm';
 
@@ -81,4 +83,89 @@ test('role: an empty name is refused under the name; the server 409 (field nombr
   await user.click(screen.getByRole('button', { name: 'Guardar' }));
   await waitFor(() => expect(onSubmit).toHaveBeenCalledWith({ nombre: 'Cobranza', paths: ['/dashboard', '/dashboard/general'], actions: [] }));
   await waitFor(() => expect(errorOf(name)).toBe('Ya existe un rol con ese nombre'));
+});
+
+describe('a message shows while its field is wrong, and goes as soon as the field is right', () => {
+  const renderCreate = (onSubmit: jest.Mock) => {
+    render(
+      <>
+        <AdminForm formId="admin-form" roles={[{ id: 3, nombre: 'Soporte' }]} onSubmit={onSubmit} />
+        <button type="submit" form="admin-form">
+          Guardar
+        </button>
+      </>,
+    );
+    return {
+      email: screen.getByRole('textbox', { name: L.admins.email }),
+      names: screen.getByRole('textbox', { name: L.admins.names }),
+      profile: screen.getByRole('combobox', { name: L.admins.profile }),
+    };
+  };
+
+  test('nothing is judged while typing before the first save; after it, each field is judged as it changes, by its label', async () => {
+    const user = userEvent.setup();
+    const onSubmit = jest.fn(() => undefined);
+    const { email, names, profile } = renderCreate(onSubmit);
+    await user.type(email, 'no-es-correo');
+    expect(errorOf(email)).toBeUndefined();
+
+    await user.click(screen.getByRole('button', { name: 'Guardar' }));
+    await waitFor(() => expect(errorOf(email)).toBe(`El campo ${FIELD_LABELS.admins.correo} debe ser un correo electrónico válido`));
+    expect(errorOf(names)).toBe(`El campo ${FIELD_LABELS.admins.nombres} no puede estar vacío`);
+    expect(errorOf(profile)).toBe(`El campo ${FIELD_LABELS.admins.profileId} es obligatorio`);
+
+    await user.clear(email);
+    await user.type(email, 'ana@demo.local');
+    await waitFor(() => expect(errorOf(email)).toBeUndefined());
+    expect(email.getAttribute('aria-invalid')).toBeNull();
+    // The others are still wrong, and still say so.
+    expect(errorOf(names)).toBe(`El campo ${FIELD_LABELS.admins.nombres} no puede estar vacío`);
+
+    await user.type(names, 'Ana');
+    await waitFor(() => expect(errorOf(names)).toBeUndefined());
+    await user.selectOptions(profile, 'Soporte');
+    await waitFor(() => expect(errorOf(profile)).toBeUndefined());
+    expect(onSubmit).not.toHaveBeenCalled();
+
+    // Wrong again: the message comes back without a save.
+    await user.clear(names);
+    await waitFor(() => expect(errorOf(names)).toBe(`El campo ${FIELD_LABELS.admins.nombres} no puede estar vacío`));
+  });
+
+  test("the server's message under the e-mail goes as soon as the e-mail is edited", async () => {
+    const user = userEvent.setup();
+    const onSubmit = jest.fn(() => ({ error: { message: ADMIN_API_MESSAGES.admins.emailTaken, field: 'correo' } }));
+    const { email, names, profile } = renderCreate(onSubmit);
+    await user.type(email, 'ana@demo.local');
+    await user.type(names, 'Ana');
+    await user.selectOptions(profile, 'Soporte');
+    await user.click(screen.getByRole('button', { name: 'Guardar' }));
+    await waitFor(() => expect(errorOf(email)).toBe(ADMIN_API_MESSAGES.admins.emailTaken));
+    await user.type(email, 'x');
+    await waitFor(() => expect(errorOf(email)).toBeUndefined());
+    expect(email.getAttribute('aria-invalid')).toBeNull();
+  });
+
+  test("role: the server's message under the name goes as soon as the name is edited", async () => {
+    const user = userEvent.setup();
+    const onSubmit = jest.fn(() => ({ error: { message: ADMIN_API_MESSAGES.roles.nameTaken, field: 'nombre' } }));
+    render(
+      <>
+        <RoleForm formId="role-form" onSubmit={onSubmit} />
+        <button type="submit" form="role-form">
+          Guardar
+        </button>
+      </>,
+    );
+    const name = screen.getByRole('textbox', { name: L.roles.name });
+    await user.type(name, 'Cobranza');
+    await user.click(screen.getByRole('checkbox', { name: 'Dashboard: General' }));
+    await user.click(screen.getByRole('button', { name: 'Guardar' }));
+    await waitFor(() => expect(errorOf(name)).toBe(ADMIN_API_MESSAGES.roles.nameTaken));
+    await user.type(name, ' 2');
+    await waitFor(() => expect(errorOf(name)).toBeUndefined());
+    // An empty name is judged at once, by the label.
+    await user.clear(name);
+    await waitFor(() => expect(errorOf(name)).toBe(`El campo ${FIELD_LABELS.roles.nombre} no puede estar vacío`));
+  });
 });

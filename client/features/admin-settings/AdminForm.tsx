@@ -1,11 +1,10 @@
-import { zodResolver } from '@hookform/resolvers/zod';
 import Form from 'react-bootstrap/Form';
-import { useForm } from 'react-hook-form';
 import * as z from 'zod';
 import { ADMIN_LABELS as L } from '../../../shared/constants/adminLabels';
 import { createAdminBody, type Admin, type CreateAdminBody, type UpdateAdminBody } from '../../../shared/contracts/admins';
 import { showServerError, type SaveOutcome } from '../../components/serverFieldError';
 import { TextInput } from '../../components/TextInput';
+import { useContractForm } from '../../components/useContractForm';
 
 /** What the form holds: the create body's input (the e-mail is shown only when creating). */
 type AdminFormFields = z.input<typeof createAdminBody>;
@@ -30,8 +29,7 @@ export interface AdminFormProps {
  * with the API's own schema; a server error naming a field (e-mail taken) shows under it.
  */
 export function AdminForm({ formId, admin, roles, onSubmit }: AdminFormProps) {
-  const form = useForm<AdminFormFields, unknown, CreateAdminBody | UpdateAdminBody>({
-    resolver: zodResolver(admin ? editBody : createAdminBody),
+  const form = useContractForm<AdminFormFields, CreateAdminBody | UpdateAdminBody>(admin ? editBody : createAdminBody, {
     defaultValues: admin
       ? { correo: admin.correo, nombres: admin.nombres, apellidos: admin.apellidos, profileId: admin.profileId }
       : { correo: '', nombres: '', apellidos: '', profileId: undefined },

@@ -1,11 +1,11 @@
-import { zodResolver } from '@hookform/resolvers/zod';
 import Form from 'react-bootstrap/Form';
-import { useForm, useWatch, type FieldError } from 'react-hook-form';
+import { useWatch, type FieldError } from 'react-hook-form';
 import type * as z from 'zod';
 import { ADMIN_LABELS as L } from '../../../shared/constants/adminLabels';
 import { roleBody, type Role, type RoleBody } from '../../../shared/contracts/roles';
 import { showServerError, type SaveOutcome } from '../../components/serverFieldError';
 import { TextInput } from '../../components/TextInput';
+import { useContractForm } from '../../components/useContractForm';
 import { PermissionTree } from './PermissionTree';
 
 type RoleFormFields = z.input<typeof roleBody>;
@@ -32,8 +32,7 @@ export interface RoleFormProps {
 
 /** The role editor: name and grants, validated with the API's contract. */
 export function RoleForm({ formId, role, onSubmit }: RoleFormProps) {
-  const form = useForm<RoleFormFields, unknown, RoleBody>({
-    resolver: zodResolver(roleBody),
+  const form = useContractForm<RoleFormFields, RoleBody>(roleBody, {
     defaultValues: { nombre: role?.nombre ?? '', paths: role?.paths ?? [], actions: role?.actions ?? [] },
   });
   const { errors, isSubmitted } = form.formState;

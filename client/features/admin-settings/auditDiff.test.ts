@@ -1,3 +1,4 @@
+import { formatDateTime } from '../../components/formatDate';
 import { auditDiff } from './auditDiff';
 
 describe('auditDiff', () => {
@@ -23,5 +24,15 @@ describe('auditDiff', () => {
 
   test('scalar snapshots compare whole', () => {
     expect(auditDiff('x', 'y')).toEqual([{ key: '-', before: 'x', after: 'y' }]);
+  });
+
+  test("an instant reads in the portal's one es-MX date-time format (the browser's zone), other texts as they are", () => {
+    const before = '2026-03-05T14:05:09.000Z';
+    const after = '2026-03-06T00:00:00-06:00';
+    expect(auditDiff({ temporaryUntil: before, ref: '2026-03-05' }, { temporaryUntil: after, ref: '2026-03-06' })).toEqual([
+      { key: 'temporaryUntil', before: formatDateTime(before, { seconds: true }), after: formatDateTime(after, { seconds: true }) },
+      { key: 'ref', before: '2026-03-05', after: '2026-03-06' },
+    ]);
+    expect(formatDateTime(before, { seconds: true })).toMatch(/mar 2026/);
   });
 });

@@ -1,13 +1,21 @@
+import { formatDateTime } from '../../components/formatDate';
+
 export interface AuditChange {
   key: string;
   before: string;
   after: string;
 }
 
+/** An instant as the API writes it ('2026-03-05T14:05:09.000Z'): shown like every other date of the portal. */
+const ISO_INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})$/;
+
 function show(value: unknown): string {
   if (value === undefined) return '-';
   if (value === null) return 'null';
-  if (typeof value === 'string') return value === '' ? '""' : value;
+  if (typeof value === 'string') {
+    if (value === '') return '""';
+    return ISO_INSTANT.test(value) && !Number.isNaN(Date.parse(value)) ? formatDateTime(value, { seconds: true }) : value;
+  }
   return JSON.stringify(value);
 }
 

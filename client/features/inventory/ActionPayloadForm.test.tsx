@@ -44,7 +44,9 @@ test('LOCK: a message over 500 characters is refused by the shared contract, bel
   await submit();
   expect(onSubmit).not.toHaveBeenCalled();
   expect(message.getAttribute('aria-invalid')).toBe('true');
-  expect(document.getElementById(message.getAttribute('aria-describedby')!.split(' ')[0]!)?.textContent).toMatch(/message/);
+  expect(document.getElementById(message.getAttribute('aria-describedby')!.split(' ')[0]!)?.textContent).toBe(
+    'El campo Mensaje en la pantalla de bloqueo admite como máximo 500 caracteres',
+  );
 });
 
 test('SEND_NOTIFICATION: title and message are required; counters show the limits', async () => {
@@ -103,4 +105,29 @@ test('an action without a payload submits just its code', async () => {
   expect(screen.getByText('Intro')).toBeTruthy();
   await submit();
   expect(onSubmit).toHaveBeenCalledWith({ action: 8 });
+});
+
+test('after a send, a message goes as soon as its field is right (LOCK message shortened, notification title typed)', async () => {
+  const lock = setup(DEVICE_ACTION.LOCK);
+  const message = screen.getByRole('textbox', { name: 'Mensaje en la pantalla de bloqueo' });
+  await lock.user.click(message);
+  await lock.user.paste('x'.repeat(501));
+  await lock.submit();
+  expect(message.getAttribute('aria-invalid')).toBe('true');
+  await lock.user.type(message, '{Backspace}');
+  expect(message.getAttribute('aria-invalid')).toBeNull();
+  expect(document.querySelector('.invalid-feedback')).toBeNull();
+  expect(lock.onSubmit).not.toHaveBeenCalled();
+});
+
+test('SEND_NOTIFICATION: the empty title says so by its label, and stops saying so once typed', async () => {
+  const { user, submit, onSubmit } = setup(DEVICE_ACTION.SEND_NOTIFICATION);
+  await submit();
+  const title = screen.getByRole('textbox', { name: 'Título' });
+  const messageOf = (input: HTMLElement) => document.getElementById(input.getAttribute('aria-describedby')!.split(' ')[0]!)?.textContent;
+  expect(messageOf(title)).toBe('El campo Título no puede estar vacío');
+  await user.type(title, 'Aviso');
+  expect(title.getAttribute('aria-invalid')).toBeNull();
+  expect(messageOf(screen.getByRole('textbox', { name: 'Mensaje' }))).toBe('El campo Mensaje no puede estar vacío');
+  expect(onSubmit).not.toHaveBeenCalled();
 });

@@ -1,7 +1,6 @@
-import { zodResolver } from '@hookform/resolvers/zod';
 import { useId, type ReactNode } from 'react';
 import Form from 'react-bootstrap/Form';
-import { useForm, type UseFormReturn } from 'react-hook-form';
+import type { UseFormReturn } from 'react-hook-form';
 import * as z from 'zod';
 import { DEVICE_ACTION } from '../../../shared/constants/deviceActions';
 import { LOCK_TYPES, type LockType } from '../../../shared/constants/domain';
@@ -14,6 +13,7 @@ import {
   type ActionPayload,
   type ActionPayloadInput,
 } from '../../../shared/contracts/deviceActions';
+import { useContractForm } from '../../components/useContractForm';
 import { useNow } from './useNow';
 
 const L = INVENTORY_LABELS.actions;
@@ -147,7 +147,7 @@ export interface ActionPayloadFormProps {
  * confirm button submits it (`formId`).
  */
 export function ActionPayloadForm({ formId, action, intro, onSubmit }: ActionPayloadFormProps) {
-  const form = useForm<PayloadFields, unknown, ActionPayload>({ resolver: zodResolver(schemaFor(action)), defaultValues: DEFAULTS });
+  const form = useContractForm<PayloadFields, ActionPayload>(schemaFor(action), { defaultValues: DEFAULTS });
   const now = useNow();
   const submit = form.handleSubmit((payload) => onSubmit(payload));
   const lockTypeId = `${formId}-lock-type`;

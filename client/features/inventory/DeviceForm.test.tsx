@@ -1,8 +1,9 @@
 /** @jest-environment jsdom */
 import { render, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
+import { FIELD_LABELS } from '../../../shared/constants/fieldLabels';
 import { INVENTORY_LABELS } from '../../../shared/constants/inventoryLabels';
-import type { DeviceBody } from '../../../shared/contracts/devices';
+import { luhnCheckDigit, type DeviceBody } from '../../../shared/contracts/devices';
 import { INVENTORY_MESSAGES as M } from '../../../shared/messages';
 import { DeviceForm, type SaveOutcome } from './DeviceForm';
 
@@ -50,13 +51,13 @@ test('a wrong check digit shows the Luhn error under the IMEI field and nothing 
   await user.type(imei, BAD_CHECK_DIGIT);
   await user.click(screen.getByRole('button', { name: 'Guardar' }));
   await waitFor(() => expect(imei.getAttribute('aria-invalid')).toBe('true'));
-  expect(errorOf(imei)).toBe(M.field.imeiCheckDigit('imei'));
+  expect(errorOf(imei)).toBe(M.field.imeiCheckDigit(FIELD_LABELS.devices.imei));
   expect(submit).not.toHaveBeenCalled();
 
   await user.clear(imei);
   await user.type(imei, '12345');
   await user.click(screen.getByRole('button', { name: 'Guardar' }));
-  await waitFor(() => expect(errorOf(imei)).toBe(M.field.imei('imei')));
+  await waitFor(() => expect(errorOf(imei)).toBe(M.field.imei(FIELD_LABELS.devices.imei)));
   expect(submit).not.toHaveBeenCalled();
 });
 
@@ -166,4 +167,40 @@ test('editing: the fields start with the device (its group chosen) and an untouc
     customerName: 'Ana',
     creditReference: null,
   });
+});
+
+test('after a save, the IMEI message goes as soon as the IMEI is right, without saving again', async () => {
+  const { user, submit } = setup();
+  const imei = screen.getByRole('textbox', { name: F.imei });
+  await user.type(imei, BAD_CHECK_DIGIT);
+  await user.click(screen.getByRole('button', { name: 'Guardar' }));
+  await waitFor(() => expect(errorOf(imei)).toBe(M.field.imeiCheckDigit(FIELD_LABELS.devices.imei)));
+  await user.type(imei, '{Backspace}8');
+  await waitFor(() => expect(errorOf(imei)).toBeUndefined());
+  expect(imei.getAttribute('aria-invalid')).toBeNull();
+  expect(submit).not.toHaveBeenCalled();
+});
+
+test("the server's message under a field (IMEI taken, unknown group) goes as soon as that field is edited", async () => {
+  const answers: SaveOutcome[] = [
+    { error: { message: M.devices.imeiTaken(VALID_IMEI), field: 'imei' } },
+    { error: { message: M.devices.groupNotFound, field: 'groupId' } },
+  ];
+  const { user } = setup(() => answers.shift());
+  const imei = screen.getByRole('textbox', { name: F.imei });
+  const group = screen.getByRole('combobox', { name: F.group });
+  await user.type(imei, VALID_IMEI);
+  await user.click(screen.getByRole('button', { name: 'Guardar' }));
+  await waitFor(() => expect(errorOf(imei)).toBe(M.devices.imeiTaken(VALID_IMEI)));
+  await user.clear(imei);
+  await user.type(imei, `35332509111111${luhnCheckDigit('35332509111111')}`);
+  await waitFor(() => expect(errorOf(imei)).toBeUndefined());
+
+  await user.clear(imei);
+  await user.type(imei, VALID_IMEI);
+  await user.selectOptions(group, 'Norte');
+  await user.click(screen.getByRole('button', { name: 'Guardar' }));
+  await waitFor(() => expect(errorOf(group)).toBe(`El campo ${FIELD_LABELS.devices.groupId} no corresponde a un grupo existente`));
+  await user.selectOptions(group, 'Sur');
+  await waitFor(() => expect(errorOf(group)).toBeUndefined());
 });

@@ -2,13 +2,12 @@ import { useEffect } from 'react';
 import Col from 'react-bootstrap/Col';
 import Form from 'react-bootstrap/Form';
 import Row from 'react-bootstrap/Row';
-import { zodResolver } from '@hookform/resolvers/zod';
-import { useForm } from 'react-hook-form';
 import { DEVICE_TYPES } from '../../../shared/constants/domain';
 import { deviceBody, type Device, type DeviceBody, type DeviceBodyInput } from '../../../shared/contracts/devices';
 import type { Group } from '../../../shared/contracts/groups';
 import { showServerError, type SaveOutcome } from '../../components/serverFieldError';
 import { TextInput } from '../../components/TextInput';
+import { useContractForm } from '../../components/useContractForm';
 import { GroupOptions } from './GroupOptions';
 import { INVENTORY_LABELS as L } from '../../../shared/constants/inventoryLabels';
 
@@ -64,10 +63,7 @@ export interface DeviceFormProps {
  * that names a field (IMEI taken, unknown group) shows under that field too.
  */
 export function DeviceForm({ formId, device, groups, onSubmit, resetAfterSave = false }: DeviceFormProps) {
-  const form = useForm<DeviceFormValues, unknown, DeviceBody>({
-    resolver: zodResolver(deviceBody),
-    defaultValues: valuesOf(device),
-  });
+  const form = useContractForm<DeviceFormValues, DeviceBody>(deviceBody, { defaultValues: valuesOf(device) });
   const { errors } = form.formState;
 
   // The options may arrive after the form: show the chosen group once they do.

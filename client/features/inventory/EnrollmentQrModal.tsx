@@ -1,11 +1,9 @@
-import { zodResolver } from '@hookform/resolvers/zod';
 import { useCallback, useEffect, useId, useMemo, useRef, useState } from 'react';
 import Alert from 'react-bootstrap/Alert';
 import Button from 'react-bootstrap/Button';
 import Col from 'react-bootstrap/Col';
 import Form from 'react-bootstrap/Form';
 import Row from 'react-bootstrap/Row';
-import { useForm } from 'react-hook-form';
 import { INVENTORY_LABELS } from '../../../shared/constants/inventoryLabels';
 import {
   ENROLLMENT_TOKEN_DEFAULT_HOURS,
@@ -25,6 +23,7 @@ import { formatDateTime } from '../../components/formatDate';
 import { LoadingButton } from '../../components/LoadingButton';
 import { showServerError } from '../../components/serverFieldError';
 import { toastSuccess } from '../../components/toast';
+import { useContractForm } from '../../components/useContractForm';
 import {
   useCreateEnrollmentTokenMutation,
   useListEnrollmentTokensQuery,
@@ -166,8 +165,7 @@ function EnrollmentBody({ scope, onClose }: { scope: EnrollmentScope; onClose: (
     if (confirming) confirmCancelRef.current?.focus();
   }, [confirming]);
 
-  const form = useForm<EnrollmentTokenBodyInput, unknown, EnrollmentTokenBody>({
-    resolver: zodResolver(enrollmentTokenBody),
+  const form = useContractForm<EnrollmentTokenBodyInput, EnrollmentTokenBody>(enrollmentTokenBody, {
     defaultValues: { validHours: ENROLLMENT_TOKEN_DEFAULT_HOURS },
   });
   const validHoursError = form.formState.errors.validHours?.message;

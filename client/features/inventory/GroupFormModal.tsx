@@ -1,11 +1,10 @@
-import { zodResolver } from '@hookform/resolvers/zod';
 import Form from 'react-bootstrap/Form';
-import { useForm } from 'react-hook-form';
 import type * as z from 'zod';
 import { groupBody, type Group, type GroupBody } from '../../../shared/contracts/groups';
 import { AppModal } from '../../components/AppModal';
 import { showServerError, type SaveOutcome } from '../../components/serverFieldError';
 import { TextInput } from '../../components/TextInput';
+import { useContractForm } from '../../components/useContractForm';
 import { INVENTORY_LABELS } from '../../../shared/constants/inventoryLabels';
 
 const L = INVENTORY_LABELS.groups;
@@ -15,8 +14,7 @@ type GroupFormValues = z.input<typeof groupBody>;
 
 /** The name and description of a group, validated with the API's `groupBody`. */
 function GroupForm({ group, onSubmit }: { group?: Group; onSubmit: (body: GroupBody) => Promise<SaveOutcome> }) {
-  const form = useForm<GroupFormValues, unknown, GroupBody>({
-    resolver: zodResolver(groupBody),
+  const form = useContractForm<GroupFormValues, GroupBody>(groupBody, {
     defaultValues: { name: group?.name ?? '', description: group?.description ?? '' },
   });
   const { errors } = form.formState;

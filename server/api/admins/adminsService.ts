@@ -94,7 +94,7 @@ export class AdminsService {
   /** The profile to assign: it must exist and hold nothing beyond the caller's own grants. */
   private async assignable(repo: AdminsRepository, caller: CallerGrants, profileId: number) {
     const profile = await repo.profileGrants(profileId);
-    if (!profile) throw new AppError(400, 'VALIDATION', M.admins.profileNotFound);
+    if (!profile) throw new AppError(400, 'VALIDATION', M.admins.profileNotFound, 'profileId');
     if (!isEmptyGrant(beyond(profile, caller))) throw new AppError(403, 'ESCALATION', M.admins.profileEscalation);
     return profile;
   }

@@ -1,6 +1,6 @@
 import { Router } from 'express';
 import { PATHS } from '../../../shared/constants/routes';
-import { auditQuery } from '../../../shared/contracts/audit';
+import { auditExportQuery, auditQuery } from '../../../shared/contracts/audit';
 import { actorOf } from '../../audit/actorOf';
 import { streamDownload } from '../../audit/csvResponse';
 import { requirePath, type Guard } from '../../middleware/authorize';
@@ -23,8 +23,8 @@ export function auditRouter(can: Guard, service: AuditService): Router {
   router.get(
     '/export',
     guard,
-    route({ query: auditQuery }, async ({ query }, req, res) => {
-      const file = await service.export(actorOf(req, res), query);
+    route({ query: auditExportQuery }, async ({ query }, req, res) => {
+      const file = await service.export(actorOf(req, res), query, query.tz);
       res.status(200).set({
         'Content-Type': 'text/csv; charset=utf-8',
         'Content-Disposition': `attachment; filename="${file.fileName}"`,

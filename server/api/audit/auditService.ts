@@ -1,7 +1,7 @@
 import type { AuditList, AuditQuery } from '../../../shared/contracts/audit';
 import { ADMIN_API_MESSAGES as M } from '../../../shared/messages';
 import { AuditRepository, record, type AuditActor, type AuditFilters, type AuditRow } from '../../audit/auditRepository';
-import { UTF8_BOM, csvRow } from '../../audit/csv';
+import { UTF8_BOM, csvRow, csvZone, type CsvZone } from '../../audit/csv';
 import type { Db } from '../../db/Db';
 
 const filtersOf = (q: AuditQuery): AuditFilters => ({
@@ -24,10 +24,13 @@ const describeFilters = (f: AuditFilters) =>
     ),
   );
 
-const toCsv = (r: AuditRow) =>
+/** The date-time column of the export (ISO 8601 in the download's zone). */
+const AUDIT_DATE_TIME_COLUMNS = ['fecha'];
+
+const toCsv = (r: AuditRow, zone: CsvZone) =>
   csvRow([
     r.id,
-    r.at,
+    zone.instant(r.at),
     r.actorAdminId,
     r.actorEmail,
     r.ip,
@@ -58,15 +61,16 @@ export class AuditService {
     return { data, total };
   }
 
-  /** Records the export, then hands out the rows that existed before it, newest first. */
-  async export(actor: AuditActor, q: AuditQuery): Promise<AuditExport> {
+  /** Records the export, then hands out the rows that existed before it, newest first, the dates in `tz` (UTC without one). */
+  async export(actor: AuditActor, q: AuditQuery, tz?: string): Promise<AuditExport> {
     const repo = new AuditRepository(this.db);
     const filters = filtersOf(q);
     const upToId = await repo.maxId();
     await record(this.db, { actor, entity: 'audit', action: 'export', detail: describeFilters(filters) });
+    const zone = csvZone(tz);
     async function* chunks(): AsyncGenerator<string> {
-      yield UTF8_BOM + csvRow(M.audit.csvColumns);
-      for await (const batch of repo.batches(filters, upToId)) yield batch.map(toCsv).join('');
+      yield UTF8_BOM + csvRow(zone.header(M.audit.csvColumns, AUDIT_DATE_TIME_COLUMNS));
+      for await (const batch of repo.batches(filters, upToId)) yield batch.map((r) => toCsv(r, zone)).join('');
     }
     return { fileName: M.audit.exportFileName(new Date().toISOString().slice(0, 10)), chunks: chunks() };
   }

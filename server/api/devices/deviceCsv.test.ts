@@ -1,5 +1,6 @@
 import Papa from 'papaparse';
 import { EXPORT_COLUMNS, IMPORT_COLUMNS, IMPORT_MAX_ROWS } from '../../../shared/contracts/deviceImport';
+import { csvZone } from '../../audit/csv';
 import { deviceBody, luhnCheckDigit, type Device } from '../../../shared/contracts/devices';
 import { AppError } from '../../errors';
 import {
@@ -177,7 +178,7 @@ describe('validateImportRows', () => {
     expect(deviceTypeOf('Tableta')).toBe('Tableta');
     const rows = validate(`imei,tipo\n${imei(1)},Movil\n${imei(2)},tv\n${imei(3)},3\n`);
     expect(rows.map((r) => r.body?.deviceType)).toEqual([1, 2, undefined]);
-    expect(rows[2]!.errors).toEqual([{ field: 'tipo', message: 'El campo tipo debe ser 1 (Móvil) o 2 (TV)' }]);
+    expect(rows[2]!.errors).toEqual([{ field: 'tipo', message: 'El campo Tipo debe ser 1 (Móvil) o 2 (TV)' }]);
   });
 
   test('a valid row becomes the body the API would register (group by name, empty cells null)', () => {
@@ -201,24 +202,24 @@ describe('validateImportRows', () => {
     });
   });
 
-  test('every error of a row is reported under its CSV column, in Spanish', () => {
+  test('every error of a row is reported under its CSV column, in Spanish, naming the field by its label', () => {
     const [row] = validate(`imei,imei2,tipo,marca,grupo,cliente\n${badCheckDigit(1)},123,5,${'x'.repeat(61)},Norte,"a\u0001b"\n`);
     expect(row!.body).toBeUndefined();
     expect(row!.errors).toEqual(
       expect.arrayContaining([
         { field: 'grupo', message: 'El grupo "Norte" no existe' },
-        { field: 'imei', message: 'El campo imei no es un IMEI válido (dígito verificador incorrecto)' },
-        { field: 'imei2', message: 'El campo imei2 debe tener 15 dígitos' },
-        { field: 'tipo', message: 'El campo tipo debe ser 1 (Móvil) o 2 (TV)' },
-        { field: 'marca', message: 'El campo marca admite como máximo 60 caracteres' },
-        { field: 'cliente', message: 'El campo cliente contiene caracteres no permitidos' },
+        { field: 'imei', message: 'El campo IMEI no es un IMEI válido (dígito verificador incorrecto)' },
+        { field: 'imei2', message: 'El campo IMEI 2 debe tener 15 dígitos' },
+        { field: 'tipo', message: 'El campo Tipo debe ser 1 (Móvil) o 2 (TV)' },
+        { field: 'marca', message: 'El campo Marca admite como máximo 60 caracteres' },
+        { field: 'cliente', message: 'El campo Cliente contiene caracteres no permitidos' },
       ]),
     );
     expect(row!.errors).toHaveLength(6);
     const [empty] = validate(`imei,tipo,cliente\n,,Ana\n${imei(2)},1,Luis\n`);
     expect(empty!.errors).toEqual([
-      { field: 'imei', message: 'El campo imei es obligatorio' },
-      { field: 'tipo', message: 'El campo tipo es obligatorio' },
+      { field: 'imei', message: 'El campo IMEI es obligatorio' },
+      { field: 'tipo', message: 'El campo Tipo es obligatorio' },
     ]);
   });
 
@@ -228,7 +229,7 @@ describe('validateImportRows', () => {
     expect(rows.map((r) => r.body !== undefined)).toEqual([true, true, false, false]);
     expect(rows[2]!.errors).toEqual([{ field: 'imei', message: 'IMEI repetido en el archivo (fila 2)' }]);
     expect(rows[3]!.errors).toEqual([
-      { field: 'tipo', message: 'El campo tipo debe ser 1 (Móvil) o 2 (TV)' },
+      { field: 'tipo', message: 'El campo Tipo debe ser 1 (Móvil) o 2 (TV)' },
       { field: 'imei', message: 'IMEI repetido en el archivo (fila 2)' },
     ]);
   });
@@ -238,7 +239,7 @@ describe('validateImportRows', () => {
     markTaken(rows, new Set([imei(2)]));
     expect(invalidRows(rows)).toEqual([
       { line: 3, imei: imei(2), errors: [{ field: 'imei', message: 'Ya existe un dispositivo con este IMEI' }] },
-      { line: 4, imei: 'mal', errors: [{ field: 'imei', message: 'El campo imei debe tener 15 dígitos' }] },
+      { line: 4, imei: 'mal', errors: [{ field: 'imei', message: 'El campo IMEI debe tener 15 dígitos' }] },
     ]);
   });
 });
@@ -274,7 +275,8 @@ describe('CSV writing', () => {
   });
 
   test('export: BOM + header, Spanish labels, ISO dates, quoting and formula cells neutralised', () => {
-    expect(exportHeader()).toBe(`\uFEFF${EXPORT_COLUMNS.join(',')}\r\n`);
+    const header = EXPORT_COLUMNS.map((c) => (['ultima_conexion', 'enrolado', 'creado'].includes(c) ? `${c} (UTC)` : c));
+    expect(exportHeader()).toBe(`\uFEFF${header.join(',')}\r\n`);
     const text = exportLines(
       [
         device({}),
@@ -319,6 +321,22 @@ describe('CSV writing', () => {
       `'+52, "A"`,
     ]);
     expect(exportLines([])).toBe('');
+  });
+
+  test("export in the browser's zone: the date columns carry its offset and their header names it", () => {
+    const zone = csvZone('America/Mexico_City');
+    expect(exportHeader(zone)).toContain(
+      ',ultima_conexion (America/Mexico_City),version_agente,enrolado (America/Mexico_City),creado (America/Mexico_City)\r\n',
+    );
+    const [line] = Papa.parse<string[]>(
+      exportLines([exportRecordOf(device({ lastSeenAt: '2026-11-23T20:05:00.000Z', enrolledAt: '2026-07-01T05:00:00.000Z' }))], zone).trimEnd(),
+      { newline: '\r\n' },
+    ).data;
+    expect([line![12], line![14], line![15]]).toEqual([
+      '2026-11-23T14:05:00.000-06:00',
+      '2026-06-30T23:00:00.000-06:00',
+      '2025-12-31T18:00:00.000-06:00',
+    ]);
   });
 
   test('the template has the import header and one example row that imports cleanly', () => {

@@ -6,8 +6,10 @@
 import iconv from 'iconv-lite';
 import Papa from 'papaparse';
 import { DEVICE_TYPES, deviceStatusLabel, deviceTypeLabel, lockTypeLabel } from '../../../shared/constants/domain';
+import { FIELD_LABELS, type DeviceFieldKey } from '../../../shared/constants/fieldLabels';
 import {
   EXPORT_COLUMNS,
+  EXPORT_DATE_TIME_COLUMNS,
   IMPORT_COLUMNS,
   IMPORT_MAX_BYTES,
   IMPORT_MAX_ROWS,
@@ -18,7 +20,7 @@ import {
 import { deviceBody, luhnCheckDigit, type Device, type DeviceBody } from '../../../shared/contracts/devices';
 import { INVENTORY_MESSAGES, MESSAGES } from '../../../shared/messages';
 import { AppError } from '../../errors';
-import { UTF8_BOM, csvLines, type CsvValue } from '../../audit/csv';
+import { UTF8_BOM, csvLines, csvZone, type CsvValue, type CsvZone } from '../../audit/csv';
 
 const M = INVENTORY_MESSAGES.csv;
 
@@ -260,7 +262,8 @@ export function validateImportRows(records: readonly CsvRecord[], groups: Readon
         const field = String(issue.path[0] ?? '');
         const column = COLUMN_OF[field] ?? field;
         const empty = (column === 'imei' || column === 'tipo') && (c[column] ?? '') === '';
-        const message = empty ? MESSAGES.required(column) : issue.message.replace(`El campo ${field} `, `El campo ${column} `);
+        // The schema's message names the field by its label (FIELD_LABELS), as the form does; `field` is the column.
+        const message = empty ? MESSAGES.required(FIELD_LABELS.devices[field as DeviceFieldKey]) : issue.message;
         if (errors.some((e) => e.field === column && e.message === message)) continue;
         errors.push({ field: column, message });
         if (column === 'imei') imeiErrors.add(message);
@@ -293,13 +296,13 @@ export const invalidRows = (rows: readonly ValidatedRow[]): ImportRowError[] =>
 
 // Writing -----------------------------------------------------------------------------------
 
-/** The first chunk of an export: BOM and the header. */
-export const exportHeader = (): string => UTF8_BOM + csvLines([EXPORT_COLUMNS]);
+/** The first chunk of an export: BOM and the header (the date-time columns name `zone`). */
+export const exportHeader = (zone: CsvZone = csvZone()): string => UTF8_BOM + csvLines([zone.header(EXPORT_COLUMNS, EXPORT_DATE_TIME_COLUMNS)]);
 
 /**
  * One device as the export query reads it, in EXPORT_COLUMNS order: id, imei, imei2, serial,
  * device type code, brand, model, derived status code, lock type key, group name, customer,
- * credit reference, last seen, agent version, enrolled, created (dates ISO 8601).
+ * credit reference, last seen, agent version, enrolled, created (dates ISO 8601, UTC).
  */
 export type ExportRecord = [
   id: number,
@@ -320,14 +323,17 @@ export type ExportRecord = [
   createdAt: string,
 ];
 
-/** One export line per device, with the Spanish labels of the type, status and lock type. */
-export function exportLines(records: readonly ExportRecord[]): string {
+/** One export line per device, with the Spanish labels of the type, status and lock type, the dates in `zone`. */
+export function exportLines(records: readonly ExportRecord[], zone: CsvZone = csvZone()): string {
   return csvLines(
     records.map((r) => {
       const line: CsvValue[] = [...r];
       line[4] = deviceTypeLabel(r[4]);
       line[7] = deviceStatusLabel(r[7]) ?? String(r[7]);
       line[8] = lockTypeLabel(r[8]);
+      line[12] = zone.instant(r[12]);
+      line[14] = zone.instant(r[14]);
+      line[15] = zone.instant(r[15]);
       return line;
     }),
   );

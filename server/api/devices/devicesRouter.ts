@@ -2,7 +2,7 @@ import express, { Router, type RequestHandler } from 'express';
 import { PATHS } from '../../../shared/constants/routes';
 import { idParams } from '../../../shared/contracts/fields';
 import { IMPORT_MAX_BYTES, importQuery } from '../../../shared/contracts/deviceImport';
-import { deviceBody, deviceListQuery } from '../../../shared/contracts/devices';
+import { deviceBody, deviceExportQuery, deviceListQuery } from '../../../shared/contracts/devices';
 import { INVENTORY_MESSAGES as M } from '../../../shared/messages';
 import { actorOf } from '../../audit/actorOf';
 import { AppError } from '../../errors';
@@ -61,8 +61,8 @@ export function devicesRouter(can: Guard, service: DevicesService): Router {
   router.get(
     '/export',
     registry(),
-    route({ query: deviceListQuery }, async ({ query }, req, res) => {
-      const file = await service.export(actorOf(req, res), query);
+    route({ query: deviceExportQuery }, async ({ query }, req, res) => {
+      const file = await service.export(actorOf(req, res), query, query.tz);
       res.status(200).set(csvHeaders(file.fileName));
       await streamDownload(req, res, file.chunks, 'device export');
     }),

@@ -8,6 +8,7 @@ import { record, type AuditActor } from '../../audit/auditRepository';
 import type { Db, Queryable } from '../../db/Db';
 import { transaction } from '../../db/transactionScope';
 import { AppError } from '../../errors';
+import { csvZone } from '../../audit/csv';
 import { exportHeader, exportLines, importTemplate, invalidRows, markTaken, readImportCsv, validateImportRows } from './deviceCsv';
 import type { InventorySettings } from './deviceQueries';
 import { DevicesRepository } from './devicesRepository';
@@ -211,20 +212,22 @@ export class DevicesService {
 
   /**
    * Records the export (its own small transaction), then hands out the whole filtered set in
-   * id order, EXPORT_BATCH devices per query (keyset: constant memory and cost per batch).
+   * id order, EXPORT_BATCH devices per query (keyset: constant memory and cost per batch). The
+   * dates are written in the zone `tz` (the browser's), UTC without one.
    */
-  async export(actor: AuditActor, q: DeviceFilter): Promise<CsvDownload> {
+  async export(actor: AuditActor, q: DeviceFilter, tz?: string): Promise<CsvDownload> {
     const filter = filterOf(q);
     const now = this.settings.now();
     const cutoff = offlineCutoff(now, this.settings.offlineAfterHours);
     await transaction(this.db, (tx) => record(tx, { actor, entity: 'device', action: 'export', detail: JSON.stringify(filter) }));
     const repo = new DevicesRepository(this.db);
+    const zone = csvZone(tz);
     async function* chunks(): AsyncGenerator<string> {
-      yield exportHeader();
+      yield exportHeader(zone);
       let after = 0;
       for (;;) {
         const batch = await repo.exportBatch(filter, cutoff, after, EXPORT_BATCH);
-        if (batch.length > 0) yield exportLines(batch);
+        if (batch.length > 0) yield exportLines(batch, zone);
         if (batch.length < EXPORT_BATCH) return;
         after = batch[batch.length - 1]![0];
       }

@@ -1,7 +1,7 @@
 import { Router } from 'express';
 import { PATHS } from '../../../shared/constants/routes';
 import * as z from 'zod';
-import { idParams, pagingParams } from '../../../shared/contracts/fields';
+import { csvZoneQuery, idParams, pagingParams } from '../../../shared/contracts/fields';
 import { INVENTORY_MESSAGES as M } from '../../../shared/messages';
 import { requirePath, type Guard } from '../../middleware/authorize';
 import { route } from '../../middleware/validate';
@@ -32,7 +32,8 @@ export function jobsRouter(can: Guard, service: JobsService): Router {
   router.get(
     '/:id/results.csv',
     guard,
-    route({ params: idParams }, async ({ params }, _req, res) => {
+    // `tz` is validated like every download's; the results have no date-time column to write in it.
+    route({ params: idParams, query: csvZoneQuery }, async ({ params }, _req, res) => {
       const jobId = params.id;
       const csv = await service.resultsCsv(jobId);
       res

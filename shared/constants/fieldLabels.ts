@@ -1,0 +1,74 @@
+/**
+ * The Spanish label of every input the API validates, by resource and path: what the validation
+ * messages call a field ('El campo Nombre no puede estar vacío', 'El parámetro Página …'), on the
+ * server and under the field in the page. An error answer keeps the path itself in `field`
+ * (`name`, `sim.iccid`) for forms and clients to place the message.
+ */
+
+const paging = { page: 'Página', perPage: 'Resultados por página' } as const;
+const sorting = { sort: 'Orden', order: 'Sentido del orden' } as const;
+
+const device = {
+  imei: 'IMEI',
+  imei2: 'IMEI 2',
+  serial: 'Número de serie',
+  deviceType: 'Tipo',
+  brand: 'Marca',
+  model: 'Modelo',
+  groupId: 'Grupo',
+  customerName: 'Cliente',
+  creditReference: 'Referencia de crédito',
+} as const;
+
+export const FIELD_LABELS = {
+  /** Route parameters of every resource (`/:id`). */
+  params: { id: 'Id' },
+  paging,
+  admins: { correo: 'Correo', nombres: 'Nombres', apellidos: 'Apellidos', profileId: 'Perfil' },
+  adminsQuery: { search: 'Búsqueda', profileId: 'Perfil', enabled: 'Estado', ...sorting },
+  roles: { nombre: 'Nombre', paths: 'Páginas', actions: 'Acciones sobre dispositivos' },
+  groups: { name: 'Nombre', description: 'Descripción', moveTo: 'Grupo destino' },
+  devices: device,
+  deviceFilter: { stage: 'Etapa', status: 'Estado', deviceType: 'Tipo', groupId: 'Grupo', search: 'Búsqueda', ...sorting },
+  /** Device actions and their payloads (POST /v5/devices/:id/actions, bulk actions). */
+  actions: {
+    action: 'Acción',
+    lockType: 'Tipo de bloqueo',
+    lockMessage: 'Mensaje en la pantalla de bloqueo',
+    stolen: 'Reportado como robado',
+    until: 'Hasta',
+    validUntil: 'Válido hasta',
+    title: 'Título',
+    message: 'Mensaje',
+    reference: 'Referencia de pago',
+    commandId: 'Comando',
+  },
+  bulk: { selection: 'Selección', ids: 'Dispositivos', filter: 'Filtro', payload: 'Acción' },
+  audit: { actor: 'Actor', entity: 'Entidad', entityId: 'Id de entidad', action: 'Acción', outcome: 'Resultado', from: 'Desde', to: 'Hasta' },
+  /** Registration from CSV (`mode`) and CSV downloads (`tz`: the browser's time zone). */
+  csv: { mode: 'Modo', tz: 'Zona horaria' },
+  enrollmentTokens: { groupId: 'Grupo', deviceId: 'Dispositivo', validHours: 'Vigencia del código' },
+  /** The device agent's API (/agent/v1). */
+  agent: {
+    ...device,
+    enrollmentToken: 'Token de enrolamiento',
+    osVersion: 'Versión del sistema',
+    agentVersion: 'Versión del agente',
+    sim: 'SIM',
+    simIccid: 'ICCID de la SIM',
+    simCarrier: 'Operador de la SIM',
+    wait: 'Espera',
+    batteryLevel: 'Nivel de batería',
+    lockState: 'Estado de bloqueo',
+    reason: 'Motivo',
+    commandId: 'Comando',
+    type: 'Tipo de evento',
+    code: 'Código offline',
+    lockType: 'Tipo de bloqueo',
+    detail: 'Detalle',
+  },
+  users: { correo: 'Correo' },
+} as const;
+
+/** The field of a device that an enrolled device's edit may not change, by its label. */
+export type DeviceFieldKey = keyof typeof device;
