@@ -103,7 +103,8 @@ async function main(): Promise<void> {
     // Temporary unlocks that run out are locked again by the server's clock too.
     agentClock.start();
     // Demo mode: a small simulated fleet whose statuses move when an administrator acts.
-    if (identity && config.bootstrap.seedDemo && config.demoAgents > 0) {
+    // One process only (PGlite): replicas sharing a PostgreSQL would each enroll the same devices.
+    if (identity && db.engine === 'pglite' && config.bootstrap.seedDemo && config.demoAgents > 0) {
       startDemoAgents({
         db,
         inventory: app.inventory,

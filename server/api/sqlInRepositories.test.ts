@@ -21,7 +21,11 @@ describe('SQL only in repositories (router → service → repository; the agent
     expect(files.length).toBeGreaterThan(20);
     expect(files.some((f) => f.file.endsWith('Repository.ts'))).toBe(true);
     expect(files.map((f) => f.file)).toEqual(
-      expect.arrayContaining([path.join('auth', 'sessionRevocations.ts'), path.join('auth', 'grantsRepository.ts'), path.join('agent', 'agentService.ts')]),
+      expect.arrayContaining([
+        path.join('auth', 'sessionRevocations.ts'),
+        path.join('auth', 'grantsRepository.ts'),
+        path.join('agent', 'agentService.ts'),
+      ]),
     );
   });
 

@@ -24,7 +24,12 @@ export type Permission =
    * The profile grants one of the paths; the action named in the validated body is checked by
    * the route itself with `assertActionGranted` (device actions and bulk actions).
    */
-  | { kind: 'bodyAction'; paths: readonly RoutePath[] };
+  | { kind: 'bodyAction'; paths: readonly RoutePath[] }
+  /**
+   * The profile grants one of the paths; the action of the command the route addresses (a
+   * cancellation) is checked by the service once it has read the command.
+   */
+  | { kind: 'commandAction'; paths: readonly RoutePath[] };
 
 export const signedIn = (): Permission => ({ kind: 'signedIn' });
 /** Any of the paths (data several pages show, e.g. the groups). */
@@ -35,6 +40,7 @@ export const requireAction = (paths: RoutePath | readonly RoutePath[], action: n
   action,
 });
 export const requireBodyAction = (...paths: [RoutePath, ...RoutePath[]]): Permission => ({ kind: 'bodyAction', paths });
+export const requireCommandAction = (...paths: [RoutePath, ...RoutePath[]]): Permission => ({ kind: 'commandAction', paths });
 
 export interface Grants {
   adminId: number;

@@ -202,6 +202,11 @@ describe.each(testEngines())('agent API (%s)', (engine) => {
     await agent(token).checkin();
     const lock = (await act(id, { action: 0, lockType: 'PorCredito' })).body as ActionResult;
     expect(lock.command!.cancellable).toBe(true);
+    // Soporte sees the devices page but may not lock: it may not cancel a lock either.
+    const soporte = await api.headersOf('soporte@demo.local');
+    const refused = await request(app()).post(`/api/v5/devices/${id}/actions/${lock.command!.id}/cancel`).set(soporte);
+    expect(refused.status).toBe(403);
+    expect(refused.body).toMatchObject({ code: 'ACTION_NOT_GRANTED' });
     const cancelled = await portal('post', `/devices/${id}/actions/${lock.command!.id}/cancel`);
     expect(cancelled.status).toBe(200);
     expect(cancelled.body).toMatchObject({ status: 'cancelled', cancellable: false });

@@ -327,6 +327,9 @@ describe('authorization on the server', () => {
           return p.paths.some((path) => profile.paths.includes(path));
         case 'action':
           return p.paths.some((path) => profile.paths.includes(path)) && profile.actions.includes(p.action);
+        case 'commandAction':
+          // The guard checks the path; the addressed command's action is the service's (tests/integration/agent.test.ts).
+          return p.paths.some((path) => profile.paths.includes(path));
         case 'bodyAction': {
           const action =
             (body as { action?: number; payload?: { action: number } }).action ?? (body as { payload: { action: number } }).payload.action;

@@ -5,7 +5,7 @@ import { actionPayload, commandParams, historyQuery } from '../../../shared/cont
 import { bulkBody } from '../../../shared/contracts/jobs';
 import { DEVICE_ACTION } from '../../../shared/constants/deviceActions';
 import { actorOf } from '../../audit/actorOf';
-import { assertActionGranted, requireAction, requireBodyAction, type Guard } from '../../middleware/authorize';
+import { assertActionGranted, requireAction, requireBodyAction, requireCommandAction, type Guard } from '../../middleware/authorize';
 import { route } from '../../middleware/validate';
 import type { JobsService } from '../jobs/jobsService';
 import type { DeviceActionsService } from './deviceActionsService';
@@ -46,7 +46,7 @@ export function deviceActionsRouter(can: Guard, service: DeviceActionsService, j
   router.post(
     '/:id/actions/:commandId/cancel',
     // The action to hold is the cancelled command's: the service checks it against the grants.
-    can(requireBodyAction(PATHS.devices)),
+    can(requireCommandAction(PATHS.devices)),
     route({ params: commandParams }, async ({ params }, req, res) => {
       res.json(await service.cancel(actorOf(req, res), params.id, params.commandId, res.locals.grants!.actions));
     }),
