@@ -94,28 +94,33 @@ async function main(): Promise<void> {
     const addr = server.address();
     const port = typeof addr === 'object' && addr ? addr.port : config.port;
     logger.info({ port, identity: config.identity.mode, database: db.engine }, `portal listening on http://localhost:${port}`);
-    // The credentials of a first start go to the console once, never into the JSON log. They go
-    // through the log's own stream (asynchronous, in order): written straight to stdout they
-    // overtook the log lines still queued, the listening one included, and appeared before them.
-    if (boot.created) logStream(logger).write(bootstrapBanner(boot, `http://localhost:${port}`));
     // Bulk-action jobs: queued ones, and those a previous process or another replica left unfinished.
     app.jobRunner.start();
     // Temporary unlocks that run out are locked again by the server's clock too.
     agentClock.start();
     // Demo mode: a small simulated fleet whose statuses move when an administrator acts.
     // One process only (PGlite): replicas sharing a PostgreSQL would each enroll the same devices.
-    if (identity && db.engine === 'pglite' && config.bootstrap.seedDemo && config.demoAgents > 0) {
-      startDemoAgents({
-        db,
-        inventory: app.inventory,
-        enrollment: app.agent.enrollment,
-        baseUrl: `http://127.0.0.1:${port}`,
-        count: config.demoAgents,
-        logger,
-      })
-        .then((fleet) => (demoAgents = fleet))
-        .catch((err: unknown) => logger.warn({ err }, 'demo: the simulated agents could not start'));
-    }
+    const demo =
+      identity && db.engine === 'pglite' && config.bootstrap.seedDemo && config.demoAgents > 0
+        ? startDemoAgents({
+            db,
+            inventory: app.inventory,
+            enrollment: app.agent.enrollment,
+            baseUrl: `http://127.0.0.1:${port}`,
+            count: config.demoAgents,
+            logger,
+          })
+            .then((fleet) => {
+              demoAgents = fleet;
+            })
+            .catch((err: unknown) => logger.warn({ err }, 'demo: the simulated agents could not start'))
+        : Promise.resolve();
+    // The credentials of a first start go to the console once, never into the JSON log, after the
+    // last start-up line. They go through the log's own stream (asynchronous, in order): written
+    // straight to stdout they overtook the log lines still queued and appeared before them.
+    void demo.finally(() => {
+      if (boot.created) logStream(logger).write(bootstrapBanner(boot, `http://localhost:${port}`));
+    });
   });
 }
 

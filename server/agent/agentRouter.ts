@@ -38,8 +38,9 @@ const REQUEST_ID = /^[\w.:-]{1,128}$/;
 
 /**
  * Mounted before the page middleware (security headers, compression, the request logger): a
- * check-in is the most frequent request the server gets. It logs its own requests instead: every
- * one but a successful check-in, at the level of its status (the error handler logs 500s).
+ * check-in is the most frequent request the server gets. It logs its own requests instead: the
+ * refused and failed ones, at the level of their status (successes are counted in /metrics, and
+ * every change they make has its audit row).
  */
 export function agentRouter(service: AgentService, metrics: AgentMetrics, limits: AgentLimits, logger: Logger): Router {
   const router = Router();
@@ -52,8 +53,8 @@ export function agentRouter(service: AgentService, metrics: AgentMetrics, limits
     const start = process.hrtime.bigint();
     res.on('finish', () => {
       const status = res.statusCode;
-      if (status < 400 && req.path === '/checkin') return;
-      const level = status >= 500 ? 'error' : status >= 400 ? 'warn' : 'info';
+      if (status < 400) return;
+      const level = status >= 500 ? 'error' : 'warn';
       const responseTime = Number(process.hrtime.bigint() - start) / 1e6;
       logger[level](
         { req: { id: req.id, method: req.method, url: req.originalUrl, remoteAddress: req.ip }, res: { statusCode: status }, responseTime },
