@@ -22,13 +22,14 @@ import type { DeviceTypeCode, LockType } from '../../shared/constants/domain';
 import { effectiveSettings, type AgentSettings } from '../../shared/agentSettings';
 import * as machine from '../../shared/deviceStateMachine';
 import { deviceStatus, offlineCutoff } from '../../shared/deviceStatus';
-import { AGENT_MESSAGES as A } from '../../shared/messages';
+import { AGENT_MESSAGES as A, INVENTORY_MESSAGES as M } from '../../shared/messages';
 import type { AuditAction } from '../../shared/contracts/audit';
 import { record, type AuditActor } from '../audit/auditRepository';
 import type { Db, Queryable } from '../db/Db';
 import { transaction } from '../db/transactionScope';
 import { AppError } from '../errors';
 import type { InventorySettings } from '../api/devices/deviceQueries';
+import { pgCode } from '../api/devices/devicesService';
 import { verifyOfflineCode, OFFLINE_NONCE_WINDOW } from '../api/devices/offlineCodes';
 import type { AgentMetrics } from './agentMetrics';
 import { AgentRepository, factsOf, type AgentCommandRow, type AgentDeviceRow, type Reported } from './agentRepository';
@@ -101,7 +102,11 @@ export class AgentService {
    * device type) marks a registered device fallido with the reason, and is refused.
    */
   async enroll(body: EnrollBody, req: AgentRequest): Promise<EnrollResponse> {
-    const outcome = await transaction(this.db, (tx) => this.enrollIn(tx, body, req));
+    const outcome = await transaction(this.db, (tx) => this.enrollIn(tx, body, req)).catch((err: unknown) => {
+      // The same unregistered device enrolling twice at once: the second finds the IMEI taken.
+      if (pgCode(err) === '23505') throw new AppError(409, 'IMEI_TAKEN', M.devices.imeiTaken(body.imei), 'imei');
+      throw err;
+    });
     if (!outcome.ok) throw outcome.error;
     return outcome.answer;
   }
@@ -353,6 +358,21 @@ export class AgentService {
     return sent.map((r) => ({ id: r.id, action: r.action, payload: r.payload ?? {}, requestedAt: iso(r.requested_at) }));
   }
 
+  /** One transaction on the device behind a live token, its row locked (401 for an unknown or revoked token). */
+  private async inDevice<T>(
+    token: string,
+    fn: (d: { tx: Queryable; repo: AgentRepository; row: AgentDeviceRow; now: Date }) => Promise<T>,
+  ): Promise<T> {
+    const deviceId = await new AgentRepository(this.db).deviceIdByToken(tokenHash(token));
+    if (deviceId === undefined) throw unauthorized();
+    return transaction(this.db, async (tx) => {
+      const repo = new AgentRepository(tx);
+      const row = await repo.lockDevice(deviceId);
+      if (!row) throw unauthorized();
+      return fn({ tx, repo, row, now: this.settings.now() });
+    });
+  }
+
   // Acknowledgements --------------------------------------------------------------------
 
   /**
@@ -366,13 +386,8 @@ export class AgentService {
     outcome: { rejected: false } | { rejected: true; reason: string },
     req: AgentRequest,
   ): Promise<CommandOutcome> {
-    const deviceId = await new AgentRepository(this.db).deviceIdByToken(tokenHash(token));
-    if (deviceId === undefined) throw unauthorized();
-    return transaction(this.db, async (tx) => {
-      const now = this.settings.now();
-      const repo = new AgentRepository(tx);
-      const row = await repo.lockDevice(deviceId);
-      if (!row) throw unauthorized();
+    return this.inDevice(token, async ({ tx, repo, row, now }) => {
+      const deviceId = row.id;
       const command = await repo.lockCommand(commandId);
       if (!command || command.status === 'issued' || command.status === 'redeemed') throw new AppError(404, 'COMMAND_NOT_FOUND', A.commands.notFound);
       if (command.device_id !== deviceId) throw new AppError(403, 'OTHER_DEVICE', A.auth.otherDevice);
@@ -429,13 +444,8 @@ export class AgentService {
    * that was never issued, expired, or is another device's is refused (409).
    */
   async event(token: string, e: AgentEvent, req: AgentRequest): Promise<EventResponse> {
-    const deviceId = await new AgentRepository(this.db).deviceIdByToken(tokenHash(token));
-    if (deviceId === undefined) throw unauthorized();
-    return transaction(this.db, async (tx) => {
-      const now = this.settings.now();
-      const repo = new AgentRepository(tx);
-      const row = await repo.lockDevice(deviceId);
-      if (!row) throw unauthorized();
+    return this.inDevice(token, async ({ tx, repo, row, now }) => {
+      const deviceId = row.id;
       const before = factsOf(row);
       const actor = deviceActor(row.imei, req);
       const answer = (applied: boolean, f: machine.MachineFacts, extra: Partial<EventResponse> = {}): EventResponse => ({

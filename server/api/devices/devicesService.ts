@@ -55,7 +55,7 @@ function assertEnrolledEdit(before: Device, body: DeviceBody, enrolledAssignment
 const imeiTaken = (imei: string) => new AppError(409, 'IMEI_TAKEN', M.devices.imeiTaken(imei), 'imei');
 const groupNotFound = () => new AppError(400, 'GROUP_NOT_FOUND', M.devices.groupNotFound, 'groupId');
 
-const pgCode = (err: unknown): string | undefined =>
+export const pgCode = (err: unknown): string | undefined =>
   err !== null && typeof err === 'object' && 'code' in err && typeof err.code === 'string' ? err.code : undefined;
 
 /** A constraint the checks could not see coming (a concurrent request) as the answer the check gives. */
