@@ -1,0 +1,330 @@
+import { useId, useState } from 'react';
+import Alert from 'react-bootstrap/Alert';
+import Button from 'react-bootstrap/Button';
+import Col from 'react-bootstrap/Col';
+import Form from 'react-bootstrap/Form';
+import Row from 'react-bootstrap/Row';
+import { useWatch, type FieldError } from 'react-hook-form';
+import { Link } from 'react-router-dom';
+import { AGENT_APPS_LABELS } from '../../../shared/constants/agentAppsLabels';
+import { SELECTABLE_APP_TYPES } from '../../../shared/constants/domain';
+import { FIELD_LABELS } from '../../../shared/constants/fieldLabels';
+import { PATHS } from '../../../shared/constants/routes';
+import { businessAppBody, type BusinessApp, type BusinessAppBody, type BusinessAppBodyInput } from '../../../shared/contracts/agentSettings';
+import { useCurrentUser } from '../../auth/CurrentUserContext';
+import { AppModal } from '../../components/AppModal';
+import { formatDateTime } from '../../components/formatDate';
+import { showServerError, type SaveOutcome } from '../../components/serverFieldError';
+import { TextInput } from '../../components/TextInput';
+import { useContractForm } from '../../components/useContractForm';
+// The device groups' query belongs in client/api (it is shared by two features); until it moves there, inventory's.
+// eslint-disable-next-line import/no-restricted-paths -- see above
+import { useListGroupsQuery } from '../inventory/inventoryApi';
+
+const L = AGENT_APPS_LABELS.businessApps;
+const C = AGENT_APPS_LABELS.common;
+const F = FIELD_LABELS.businessApps;
+const FORM_ID = 'business-app-form';
+/** More groups than this: a filter above the list. */
+const FILTER_FROM = 8;
+
+// Shared by the agent apps pages (business apps, lock app) ---------------------------------
+
+/**
+ * A whole number typed in a text input: the number, undefined when empty (the schema's
+ * 'obligatorio'), else the text itself (the schema's 'debe ser un número entero').
+ */
+export const integerInput = (v: unknown): unknown => {
+  if (typeof v !== 'string') return v;
+  const t = v.trim();
+  if (t === '') return undefined;
+  return /^\d{1,10}$/.test(t) ? Number(t) : t;
+};
+
+/** The code of a select of numbers: undefined for the empty option. */
+export const codeInput = (v: unknown): unknown => (v === '' || v === null || v === undefined ? undefined : Number(v));
+
+/** '{text} «{action}» desde {la página de dispositivos}.', the page a link when the profile holds it. */
+export function DeviceActionNote({ text, action }: { text: string; action: string }) {
+  const { allowed } = useCurrentUser();
+  return (
+    <Alert variant="light" className="border small d-flex gap-2 align-items-start">
+      <i className="bi bi-info-circle mt-1" aria-hidden="true" />
+      <span>
+        {text} «{action}» {C.from} {allowed.has(PATHS.devices) ? <Link to={PATHS.devices}>{C.devicesPage}</Link> : C.devicesPage}.
+      </span>
+    </Alert>
+  );
+}
+
+/** The last change: its date and time, and who made it. */
+export function ChangedCell({ at, by }: { at: string; by: string | null }) {
+  return (
+    <>
+      <span className="text-nowrap">{formatDateTime(at)}</span>
+      {by && <div className="small text-body-secondary text-break">{C.updatedBy(by)}</div>}
+    </>
+  );
+}
+
+// The business app form ----------------------------------------------------------------
+
+/** The first message of a field's errors, its items' included (`groupIds.0`). */
+function firstMessage(error: unknown): string | undefined {
+  if (!error || typeof error !== 'object') return undefined;
+  const own = (error as Partial<FieldError>).message;
+  if (typeof own === 'string' && own) return own;
+  for (const item of Object.values(error)) {
+    const message = item && typeof item === 'object' && 'message' in item ? (item as FieldError).message : undefined;
+    if (message) return message;
+  }
+  return undefined;
+}
+
+interface GroupOption {
+  id: number;
+  name: string;
+}
+
+/**
+ * The groups that receive the app: 'Todos los smartphones' (checked when none is selected;
+ * checking it clears the selection) and one checkbox per device group, with a filter when
+ * there are many.
+ */
+function GroupPicker({
+  selected,
+  extra,
+  error,
+  onChange,
+}: {
+  selected: readonly number[];
+  /** Groups the app already has (kept even if the list does not hold them). */
+  extra: readonly GroupOption[];
+  error: string | undefined;
+  onChange: (ids: number[]) => void;
+}) {
+  const id = useId();
+  const groups = useListGroupsQuery();
+  const [filter, setFilter] = useState('');
+  const known = groups.data?.data ?? [];
+  const options: GroupOption[] = [...known, ...extra.filter((g) => !known.some((k) => k.id === g.id))];
+  const needle = filter.trim().toLocaleLowerCase('es-MX');
+  const shown = needle ? options.filter((g) => g.name.toLocaleLowerCase('es-MX').includes(needle)) : options;
+  const chosen = new Set(selected);
+  const toggle = (groupId: number) => onChange(chosen.has(groupId) ? selected.filter((g) => g !== groupId) : [...selected, groupId]);
+  const errorId = `${id}-error`;
+  const helpId = `${id}-help`;
+
+  return (
+    <fieldset aria-describedby={[helpId, error && errorId].filter(Boolean).join(' ')}>
+      <legend className="form-label fs-6 mb-2">{F.groupIds}</legend>
+      <Form.Check
+        type="checkbox"
+        id={`${id}-all`}
+        className="fw-semibold"
+        label={L.allSmartphones}
+        checked={selected.length === 0}
+        onChange={(e) => {
+          if (e.target.checked) onChange([]);
+        }}
+      />
+      <Form.Text id={helpId} className="d-block mb-2">
+        {selected.length === 0 ? L.allSmartphonesHelp : L.groupsSelected(selected.length)}
+      </Form.Text>
+      {groups.isLoading ? (
+        <p className="text-body-secondary mb-0" role="status">
+          {L.groupsLoading}
+        </p>
+      ) : groups.isError && options.length === 0 ? (
+        <div className="d-flex align-items-center gap-2 text-danger-emphasis">
+          <span>{L.groupsError}</span>
+          <Button variant="outline-danger" size="sm" onClick={() => void groups.refetch()}>
+            {C.retry}
+          </Button>
+        </div>
+      ) : options.length === 0 ? (
+        <p className="text-body-secondary mb-0">{L.groupsEmpty}</p>
+      ) : (
+        <>
+          {options.length > FILTER_FROM && (
+            <Form.Control
+              type="search"
+              size="sm"
+              className="mb-2"
+              aria-label={L.filterGroups}
+              placeholder={L.filterGroups}
+              value={filter}
+              onChange={(e) => setFilter(e.target.value)}
+            />
+          )}
+          <div className="border rounded px-3 py-2 overflow-auto" style={{ maxHeight: '14rem' }} data-testid="business-app-groups">
+            {shown.length === 0 ? (
+              <p className="text-body-secondary mb-0">{L.noGroupMatches}</p>
+            ) : (
+              shown.map((g) => (
+                <Form.Check
+                  key={g.id}
+                  type="checkbox"
+                  id={`${id}-group-${g.id}`}
+                  label={g.name}
+                  checked={chosen.has(g.id)}
+                  onChange={() => toggle(g.id)}
+                />
+              ))
+            )}
+          </div>
+        </>
+      )}
+      {error && (
+        <div className="invalid-feedback d-block" id={errorId}>
+          {error}
+        </div>
+      )}
+    </fieldset>
+  );
+}
+
+/** The form of a business app over the API's `businessAppBody`. */
+function BusinessAppForm({ app, onSubmit }: { app?: BusinessApp; onSubmit: (body: BusinessAppBody) => Promise<SaveOutcome> }) {
+  const form = useContractForm<BusinessAppBodyInput, BusinessAppBody>(businessAppBody, {
+    defaultValues: app
+      ? {
+          name: app.name,
+          packageName: app.packageName,
+          versionName: app.versionName,
+          versionCode: app.versionCode,
+          appType: app.appType,
+          downloadUrl: app.downloadUrl,
+          sha256: app.sha256,
+          groupIds: app.groups.map((g) => g.id),
+        }
+      : { name: '', packageName: '', versionName: '', downloadUrl: '', sha256: '', groupIds: [] },
+  });
+  const { errors, isSubmitted } = form.formState;
+  const groupIds = useWatch({ control: form.control, name: 'groupIds' }) ?? [];
+  const submit = form.handleSubmit(async (body) => {
+    const outcome = await onSubmit(body);
+    // 409 'Ya existe una app de negocio con ese nombre de paquete', a missing group, or a 400 naming a field.
+    if (outcome) showServerError(form, outcome.error);
+  });
+  const appTypeId = `${FORM_ID}-appType`;
+  const appTypeError = errors.appType?.message;
+
+  return (
+    <Form id={FORM_ID} noValidate onSubmit={(e) => void submit(e)}>
+      <Row className="g-3">
+        <Col md={6}>
+          <TextInput label={F.name} autoComplete="off" error={errors.name?.message} {...form.register('name')} />
+        </Col>
+        <Col md={6}>
+          <TextInput
+            label={F.packageName}
+            className="font-monospace"
+            autoComplete="off"
+            spellCheck={false}
+            autoCapitalize="off"
+            placeholder={L.packagePlaceholder}
+            error={errors.packageName?.message}
+            {...form.register('packageName')}
+          />
+        </Col>
+        <Col md={6}>
+          <TextInput label={F.versionName} autoComplete="off" error={errors.versionName?.message} {...form.register('versionName')} />
+        </Col>
+        <Col md={6}>
+          <TextInput
+            label={F.versionCode}
+            inputMode="numeric"
+            autoComplete="off"
+            aria-describedby={`${FORM_ID}-versionCode-help`}
+            error={errors.versionCode?.message}
+            {...form.register('versionCode', { setValueAs: integerInput })}
+          />
+          <Form.Text id={`${FORM_ID}-versionCode-help`}>{L.versionCodeHelp}</Form.Text>
+        </Col>
+        <Col md={6}>
+          <Form.Group controlId={appTypeId}>
+            <Form.Label>{F.appType}</Form.Label>
+            <Form.Select
+              isInvalid={Boolean(appTypeError)}
+              aria-invalid={appTypeError ? true : undefined}
+              aria-describedby={appTypeError ? `${appTypeId}-error` : undefined}
+              {...form.register('appType', { setValueAs: codeInput })}
+            >
+              <option value="">{C.selectAppType}</option>
+              {SELECTABLE_APP_TYPES.map((t) => (
+                <option key={t.code} value={t.code}>
+                  {t.label}
+                </option>
+              ))}
+            </Form.Select>
+            {appTypeError && (
+              <Form.Control.Feedback type="invalid" id={`${appTypeId}-error`}>
+                {appTypeError}
+              </Form.Control.Feedback>
+            )}
+          </Form.Group>
+        </Col>
+        <Col md={6}>
+          <TextInput
+            label={F.downloadUrl}
+            type="url"
+            inputMode="url"
+            autoComplete="off"
+            spellCheck={false}
+            placeholder={L.urlPlaceholder}
+            error={errors.downloadUrl?.message}
+            {...form.register('downloadUrl')}
+          />
+        </Col>
+        <Col xs={12}>
+          <TextInput
+            label={F.sha256}
+            className="font-monospace"
+            autoComplete="off"
+            spellCheck={false}
+            autoCapitalize="off"
+            aria-describedby={`${FORM_ID}-sha256-help`}
+            error={errors.sha256?.message}
+            {...form.register('sha256')}
+          />
+          <Form.Text id={`${FORM_ID}-sha256-help`}>{L.sha256Help}</Form.Text>
+        </Col>
+        <Col xs={12}>
+          <GroupPicker
+            selected={groupIds}
+            extra={app?.groups ?? []}
+            error={firstMessage(errors.groupIds)}
+            onChange={(ids) => form.setValue('groupIds', ids, { shouldDirty: true, shouldValidate: isSubmitted })}
+          />
+        </Col>
+      </Row>
+    </Form>
+  );
+}
+
+export interface BusinessAppFormModalProps {
+  /** 'new' to create one, an app to edit it, null when closed. */
+  editing: BusinessApp | 'new' | null;
+  loading: boolean;
+  onClose: () => void;
+  onSubmit: (body: BusinessAppBody) => Promise<SaveOutcome>;
+}
+
+/** Create or edit a business app (AppModal with 'Guardar' / 'Cancelar'). */
+export function BusinessAppFormModal({ editing, loading, onClose, onSubmit }: BusinessAppFormModalProps) {
+  return (
+    <AppModal
+      show={editing !== null}
+      title={editing === 'new' ? L.createTitle : L.editTitle}
+      formId={FORM_ID}
+      loading={loading}
+      size="lg"
+      onClose={onClose}
+    >
+      {editing !== null && (
+        <BusinessAppForm key={editing === 'new' ? 'new' : editing.id} app={editing === 'new' ? undefined : editing} onSubmit={onSubmit} />
+      )}
+    </AppModal>
+  );
+}

@@ -1,0 +1,203 @@
+import { useId } from 'react';
+import Col from 'react-bootstrap/Col';
+import Form from 'react-bootstrap/Form';
+import Row from 'react-bootstrap/Row';
+import { useWatch } from 'react-hook-form';
+import { AGENT_APPS_LABELS, versionText } from '../../../shared/constants/agentAppsLabels';
+import { APP_TYPE, DEVICE_TYPE, SELECTABLE_APP_TYPES, type DeviceTypeCode } from '../../../shared/constants/domain';
+import { FIELD_LABELS } from '../../../shared/constants/fieldLabels';
+import {
+  lockAppBody,
+  RELEASE_NOTES_MAX,
+  type LockAppBody,
+  type LockAppBodyInput,
+  type LockAppVersion,
+} from '../../../shared/contracts/agentSettings';
+import { AppModal } from '../../components/AppModal';
+import { showServerError, type SaveOutcome } from '../../components/serverFieldError';
+import { TextInput } from '../../components/TextInput';
+import { useContractForm } from '../../components/useContractForm';
+import { codeInput } from './BusinessAppFormModal';
+
+const L = AGENT_APPS_LABELS.lockApp;
+const C = AGENT_APPS_LABELS.common;
+const F = FIELD_LABELS.lockApp;
+const FORM_ID = 'lock-app-form';
+
+/** The app type a new version of a device type starts with: Macrolock for smartphones, Macrolock.TV for TVs. */
+const defaultAppType = (deviceType: DeviceTypeCode) => (deviceType === DEVICE_TYPE.TV ? APP_TYPE.TV : APP_TYPE.INTERNAL);
+
+function ReleaseNotesField({ form }: { form: ReturnType<typeof useContractForm<LockAppBodyInput, LockAppBody>> }) {
+  const id = useId();
+  const error = form.formState.errors.releaseNotes?.message;
+  const value = useWatch({ control: form.control, name: 'releaseNotes' }) ?? '';
+  const describedBy = [error && `${id}-error`, `${id}-help`, `${id}-counter`].filter(Boolean).join(' ');
+  return (
+    <Form.Group controlId={id}>
+      <Form.Label>{F.releaseNotes}</Form.Label>
+      <Form.Control
+        as="textarea"
+        rows={5}
+        isInvalid={Boolean(error)}
+        aria-invalid={error ? true : undefined}
+        aria-describedby={describedBy}
+        {...form.register('releaseNotes')}
+      />
+      {error && (
+        <Form.Control.Feedback type="invalid" id={`${id}-error`}>
+          {error}
+        </Form.Control.Feedback>
+      )}
+      <div className="d-flex justify-content-between gap-2">
+        <Form.Text id={`${id}-help`}>{L.releaseNotesHelp}</Form.Text>
+        <Form.Text id={`${id}-counter`} className={`text-nowrap ${value.length > RELEASE_NOTES_MAX ? 'text-danger' : ''}`}>
+          {C.counter(value.length, RELEASE_NOTES_MAX)}
+        </Form.Text>
+      </div>
+    </Form.Group>
+  );
+}
+
+/** The form of a lock-app version over the API's `lockAppBody`. */
+function LockAppForm({
+  deviceType,
+  version,
+  onSubmit,
+}: {
+  deviceType: DeviceTypeCode;
+  version?: LockAppVersion;
+  onSubmit: (body: LockAppBody) => Promise<SaveOutcome>;
+}) {
+  const form = useContractForm<LockAppBodyInput, LockAppBody>(lockAppBody, {
+    defaultValues: {
+      versionName: version?.versionName ?? '',
+      versionApp: version?.versionApp ?? '',
+      appType: version?.appType ?? defaultAppType(deviceType),
+      packageName: version?.packageName ?? '',
+      downloadUrl: version?.downloadUrl ?? '',
+      sha256: version?.sha256 ?? '',
+      releaseNotes: version?.releaseNotes ?? '',
+    },
+  });
+  const { errors } = form.formState;
+  const submit = form.handleSubmit(async (body) => {
+    const outcome = await onSubmit(body);
+    // 409 'Ya existe esa versión de la app de bloqueo…', or a 400 naming a field.
+    if (outcome) showServerError(form, outcome.error);
+  });
+  const appTypeId = `${FORM_ID}-appType`;
+  const appTypeError = errors.appType?.message;
+  const smartphone = deviceType === DEVICE_TYPE.SMARTPHONE;
+
+  return (
+    <Form id={FORM_ID} noValidate onSubmit={(e) => void submit(e)}>
+      <Row className="g-3">
+        <Col md={6}>
+          <TextInput label={F.versionName} autoComplete="off" error={errors.versionName?.message} {...form.register('versionName')} />
+        </Col>
+        <Col md={6}>
+          <TextInput label={F.versionApp} autoComplete="off" error={errors.versionApp?.message} {...form.register('versionApp')} />
+        </Col>
+        <Col md={6}>
+          <Form.Group controlId={appTypeId}>
+            <Form.Label>{F.appType}</Form.Label>
+            <Form.Select
+              isInvalid={Boolean(appTypeError)}
+              aria-invalid={appTypeError ? true : undefined}
+              aria-describedby={appTypeError ? `${appTypeId}-error` : undefined}
+              {...form.register('appType', { setValueAs: codeInput })}
+            >
+              <option value="">{C.selectAppType}</option>
+              {SELECTABLE_APP_TYPES.map((t) => (
+                <option key={t.code} value={t.code}>
+                  {t.label}
+                </option>
+              ))}
+            </Form.Select>
+            {appTypeError && (
+              <Form.Control.Feedback type="invalid" id={`${appTypeId}-error`}>
+                {appTypeError}
+              </Form.Control.Feedback>
+            )}
+          </Form.Group>
+        </Col>
+        {smartphone && (
+          <Col md={6}>
+            <TextInput
+              label={F.packageName}
+              className="font-monospace"
+              autoComplete="off"
+              spellCheck={false}
+              autoCapitalize="off"
+              placeholder={AGENT_APPS_LABELS.businessApps.packagePlaceholder}
+              aria-describedby={`${FORM_ID}-packageName-help`}
+              error={errors.packageName?.message}
+              {...form.register('packageName')}
+            />
+            <Form.Text id={`${FORM_ID}-packageName-help`}>{L.packageHelp}</Form.Text>
+          </Col>
+        )}
+        <Col xs={12}>
+          <TextInput
+            label={F.downloadUrl}
+            type="url"
+            inputMode="url"
+            autoComplete="off"
+            spellCheck={false}
+            placeholder={L.urlPlaceholder}
+            error={errors.downloadUrl?.message}
+            {...form.register('downloadUrl')}
+          />
+        </Col>
+        <Col xs={12}>
+          <TextInput
+            label={F.sha256}
+            className="font-monospace"
+            autoComplete="off"
+            spellCheck={false}
+            autoCapitalize="off"
+            aria-describedby={`${FORM_ID}-sha256-help`}
+            error={errors.sha256?.message}
+            {...form.register('sha256')}
+          />
+          <Form.Text id={`${FORM_ID}-sha256-help`}>{L.sha256Help}</Form.Text>
+        </Col>
+        <Col xs={12}>
+          <ReleaseNotesField form={form} />
+        </Col>
+      </Row>
+    </Form>
+  );
+}
+
+export interface LockAppFormModalProps {
+  deviceType: DeviceTypeCode;
+  /** 'new' to create one, a version to edit it, null when closed. */
+  editing: LockAppVersion | 'new' | null;
+  loading: boolean;
+  onClose: () => void;
+  onSubmit: (body: LockAppBody) => Promise<SaveOutcome>;
+}
+
+/** Create or edit a lock-app version (AppModal with 'Guardar' / 'Cancelar'). */
+export function LockAppFormModal({ deviceType, editing, loading, onClose, onSubmit }: LockAppFormModalProps) {
+  return (
+    <AppModal
+      show={editing !== null}
+      title={editing === 'new' || editing === null ? L.createTitle : `${L.editTitle}: ${versionText(editing.versionName, editing.versionApp)}`}
+      formId={FORM_ID}
+      loading={loading}
+      size="lg"
+      onClose={onClose}
+    >
+      {editing !== null && (
+        <LockAppForm
+          key={editing === 'new' ? 'new' : editing.id}
+          deviceType={deviceType}
+          version={editing === 'new' ? undefined : editing}
+          onSubmit={onSubmit}
+        />
+      )}
+    </AppModal>
+  );
+}
