@@ -1,0 +1,121 @@
+/**
+ * Spanish texts of the agent-settings pages: the overview of each device type, the section
+ * pages (restrictions and screen design), the scope bar, the history and the lock-screen
+ * preview. The label and help text of each setting are in shared/agentSettings.ts (never here);
+ * the API's texts in AGENT_SETTINGS_MESSAGES (shared/messages.ts).
+ */
+
+const count = (n: number) => n.toLocaleString('es-MX');
+const plural = (n: number, one: string, many: string) => `${count(n)} ${n === 1 ? one : many}`;
+
+/** The dialog that stops a navigation away from a form with unsaved changes. */
+export const UNSAVED_CHANGES_LABELS = {
+  title: 'Cambios sin guardar',
+  question: '¿Salir sin guardar los cambios?',
+  leave: 'Salir sin guardar',
+  stay: 'Seguir editando',
+} as const;
+
+export const AGENT_SETTINGS_LABELS = {
+  common: {
+    loading: 'Cargando...',
+    loadError: 'No se pudo cargar la configuración',
+    retry: 'Reintentar',
+    yes: 'Sí',
+    no: 'No',
+    /** A value that is an uploaded image (the logo) in a summary or a change. */
+    image: 'Imagen',
+  },
+
+  /** The scope select at the top of a section page. */
+  scope: {
+    label: 'Ámbito',
+    global: 'Global',
+    globalHint: 'Los valores globales se aplican a todos los dispositivos, salvo en los grupos que los personalizan.',
+    groupHint: (group: string) => `Los valores que no personalice se heredan de Global. Se aplican a los dispositivos del grupo ${group}.`,
+    groupsLoadError: 'No se pudieron cargar los grupos',
+    groupNotFound: 'El grupo elegido no existe.',
+    backToGlobal: 'Ver Global',
+  },
+
+  /** The form of a section. */
+  form: {
+    saved: 'Configuración guardada',
+    reload: 'Recargar',
+    /** The character counter of a text, e.g. '12 / 350'. */
+    counter: (length: number, max: number) => `${count(length)} / ${count(max)}`,
+    counterOf: (label: string, length: number, max: number) => `${label}: ${count(length)} de ${count(max)} caracteres`,
+    colorPicker: (label: string) => `${label}: selector de color`,
+    colorHex: (label: string) => `${label} (hexadecimal)`,
+    inherited: 'Heredado de Global',
+    inheritedValue: (value: string) => `Valor global: ${value}`,
+    overridden: 'Personalizado para este grupo',
+    backToGlobal: 'Usar valor global',
+    backToGlobalOf: (label: string) => `Usar valor global en ${label}`,
+    removeOverride: 'Quitar personalización del grupo',
+    removeOverrideTitle: 'Quitar personalización',
+    removeOverrideQuestion: (group: string, section: string) =>
+      `El grupo ${group} dejará de personalizar ${section} y heredará todos los valores de Global. ¿Desea continuar?`,
+    removeOverrideConfirm: 'Quitar personalización',
+    overrideRemoved: (group: string) => `El grupo ${group} ahora hereda los valores de Global`,
+    noOverrideYet: 'Este grupo aún no personaliza ningún valor de esta sección: cambie un valor para personalizarlo.',
+    overriddenCount: (n: number) => `Este grupo personaliza ${plural(n, 'valor', 'valores')} de esta sección.`,
+  },
+
+  /** The groups that override the section. */
+  overrides: {
+    title: 'Grupos con personalización',
+    none: 'Ningún grupo personaliza esta sección.',
+    values: (n: number) => plural(n, 'valor', 'valores'),
+  },
+
+  /** The saved versions of the scope. */
+  history: {
+    title: 'Historial de cambios',
+    empty: 'Todavía no se ha guardado ningún cambio en este ámbito.',
+    version: (version: number) => `Versión ${version}`,
+    by: (who: string) => `por ${who}`,
+    arrow: '→',
+    /** A value the global scope had not set (its default). */
+    defaultValue: 'Predeterminado',
+    /** A value the group had not set (inherited from Global). */
+    inheritedValue: 'Heredado',
+  },
+
+  /** The screen-design page: logo and lock-screen preview. */
+  screen: {
+    logoUpload: 'Subir logotipo',
+    logoReplace: 'Cambiar logotipo',
+    logoRemove: 'Quitar logotipo',
+    logoCurrent: 'Logotipo actual',
+    logoNone: 'Sin logotipo',
+    logoUploaded: 'Logotipo subido: guarde para aplicarlo',
+    preview: 'Vista previa de la pantalla de bloqueo',
+    previewNote: 'Así verá el cliente la pantalla de su teléfono bloqueado.',
+    previewLogo: 'Logotipo de la pantalla de bloqueo',
+    previewCall: 'Llamar',
+    previewEmergency: 'Llamada de emergencia',
+    lowContrast: 'El color principal tiene poco contraste con el color de fondo: el título puede leerse mal.',
+  },
+
+  /** The overview of a device type. */
+  overview: {
+    intro: 'Lo que aplica hoy a los dispositivos de este tipo: los valores globales de cada sección y los grupos que los personalizan.',
+    lastChange: 'Último cambio',
+    lastChangeBy: (at: string, who: string | null) => (who ? `${at}, por ${who}` : at),
+    neverChanged: 'Sin cambios: se aplican los valores predeterminados',
+    overrides: 'Grupos con personalización',
+    open: 'Abrir',
+    openOf: (title: string) => `Abrir ${title}`,
+    lockApp: 'App de bloqueo',
+    lockAppDescription: 'La versión del agente que se instala y a la que se actualizan los dispositivos.',
+    currentVersion: 'Versión actual',
+    versions: 'Versiones registradas',
+    devices: 'Dispositivos enrolados',
+    outdated: 'Con otra versión',
+    outdatedCount: (n: number) => plural(n, 'dispositivo', 'dispositivos'),
+    businessApps: 'Apps de negocio',
+    businessAppsDescription: 'Las apps que el agente instala en los smartphones.',
+    businessAppsTotal: 'Apps registradas',
+  },
+} as const;
