@@ -48,10 +48,18 @@ export const codeInput = (v: unknown): unknown => (v === '' || v === null || v =
 export function DeviceActionNote({ text, action }: { text: string; action: string }) {
   const { allowed } = useCurrentUser();
   return (
-    <Alert variant="light" className="border small d-flex gap-2 align-items-start">
+    <Alert variant="info" className="small d-flex gap-2 align-items-start">
       <i className="bi bi-info-circle mt-1" aria-hidden="true" />
       <span>
-        {text} «{action}» {C.from} {allowed.has(PATHS.devices) ? <Link to={PATHS.devices}>{C.devicesPage}</Link> : C.devicesPage}.
+        {text} «{action}» {C.from}{' '}
+        {allowed.has(PATHS.devices) ? (
+          <Link to={PATHS.devices} className="alert-link">
+            {C.devicesPage}
+          </Link>
+        ) : (
+          C.devicesPage
+        )}
+        .
       </span>
     </Alert>
   );
@@ -61,7 +69,7 @@ export function DeviceActionNote({ text, action }: { text: string; action: strin
 export function ChangedCell({ at, by }: { at: string; by: string | null }) {
   return (
     <>
-      <span className="text-nowrap">{formatDateTime(at)}</span>
+      <span>{formatDateTime(at)}</span>
       {by && <div className="small text-body-secondary text-break">{C.updatedBy(by)}</div>}
     </>
   );
@@ -313,18 +321,19 @@ export interface BusinessAppFormModalProps {
 
 /** Create or edit a business app (AppModal with 'Guardar' / 'Cancelar'). */
 export function BusinessAppFormModal({ editing, loading, onClose, onSubmit }: BusinessAppFormModalProps) {
+  // While the dialog fades out (`editing` back to null) it keeps its title and form.
+  const [shown, setShown] = useState(editing);
+  if (editing !== null && editing !== shown) setShown(editing);
   return (
     <AppModal
       show={editing !== null}
-      title={editing === 'new' ? L.createTitle : L.editTitle}
+      title={shown === 'new' || shown === null ? L.createTitle : L.editTitle}
       formId={FORM_ID}
       loading={loading}
       size="lg"
       onClose={onClose}
     >
-      {editing !== null && (
-        <BusinessAppForm key={editing === 'new' ? 'new' : editing.id} app={editing === 'new' ? undefined : editing} onSubmit={onSubmit} />
-      )}
+      {shown !== null && <BusinessAppForm key={shown === 'new' ? 'new' : shown.id} app={shown === 'new' ? undefined : shown} onSubmit={onSubmit} />}
     </AppModal>
   );
 }

@@ -92,7 +92,8 @@ export default function BusinessAppsPage({ title }: PageProps) {
           <>
             <p className="mb-1">{L.empty}</p>
             <p className="text-body-secondary">{L.emptyHelp}</p>
-            <Button variant="outline-primary" onClick={() => setEditing('new')}>
+            {/* Solid: the outline variant lacks contrast on the page's tertiary background. */}
+            <Button variant="primary" onClick={() => setEditing('new')}>
               {L.create}
             </Button>
           </>

@@ -1,4 +1,4 @@
-import { useId } from 'react';
+import { useId, useState } from 'react';
 import Col from 'react-bootstrap/Col';
 import Form from 'react-bootstrap/Form';
 import Row from 'react-bootstrap/Row';
@@ -181,20 +181,23 @@ export interface LockAppFormModalProps {
 
 /** Create or edit a lock-app version (AppModal with 'Guardar' / 'Cancelar'). */
 export function LockAppFormModal({ deviceType, editing, loading, onClose, onSubmit }: LockAppFormModalProps) {
+  // While the dialog fades out (`editing` back to null) it keeps its title and form.
+  const [shown, setShown] = useState(editing);
+  if (editing !== null && editing !== shown) setShown(editing);
   return (
     <AppModal
       show={editing !== null}
-      title={editing === 'new' || editing === null ? L.createTitle : `${L.editTitle}: ${versionText(editing.versionName, editing.versionApp)}`}
+      title={shown === 'new' || shown === null ? L.createTitle : `${L.editTitle}: ${versionText(shown.versionName, shown.versionApp)}`}
       formId={FORM_ID}
       loading={loading}
       size="lg"
       onClose={onClose}
     >
-      {editing !== null && (
+      {shown !== null && (
         <LockAppForm
-          key={editing === 'new' ? 'new' : editing.id}
+          key={shown === 'new' ? 'new' : shown.id}
           deviceType={deviceType}
-          version={editing === 'new' ? undefined : editing}
+          version={shown === 'new' ? undefined : shown}
           onSubmit={onSubmit}
         />
       )}
