@@ -26,6 +26,8 @@ import { DeviceActionsService } from './api/devices/deviceActionsService';
 import type { InventorySettings } from './api/devices/deviceQueries';
 import { devicesRouter } from './api/devices/devicesRouter';
 import { DevicesService } from './api/devices/devicesService';
+import { agentSettingsRouter } from './api/agentSettings/agentSettingsRouter';
+import { AgentSettingsService } from './api/agentSettings/agentSettingsService';
 import { groupsRouter } from './api/groups/groupsRouter';
 import { GroupsService } from './api/groups/groupsService';
 import { JobRunner } from './api/jobs/jobRunner';
@@ -253,6 +255,7 @@ export function createApp(deps: AppDeps): PortalApp {
   mount(api, '/v5/devices', devicesRouter(can, new DevicesService(db, inventory)), mounts);
   mount(api, '/v5/groups', groupsRouter(can, new GroupsService(db)), mounts);
   mount(api, '/v5/jobs', jobsRouter(can, jobs), mounts);
+  mount(api, '/v5/agent-settings', agentSettingsRouter(can, new AgentSettingsService(db)), mounts);
   const enrollment = new EnrollmentTokensService(db, inventory, config.agent.serverUrl);
   mount(api, '/v5/enrollment-tokens', enrollmentTokensRouter(can, enrollment), mounts);
   app.agent = { service: agentService, waiters, enrollment, stop: () => waiters.stop() };

@@ -17,6 +17,14 @@ export const PAGES = {
   preEnrolled: lazyPage('client/features/inventory/PreEnrolledPage.tsx', () => import('../features/inventory/PreEnrolledPage')),
   addDevice: lazyPage('client/features/inventory/AddDevicePage.tsx', () => import('../features/inventory/AddDevicePage')),
   groups: lazyPage('client/features/inventory/GroupsPage.tsx', () => import('../features/inventory/GroupsPage')),
+  settingsOverview: lazyPage(
+    'client/features/agent-settings/SettingsOverviewPage.tsx',
+    () => import('../features/agent-settings/SettingsOverviewPage'),
+  ),
+  settingsSection: lazyPage('client/features/agent-settings/SettingsSectionPage.tsx', () => import('../features/agent-settings/SettingsSectionPage')),
+  screenDesign: lazyPage('client/features/agent-settings/ScreenDesignPage.tsx', () => import('../features/agent-settings/ScreenDesignPage')),
+  businessApps: lazyPage('client/features/agent-settings/BusinessAppsPage.tsx', () => import('../features/agent-settings/BusinessAppsPage')),
+  lockApp: lazyPage('client/features/agent-settings/LockAppPage.tsx', () => import('../features/agent-settings/LockAppPage')),
 } satisfies Record<string, LazyPage>;
 
 /** The signed-in frame (session check, user load, header, menu) in its own chunk: /login skips it. */
@@ -30,8 +38,8 @@ export const CHUNKS: readonly LazyChunk<never>[] = [...Object.values(PAGES), APP
 
 /**
  * The page of every route of the table. Typed `Record<RoutePath, LazyPage>`: a route added to the
- * table without a page here fails the type check. The menu modules and the dashboard and agent
- * pages not built yet show the section page (the module's menu, or its title).
+ * table without a page here fails the type check. The menu modules and the dashboard pages not
+ * built yet show the section page (the module's menu, or its title).
  */
 export const PAGE_BY_PATH = {
   [PATHS.home]: PAGES.section,
@@ -41,18 +49,18 @@ export const PAGE_BY_PATH = {
   [PATHS.dashboard]: PAGES.section,
   [PATHS.dashboardGeneral]: PAGES.section,
   [PATHS.dashboardAndroid]: PAGES.section,
-  [PATHS.agentSettings]: PAGES.section,
-  [PATHS.restrictionsEnrollment]: PAGES.section,
-  [PATHS.restrictionsLock]: PAGES.section,
-  [PATHS.restrictionsRelease]: PAGES.section,
-  [PATHS.screenDesign]: PAGES.section,
-  [PATHS.businessApp]: PAGES.section,
-  [PATHS.appLock]: PAGES.section,
-  [PATHS.agentSettingsTv]: PAGES.section,
-  [PATHS.restrictionsEnrollmentTv]: PAGES.section,
-  [PATHS.restrictionsLockTv]: PAGES.section,
-  [PATHS.restrictionsReleaseTv]: PAGES.section,
-  [PATHS.appLockTv]: PAGES.section,
+  [PATHS.agentSettings]: PAGES.settingsOverview,
+  [PATHS.restrictionsEnrollment]: PAGES.settingsSection,
+  [PATHS.restrictionsLock]: PAGES.settingsSection,
+  [PATHS.restrictionsRelease]: PAGES.settingsSection,
+  [PATHS.screenDesign]: PAGES.screenDesign,
+  [PATHS.businessApp]: PAGES.businessApps,
+  [PATHS.appLock]: PAGES.lockApp,
+  [PATHS.agentSettingsTv]: PAGES.settingsOverview,
+  [PATHS.restrictionsEnrollmentTv]: PAGES.settingsSection,
+  [PATHS.restrictionsLockTv]: PAGES.settingsSection,
+  [PATHS.restrictionsReleaseTv]: PAGES.settingsSection,
+  [PATHS.appLockTv]: PAGES.lockApp,
   [PATHS.inventory]: PAGES.inventory,
   [PATHS.addDevice]: PAGES.addDevice,
   [PATHS.devices]: PAGES.devices,

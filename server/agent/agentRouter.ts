@@ -146,8 +146,29 @@ export function agentRouter(service: AgentService, metrics: AgentMetrics, limits
       res.json(await service.event(res.locals.deviceToken!, body, requestOf(req)));
     }),
   );
-  router.get('/settings', bearer, perDevice, async (_req, res) => {
-    res.json(await service.agentSettings(res.locals.deviceToken!));
+  router.get('/settings', bearer, perDevice, async (req, res) => {
+    const answer = await service.agentSettings(res.locals.deviceToken!);
+    // The version names the content: an agent holding it gets a 304 (no body).
+    const etag = `"${answer.version}"`;
+    res.set('ETag', etag).set('Cache-Control', 'private, no-cache');
+    if (req.headers['if-none-match']?.split(',').some((t) => t.trim().replace(/^W\//, '') === etag)) {
+      res.status(304).end();
+      return;
+    }
+    res.json(answer);
+  });
+  // Lock-screen logos: public (the device shows them before anything else), addressed by the
+  // SHA-256 of their bytes, so a URL's content never changes.
+  router.get('/logos/:sha256', async (req, res) => {
+    const sha256 = req.params.sha256 ?? '';
+    const logo = /^[0-9a-f]{64}$/.test(sha256) ? await service.logo(sha256) : undefined;
+    if (!logo) throw new AppError(404, 'NOT_FOUND', MESSAGES.api.notFound);
+    res
+      .set('Content-Type', logo.contentType)
+      .set('Cache-Control', 'public, max-age=31536000, immutable')
+      .set('X-Content-Type-Options', 'nosniff')
+      .set('ETag', `"${sha256}"`)
+      .send(logo.bytes);
   });
   router.use((_req, _res, next) => next(new AppError(404, 'NOT_FOUND', MESSAGES.api.notFound)));
   return router;

@@ -18,8 +18,9 @@ import type {
   EventResponse,
 } from '../../shared/contracts/agent';
 import { CHECKIN_INTERVAL_SECONDS } from '../../shared/contracts/agent';
-import type { DeviceTypeCode, LockType } from '../../shared/constants/domain';
-import { effectiveSettings, type AgentSettings } from '../../shared/agentSettings';
+import { logoUrl } from '../../shared/contracts/agentSettings';
+import { DEVICE_TYPE, type DeviceTypeCode, type LockType } from '../../shared/constants/domain';
+import { effectiveSettings, mergeSettings, type AgentSettings } from '../../shared/agentSettings';
 import * as machine from '../../shared/deviceStateMachine';
 import { deviceStatus, offlineCutoff } from '../../shared/deviceStatus';
 import { AGENT_MESSAGES as A, INVENTORY_MESSAGES as M } from '../../shared/messages';
@@ -30,6 +31,7 @@ import { transaction } from '../db/transactionScope';
 import { AppError } from '../errors';
 import type { InventorySettings } from '../api/devices/deviceQueries';
 import { pgCode } from '../api/devices/devicesService';
+import { AgentSettingsRepository } from '../api/agentSettings/agentSettingsRepository';
 import { verifyOfflineCode, OFFLINE_NONCE_WINDOW } from '../api/devices/offlineCodes';
 import type { AgentMetrics } from './agentMetrics';
 import { AgentRepository, factsOf, type AgentCommandRow, type AgentDeviceRow, type Reported } from './agentRepository';
@@ -508,8 +510,42 @@ export class AgentService {
     const repo = new AgentRepository(this.db);
     const row = await repo.checkinByToken(tokenHash(token), this.settings.now());
     if (!row) throw unauthorized();
-    const { settings, version } = await this.settingsFor(this.db, row.device_type, row.group_id);
-    return { version, settings };
+    const { settings: effective, version } = await this.settingsFor(this.db, row.device_type, row.group_id);
+    const settings = mergeSettings(row.device_type as DeviceTypeCode, effective);
+    const apps = new AgentSettingsRepository(this.db);
+    const [businessApps, lockApps] = await Promise.all([
+      row.device_type === DEVICE_TYPE.SMARTPHONE ? apps.businessAppsFor(row.group_id) : [],
+      apps.currentLockApp(row.device_type as DeviceTypeCode),
+    ]);
+    return {
+      version,
+      settings,
+      logoUrl: typeof settings.logo === 'string' ? logoUrl(settings.logo) : null,
+      businessApps: businessApps.map((a) => ({
+        name: a.name,
+        packageName: a.packageName,
+        versionName: a.versionName,
+        versionCode: a.versionCode,
+        appType: a.appType,
+        downloadUrl: a.downloadUrl,
+        sha256: a.sha256,
+      })),
+      lockApp: lockApps
+        ? {
+            versionName: lockApps.versionName,
+            versionApp: lockApps.versionApp,
+            appType: lockApps.appType,
+            packageName: lockApps.packageName,
+            downloadUrl: lockApps.downloadUrl,
+            sha256: lockApps.sha256,
+          }
+        : null,
+    };
+  }
+
+  /** An uploaded lock-screen logo (public: addressed by the SHA-256 of its bytes). */
+  logo(sha256: string): Promise<{ contentType: string; bytes: Buffer } | undefined> {
+    return new AgentSettingsRepository(this.db).logo(sha256);
   }
 
   // The server's clock ------------------------------------------------------------------

@@ -115,6 +115,9 @@ export const ADMIN_LABELS = {
       group: 'Grupo de dispositivos',
       job: 'Acción masiva',
       enrollment_token: 'Token de enrolamiento',
+      agent_settings: 'Configuración del agente',
+      business_app: 'App de negocio',
+      lock_app_version: 'Versión de la app de bloqueo',
     } satisfies Record<AuditEntity, string>,
     actionNames: {
       create: 'Crear',
@@ -142,6 +145,7 @@ export const ADMIN_LABELS = {
       hold: 'Suspender',
       resume: 'Reanudar',
       revoke: 'Revocar',
+      set_current: 'Marcar como actual',
       ...DEVICE_ACTION_NAMES,
     } satisfies Record<AuditAction, string>,
     outcomes: { success: 'Éxito', failure: 'Fallo' } satisfies Record<AuditOutcome, string>,

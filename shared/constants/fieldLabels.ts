@@ -21,6 +21,26 @@ const device = {
 } as const;
 
 export const FIELD_LABELS = {
+  agentSettings: { version: 'Versión', values: 'Valores', groupId: 'Grupo', logo: 'Logotipo' },
+  businessApps: {
+    name: 'Nombre',
+    packageName: 'Nombre de paquete',
+    versionName: 'Nombre de versión',
+    versionCode: 'Código de versión',
+    appType: 'Tipo de app',
+    downloadUrl: 'URL de descarga',
+    sha256: 'SHA-256',
+    groupIds: 'Grupos',
+  },
+  lockApp: {
+    versionName: 'Nombre de versión',
+    versionApp: 'Versión',
+    appType: 'Tipo de app',
+    packageName: 'Nombre de paquete',
+    downloadUrl: 'URL de descarga',
+    sha256: 'SHA-256',
+    releaseNotes: 'Notas de la versión',
+  },
   /** Route parameters of every resource (`/:id`). */
   params: { id: 'Id' },
   paging,

@@ -193,9 +193,36 @@ export const eventResponse = z.strictObject({
 });
 export type EventResponse = z.infer<typeof eventResponse>;
 
-/** GET /agent/v1/settings: the settings that apply to the device (global, overridden by its group). */
+/**
+ * GET /agent/v1/settings: what applies to the device (its type's defaults, the global values, its
+ * group's overrides), the lock screen's logo, the business apps to install (smartphones) and the
+ * current lock-app version. Answered with an ETag (the version): `If-None-Match` → 304.
+ */
 export const agentSettingsResponse = z.strictObject({
   version: z.number().int(),
-  settings: z.record(z.string(), z.unknown()),
+  settings: z.record(z.string(), z.union([z.boolean(), z.number(), z.string(), z.null()])),
+  /** Where to download the lock screen's logo (null: none). */
+  logoUrl: z.string().nullable(),
+  businessApps: z.array(
+    z.strictObject({
+      name: z.string(),
+      packageName: z.string(),
+      versionName: z.string(),
+      versionCode: z.number().int(),
+      appType: z.number().int(),
+      downloadUrl: z.string(),
+      sha256: z.string(),
+    }),
+  ),
+  lockApp: z
+    .strictObject({
+      versionName: z.string(),
+      versionApp: z.string(),
+      appType: z.number().int(),
+      packageName: z.string().nullable(),
+      downloadUrl: z.string().nullable(),
+      sha256: z.string().nullable(),
+    })
+    .nullable(),
 });
 export type AgentSettingsAnswer = z.infer<typeof agentSettingsResponse>;

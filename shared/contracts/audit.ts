@@ -10,7 +10,19 @@ export const AUDIT_OUTCOMES = ['success', 'failure'] as const;
 export type AuditOutcome = (typeof AUDIT_OUTCOMES)[number];
 
 /** Every entity the server records in the audit log. */
-export const AUDIT_ENTITIES = ['role', 'admin', 'session', 'audit', 'device', 'group', 'job', 'enrollment_token'] as const;
+export const AUDIT_ENTITIES = [
+  'role',
+  'admin',
+  'session',
+  'audit',
+  'device',
+  'group',
+  'job',
+  'enrollment_token',
+  'agent_settings',
+  'business_app',
+  'lock_app_version',
+] as const;
 export type AuditEntity = (typeof AUDIT_ENTITIES)[number];
 
 /** A device action is recorded under its key in lower case, e.g. 'lock', 'delete_device'. */
@@ -45,6 +57,8 @@ export const AUDIT_GENERAL_ACTIONS = [
   'hold',
   'resume',
   'revoke',
+  // Agent settings: the current lock-app version.
+  'set_current',
 ] as const;
 /** Every action the server records in the audit log. */
 export type AuditAction = (typeof AUDIT_GENERAL_ACTIONS)[number] | DeviceAuditAction;

@@ -7,8 +7,23 @@ import { requirePath, type Guard } from '../../middleware/authorize';
 import { route } from '../../middleware/validate';
 import type { GroupsService } from './groupsService';
 
-/** Pages that show the groups (filters, forms): any of them may read the list. */
-export const GROUP_READER_PAGES = [PATHS.groups, PATHS.devices, PATHS.preEnrolled, PATHS.addDevice] as const;
+/** Pages that show the groups (filters, forms, the settings pages' scope): any of them may read the list. */
+export const GROUP_READER_PAGES = [
+  PATHS.groups,
+  PATHS.devices,
+  PATHS.preEnrolled,
+  PATHS.addDevice,
+  PATHS.agentSettings,
+  PATHS.restrictionsEnrollment,
+  PATHS.restrictionsLock,
+  PATHS.restrictionsRelease,
+  PATHS.screenDesign,
+  PATHS.businessApp,
+  PATHS.agentSettingsTv,
+  PATHS.restrictionsEnrollmentTv,
+  PATHS.restrictionsLockTv,
+  PATHS.restrictionsReleaseTv,
+] as const;
 
 /** /api/v5/groups. */
 export function groupsRouter(can: Guard, service: GroupsService): Router {
