@@ -18,8 +18,7 @@ import { showServerError, type SaveOutcome } from '../../components/serverFieldE
 import { TextInput } from '../../components/TextInput';
 import { useContractForm } from '../../components/useContractForm';
 // The device groups' query belongs in client/api (it is shared by two features); until it moves there, inventory's.
-// eslint-disable-next-line import/no-restricted-paths -- see above
-import { useListGroupsQuery } from '../inventory/inventoryApi';
+import { useListGroupsQuery } from '../../api/groupsApi';
 
 const L = AGENT_APPS_LABELS.businessApps;
 const C = AGENT_APPS_LABELS.common;

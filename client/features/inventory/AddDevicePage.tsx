@@ -12,7 +12,8 @@ import { toastSuccess } from '../../components/toast';
 import { SPEC_TEXT } from '../../../shared/messages';
 import { CsvImport } from './CsvImport';
 import { DeviceForm, type SaveOutcome } from './DeviceForm';
-import { useCreateDeviceMutation, useListGroupsQuery } from './inventoryApi';
+import { useCreateDeviceMutation } from './inventoryApi';
+import { useListGroupsQuery } from '../../api/groupsApi';
 import { INVENTORY_LABELS } from '../../../shared/constants/inventoryLabels';
 import { PATHS } from '../../../shared/constants/routes';
 

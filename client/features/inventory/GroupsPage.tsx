@@ -16,7 +16,8 @@ import type { SaveOutcome } from './DeviceForm';
 import { EnrollmentQrModal, type EnrollmentScope } from './EnrollmentQrModal';
 import { GroupDeleteModal } from './GroupDeleteModal';
 import { GroupFormModal } from './GroupFormModal';
-import { useCreateGroupMutation, useDeleteGroupMutation, useListGroupsQuery, useUpdateGroupMutation } from './inventoryApi';
+import { useCreateGroupMutation, useDeleteGroupMutation, useUpdateGroupMutation } from './inventoryApi';
+import { useListGroupsQuery } from '../../api/groupsApi';
 import { INVENTORY_LABELS } from '../../../shared/constants/inventoryLabels';
 import { PATHS } from '../../../shared/constants/routes';
 

@@ -29,7 +29,8 @@ import { DeviceForm, deviceBodyOf, type SaveOutcome } from './DeviceForm';
 import { DeviceSummary } from './DeviceSummary';
 import { EnrollmentQrModal, type EnrollmentScope } from './EnrollmentQrModal';
 import { GroupOptions } from './GroupOptions';
-import { useDeleteDeviceMutation, useListDevicesQuery, useListGroupsQuery, useUpdateDeviceMutation, type DeviceListArgs } from './inventoryApi';
+import { useDeleteDeviceMutation, useListDevicesQuery, useUpdateDeviceMutation, type DeviceListArgs } from './inventoryApi';
+import { useListGroupsQuery } from '../../api/groupsApi';
 import { DEVICE_PER_PAGE_OPTIONS, GROUP_FILTER_PATTERN } from './useDeviceListQuery';
 import { useGrantedActions } from './useGrantedActions';
 

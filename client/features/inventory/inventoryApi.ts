@@ -1,7 +1,7 @@
 import type { ActionPayloadInput, ActionResult, Command, History } from '../../../shared/contracts/deviceActions';
 import type { ImportResult } from '../../../shared/contracts/deviceImport';
 import type { Device, DeviceBodyInput, DeviceList, DeviceSort, DeviceStage } from '../../../shared/contracts/devices';
-import type { Group, GroupBody, GroupList } from '../../../shared/contracts/groups';
+import type { Group, GroupBody } from '../../../shared/contracts/groups';
 import type { BulkBodyInput, BulkPreview, Job, JobResult } from '../../../shared/contracts/jobs';
 import type { ListResponse } from '../../../shared/contracts/fields';
 import { apiSlice } from '../../api/apiSlice';
@@ -100,10 +100,6 @@ export const inventoryApi = apiSlice.injectEndpoints({
       }),
       invalidatesTags: (_r, _e, { mode }) => (mode === 'commit' ? ['Devices', 'Groups', 'Audit'] : []),
     }),
-    listGroups: build.query<GroupList, void>({
-      query: () => http.get('/v5/groups'),
-      providesTags: ['Groups'],
-    }),
     createGroup: build.mutation<Group, GroupBody>({
       query: (body) => http.post('/v5/groups', body),
       invalidatesTags: ['Groups', 'Audit'],
@@ -136,7 +132,6 @@ export const {
   useExportDevicesMutation,
   useDownloadImportTemplateMutation,
   useImportDevicesMutation,
-  useListGroupsQuery,
   useCreateGroupMutation,
   useUpdateGroupMutation,
   useDeleteGroupMutation,
