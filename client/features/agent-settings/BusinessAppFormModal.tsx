@@ -1,24 +1,19 @@
 import { useId, useState } from 'react';
-import Alert from 'react-bootstrap/Alert';
 import Button from 'react-bootstrap/Button';
 import Col from 'react-bootstrap/Col';
 import Form from 'react-bootstrap/Form';
 import Row from 'react-bootstrap/Row';
 import { useWatch, type FieldError } from 'react-hook-form';
-import { Link } from 'react-router-dom';
 import { AGENT_APPS_LABELS } from '../../../shared/constants/agentAppsLabels';
 import { SELECTABLE_APP_TYPES } from '../../../shared/constants/domain';
 import { FIELD_LABELS } from '../../../shared/constants/fieldLabels';
-import { PATHS } from '../../../shared/constants/routes';
 import { businessAppBody, type BusinessApp, type BusinessAppBody, type BusinessAppBodyInput } from '../../../shared/contracts/agentSettings';
-import { useCurrentUser } from '../../auth/CurrentUserContext';
 import { AppModal } from '../../components/AppModal';
-import { formatDateTime } from '../../components/formatDate';
 import { showServerError, type SaveOutcome } from '../../components/serverFieldError';
 import { TextInput } from '../../components/TextInput';
 import { useContractForm } from '../../components/useContractForm';
-// The device groups' query belongs in client/api (it is shared by two features); until it moves there, inventory's.
 import { useListGroupsQuery } from '../../api/groupsApi';
+import { codeInput, integerInput } from './agentAppsShared';
 
 const L = AGENT_APPS_LABELS.businessApps;
 const C = AGENT_APPS_LABELS.common;
@@ -26,53 +21,6 @@ const F = FIELD_LABELS.businessApps;
 const FORM_ID = 'business-app-form';
 /** More groups than this: a filter above the list. */
 const FILTER_FROM = 8;
-
-// Shared by the agent apps pages (business apps, lock app) ---------------------------------
-
-/**
- * A whole number typed in a text input: the number, undefined when empty (the schema's
- * 'obligatorio'), else the text itself (the schema's 'debe ser un número entero').
- */
-export const integerInput = (v: unknown): unknown => {
-  if (typeof v !== 'string') return v;
-  const t = v.trim();
-  if (t === '') return undefined;
-  return /^\d{1,10}$/.test(t) ? Number(t) : t;
-};
-
-/** The code of a select of numbers: undefined for the empty option. */
-export const codeInput = (v: unknown): unknown => (v === '' || v === null || v === undefined ? undefined : Number(v));
-
-/** '{text} «{action}» desde {la página de dispositivos}.', the page a link when the profile holds it. */
-export function DeviceActionNote({ text, action }: { text: string; action: string }) {
-  const { allowed } = useCurrentUser();
-  return (
-    <Alert variant="info" className="small d-flex gap-2 align-items-start">
-      <i className="bi bi-info-circle mt-1" aria-hidden="true" />
-      <span>
-        {text} «{action}» {C.from}{' '}
-        {allowed.has(PATHS.devices) ? (
-          <Link to={PATHS.devices} className="alert-link">
-            {C.devicesPage}
-          </Link>
-        ) : (
-          C.devicesPage
-        )}
-        .
-      </span>
-    </Alert>
-  );
-}
-
-/** The last change: its date and time, and who made it. */
-export function ChangedCell({ at, by }: { at: string; by: string | null }) {
-  return (
-    <>
-      <span>{formatDateTime(at)}</span>
-      {by && <div className="small text-body-secondary text-break">{C.updatedBy(by)}</div>}
-    </>
-  );
-}
 
 // The business app form ----------------------------------------------------------------
 

@@ -17,7 +17,8 @@ import {
   useListBusinessAppsQuery,
   useUpdateBusinessAppMutation,
 } from './agentSettingsApi';
-import { BusinessAppFormModal, ChangedCell, DeviceActionNote } from './BusinessAppFormModal';
+import { BusinessAppFormModal } from './BusinessAppFormModal';
+import { ChangedCell, DeviceActionNote } from './agentAppsShared';
 
 const L = AGENT_APPS_LABELS.businessApps;
 const C = AGENT_APPS_LABELS.common;

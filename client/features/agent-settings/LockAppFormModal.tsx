@@ -17,7 +17,7 @@ import { AppModal } from '../../components/AppModal';
 import { showServerError, type SaveOutcome } from '../../components/serverFieldError';
 import { TextInput } from '../../components/TextInput';
 import { useContractForm } from '../../components/useContractForm';
-import { codeInput } from './BusinessAppFormModal';
+import { codeInput } from './agentAppsShared';
 
 const L = AGENT_APPS_LABELS.lockApp;
 const C = AGENT_APPS_LABELS.common;

@@ -23,7 +23,7 @@ import {
   useSetCurrentLockAppMutation,
   useUpdateLockAppMutation,
 } from './agentSettingsApi';
-import { ChangedCell, DeviceActionNote } from './BusinessAppFormModal';
+import { ChangedCell, DeviceActionNote } from './agentAppsShared';
 import { LockAppFormModal } from './LockAppFormModal';
 
 const L = AGENT_APPS_LABELS.lockApp;
