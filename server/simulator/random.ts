@@ -155,7 +155,7 @@ export function generateIdentity(rnd: Rnd, type?: DeviceTypeCode): DeviceIdentit
     brand: maker.brand,
     model: pick(rnd, maker.models),
     osVersion: tv ? pick(rnd, ['Android TV 11', 'Google TV 12']) : pick(rnd, ['Android 13', 'Android 14', 'Android 15']),
-    agentVersion: tv ? 'TV 1.8.0' : '3.4.1',
+    agentVersion: tv ? '1.8.0' : '3.4.1',
     sim: tv ? null : generateSim(rnd),
   };
 }

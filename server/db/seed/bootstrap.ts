@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { ALL_DEVICE_ACTION_CODES, DEVICE_ACTION } from '../../../shared/constants/deviceActions';
 import { GRANTABLE_PATHS, MENU, PATHS, type RoutePath } from '../../../shared/constants/routes';
 import type { Config } from '../../config';
@@ -5,6 +6,10 @@ import type { IdentityService } from '../../identity/identityService';
 import { generatePassword } from '../../identity/identityAdmin';
 import type { Logger } from '../../logger';
 import type { Db, Queryable } from '../Db';
+import { AgentSettingsRepository } from '../../api/agentSettings/agentSettingsRepository';
+import { packageChecksum } from '../../api/agentSettings/agentSettingsService';
+import { lockAppBody, businessAppBody } from '../../../shared/contracts/agentSettings';
+import { AGENT_ADMIN_COMPONENT } from '../../../shared/contracts/enrollment';
 
 export const DEFAULT_ADMIN_EMAIL = 'admin@demo.local';
 
@@ -102,13 +107,7 @@ export async function bootstrap(db: Db, config: Config, identity: IdentityServic
     }
   }
   await db.transaction(async (tx) => {
-    if (demo.length) {
-      // The demo's lock-app versions, until the agent-settings pages manage them.
-      await tx.query(
-        `INSERT INTO lock_app_versions (device_type, version_name, version_app, app_type, is_current)
-         VALUES (1, 'Macrolock', '3.4.1', 2, true), (2, 'Macrolock.TV', '1.8.0', 5, true)`,
-      );
-    }
+    if (demo.length) await seedDemoApps(tx);
     const adminProfile = await insertProfile(tx, ADMIN_PROFILE);
     await insertAdmin(tx, { correo: adminEmail, nombres: 'Administrador Demo', apellidos: '' }, adminProfile);
     for (const account of demo) await insertAdmin(tx, account, await insertProfile(tx, account.profile));
@@ -151,4 +150,53 @@ export function bootstrapBanner(result: BootstrapResult, url: string): string {
 export function logBootstrap(logger: Logger, result: BootstrapResult, hasAdmins: boolean): void {
   if (result.created) logger.info({ accounts: result.accounts }, 'bootstrap: administrators created');
   else if (!hasAdmins) logger.warn('bootstrap: no administrator exists; set BOOTSTRAP_ADMIN_EMAIL to an existing Cognito user');
+}
+
+/** A demo download's SHA-256 (the demo serves no APK: its checksum is derived from the file name). */
+const demoSha256 = (file: string) => createHash('sha256').update(file).digest('hex');
+
+/**
+ * The demo's agent apps, through the repository the pages use: the smartphone lock app's current
+ * version and the one before it (the demo's phones run both), the TV's, and one business app.
+ */
+async function seedDemoApps(tx: Queryable): Promise<void> {
+  const repo = new AgentSettingsRepository(tx);
+  const agentPackage = AGENT_ADMIN_COMPONENT.split('/')[0]!;
+  const versions = [
+    { deviceType: 1, name: 'Macrolock', version: '3.3.0', type: 2, notes: 'Recordatorio de pago con horario de descanso.' },
+    {
+      deviceType: 1,
+      name: 'Macrolock',
+      version: '3.4.1',
+      type: 2,
+      notes: 'Bloqueo sin conexión con aviso previo.\nCorrige el reinicio tras cambiar la SIM.',
+    },
+    { deviceType: 2, name: 'Macrolock.TV', version: '1.8.0', type: 5, notes: 'Bloqueo del modo hotel en más modelos.' },
+  ] as const;
+  for (const v of versions) {
+    const file = `${v.deviceType === 1 ? 'macrolock' : 'macrolock-tv'}-${v.version}.apk`;
+    const body = lockAppBody.parse({
+      versionName: v.name,
+      versionApp: v.version,
+      appType: v.type,
+      packageName: v.deviceType === 1 ? agentPackage : null,
+      downloadUrl: `https://descargas.macrolock.mx/${file}`,
+      sha256: demoSha256(file),
+      releaseNotes: v.notes,
+    });
+    const id = await repo.insertLockApp(v.deviceType, body, packageChecksum(body.sha256), null);
+    if (v.version !== '3.3.0') await repo.setCurrentLockApp(v.deviceType, id);
+  }
+  await repo.insertBusinessApp(
+    businessAppBody.parse({
+      name: 'Mis Pagos',
+      packageName: 'mx.financierademo.pagos',
+      versionName: '2.1.0',
+      versionCode: 210,
+      appType: 2,
+      downloadUrl: 'https://descargas.macrolock.mx/mis-pagos-2.1.0.apk',
+      sha256: demoSha256('mis-pagos-2.1.0.apk'),
+    }),
+    null,
+  );
 }

@@ -60,7 +60,7 @@ describe('demoDeviceRows', () => {
     expect(Math.min(...off)).toBeGreaterThanOrEqual(4);
     expect(Math.max(...off)).toBeLessThanOrEqual(30);
     expect(new Set(all.filter((r) => r.deviceType === 1 && r.agentVersion).map((r) => r.agentVersion))).toEqual(new Set(['3.4.1', '3.3.0']));
-    expect(new Set(all.filter((r) => r.deviceType === 2 && r.agentVersion).map((r) => r.agentVersion))).toEqual(new Set(['TV 1.8.0']));
+    expect(new Set(all.filter((r) => r.deviceType === 2 && r.agentVersion).map((r) => r.agentVersion))).toEqual(new Set(['1.8.0']));
     expect(all.every((r) => r.creditReference === null || /^CR-\d{4}-\d{6}$/.test(r.creditReference))).toBe(true);
   });
 });

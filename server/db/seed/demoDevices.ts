@@ -273,7 +273,7 @@ export function* demoDeviceRows(count: number, seed = 2026, now = new Date(), ba
         : tv
           ? pick(['Android TV 11', 'Google TV 12', 'VIDAA 7'])
           : pick(['Android 13', 'Android 14', 'Android 14', 'Android 15']),
-      agentVersion: preEnrolled ? null : tv ? 'TV 1.8.0' : rnd() < 0.7 ? '3.4.1' : '3.3.0',
+      agentVersion: preEnrolled ? null : tv ? '1.8.0' : rnd() < 0.7 ? '3.4.1' : '3.3.0',
       groupIndex: tv
         ? rnd() < 0.7
           ? TV_GROUP
