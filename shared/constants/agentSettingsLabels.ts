@@ -78,6 +78,7 @@ export const AGENT_SETTINGS_LABELS = {
     arrow: '→',
     /** A value the global scope had not set (its default). */
     defaultValue: 'Predeterminado',
+    defaultOf: (value: string) => `Predeterminado (${value})`,
     /** A value the group had not set (inherited from Global). */
     inheritedValue: 'Heredado',
   },

@@ -1,6 +1,5 @@
-import { useId, useState } from 'react';
+import { useId, useRef, useState } from 'react';
 import Button from 'react-bootstrap/Button';
-import Form from 'react-bootstrap/Form';
 import Spinner from 'react-bootstrap/Spinner';
 import { useWatch } from 'react-hook-form';
 import { LOGO_MAX_BYTES } from '../../../shared/agentSettings';
@@ -35,6 +34,7 @@ export function LogoField({ form, name, label, describedBy, invalid, onEdited }:
   const [uploaded, setUploaded] = useState(false);
   // A new input after each choice: the same file can be chosen again.
   const [inputKey, setInputKey] = useState(0);
+  const input = useRef<HTMLInputElement>(null);
   const hash = typeof value === 'string' && value !== '' ? value : null;
 
   const set = (next: string) => {
@@ -71,19 +71,29 @@ export function LogoField({ form, name, label, describedBy, invalid, onEdited }:
         )}
       </div>
       <div className="flex-grow-1" style={{ minWidth: '12rem' }}>
-        <Form.Control
+        {/* The browser's own file button speaks the browser's language: a Spanish button opens it. */}
+        <input
           key={inputKey}
+          ref={input}
           id={id}
           type="file"
+          hidden
           accept={LOGO_TYPES.join(',')}
           aria-label={`${label}: ${hash ? L.logoReplace : L.logoUpload}`}
-          aria-describedby={describedBy}
-          aria-invalid={invalid || undefined}
-          isInvalid={invalid}
-          disabled={uploading.isLoading}
-          onChange={(e) => void choose((e.target as HTMLInputElement).files?.[0])}
+          onChange={(e) => void choose(e.target.files?.[0])}
         />
-        <div className="d-flex flex-wrap align-items-center gap-2 mt-2">
+        <div className="d-flex flex-wrap align-items-center gap-2">
+          <Button
+            variant={invalid ? 'outline-danger' : 'outline-primary'}
+            size="sm"
+            aria-describedby={describedBy}
+            aria-invalid={invalid || undefined}
+            disabled={uploading.isLoading}
+            onClick={() => input.current?.click()}
+          >
+            <i className="bi bi-upload me-2" aria-hidden="true" />
+            {hash ? L.logoReplace : L.logoUpload}
+          </Button>
           {hash && (
             <Button
               variant="outline-danger"

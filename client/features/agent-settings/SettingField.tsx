@@ -35,7 +35,7 @@ const HEX = /^#[0-9a-fA-F]{6}$/;
 /** Where the field's value comes from, in a group's scope: 'Heredado de Global' or 'Personalizado para este grupo'. */
 function ScopeState({ field, group }: { field: SettingFieldDef; group: GroupFieldState }) {
   return (
-    <div className="d-flex flex-wrap align-items-center gap-2 mb-1 small" data-testid={`scope-state-${field.key}`}>
+    <div className="d-flex flex-wrap align-items-center column-gap-2 small" data-testid={`scope-state-${field.key}`}>
       {group.overridden ? (
         <>
           <span className="badge text-bg-primary">{L.overridden}</span>
@@ -56,7 +56,7 @@ function Counter({ id, form, name, label, max }: { id: string; form: SettingsFor
   const value = useWatch({ control: form.control, name });
   const length = typeof value === 'string' ? value.length : 0;
   return (
-    <Form.Text id={id} className={`d-block text-end ${length > max ? 'text-danger' : ''}`}>
+    <Form.Text id={id} className={`d-block text-end text-nowrap ${length > max ? 'text-danger' : ''}`}>
       <span aria-hidden="true">{L.counter(length, max)}</span>
       <span className="visually-hidden">{L.counterOf(label, length, max)}</span>
     </Form.Text>
@@ -72,10 +72,10 @@ function ColorInput({ form, name, label, describedBy, invalid, onEdited }: Input
     onEdited();
   };
   return (
-    <InputGroup hasValidation>
+    <InputGroup hasValidation style={{ maxWidth: '16rem' }}>
       <Form.Control
         type="color"
-        className="flex-grow-0"
+        style={{ flex: '0 0 3.5rem' }}
         value={HEX.test(value) ? value.toLowerCase() : '#000000'}
         aria-label={L.colorPicker(label)}
         onChange={(e) => change(e.target.value)}
@@ -136,20 +136,43 @@ export function SettingField({ field, form, error, onEdited, group }: SettingFie
     </Form.Control.Feedback>
   ) : null;
 
+  /** The label (or the switch) with, in a group's scope, where the value comes from at its right. */
+  const header = (main: ReactNode) =>
+    group ? (
+      <div className="d-flex flex-wrap align-items-center justify-content-between column-gap-3 row-gap-1 mb-2">
+        {main}
+        <ScopeState field={field} group={group} />
+      </div>
+    ) : (
+      main
+    );
+  // In a group's scope a bar at the left tells the group's own values from the inherited ones.
+  const frame = group ? `mb-3 ps-2 border-start border-3 ${group.overridden ? 'border-primary' : 'border-secondary-subtle'}` : 'mb-3';
+
   let control: ReactNode;
   switch (field.kind) {
     case 'flag':
       return (
-        <div className="mb-3" data-testid={`setting-${field.key}`}>
-          {group && <ScopeState field={field} group={group} />}
-          <Form.Check type="switch" role="switch" id={id} label={field.label} isInvalid={invalid} aria-describedby={describedBy} {...register()} />
+        <div className={frame} data-testid={`setting-${field.key}`}>
+          {header(
+            <Form.Check
+              type="switch"
+              role="switch"
+              id={id}
+              className="mb-0"
+              label={field.label}
+              isInvalid={invalid}
+              aria-describedby={describedBy}
+              {...register()}
+            />,
+          )}
           {help}
           {feedback}
         </div>
       );
     case 'integer':
       control = (
-        <InputGroup hasValidation>
+        <InputGroup hasValidation style={{ maxWidth: '16rem' }}>
           <Form.Control
             {...common}
             type="number"
@@ -165,7 +188,7 @@ export function SettingField({ field, form, error, onEdited, group }: SettingFie
       break;
     case 'choice':
       control = (
-        <Form.Select {...common} {...register()}>
+        <Form.Select {...common} style={{ maxWidth: '24rem' }} {...register()}>
           {field.options.map((o) => (
             <option key={o.value} value={o.value}>
               {o.label}
@@ -178,14 +201,22 @@ export function SettingField({ field, form, error, onEdited, group }: SettingFie
       control = field.multiline ? (
         <Form.Control {...common} as="textarea" rows={4} autoComplete="off" {...register()} />
       ) : (
-        <Form.Control {...common} type="text" autoComplete="off" {...register()} />
+        <Form.Control {...common} type="text" autoComplete="off" style={{ maxWidth: '36rem' }} {...register()} />
       );
       break;
     case 'url':
     case 'email':
     case 'phone':
     case 'time':
-      control = <Form.Control {...common} type={INPUT_TYPES[field.kind]} autoComplete={AUTOCOMPLETE[field.kind]} {...register()} />;
+      control = (
+        <Form.Control
+          {...common}
+          type={INPUT_TYPES[field.kind]}
+          autoComplete={AUTOCOMPLETE[field.kind]}
+          style={{ maxWidth: field.kind === 'time' ? '10rem' : '36rem' }}
+          {...register()}
+        />
+      );
       break;
     case 'color':
       control = <ColorInput form={form} name={name} label={field.label} describedBy={describedBy} invalid={invalid} onEdited={onEdited} />;
@@ -197,23 +228,33 @@ export function SettingField({ field, form, error, onEdited, group }: SettingFie
   const labelled = field.kind !== 'color' && field.kind !== 'logo';
   return (
     <div
-      className="mb-3"
+      className={frame}
       data-testid={`setting-${field.key}`}
       role={labelled ? undefined : 'group'}
       aria-labelledby={labelled ? undefined : `${id}-label`}
     >
-      {group && <ScopeState field={field} group={group} />}
-      {labelled ? (
-        <Form.Label htmlFor={id}>{field.label}</Form.Label>
-      ) : (
-        <div className="form-label" id={`${id}-label`}>
-          {field.label}
-        </div>
+      {header(
+        labelled ? (
+          <Form.Label htmlFor={id} className={group ? 'mb-0' : undefined}>
+            {field.label}
+          </Form.Label>
+        ) : (
+          <div className={group ? 'form-label mb-0' : 'form-label'} id={`${id}-label`}>
+            {field.label}
+          </div>
+        ),
       )}
       {control}
       {feedback}
-      {help}
-      {field.kind === 'text' && <Counter id={counterId} form={form} name={name} label={field.label} max={field.max} />}
+      {field.kind === 'text' ? (
+        // The help and the counter on one line under the input, as wide as it.
+        <div className="d-flex justify-content-between align-items-start column-gap-3" style={{ maxWidth: field.multiline ? undefined : '36rem' }}>
+          {help}
+          <Counter id={counterId} form={form} name={name} label={field.label} max={field.max} />
+        </div>
+      ) : (
+        help
+      )}
     </div>
   );
 }

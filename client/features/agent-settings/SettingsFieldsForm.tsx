@@ -51,6 +51,10 @@ export interface SettingsFieldsFormProps {
   /** The query's arguments (the scope): the save's answer is stored under them. */
   args: SectionArgs;
   section: SettingsSection;
+  /**
+   * The scope's answer when the form mounts. The form keeps it (its values and version) until it
+   * saves or is remounted ('Recargar'): a refetch in between never changes what an edit is based on.
+   */
   answer: SettingsSectionAnswer;
   /** The group's name in a group's scope. */
   groupName?: string;
@@ -69,8 +73,18 @@ export interface SettingsFieldsFormProps {
  * it the group's; 'Usar valor global' inherits it again), saved as the group's own keys only;
  * 'Quitar personalización del grupo' saves none. A 409 conflict offers 'Recargar'.
  */
-export function SettingsFieldsForm({ args, section, answer, groupName, onDirtyChange, onReload, reloading, aside }: SettingsFieldsFormProps) {
+export function SettingsFieldsForm({
+  args,
+  section,
+  answer: initial,
+  groupName,
+  onDirtyChange,
+  onReload,
+  reloading,
+  aside,
+}: SettingsFieldsFormProps) {
   const dispatch = useAppDispatch();
+  const [answer, setAnswer] = useState(initial);
   const fields = useMemo(() => fieldsOf(args.deviceType, section.key), [args.deviceType, section.key]);
   const isGroup = answer.groupId !== null;
   const loaded = useMemo(() => formFieldsOf(fields, answer), [fields, answer]);
@@ -99,7 +113,10 @@ export function SettingsFieldsForm({ args, section, answer, groupName, onDirtyCh
       else showServerError(form, formError);
       return false;
     }
-    // The answer is the scope's new state: the page shows it (and its version) without waiting for the refetch.
+    // The answer is the scope's new state: the form goes on from it (its version), and the page
+    // shows it (overrides, history) without waiting for the refetch.
+    setAnswer(res.data);
+    form.reset(formFieldsOf(fields, res.data));
     dispatch(agentSettingsApi.util.upsertQueryData('settingsSection', args, res.data));
     return true;
   };
@@ -153,7 +170,7 @@ export function SettingsFieldsForm({ args, section, answer, groupName, onDirtyCh
           <Card key={block} className="mb-3">
             <Card.Body>
               <fieldset>
-                <legend className="h6 mb-3">{block}</legend>
+                <legend className="h6 fw-semibold mb-3">{block}</legend>
                 {inBlock.map((f) => (
                   <SettingField
                     key={f.key}
@@ -176,7 +193,7 @@ export function SettingsFieldsForm({ args, section, answer, groupName, onDirtyCh
             </Card.Body>
           </Card>
         ))}
-        <div className="sticky-bottom bg-body-tertiary border-top py-2 d-flex flex-wrap gap-2 align-items-center">
+        <div className="sticky-bottom bg-body border rounded p-2 d-flex flex-wrap gap-2 align-items-center">
           <LoadingButton type="submit" loading={saving.isLoading && !confirmRemove}>
             {SPEC_TEXT.save}
           </LoadingButton>
@@ -211,7 +228,7 @@ export function SettingsFieldsForm({ args, section, answer, groupName, onDirtyCh
     </>
   );
 
-  if (!aside) return formBody;
+  if (!aside) return <div style={{ maxWidth: '64rem' }}>{formBody}</div>;
   return (
     <Row className="g-3">
       <Col lg={7} xl={8}>

@@ -4,6 +4,7 @@ import Card from 'react-bootstrap/Card';
 import Collapse from 'react-bootstrap/Collapse';
 import { settingField, type SettingsSection } from '../../../shared/agentSettings';
 import { AGENT_SETTINGS_LABELS } from '../../../shared/constants/agentSettingsLabels';
+import type { DeviceTypeCode } from '../../../shared/constants/domain';
 import type { SettingsChange } from '../../../shared/contracts/agentSettings';
 import { displayValue } from '../../components/EmptyValue';
 import { formatDateTime } from '../../components/formatDate';
@@ -12,21 +13,22 @@ import { formatSettingValue } from './settingsForm';
 const L = AGENT_SETTINGS_LABELS.history;
 
 /** One change in words: 'Etiqueta: antes → después' (an absent value is the default, or for a group the inherited one). */
-export function changeText(change: SettingsChange['changes'][number], isGroup: boolean): string {
+export function changeText(change: SettingsChange['changes'][number], deviceType: DeviceTypeCode, isGroup: boolean): string {
   const field = settingField(change.key);
-  const unset = isGroup ? L.inheritedValue : L.defaultValue;
+  const unset = isGroup ? L.inheritedValue : field ? L.defaultOf(formatSettingValue(field, field.defaults[deviceType])) : L.defaultValue;
   const side = (v: SettingsChange['changes'][number]['before']) => (v === undefined ? unset : formatSettingValue(field, v));
   return `${field?.label ?? change.key}: ${side(change.before)} ${L.arrow} ${side(change.after)}`;
 }
 
 export interface SettingsHistoryProps {
   history: readonly SettingsChange[];
+  deviceType: DeviceTypeCode;
   section: SettingsSection;
   isGroup: boolean;
 }
 
 /** 'Historial de cambios' of a scope, collapsed at first: each saved version, when, who, and what changed. */
-export function SettingsHistory({ history, section, isGroup }: SettingsHistoryProps) {
+export function SettingsHistory({ history, deviceType, section, isGroup }: SettingsHistoryProps) {
   const id = useId();
   const [open, setOpen] = useState(false);
   const entries = history
@@ -66,7 +68,7 @@ export function SettingsHistory({ history, section, isGroup }: SettingsHistoryPr
                     </div>
                     <ul className="small mb-0 ps-3 text-break">
                       {h.changes.map((c) => (
-                        <li key={c.key}>{changeText(c, isGroup)}</li>
+                        <li key={c.key}>{changeText(c, deviceType, isGroup)}</li>
                       ))}
                     </ul>
                   </li>

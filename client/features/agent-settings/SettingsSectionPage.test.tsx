@@ -246,11 +246,16 @@ describe('the global scope', () => {
     await user.click(within(f).getByRole('button', { name: 'Guardar' }));
     const conflict = await screen.findByTestId('settings-conflict');
     expect(conflict.textContent).toContain(M.settings.conflict);
+    // The page refetches after the failed save: the edit and the message stay until 'Recargar'.
+    await waitFor(() => expect(calls.filter((c) => c.method === 'GET' && c.url.endsWith('restrictions-release'))).toHaveLength(2));
+    await act(() => new Promise((r) => setTimeout(r, 50)));
+    expect(screen.getByTestId('settings-conflict')).toBe(conflict);
+    expect((screen.getByRole('textbox', { name: label('release_message') }) as HTMLTextAreaElement).value).toContain('Gracias');
     await user.click(within(conflict).getByRole('button', { name: F.reload }));
     await waitFor(() => expect(screen.queryByTestId('settings-conflict')).toBeNull());
     expect((screen.getByRole('switch', { name: label('release_uninstall_agent') }) as HTMLInputElement).checked).toBe(false);
     expect((screen.getByRole('textbox', { name: label('release_message') }) as HTMLTextAreaElement).value).not.toContain('Gracias');
-    expect(calls.filter((c) => c.method === 'GET' && c.url.endsWith('restrictions-release'))).toHaveLength(2);
+    expect(calls.filter((c) => c.method === 'GET' && c.url.endsWith('restrictions-release'))).toHaveLength(3);
   });
 
   test('the history: version, date, who, and each change in words', async () => {
@@ -287,7 +292,7 @@ describe('the global scope', () => {
       .map((li) => li.textContent);
     expect(items).toEqual([
       `${label('disable_sms')}: No → Sí`,
-      `${label('offline_lock_days')}: Predeterminado → 30 días`,
+      `${label('offline_lock_days')}: Predeterminado (15 días) → 30 días`,
       expect.stringMatching(new RegExp(`^${label('default_lock_type')}: .+ → .+$`)),
     ]);
   });

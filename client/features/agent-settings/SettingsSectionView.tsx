@@ -7,12 +7,10 @@ import Row from 'react-bootstrap/Row';
 import { useSearchParams } from 'react-router-dom';
 import { AGENT_SETTINGS_LABELS } from '../../../shared/constants/agentSettingsLabels';
 import type { ApiError } from '../../api/axiosBaseQuery';
+import { useListGroupsQuery } from '../../api/groupsApi';
 import type { PageProps } from '../../app/lazyPage';
 import { PageSpinner } from '../../components/PageSpinner';
 import { useUnsavedChangesGuard } from '../../components/useUnsavedChangesGuard';
-// The device groups' list is the inventory's query (the settings pages may read /v5/groups).
-// eslint-disable-next-line import/no-restricted-paths -- the one groups query of the client lives in the inventory feature
-import { useListGroupsQuery } from '../inventory/inventoryApi';
 import { useSettingsSectionQuery, type SectionArgs } from './agentSettingsApi';
 import { SettingsFieldsForm } from './SettingsFieldsForm';
 import { SettingsHistory } from './SettingsHistory';
@@ -91,7 +89,7 @@ export function SettingsSectionView({ title, path, aside }: SettingsSectionViewP
     content = (
       <>
         <SettingsFieldsForm
-          key={`${groupId ?? 'global'}:${answer.version ?? 'none'}:${reloads}`}
+          key={`${groupId ?? 'global'}:${reloads}`}
           args={args}
           section={section}
           answer={answer}
@@ -111,7 +109,7 @@ export function SettingsSectionView({ title, path, aside }: SettingsSectionViewP
             </Card>
           </Col>
           <Col lg={6}>
-            <SettingsHistory history={answer.history} section={section} isGroup={answer.groupId !== null} />
+            <SettingsHistory history={answer.history} deviceType={deviceType} section={section} isGroup={answer.groupId !== null} />
           </Col>
         </Row>
       </>
