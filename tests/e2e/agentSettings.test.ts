@@ -277,14 +277,27 @@ describeWithBrowser('agent settings pages in Chromium', () => {
   }, 90_000);
 
   test('the overviews and the pages fit a 1366 px laptop and a 390 px phone', async () => {
+    const groupId = await insertGroup(db(), 'Sucursal con un nombre bastante largo para un teléfono');
     const { page, problems } = await openPage(PATHS.agentSettingsTv, PHONE);
-    const paths = [PATHS.agentSettingsTv, PATHS.agentSettings, PATHS.restrictionsLock, PATHS.screenDesign];
+    const pages: [string, string][] = [
+      [PATHS.agentSettingsTv, ''],
+      [PATHS.agentSettings, ''],
+      [PATHS.restrictionsLock, ''],
+      [PATHS.restrictionsLock, `?groupId=${groupId}`],
+      [PATHS.screenDesign, ''],
+    ];
     for (const viewport of [PHONE, LAPTOP]) {
       await page.setViewportSize(viewport);
-      for (const path of paths) {
-        await page.goto(`${ctx.portal.url}${path}`);
+      for (const [path, query] of pages) {
+        await page.goto(`${ctx.portal.url}${path}${query}`);
         const main = await settled(page, path);
-        expect(`${path} at ${viewport.width}: ${await overflow(page)}`).toBe(`${path} at ${viewport.width}: 0`);
+        if (query) {
+          // A group's own value: the badges and 'Usar valor global' beside the field.
+          await main.getByRole('switch', { name: label('disable_sms'), exact: true }).click();
+          await scopeState(main, 'disable_sms').getByText(F.overridden, { exact: true }).waitFor();
+        }
+        expect(`${path}${query} at ${viewport.width}: ${await overflow(page)}`).toBe(`${path}${query} at ${viewport.width}: 0`);
+        if (query) await main.getByRole('button', { name: SPEC_TEXT.cancel, exact: true }).click();
         if (path === PATHS.agentSettingsTv) {
           // TVs: no screen design, no business apps.
           expect(await main.getByTestId('overview-screen').count()).toBe(0);
