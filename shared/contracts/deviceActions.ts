@@ -119,3 +119,19 @@ export const commandParams = z.object({
   commandId: intParam(L.commandId, 1, Number.MAX_SAFE_INTEGER),
 });
 export type CommandParams = z.infer<typeof commandParams>;
+
+/** The lock type the portal proposes for one device type: its global value and the groups whose own value differs. */
+const lockDefaultsOfType = z.strictObject({
+  global: z.enum(LOCK_TYPE_KEYS),
+  /** Group id → the group's lock type; only groups whose value differs from `global`. */
+  groups: z.record(z.string().regex(/^\d+$/), z.enum(LOCK_TYPE_KEYS)),
+});
+
+/**
+ * GET /v5/devices/lock-defaults: the agent setting `default_lock_type` (global and per-group
+ * overrides merged) of each device type, what the lock dialog starts on.
+ */
+export const lockDefaultsResponse = z.strictObject({
+  byType: z.strictObject({ 1: lockDefaultsOfType, 2: lockDefaultsOfType }),
+});
+export type LockDefaults = z.infer<typeof lockDefaultsResponse>;

@@ -1,7 +1,7 @@
 import request from 'supertest';
 import { adminListResponse, adminResponse, createdAdminResponse, resetPasswordResponse } from '../../shared/contracts/admins';
 import { auditListResponse } from '../../shared/contracts/audit';
-import { actionResultResponse, historyResponse } from '../../shared/contracts/deviceActions';
+import { actionResultResponse, historyResponse, lockDefaultsResponse } from '../../shared/contracts/deviceActions';
 import { IMPORT_COLUMNS, importResultResponse } from '../../shared/contracts/deviceImport';
 import { deviceListResponse, deviceResponse, luhnCheckDigit } from '../../shared/contracts/devices';
 import { groupListResponse, groupResponse } from '../../shared/contracts/groups';
@@ -56,7 +56,7 @@ describe.each(testEngines())('responses answer their shared contracts (%s)', (en
     expect(groupListResponse.parse(groups.body).data.map((g) => g.name)).toContain('Contrato');
   });
 
-  test('actions, history, bulk preview, jobs and their results, exactly as contracted', async () => {
+  test('actions, history, the proposed lock types, bulk preview, jobs and their results, exactly as contracted', async () => {
     const headers = await api.headersOf('admin@demo.local');
     const [a, b] = await insertDevices(t.db, [{ lifecycle: 'enrolled' }, { lifecycle: 'enrolled' }]);
     const acted = await request(api.ta.app)
@@ -67,6 +67,8 @@ describe.each(testEngines())('responses answer their shared contracts (%s)', (en
     expect(actionResultResponse.parse(acted.body).command?.action).toBe(5);
     const history = await request(api.ta.app).get(`/api/v5/devices/${a}/history`).set(headers).expect(200);
     expect(historyResponse.parse(history.body).data.length).toBeGreaterThan(0);
+    const lockDefaults = await request(api.ta.app).get('/api/v5/devices/lock-defaults').set(headers).expect(200);
+    expect(Object.keys(lockDefaultsResponse.parse(lockDefaults.body).byType)).toEqual(['1', '2']);
     const bulk = { selection: { ids: [a, b] }, payload: { action: 5, title: 'Aviso', message: 'Hola' } };
     const preview = await request(api.ta.app).post('/api/v5/devices/bulk-actions/preview').set(headers).send(bulk).expect(200);
     expect(bulkPreviewResponse.parse(preview.body).total).toBe(2);

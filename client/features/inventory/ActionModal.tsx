@@ -5,15 +5,18 @@ import type { Device } from '../../../shared/contracts/devices';
 import { actionLabel } from '../../../shared/deviceActionRules';
 import { AppModal } from '../../components/AppModal';
 import { toastSuccess } from '../../components/toast';
-import { ActionPayloadForm } from './ActionPayloadForm';
-import { useDeleteDeviceMutation, useDeviceActionMutation } from './inventoryApi';
+import { ActionPayloadForm, proposedLockType } from './ActionPayloadForm';
+import { useDeleteDeviceMutation, useDeviceActionMutation, useLockDefaultsQuery } from './inventoryApi';
 import type { ShownOfflineCode } from './OfflineCodeModal';
 
 const L = INVENTORY_LABELS.actions;
 
-/** One opening of an action's modal: the device, the action and the Idempotency-Key of this intent. */
+/**
+ * One opening of an action's modal: the device (its type and group choose the lock type
+ * proposed), the action and the Idempotency-Key of this intent.
+ */
 export interface ActionRequest {
-  device: Pick<Device, 'id' | 'imei'>;
+  device: Pick<Device, 'id' | 'imei' | 'deviceType' | 'groupId'>;
   action: number;
   idempotencyKey: string;
 }
@@ -31,13 +34,17 @@ export interface ActionModalProps {
 const DESTRUCTIVE: readonly number[] = [DEVICE_ACTION.LOCK, DEVICE_ACTION.RELEASE, DEVICE_ACTION.RELEASE_OFFLINE];
 
 /**
- * The confirmation of one action on one device, with the action's payload form. Errors are
- * toasted by the API layer; success toasts here (or hands the offline code on).
+ * The confirmation of one action on one device, with the action's payload form (LOCK starts on
+ * the configured default lock type of the device's type and group). Errors are toasted by the
+ * API layer; success toasts here (or hands the offline code on).
  */
 export function ActionModal({ request, onClose, onOfflineCode, onDeleted }: ActionModalProps) {
   const { device, action, idempotencyKey } = request;
   const [runAction, actionState] = useDeviceActionMutation();
   const [deleteDevice, deleteState] = useDeleteDeviceMutation();
+  // LOCK starts on the lock type configured for the device's type and group.
+  const isLock = action === DEVICE_ACTION.LOCK;
+  const lockDefaults = useLockDefaultsQuery(undefined, { skip: !isLock });
   const label = actionLabel(action);
 
   if (action === DEVICE_ACTION.DELETE_DEVICE) {
@@ -86,10 +93,17 @@ export function ActionModal({ request, onClose, onOfflineCode, onDeleted }: Acti
       formId={formId}
       confirmLabel={INVENTORY_LABELS.common.confirm}
       confirmVariant={DESTRUCTIVE.includes(action) ? 'danger' : 'primary'}
-      loading={actionState.isLoading}
+      // Until the proposed lock type is known, confirming could lock with another one.
+      loading={actionState.isLoading || (isLock && lockDefaults.isLoading)}
       onClose={onClose}
     >
-      <ActionPayloadForm formId={formId} action={action} intro={intro} onSubmit={(p) => void onSubmit(p)} />
+      <ActionPayloadForm
+        formId={formId}
+        action={action}
+        intro={intro}
+        defaultLockType={proposedLockType(lockDefaults.data, device.deviceType, device.groupId)}
+        onSubmit={(p) => void onSubmit(p)}
+      />
     </AppModal>
   );
 }

@@ -1,22 +1,33 @@
 /** @jest-environment jsdom */
-import { render, screen } from '@testing-library/react';
+import { render, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { DEVICE_ACTION } from '../../../shared/constants/deviceActions';
-import { ActionPayloadForm } from './ActionPayloadForm';
+import type { LockType } from '../../../shared/constants/domain';
+import type { LockDefaults } from '../../../shared/contracts/deviceActions';
+import { ActionPayloadForm, proposedLockType } from './ActionPayloadForm';
 
-function setup(action: number) {
+function setup(action: number, defaultLockType?: LockType) {
   const onSubmit = jest.fn();
   const user = userEvent.setup();
-  render(
+  const ui = (lockType: LockType | undefined) => (
     <>
-      <ActionPayloadForm formId="f" action={action} intro={<p>Intro</p>} onSubmit={onSubmit} />
+      <ActionPayloadForm formId="f" action={action} intro={<p>Intro</p>} onSubmit={onSubmit} defaultLockType={lockType} />
       <button type="submit" form="f">
         Enviar
       </button>
-    </>,
+    </>
   );
-  return { onSubmit, user, submit: () => user.click(screen.getByRole('button', { name: 'Enviar' })) };
+  const { rerender } = render(ui(defaultLockType));
+  return {
+    onSubmit,
+    user,
+    submit: () => user.click(screen.getByRole('button', { name: 'Enviar' })),
+    /** The default arrives (or changes) while the form is shown. */
+    setDefault: (lockType: LockType | undefined) => rerender(ui(lockType)),
+  };
 }
+
+const lockTypeSelect = () => screen.getByRole('combobox', { name: 'Tipo de bloqueo' }) as HTMLSelectElement;
 
 test('LOCK: lock type (the specification labels), message with its counter, reported stolen', async () => {
   const { onSubmit, user, submit } = setup(DEVICE_ACTION.LOCK);
@@ -33,6 +44,46 @@ test('LOCK: lock type (the specification labels), message with its counter, repo
   await user.click(screen.getByRole('checkbox', { name: 'Reportado como robado' }));
   await submit();
   expect(onSubmit).toHaveBeenCalledWith({ action: 0, lockType: 'PorCambioSIM', message: 'Pague su cuota', stolen: true });
+});
+
+test('LOCK: starts on the configured default lock type, and sends it when left as proposed', async () => {
+  const { onSubmit, submit } = setup(DEVICE_ACTION.LOCK, 'SinKiosko');
+  expect(lockTypeSelect().value).toBe('SinKiosko');
+  expect(lockTypeSelect().selectedOptions[0]!.textContent).toBe('Sin Kiosko');
+  await submit();
+  expect(onSubmit).toHaveBeenCalledWith({ action: 0, lockType: 'SinKiosko', message: null, stolen: false });
+});
+
+test('LOCK: without a default yet it starts on "Por Crédito", then moves to the default once it arrives', async () => {
+  const { onSubmit, submit, setDefault } = setup(DEVICE_ACTION.LOCK);
+  expect(lockTypeSelect().value).toBe('PorCredito');
+  setDefault('PorNoConexion');
+  await waitFor(() => expect(lockTypeSelect().value).toBe('PorNoConexion'));
+  await submit();
+  expect(onSubmit).toHaveBeenCalledWith({ action: 0, lockType: 'PorNoConexion', message: null, stolen: false });
+});
+
+test('LOCK: a type the user picked is kept when the default arrives afterwards', async () => {
+  const { onSubmit, user, submit, setDefault } = setup(DEVICE_ACTION.LOCK);
+  await user.selectOptions(lockTypeSelect(), 'Por Cambio SIM');
+  // Picking the first type again is a choice too.
+  await user.selectOptions(lockTypeSelect(), 'Por Crédito');
+  setDefault('SinKiosko');
+  await submit();
+  expect(lockTypeSelect().value).toBe('PorCredito');
+  expect(onSubmit).toHaveBeenCalledWith({ action: 0, lockType: 'PorCredito', message: null, stolen: false });
+});
+
+test("proposedLockType: the group's own value, else the type's global one; nothing before the defaults load", () => {
+  const defaults: LockDefaults = {
+    byType: { 1: { global: 'PorNoConexion', groups: { '3': 'PorCambioSIM' } }, 2: { global: 'SinKiosko', groups: {} } },
+  };
+  expect(proposedLockType(defaults, 1, 3)).toBe('PorCambioSIM');
+  expect(proposedLockType(defaults, 1, 4)).toBe('PorNoConexion');
+  expect(proposedLockType(defaults, 1, null)).toBe('PorNoConexion');
+  expect(proposedLockType(defaults, 2, 3)).toBe('SinKiosko');
+  expect(proposedLockType(defaults, 2)).toBe('SinKiosko');
+  expect(proposedLockType(undefined, 1, 3)).toBeUndefined();
 });
 
 test('LOCK: a message over 500 characters is refused by the shared contract, below the field', async () => {

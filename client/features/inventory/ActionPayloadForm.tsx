@@ -1,9 +1,9 @@
-import { useId, type ReactNode } from 'react';
+import { useEffect, useId, useState, type ReactNode } from 'react';
 import Form from 'react-bootstrap/Form';
 import type { UseFormReturn } from 'react-hook-form';
 import * as z from 'zod';
 import { DEVICE_ACTION } from '../../../shared/constants/deviceActions';
-import { LOCK_TYPES, type LockType } from '../../../shared/constants/domain';
+import { LOCK_TYPES, type DeviceTypeCode, type LockType } from '../../../shared/constants/domain';
 import { INVENTORY_LABELS } from '../../../shared/constants/inventoryLabels';
 import {
   actionPayload,
@@ -12,6 +12,7 @@ import {
   OFFLINE_UNLOCK_MAX_DAYS,
   type ActionPayload,
   type ActionPayloadInput,
+  type LockDefaults,
 } from '../../../shared/contracts/deviceActions';
 import { useContractForm } from '../../components/useContractForm';
 import { useNow } from './useNow';
@@ -30,6 +31,21 @@ export interface PayloadFields {
 }
 
 const DEFAULTS: PayloadFields = { lockType: LOCK_TYPES[0].key, message: '', stolen: false, until: '', title: '', reference: '' };
+
+/**
+ * The lock type the lock dialog proposes for a device of a type and group (the agent setting
+ * 'Tipo de bloqueo predeterminado': the group's own value, else the type's global one);
+ * undefined until the defaults are loaded.
+ */
+export function proposedLockType(
+  defaults: LockDefaults | undefined,
+  deviceType: DeviceTypeCode,
+  groupId: number | null = null,
+): LockType | undefined {
+  if (!defaults) return undefined;
+  const ofType = defaults.byType[deviceType];
+  return (groupId !== null ? ofType.groups[String(groupId)] : undefined) ?? ofType.global;
+}
 
 /** A local date-time ('2026-03-05T14:05') as an ISO instant; an unreadable text is passed on for the schema to refuse. */
 function localInstant(value: string): string {
@@ -138,20 +154,33 @@ export interface ActionPayloadFormProps {
   /** The sentence above the fields (what will happen to which devices). */
   intro: ReactNode;
   onSubmit: (payload: ActionPayloadInput) => void;
+  /**
+   * LOCK: the lock type to start on (the configured default). It may arrive after the form is
+   * shown: the select then moves to it, unless the user has already chosen a type.
+   */
+  defaultLockType?: LockType;
 }
 
 /**
  * The payload of an action, validated by the shared `actionPayload` contract: LOCK (lock type,
  * message, reported stolen), UNLOCK (optional end), SEND_NOTIFICATION (title, message),
- * CODE_BAR (reference), UNLOCK_OFFLINE_WITH_DATE (date); the others have no fields. The modal's
- * confirm button submits it (`formId`).
+ * CODE_BAR (reference), UNLOCK_OFFLINE_WITH_DATE (date); the others have no fields. LOCK starts
+ * on `defaultLockType` (the configured default). The modal's confirm button submits it (`formId`).
  */
-export function ActionPayloadForm({ formId, action, intro, onSubmit }: ActionPayloadFormProps) {
-  const form = useContractForm<PayloadFields, ActionPayload>(schemaFor(action), { defaultValues: DEFAULTS });
+export function ActionPayloadForm({ formId, action, intro, onSubmit, defaultLockType }: ActionPayloadFormProps) {
+  const form = useContractForm<PayloadFields, ActionPayload>(schemaFor(action), {
+    defaultValues: { ...DEFAULTS, lockType: defaultLockType ?? DEFAULTS.lockType },
+  });
   const now = useNow();
   const submit = form.handleSubmit((payload) => onSubmit(payload));
   const lockTypeId = `${formId}-lock-type`;
   const lockTypeError = form.formState.errors.lockType?.message;
+  // The default arrives (or changes) after the first render: follow it until the user picks a type.
+  const [lockTypeChosen, setLockTypeChosen] = useState(false);
+  const { resetField } = form;
+  useEffect(() => {
+    if (defaultLockType !== undefined && !lockTypeChosen) resetField('lockType', { defaultValue: defaultLockType });
+  }, [defaultLockType, lockTypeChosen, resetField]);
   return (
     <Form id={formId} noValidate onSubmit={(e) => void submit(e)}>
       <div className="mb-3">{intro}</div>
@@ -162,7 +191,7 @@ export function ActionPayloadForm({ formId, action, intro, onSubmit }: ActionPay
             <Form.Select
               isInvalid={Boolean(lockTypeError)}
               aria-describedby={lockTypeError ? `${lockTypeId}-error` : undefined}
-              {...form.register('lockType')}
+              {...form.register('lockType', { onChange: () => setLockTypeChosen(true) })}
             >
               {LOCK_TYPES.map((t) => (
                 <option key={t.key} value={t.key}>

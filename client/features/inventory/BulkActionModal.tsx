@@ -4,6 +4,8 @@ import Button from 'react-bootstrap/Button';
 import CloseButton from 'react-bootstrap/CloseButton';
 import Modal from 'react-bootstrap/Modal';
 import ProgressBar from 'react-bootstrap/ProgressBar';
+import { DEVICE_ACTION } from '../../../shared/constants/deviceActions';
+import { DEVICE_TYPE, type DeviceTypeCode } from '../../../shared/constants/domain';
 import { INVENTORY_LABELS } from '../../../shared/constants/inventoryLabels';
 import type { ActionPayloadInput } from '../../../shared/contracts/deviceActions';
 import type { BulkBodyInput, BulkPreview, Job } from '../../../shared/contracts/jobs';
@@ -12,11 +14,18 @@ import { SPEC_TEXT } from '../../../shared/messages';
 import { useAppDispatch } from '../../app/hooks';
 import { LoadingButton } from '../../components/LoadingButton';
 import { toastSuccess } from '../../components/toast';
-import { ActionPayloadForm } from './ActionPayloadForm';
+import { ActionPayloadForm, proposedLockType } from './ActionPayloadForm';
 import { BulkSummary } from './BulkSummary';
 import { newIdempotencyKey } from './deviceActionItems';
 import { commandsInFlight, jobPollingInterval } from './inFlight';
-import { inventoryApi, useBulkPreviewMutation, useDownloadJobResultsMutation, useGetJobQuery, useStartBulkActionMutation } from './inventoryApi';
+import {
+  inventoryApi,
+  useBulkPreviewMutation,
+  useDownloadJobResultsMutation,
+  useGetJobQuery,
+  useLockDefaultsQuery,
+  useStartBulkActionMutation,
+} from './inventoryApi';
 
 const L = INVENTORY_LABELS.bulk;
 const n = (v: number) => v.toLocaleString('es-MX');
@@ -104,6 +113,11 @@ export interface BulkActionModalProps {
   selection: BulkBodyInput['selection'];
   /** What the selection is, for the first step's sentence (e.g. '25 dispositivos'). */
   selectionText: string;
+  /**
+   * The device type the selection targets (every selected device's, or the filter's); undefined
+   * when mixed or unknown. LOCK starts on that type's global default lock type (smartphones' then).
+   */
+  deviceType?: DeviceTypeCode;
   onClose: () => void;
   /** The job started (the page clears its selection). */
   onStarted: (job: Job) => void;
@@ -113,7 +127,7 @@ type Step =
   { kind: 'form' } | { kind: 'preview'; payload: ActionPayloadInput; preview: BulkPreview; idempotencyKey: string } | { kind: 'job'; jobId: number };
 
 /** A bulk action: the payload, then the dry run ('Vista previa'), then the job and its progress. */
-export function BulkActionModal({ action, selection, selectionText, onClose, onStarted }: BulkActionModalProps) {
+export function BulkActionModal({ action, selection, selectionText, deviceType, onClose, onStarted }: BulkActionModalProps) {
   const titleId = useId();
   const formId = `bulk-action-form-${action}`;
   const label = actionLabel(action);
@@ -121,6 +135,8 @@ export function BulkActionModal({ action, selection, selectionText, onClose, onS
   const [preview, previewState] = useBulkPreviewMutation();
   const [start, startState] = useStartBulkActionMutation();
   const dispatch = useAppDispatch();
+  const isLock = action === DEVICE_ACTION.LOCK;
+  const lockDefaults = useLockDefaultsQuery(undefined, { skip: !isLock });
   const close = () => {
     // Closed while the job may still run: the list shows what it has done so far.
     if (step.kind === 'job') dispatch(inventoryApi.util.invalidateTags(['Devices']));
@@ -158,6 +174,7 @@ export function BulkActionModal({ action, selection, selectionText, onClose, onS
                 <p className="mb-0">{L.noPayload(label)}</p>
               </>
             }
+            defaultLockType={proposedLockType(lockDefaults.data, deviceType ?? DEVICE_TYPE.SMARTPHONE)}
             onSubmit={(p) => void onPreview(p)}
           />
         </div>
@@ -170,7 +187,8 @@ export function BulkActionModal({ action, selection, selectionText, onClose, onS
             <Button variant="secondary" onClick={onClose}>
               {SPEC_TEXT.cancel}
             </Button>
-            <LoadingButton type="submit" form={formId} loading={previewState.isLoading}>
+            {/* Until the proposed lock type is known, the preview could be of another one. */}
+            <LoadingButton type="submit" form={formId} loading={previewState.isLoading || (isLock && lockDefaults.isLoading)}>
               {L.preview}
             </LoadingButton>
           </>

@@ -5,7 +5,7 @@ import { Route, Routes, useLocation } from 'react-router-dom';
 import { toast } from 'react-toastify/unstyled';
 import { DEVICE_ACTION, DEVICE_ACTIONS } from '../../../shared/constants/deviceActions';
 import { DEVICE_STATUS } from '../../../shared/constants/domain';
-import type { Command } from '../../../shared/contracts/deviceActions';
+import type { Command, LockDefaults } from '../../../shared/contracts/deviceActions';
 import type { Device, DeviceList, PendingCommand } from '../../../shared/contracts/devices';
 import type { BulkPreview, Job } from '../../../shared/contracts/jobs';
 import { PortalToastContainer } from '../../components/PortalToastContainer';
@@ -77,6 +77,12 @@ const PAGE = Array.from({ length: 25 }, (_, i) => device(i + 1));
 const GROUPS = {
   'GET /v5/groups': () => ({ data: [{ id: 3, name: 'Norte', description: null, deviceCount: 2, createdAt: '', updatedAt: '' }], total: 1 }),
 };
+/** The configured default lock types: each type's own, and group 3 (Norte) overriding the smartphones'. */
+const LOCK_DEFAULTS: LockDefaults = {
+  byType: { 1: { global: 'PorCambioSIM', groups: { '3': 'PorNoConexion' } }, 2: { global: 'SinKiosko', groups: {} } },
+};
+const DEFAULTS_ROUTE = { 'GET /v5/devices/lock-defaults': () => LOCK_DEFAULTS };
+const lockTypeIn = (dialog: HTMLElement) => (within(dialog).getByRole('combobox', { name: 'Tipo de bloqueo' }) as HTMLSelectElement).value;
 
 beforeAll(() => {
   // The Offcanvas asks for the breakpoint; jsdom has no matchMedia.
@@ -220,6 +226,7 @@ test('bulk: select the page, then every match of the filter; preview, confirm, p
   };
   const calls = stubRoutes({
     ...GROUPS,
+    ...DEFAULTS_ROUTE,
     'GET /v5/devices': () => listOf(PAGE, 60),
     'POST /v5/devices/bulk-actions/preview': () => preview,
     'POST /v5/devices/bulk-actions': () => ({ ...job, status: 'queued', processed: 0 }),
@@ -250,12 +257,13 @@ test('bulk: select the page, then every match of the filter; preview, confirm, p
   await user.selectOptions(picker, 'Bloquear');
   await user.click(within(bar).getByRole('button', { name: 'Continuar' }));
   const dialog = await screen.findByRole('dialog', { name: 'Acción masiva: Bloquear' });
-  await user.click(within(dialog).getByRole('button', { name: 'Vista previa' }));
+  // The filter's device type (smartphones): their global default lock type.
+  await user.click(await within(dialog).findByRole('button', { name: 'Vista previa' }));
   expect(await within(dialog).findByTestId('bulk-summary')).toBeTruthy();
   const previewCall = calls.find((c) => c.url === '/v5/devices/bulk-actions/preview')!;
   expect(previewCall.data).toEqual({
     selection: { filter: { stage: 'enrolled', deviceType: '1' } },
-    payload: { action: 0, lockType: 'PorCredito', message: null, stolen: false },
+    payload: { action: 0, lockType: 'PorCambioSIM', message: null, stolen: false },
   });
 
   await user.click(within(dialog).getByRole('button', { name: 'Confirmar' }));
@@ -274,6 +282,64 @@ test('bulk: select the page, then every match of the filter; preview, confirm, p
   // The job started: the selection is gone.
   expect(screen.queryByTestId('bulk-bar')).toBeNull();
   expect(await screen.findByText('Acción masiva "Bloquear" iniciada')).toBeTruthy();
+});
+
+test("bulk LOCK on selected rows: all TVs start on the TVs' default lock type; a mixed selection on the smartphones'", async () => {
+  const tvs = [device(1, { deviceType: 2 }), device(2, { deviceType: 2 })];
+  stubRoutes({ ...GROUPS, ...DEFAULTS_ROUTE, 'GET /v5/devices': () => listOf([...tvs, device(3, { groupId: 3, groupName: 'Norte' })]) });
+  const user = renderPage();
+  const rows = await screen.findAllByTestId('device-row');
+  const openLock = async () => {
+    const bar = screen.getByTestId('bulk-bar');
+    await user.selectOptions(within(bar).getByRole('combobox', { name: 'Acción masiva' }), 'Bloquear');
+    await user.click(within(bar).getByRole('button', { name: 'Continuar' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Acción masiva: Bloquear' });
+    await within(dialog).findByRole('button', { name: 'Vista previa' });
+    return dialog;
+  };
+  for (const row of rows.slice(0, 2)) await user.click(within(row).getByRole('checkbox'));
+  let dialog = await openLock();
+  expect(lockTypeIn(dialog)).toBe('SinKiosko');
+  await user.click(within(dialog).getByRole('button', { name: 'Cancelar' }));
+  await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+
+  // A smartphone of Norte joins: mixed types, the smartphones' global default (not Norte's).
+  await user.click(within(rows[2]!).getByRole('checkbox'));
+  dialog = await openLock();
+  expect(lockTypeIn(dialog)).toBe('PorCambioSIM');
+});
+
+test("a row LOCK starts on the default of the device's type and group; the dialog waits for it before confirming", async () => {
+  let answerDefaults: (v: LockDefaults) => void = () => undefined;
+  const calls = stubRoutes({
+    ...GROUPS,
+    'GET /v5/devices/lock-defaults': () => new Promise<LockDefaults>((resolve) => (answerDefaults = resolve)),
+    'GET /v5/devices': () => listOf([device(1, { groupId: 3, groupName: 'Norte' }), device(2, { deviceType: 2, groupId: 3, groupName: 'Norte' })]),
+    'POST /v5/devices/\\d+/actions': () => ({ device: device(1), command: null }),
+  });
+  const user = renderPage();
+  await screen.findAllByTestId('device-row');
+  const openLock = async (imei: string) => {
+    await user.click(screen.getByRole('button', { name: `Acciones del dispositivo ${imei}` }));
+    await user.click(await screen.findByRole('button', { name: 'Bloquear' }));
+    return screen.findByRole('dialog', { name: 'Bloquear' });
+  };
+  let dialog = await openLock(device(1).imei);
+  // Until the defaults arrive the confirm button waits.
+  const confirm = within(dialog).getByRole('button', { name: 'Cargando...' }) as HTMLButtonElement;
+  expect(confirm.disabled).toBe(true);
+  expect(lockTypeIn(dialog)).toBe('PorCredito');
+  act(() => answerDefaults(LOCK_DEFAULTS));
+  // A smartphone of Norte: Norte's own default.
+  await waitFor(() => expect(lockTypeIn(dialog)).toBe('PorNoConexion'));
+  await user.click(within(dialog).getByRole('button', { name: 'Confirmar' }));
+  await waitFor(() => expect(screen.queryByRole('dialog', { name: 'Bloquear' })).toBeNull());
+  expect(calls.find((c) => c.method === 'POST')!.data).toEqual({ action: 0, lockType: 'PorNoConexion', message: null, stolen: false });
+
+  // A TV of Norte: Norte overrides only the smartphones' default, so the TVs' global one.
+  dialog = await openLock(device(2).imei);
+  expect(lockTypeIn(dialog)).toBe('SinKiosko');
+  expect(calls.filter((c) => c.url === '/v5/devices/lock-defaults')).toHaveLength(1);
 });
 
 test('a row action: the confirmation modal sends the payload with an Idempotency-Key, then toasts', async () => {

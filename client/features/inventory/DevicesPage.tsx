@@ -1,5 +1,6 @@
 import { lazy, Suspense, useCallback, useEffect, useId, useMemo, useState } from 'react';
 import Button from 'react-bootstrap/Button';
+import { DEVICE_TYPES, type DeviceTypeCode } from '../../../shared/constants/domain';
 import { INVENTORY_LABELS } from '../../../shared/constants/inventoryLabels';
 import type { Device } from '../../../shared/contracts/devices';
 import type { BulkBodyInput } from '../../../shared/contracts/jobs';
@@ -32,18 +33,29 @@ const L = INVENTORY_LABELS.devices;
 const NO_ROWS: Device[] = [];
 const NO_GROUPS: { id: number; name: string }[] = [];
 
-/** The selected devices: ids (of any page), or every device the filter matches. Valid for one filter only. */
+/**
+ * The selected devices: ids (of any page, each with its device type), or every device the filter
+ * matches. Valid for one filter only.
+ */
 interface Selection {
   filterKey: string;
   mode: 'ids' | 'filter';
-  ids: ReadonlySet<number>;
+  ids: ReadonlyMap<number, DeviceTypeCode>;
 }
-const emptySelection = (filterKey: string): Selection => ({ filterKey, mode: 'ids', ids: new Set() });
+const emptySelection = (filterKey: string): Selection => ({ filterKey, mode: 'ids', ids: new Map() });
 
 interface BulkRequest {
   action: number;
   selection: BulkBodyInput['selection'];
   selectionText: string;
+  /** The one device type the selection targets; undefined when mixed or unknown. */
+  deviceType: DeviceTypeCode | undefined;
+}
+
+/** The device type a list of types all share; undefined when they differ (or there are none). */
+function onlyType(types: Iterable<DeviceTypeCode>): DeviceTypeCode | undefined {
+  const distinct = new Set(types);
+  return distinct.size === 1 ? [...distinct][0] : undefined;
 }
 
 /**
@@ -91,27 +103,28 @@ export default function DevicesPage({ title }: PageProps) {
   const onToggleRow = useCallback(
     (device: Device) => {
       if (selection.mode === 'filter') {
-        setSelection({ filterKey, mode: 'ids', ids: new Set(rows.filter((d) => d.id !== device.id).map((d) => d.id)) });
+        setSelection({ filterKey, mode: 'ids', ids: new Map(rows.filter((d) => d.id !== device.id).map((d) => [d.id, d.deviceType])) });
         return;
       }
-      const ids = new Set(selection.ids);
+      const ids = new Map(selection.ids);
       if (ids.has(device.id)) ids.delete(device.id);
-      else ids.add(device.id);
+      else ids.set(device.id, device.deviceType);
       setSelection({ filterKey, mode: 'ids', ids });
     },
     [selection, rows, filterKey],
   );
   const onTogglePage = useCallback(() => {
     if (selection.mode === 'filter') return setSelection(emptySelection(filterKey));
-    const ids = new Set(selection.ids);
+    const ids = new Map(selection.ids);
     if (pageSelection === 'all') for (const d of rows) ids.delete(d.id);
-    else for (const d of rows) ids.add(d.id);
+    else for (const d of rows) ids.set(d.id, d.deviceType);
     setSelection({ filterKey, mode: 'ids', ids });
   }, [selection, pageSelection, rows, filterKey]);
 
-  const onAction = useCallback((device: Pick<Device, 'id' | 'imei'>, action: number) => {
+  const onAction = useCallback((device: Device, action: number) => {
     // One Idempotency-Key per opened modal: a retried submit cannot act twice.
-    setActionRequest({ device: { id: device.id, imei: device.imei }, action, idempotencyKey: newIdempotencyKey() });
+    const { id, imei, deviceType, groupId } = device;
+    setActionRequest({ device: { id, imei, deviceType, groupId }, action, idempotencyKey: newIdempotencyKey() });
   }, []);
 
   const onCancelPending = useCallback((device: Device) => {
@@ -120,8 +133,11 @@ export default function DevicesPage({ title }: PageProps) {
   }, []);
 
   const onBulkStart = (action: number) => {
-    const body: BulkBodyInput['selection'] = selection.mode === 'filter' ? { filter: selectionFilter(q.filter) } : { ids: [...selection.ids] };
-    setBulk({ action, selection: body, selectionText: INVENTORY_LABELS.bulk.selected(selectedCount, selection.mode === 'filter' && estimate) });
+    const byFilter = selection.mode === 'filter';
+    const body: BulkBodyInput['selection'] = byFilter ? { filter: selectionFilter(q.filter) } : { ids: [...selection.ids.keys()] };
+    // The filter's device type, or the one every selected device has.
+    const deviceType = byFilter ? DEVICE_TYPES.find((t) => String(t.code) === q.filter.deviceType)?.code : onlyType(selection.ids.values());
+    setBulk({ action, selection: body, selectionText: INVENTORY_LABELS.bulk.selected(selectedCount, byFilter && estimate), deviceType });
   };
 
   const onExport = async () => {
@@ -173,7 +189,7 @@ export default function DevicesPage({ title }: PageProps) {
           pageCount={rows.length}
           total={total}
           estimate={estimate}
-          onSelectAll={() => setSelection({ filterKey, mode: 'filter', ids: new Set() })}
+          onSelectAll={() => setSelection({ filterKey, mode: 'filter', ids: new Map() })}
           onClear={clearSelection}
         />
       )}
@@ -242,6 +258,7 @@ export default function DevicesPage({ title }: PageProps) {
             action={bulk.action}
             selection={bulk.selection}
             selectionText={bulk.selectionText}
+            deviceType={bulk.deviceType}
             onClose={() => setBulk(null)}
             onStarted={clearSelection}
           />

@@ -1,4 +1,4 @@
-import type { ActionPayloadInput, ActionResult, Command, History } from '../../../shared/contracts/deviceActions';
+import type { ActionPayloadInput, ActionResult, Command, History, LockDefaults } from '../../../shared/contracts/deviceActions';
 import type { ImportResult } from '../../../shared/contracts/deviceImport';
 import type { Device, DeviceBodyInput, DeviceList, DeviceSort, DeviceStage } from '../../../shared/contracts/devices';
 import type { Group, GroupBody } from '../../../shared/contracts/groups';
@@ -25,7 +25,10 @@ export interface DeviceListArgs extends DeviceFilterArgs {
   perPage: number;
 }
 
-/** Devices, their actions and history, bulk jobs, CSV import/export and groups (/v5/devices, /v5/jobs, /v5/groups). */
+/**
+ * Devices, their actions and history (and the lock type the lock dialog proposes), bulk jobs,
+ * CSV import/export and groups (/v5/devices, /v5/jobs, /v5/groups).
+ */
 export const inventoryApi = apiSlice.injectEndpoints({
   endpoints: (build) => ({
     listDevices: build.query<DeviceList, DeviceListArgs>({
@@ -63,6 +66,11 @@ export const inventoryApi = apiSlice.injectEndpoints({
     cancelCommand: build.mutation<Command, { id: number; commandId: number }>({
       query: ({ id, commandId }) => http.post(`/v5/devices/${id}/actions/${commandId}/cancel`, {}),
       invalidatesTags: (_r, _e, { id }) => ['Devices', 'Audit', { type: 'Device', id }],
+    }),
+    /** The lock type the lock dialog proposes, per device type and group (agent settings: a settings save refreshes it). */
+    lockDefaults: build.query<LockDefaults, void>({
+      query: () => http.get('/v5/devices/lock-defaults'),
+      providesTags: ['AgentSettings'],
     }),
     bulkPreview: build.mutation<BulkPreview, BulkBodyInput>({
       query: (body) => http.post('/v5/devices/bulk-actions/preview', body),
@@ -124,6 +132,7 @@ export const {
   useDeleteDeviceMutation,
   useDeviceActionMutation,
   useCancelCommandMutation,
+  useLockDefaultsQuery,
   useBulkPreviewMutation,
   useStartBulkActionMutation,
   useGetJobQuery,

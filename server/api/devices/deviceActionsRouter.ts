@@ -11,7 +11,10 @@ import type { JobsService } from '../jobs/jobsService';
 import type { DeviceActionsService } from './deviceActionsService';
 import { idempotencyOf, sendAnswer } from './idempotency';
 
-/** /api/v5/devices/:id/actions, DELETE /api/v5/devices/:id, the history, and /api/v5/devices/bulk-actions. */
+/**
+ * /api/v5/devices/:id/actions, DELETE /api/v5/devices/:id, the history, /api/v5/devices/bulk-actions
+ * and the lock type the lock dialog proposes (/api/v5/devices/lock-defaults).
+ */
 export function deviceActionsRouter(can: Guard, service: DeviceActionsService, jobs: JobsService): Router {
   const router = Router();
 
@@ -33,6 +36,11 @@ export function deviceActionsRouter(can: Guard, service: DeviceActionsService, j
       sendAnswer(res, await jobs.create(actorOf(req, res), body, idem));
     }),
   );
+
+  // Before the '/:id' routes: 'lock-defaults' is not a device id.
+  router.get('/lock-defaults', can(requireAction(PATHS.devices, DEVICE_ACTION.LOCK)), async (_req, res) => {
+    res.json(await service.lockDefaults());
+  });
 
   router.post(
     '/:id/actions',

@@ -1,9 +1,10 @@
-import type { ActionPayload, ActionResult, Command, History, HistoryQuery } from '../../../shared/contracts/deviceActions';
+import { mergeSettings, settingField } from '../../../shared/agentSettings';
+import type { ActionPayload, ActionResult, Command, History, HistoryQuery, LockDefaults } from '../../../shared/contracts/deviceActions';
 import type { Device } from '../../../shared/contracts/devices';
 import type { BulkBody, BulkPreview } from '../../../shared/contracts/jobs';
 import { RELEASE_CANCEL_HOURS } from '../../../shared/contracts/deviceActions';
 import { DEVICE_ACTION } from '../../../shared/constants/deviceActions';
-import { ACTION_ORIGIN } from '../../../shared/constants/domain';
+import { ACTION_ORIGIN, LOCK_TYPES, type DeviceTypeCode, type LockType } from '../../../shared/constants/domain';
 import { actionLabel, refusal } from '../../../shared/deviceActionRules';
 import { STATEFUL_ACTIONS, offlineCutoff } from '../../../shared/deviceStatus';
 import * as machine from '../../../shared/deviceStateMachine';
@@ -13,7 +14,14 @@ import type { Db, Queryable } from '../../db/Db';
 import { transaction } from '../../db/transactionScope';
 import { AppError } from '../../errors';
 import { auditActionName, commandPayload, pendingUntil, summarize } from '../jobs/bulkRules';
-import { DeviceCommandsRepository, isCancellable, toCommand, type CommandRow, type LockedDevice } from './deviceCommandsRepository';
+import {
+  DeviceCommandsRepository,
+  isCancellable,
+  toCommand,
+  type AgentSettingsRow,
+  type CommandRow,
+  type LockedDevice,
+} from './deviceCommandsRepository';
 import { machineFactsOf, toDevice, type InventorySettings } from './deviceQueries';
 import { idempotent, type Answer, type IdempotencyRequest } from './idempotency';
 import { OFFLINE_ACTIONS, issuedCode, offlineExpiry } from './offlineCodes';
@@ -33,6 +41,33 @@ export function deviceFacts(d: Device) {
     failureReason: d.failureReason,
     groupId: d.groupId,
   };
+}
+
+const DEFAULT_LOCK_TYPE = 'default_lock_type';
+
+/**
+ * The lock type the portal proposes for a device type (the setting's default, the global row,
+ * then a group's row merged over it). A stored value that is no lock type falls back to the
+ * setting's default.
+ */
+function lockTypeOf(deviceType: DeviceTypeCode, ...layers: (Record<string, unknown> | undefined)[]): LockType {
+  const value = mergeSettings(deviceType, ...layers)[DEFAULT_LOCK_TYPE];
+  const known = LOCK_TYPES.find((t) => t.key === value);
+  return known ? known.key : (settingField(DEFAULT_LOCK_TYPE)!.defaults[deviceType] as LockType);
+}
+
+/** One device type's proposed lock types: the global one and the groups whose own differs. */
+function lockDefaultsOf(deviceType: DeviceTypeCode, rows: readonly AgentSettingsRow[]): LockDefaults['byType'][DeviceTypeCode] {
+  const own = rows.filter((r) => r.device_type === deviceType);
+  const globalRow = own.find((r) => r.group_id === null)?.settings;
+  const global = lockTypeOf(deviceType, globalRow);
+  const groups: Record<string, LockType> = {};
+  for (const r of own) {
+    if (r.group_id === null) continue;
+    const lockType = lockTypeOf(deviceType, globalRow, r.settings);
+    if (lockType !== global) groups[String(r.group_id)] = lockType;
+  }
+  return { global, groups };
 }
 
 /** What the audit log keeps of a command (an offline code's nonce and expiry, never the code). */
@@ -241,6 +276,15 @@ export class DeviceActionsService {
     if (!(await repo.deviceExists(id))) throw notFound();
     const [rows, total] = await Promise.all([repo.history(id, { offset: (q.page - 1) * q.perPage, limit: q.perPage }), repo.countHistory(id)]);
     return { data: rows.map((r) => toCommand(r)), total };
+  }
+
+  /**
+   * GET /devices/lock-defaults: the lock type the lock dialog starts on, per device type (the
+   * agent setting `default_lock_type`, its group overrides merged over the global value).
+   */
+  async lockDefaults(): Promise<LockDefaults> {
+    const rows = await new DeviceCommandsRepository(this.db).agentSettingsRows();
+    return { byType: { 1: lockDefaultsOf(1, rows), 2: lockDefaultsOf(2, rows) } };
   }
 
   /** POST /devices/bulk-actions/preview: the dry run, set-based (one grouped query). */

@@ -1,7 +1,8 @@
 /**
  * The SQL of device actions: the device row locked for an action, the commands (the history),
  * offline-code counters, soft deletion, bulk selections and the set-based statements of the
- * bulk-action batches. Plain parameterised SQL, the same on PostgreSQL and PGlite.
+ * bulk-action batches; the agent settings rows the lock dialog's proposed lock type comes from.
+ * Plain parameterised SQL, the same on PostgreSQL and PGlite.
  */
 import type { Command, CommandStatus } from '../../../shared/contracts/deviceActions';
 import type { BulkSelection } from '../../../shared/contracts/jobs';
@@ -73,6 +74,13 @@ export interface NewCommand {
   nonce?: number | null;
   expiresAt?: Date | null;
   jobId?: number | null;
+}
+
+/** A row of `agent_settings`: a device type's global values (group_id null) or a group's overrides. */
+export interface AgentSettingsRow {
+  device_type: number;
+  group_id: number | null;
+  settings: Record<string, unknown>;
 }
 
 /** A device locked for an action: its row, whether it is deleted. */
@@ -318,5 +326,20 @@ export class DeviceCommandsRepository {
         WHERE d.id = c.device_id`,
       [[...commands.keys()], [...commands.values()], action, until, now],
     );
+  }
+
+  /**
+   * The agent settings rows of every device type (the global one and each group's override),
+   * read for the lock type the portal proposes (GET /devices/lock-defaults).
+   */
+  async agentSettingsRows(): Promise<AgentSettingsRow[]> {
+    const res = await this.db.query<AgentSettingsRow>(
+      'SELECT device_type, group_id, settings FROM agent_settings ORDER BY device_type, group_id NULLS FIRST',
+    );
+    return res.rows.map((r) => ({
+      device_type: Number(r.device_type),
+      group_id: r.group_id === null ? null : Number(r.group_id),
+      settings: r.settings,
+    }));
   }
 }
