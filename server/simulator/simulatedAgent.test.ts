@@ -156,7 +156,9 @@ test('an answer that could not be sent is sent again, the same decision, when th
   const agent = new SimulatedAgent(SPEC, { baseUrl: api.url, behaviour: { ...FAST, reject: 0.5 }, rnd: prng(3) });
   const stop = new AbortController();
   const run = agent.run(stop.signal);
-  await until(() => fail < 0);
+  // Until the agent has read the answer that went through (the server seeing it is not enough:
+  // stopping in between would abort the response).
+  await until(() => fail < 0 && agent.counters.acknowledged + agent.counters.rejected > 0);
   stop.abort();
   await run;
 
