@@ -1,8 +1,10 @@
 import * as z from 'zod';
+import { sectionsOf } from '../agentSettings';
 import { AGENT_MESSAGES, ADMIN_API_MESSAGES, AUTHZ_MESSAGES, INVENTORY_MESSAGES } from '../messages';
 import * as account from './account';
 import * as admins from './admins';
 import * as agent from './agent';
+import * as agentSettings from './agentSettings';
 import * as audit from './audit';
 import * as deviceActions from './deviceActions';
 import * as deviceImport from './deviceImport';
@@ -19,15 +21,42 @@ import * as users from './users';
  * 'El parámetro Página …'), never by its path in the body ('name', 'profileId', 'sim.iccid').
  */
 
-const MODULES = { account, admins, agent, audit, deviceActions, deviceImport, devices, enrollment, fields, groups, jobs, roles, users };
+const MODULES = {
+  account,
+  admins,
+  agent,
+  agentSettings,
+  audit,
+  deviceActions,
+  deviceImport,
+  devices,
+  enrollment,
+  fields,
+  groups,
+  jobs,
+  roles,
+  users,
+};
 
 /** The request schemas of a module: its zod exports, the answers (…Response, agentCommand) left out. */
 function requestSchemas(): [string, z.ZodType][] {
-  return Object.entries(MODULES).flatMap(([module, exports]) =>
-    Object.entries(exports as Record<string, unknown>)
-      .filter((e): e is [string, z.ZodType] => e[1] instanceof z.ZodType)
-      .filter(([name]) => !/Response$/.test(name) && name !== 'agentCommand')
-      .map(([name, schema]): [string, z.ZodType] => [`${module}.${name}`, schema]),
+  return Object.entries(MODULES)
+    .flatMap(([module, exports]) =>
+      Object.entries(exports as Record<string, unknown>)
+        .filter((e): e is [string, z.ZodType] => e[1] instanceof z.ZodType)
+        .filter(([name]) => !/Response$/.test(name) && name !== 'agentCommand')
+        .map(([name, schema]): [string, z.ZodType] => [`${module}.${name}`, schema]),
+    )
+    .concat(settingsBodies());
+}
+
+/** The agent settings' PUT bodies are built per device type and section: every one of them. */
+function settingsBodies(): [string, z.ZodType][] {
+  return ([1, 2] as const).flatMap((t) =>
+    sectionsOf(t).map((s): [string, z.ZodType] => [
+      `agentSettings.settingsBody(${agentSettings.typeSlug(t)}, ${s.key})`,
+      agentSettings.settingsBody(t, s.key),
+    ]),
   );
 }
 
@@ -154,7 +183,7 @@ const ENGLISH = /Invalid|expected|received|Too (big|small)/;
 
 const SCHEMAS = requestSchemas();
 
-test('the walk finds every resource: admins, roles, groups, devices, actions, bulk, audit, account, users, enrollment, agent', () => {
+test('the walk finds every resource: admins, roles, groups, devices, actions, bulk, audit, account, users, enrollment, agent, agent settings', () => {
   const names = SCHEMAS.map(([n]) => n);
   expect(names).toEqual(
     expect.arrayContaining([
@@ -182,6 +211,12 @@ test('the walk finds every resource: admins, roles, groups, devices, actions, bu
       'agent.rejectBody',
       'agent.eventBody',
       'agent.commandIdParams',
+      'agentSettings.settingsScopeQuery',
+      'agentSettings.lockAppBody',
+      'agentSettings.businessAppBody',
+      'agentSettings.settingsBody(smartphone, enrollment)',
+      'agentSettings.settingsBody(smartphone, screen)',
+      'agentSettings.settingsBody(tv, lock)',
       'fields.idParams',
     ]),
   );
