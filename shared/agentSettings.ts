@@ -515,10 +515,15 @@ function fits(field: SettingField, v: unknown): v is SettingValue {
     case 'flag':
       return typeof v === 'boolean';
     case 'integer':
-      return typeof v === 'number' && Number.isInteger(v);
+      return typeof v === 'number' && Number.isInteger(v) && v >= field.min && v <= field.max;
     case 'choice':
+      return field.options.some((o) => o.value === v);
     case 'color':
-      return typeof v === 'string';
+      return typeof v === 'string' && /^#[0-9a-f]{6}$/i.test(v);
+    case 'text':
+      return typeof v === 'string' && v.length <= field.max && (!field.required || v.length > 0);
+    case 'logo':
+      return v === null || (typeof v === 'string' && /^[0-9a-f]{64}$/.test(v));
     default:
       return v === null || typeof v === 'string';
   }

@@ -342,7 +342,8 @@ export const AGENT_SETTINGS_MESSAGES = {
     packageName: (label: string) => `El campo ${label} debe ser un nombre de paquete Android, por ejemplo com.empresa.app`,
     version: (label: string) => `El campo ${label} debe ser la versión cargada (un número entero) o null`,
     values: 'El campo Valores debe ser un objeto con los valores de la sección',
-    unknownSetting: (key: string) => `El campo ${key} no es un ajuste de esta sección`,
+    unknownSetting: (key: string) => `«${key}» no es un ajuste de la configuración del agente`,
+    otherSetting: (label: string) => `El ajuste ${label} no pertenece a esta página ni a este tipo de dispositivo`,
     groupIds: (label: string, max: number) => `El campo ${label} debe ser una lista de como máximo ${max} grupos`,
   },
   settings: {

@@ -1,5 +1,5 @@
 import type * as z from 'zod';
-import { defaultsOf, fieldsOf, sectionsOf, SETTING_FIELDS, type SettingField } from '../agentSettings';
+import { defaultsOf, fieldsOf, sectionsOf, SETTING_FIELDS, settingField, type SettingField } from '../agentSettings';
 import { LOCK_TYPES, type DeviceTypeCode } from '../constants/domain';
 import { businessAppBody, lockAppBody, logoUrl, sectionValues, settingsBody, settingsScopeQuery, typeSlug } from './agentSettings';
 
@@ -44,12 +44,18 @@ describe('sectionValues: the values of one section of one device type', () => {
       [TV, 'enrollment', 'require_sim_for_enroll'],
     ];
     for (const [t, s, key] of cases) {
-      const { message } = refused(sectionValues(t, s), { [key]: true });
-      expect(message).toContain(key);
-      expect(message).toMatch(/no es un ajuste de esta sección/);
+      const { message, path } = refused(sectionValues(t, s), { [key]: true });
+      expect(path).toBe(key);
+      // A setting of another page or type is named by its label; an unknown key as sent.
+      const other = settingField(key);
+      expect(message).toBe(
+        other
+          ? `El ajuste ${other.label} no pertenece a esta página ni a este tipo de dispositivo`
+          : `«${key}» no es un ajuste de la configuración del agente`,
+      );
     }
     // A TV's screen design has no field at all: any key is refused.
-    expect(refused(sectionValues(TV, 'screen'), { screen_title: 'Hola' }).message).toMatch(/screen_title/);
+    expect(refused(sectionValues(TV, 'screen'), { screen_title: 'Hola' }).message).toMatch(/Título/);
   });
 
   test('values that are not an object are refused with the Valores message', () => {
@@ -179,7 +185,9 @@ describe('sectionValues: the values of one section of one device type', () => {
     }
     const hash = 'a'.repeat(64);
     expect(ok(s, { logo: hash })).toEqual({ logo: hash });
-    for (const bad of ['A'.repeat(64), 'a'.repeat(63), '', 'logo.png', 1]) {
+    // An emptied value is no logo, like the other values that may be empty.
+    expect(ok(s, { logo: '' })).toEqual({ logo: null });
+    for (const bad of ['A'.repeat(64), 'a'.repeat(63), 'logo.png', 1]) {
       expect(refused(s, { logo: bad }).message).toBe('El campo Logotipo debe ser un logotipo subido al portal');
     }
   });
@@ -237,17 +245,20 @@ describe('settingsBody: PUT of a section', () => {
       message: 'El campo Días sin conexión debe ser un número entero entre 3 y 200',
       path: 'values.offline_lock_days',
     });
-    expect(refused(body, { version: 1, values: { disable_streaming: true } }).message).toMatch(/disable_streaming/);
+    expect(refused(body, { version: 1, values: { disable_streaming: true } })).toEqual({
+      message: 'El ajuste Deshabilitar streaming no pertenece a esta página ni a este tipo de dispositivo',
+      path: 'values.disable_streaming',
+    });
     for (const notAnObject of [null, [], 'x']) expect(refused(body, notAnObject).message).toBe('El cuerpo de la solicitud debe ser un objeto JSON');
   });
 
   test('a TV section refuses the phone-only settings, a phone section the TV-only ones', () => {
-    expect(refused(settingsBody(TV, 'lock'), { version: 1, values: { disable_sms: true } }).message).toMatch(/disable_sms/);
+    expect(refused(settingsBody(TV, 'lock'), { version: 1, values: { disable_sms: true } }).path).toBe('values.disable_sms');
     expect(ok(settingsBody(TV, 'lock'), { version: 1, values: { disable_streaming: false } })).toEqual({
       version: 1,
       values: { disable_streaming: false },
     });
-    expect(refused(settingsBody(PHONE, 'lock'), { version: 1, values: { disable_media_player: true } }).message).toMatch(/disable_media_player/);
+    expect(refused(settingsBody(PHONE, 'lock'), { version: 1, values: { disable_media_player: true } }).path).toBe('values.disable_media_player');
   });
 
   test('the scope query: no groupId is the global scope; a groupId is a positive integer', () => {
@@ -279,7 +290,7 @@ describe('businessAppBody', () => {
     sha256: SHA,
   };
 
-  test('trimmed, SHA-256 lower-cased, groups deduplicated and sorted, no groups by default', () => {
+  test('trimmed, SHA-256 lower-cased, groups as sent (an unknown one is named by its position; the server stores each once), no groups by default', () => {
     expect(ok(businessAppBody, good)).toEqual({
       ...good,
       name: 'Cobranza Móvil',
@@ -287,7 +298,7 @@ describe('businessAppBody', () => {
       sha256: SHA.toLowerCase(),
       groupIds: [],
     });
-    expect((ok(businessAppBody, { ...good, groupIds: [7, 3, 7, 1] }) as { groupIds: number[] }).groupIds).toEqual([1, 3, 7]);
+    expect((ok(businessAppBody, { ...good, groupIds: [7, 3, 7, 1] }) as { groupIds: number[] }).groupIds).toEqual([7, 3, 7, 1]);
   });
 
   test('Android package names', () => {

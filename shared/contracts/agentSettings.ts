@@ -3,6 +3,7 @@ import {
   DEVICE_TYPE_SLUGS,
   fieldsOf,
   SETTINGS_SECTION_KEYS,
+  settingField,
   type SettingField,
   type SettingsSectionKey,
   type SettingsValues,
@@ -71,6 +72,31 @@ export const sha256Field = (label: string) =>
 
 const PHONE = /^\+?[0-9][0-9 -]{6,22}[0-9]$/;
 
+/**
+ * A value that may be empty: null, or '' (an emptied input) read as null, or a string the
+ * `text` schema accepts; anything else is answered with `message`, in Spanish (a zod union
+ * would answer with its members' English texts).
+ */
+function nullable(label: string, message: string, text: z.ZodType<unknown>): z.ZodType<unknown> {
+  return z.unknown().transform((v, ctx) => {
+    if (v === null || v === '') return null;
+    if (v === undefined) {
+      ctx.addIssue({ code: 'custom', message: A.required(label) });
+      return z.NEVER;
+    }
+    if (typeof v !== 'string') {
+      ctx.addIssue({ code: 'custom', message });
+      return z.NEVER;
+    }
+    const parsed = text.safeParse(v);
+    if (!parsed.success) {
+      ctx.addIssue({ code: 'custom', message: parsed.error.issues[0]?.message ?? message });
+      return z.NEVER;
+    }
+    return parsed.data;
+  });
+}
+
 /** The schema of one setting's value. */
 function valueSchema(f: SettingField): z.ZodType<unknown> {
   const l = f.label;
@@ -91,34 +117,36 @@ function valueSchema(f: SettingField): z.ZodType<unknown> {
       return f.required ? base.refine((v) => v.length > 0, { error: A.empty(l) }) : base;
     }
     case 'url':
-      return z.union([z.null(), z.literal('').transform(() => null), httpsUrl(l)], { error: fieldError(l, F.url(l)) });
+      return nullable(l, F.url(l), httpsUrl(l));
     case 'email':
-      return z.union([z.null(), z.literal('').transform(() => null), z.string().trim().toLowerCase().max(254).pipe(z.email())], {
-        error: fieldError(l, A.email(l)),
-      });
+      return nullable(
+        l,
+        A.email(l),
+        z
+          .string()
+          .trim()
+          .toLowerCase()
+          .max(254, { error: A.email(l) })
+          .pipe(z.email({ error: A.email(l) })),
+      );
     case 'phone':
-      return z.union(
-        [
-          z.null(),
-          z.literal('').transform(() => null),
-          z
-            .string()
-            .trim()
-            .refine((v) => PHONE.test(v) && v.replace(/\D/g, '').length >= 8 && v.replace(/\D/g, '').length <= 15),
-        ],
-        { error: fieldError(l, F.phone(l)) },
+      return nullable(
+        l,
+        F.phone(l),
+        z
+          .string()
+          .trim()
+          .refine((v) => PHONE.test(v) && v.replace(/\D/g, '').length >= 8 && v.replace(/\D/g, '').length <= 15, { error: F.phone(l) }),
       );
     case 'time':
-      return z.union([z.null(), z.literal('').transform(() => null), z.string().regex(/^([01]\d|2[0-3]):[0-5]\d$/)], {
-        error: fieldError(l, F.time(l)),
-      });
+      return nullable(l, F.time(l), z.string().regex(/^([01]\d|2[0-3]):[0-5]\d$/, { error: F.time(l) }));
     case 'color':
       return z
         .string({ error: fieldError(l, F.color(l)) })
         .regex(/^#[0-9a-fA-F]{6}$/, { error: F.color(l) })
         .transform((v) => v.toLowerCase());
     case 'logo':
-      return z.union([z.null(), z.string().regex(/^[0-9a-f]{64}$/)], { error: fieldError(l, F.logo(l)) });
+      return nullable(l, F.logo(l), z.string().regex(/^[0-9a-f]{64}$/, { error: F.logo(l) }));
   }
 }
 
@@ -128,8 +156,13 @@ function valueSchema(f: SettingField): z.ZodType<unknown> {
  */
 export function sectionValues(deviceType: DeviceTypeCode, section: SettingsSectionKey) {
   const shape = Object.fromEntries(fieldsOf(deviceType, section).map((f) => [f.key, valueSchema(f).optional()]));
-  return z.strictObject(shape, {
-    error: (issue) => (issue.code === 'unrecognized_keys' ? F.unknownSetting(issue.keys.join(', ')) : F.values),
+  return z.looseObject(shape, { error: F.values }).superRefine((values, ctx) => {
+    // Each key that is not a setting of this page, on its own path (a form or client can place it).
+    for (const key of Object.keys(values)) {
+      if (Object.hasOwn(shape, key)) continue;
+      const other = settingField(key);
+      ctx.addIssue({ code: 'custom', path: [key], message: other ? F.otherSetting(other.label) : F.unknownSetting(key) });
+    }
   });
 }
 
@@ -234,7 +267,7 @@ export const lockAppBody = z.object(
     versionName: textField(LA.versionName, { min: 1, max: 40 }),
     versionApp: textField(LA.versionApp, { min: 1, max: 40 }),
     appType: appTypeField(LA.appType),
-    packageName: z.union([z.null(), z.literal('').transform(() => null), packageNameField(LA.packageName)]).default(null),
+    packageName: nullable(LA.packageName, F.packageName(LA.packageName), packageNameField(LA.packageName)).default(null),
     downloadUrl: httpsUrl(LA.downloadUrl),
     sha256: sha256Field(LA.sha256),
     releaseNotes: multilineText(LA.releaseNotes, RELEASE_NOTES_MAX)
@@ -286,7 +319,6 @@ export const businessAppBody = z.object(
     groupIds: z
       .array(idField(BA.groupIds), { error: F.groupIds(BA.groupIds, BUSINESS_APP_GROUPS_MAX) })
       .max(BUSINESS_APP_GROUPS_MAX, { error: F.groupIds(BA.groupIds, BUSINESS_APP_GROUPS_MAX) })
-      .transform((ids) => [...new Set(ids)].sort((a, b) => a - b))
       .default([]),
   },
   { error: A.body },

@@ -11,7 +11,15 @@ import type { AddressInfo } from 'node:net';
 import zlib from 'node:zlib';
 import fc from 'fast-check';
 import request from 'supertest';
-import { defaultsOf, fieldsOf, LOGO_MAX_BYTES, sectionsOf, type SettingsSectionKey, type SettingsValues } from '../../shared/agentSettings';
+import {
+  defaultsOf,
+  fieldsOf,
+  LOGO_MAX_BYTES,
+  sectionsOf,
+  type SettingsSectionKey,
+  type SettingsValues,
+  settingField,
+} from '../../shared/agentSettings';
 import { agentSettingsResponse, type AgentSettingsAnswer, type CheckinResponse, type EnrollResponse } from '../../shared/contracts/agent';
 import {
   businessAppListResponse,
@@ -290,10 +298,11 @@ describe.each(testEngines())('agent settings API (%s)', (engine) => {
         version: saved.version,
         changedAt: expect.any(String),
         changedBy: 'admin@demo.local',
+        // The global scope has no inheritance: each change says the value that applied before.
         changes: [
-          { key: 'disable_sms', after: true },
-          { key: 'offline_lock_enabled', after: true },
-          { key: 'offline_lock_days', after: 30 },
+          { key: 'disable_sms', before: false, after: true },
+          { key: 'offline_lock_enabled', before: false, after: true },
+          { key: 'offline_lock_days', before: 15, after: 30 },
         ],
       },
     ]);
@@ -302,7 +311,7 @@ describe.each(testEngines())('agent settings API (%s)', (engine) => {
       entity_id: 'smartphone/lock',
       action: 'update',
       actor_email: 'admin@demo.local',
-      before: {},
+      before: { disable_sms: false, offline_lock_enabled: false, offline_lock_days: 15 },
       after: { disable_sms: true, offline_lock_enabled: true, offline_lock_days: 30 },
     });
     expect(await section(1, 'lock')).toEqual(saved);
@@ -315,12 +324,12 @@ describe.each(testEngines())('agent settings API (%s)', (engine) => {
     expect(second.values.disable_sms).toBe(defaultsOf(1).disable_sms);
     expect(second.history.map((h) => h.version)).toEqual([second.version, saved.version]);
     expect(second.history[0]!.changes).toEqual([
-      { key: 'disable_sms', before: true },
+      { key: 'disable_sms', before: true, after: defaultsOf(1).disable_sms },
       { key: 'offline_lock_days', before: 30, after: 20 },
     ]);
     expect(await lastAudit()).toMatchObject({
-      before: { disable_sms: true, offline_lock_enabled: true, offline_lock_days: 30 },
-      after: { offline_lock_enabled: true, offline_lock_days: 20 },
+      before: { disable_sms: true, offline_lock_days: 30 },
+      after: { disable_sms: defaultsOf(1).disable_sms, offline_lock_days: 20 },
     });
 
     // The same values again: no version, no history, no audit row.
@@ -335,7 +344,7 @@ describe.each(testEngines())('agent settings API (%s)', (engine) => {
     const enrollment = await section(1, 'enrollment');
     expect(enrollment.values.enrollment_notice).toBe('none');
     // Each page lists its own saves only.
-    expect(enrollment.history.map((h) => h.changes)).toEqual([[{ key: 'enrollment_notice', after: 'none' }]]);
+    expect(enrollment.history.map((h) => h.changes)).toEqual([[{ key: 'enrollment_notice', before: 'text', after: 'none' }]]);
     expect((await section(1, 'lock')).history).toHaveLength(3);
     expect((await section(1, 'lock')).values).toMatchObject({ offline_lock_days: 20, disable_camera: false });
   });
@@ -524,7 +533,7 @@ describe.each(testEngines())('agent settings API (%s)', (engine) => {
     expect(await tableState()).toEqual(before);
   });
 
-  test('an unknown key, a setting of another section or of the other device type: 400 naming the key, path values.<key>; nothing changed', async () => {
+  test('an unknown key, a setting of another section or of the other device type: 400 naming it (a setting by its label), path values.<key>; nothing changed', async () => {
     const cases: [DeviceTypeCode, SettingsSectionKey, SettingsValues, string][] = [
       [1, 'lock', { color_favorito: '#ffffff' }, 'color_favorito'],
       [1, 'lock', { disable_streaming: true }, 'disable_streaming'],
@@ -538,7 +547,8 @@ describe.each(testEngines())('agent settings API (%s)', (engine) => {
       const loaded = await section(type, s);
       const res = await put(type, s, { version: loaded.version, values });
       const got = { status: res.status, code: res.body.code as unknown, field: res.body.field as unknown, message: res.body.message as unknown };
-      const want = { status: 400, code: 'VALIDATION', field: `values.${key}`, message: expect.stringContaining(key) };
+      const named = settingField(key)?.label ?? key;
+      const want = { status: 400, code: 'VALIDATION', field: `values.${key}`, message: expect.stringContaining(named) };
       if (!matches(got, want)) failures.push({ case: { type, s, key }, got });
     }
     expect(failures).toEqual([]);

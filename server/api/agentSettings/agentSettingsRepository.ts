@@ -350,7 +350,7 @@ export class AgentSettingsRepository {
 
   private async setBusinessAppGroups(id: number, groupIds: readonly number[]): Promise<void> {
     if (groupIds.length === 0) return;
-    await this.db.query('INSERT INTO business_app_groups (app_id, group_id) SELECT $1, unnest($2::integer[])', [id, groupIds]);
+    await this.db.query('INSERT INTO business_app_groups (app_id, group_id) SELECT DISTINCT $1::integer, unnest($2::integer[])', [id, groupIds]);
   }
 
   async deleteBusinessApp(id: number): Promise<void> {

@@ -129,17 +129,8 @@ export class AgentSettingsService {
     return transaction(this.db, async (tx) => {
       const repo = new AgentSettingsRepository(tx);
       if (groupId !== null && !(await repo.groupExists(groupId))) throw groupNotFound();
-      let row = await repo.lockRow(deviceType, groupId);
-      let loaded = row?.version ?? null;
-      if (!row && groupId !== null && !(await repo.createGroupRow(deviceType, groupId))) {
-        // Another save created the group's row first: its version is not the one the page loaded.
-        row = await repo.lockRow(deviceType, groupId);
-        loaded = row?.version ?? null;
-      } else if (!row && groupId !== null) {
-        row = await repo.lockRow(deviceType, groupId);
-        loaded = null;
-      }
-      if (loaded !== body.version) throw conflict();
+      const row = await repo.lockRow(deviceType, groupId);
+      if ((row?.version ?? null) !== body.version) throw conflict();
 
       const keys = fieldsOf(deviceType, section).map((f) => f.key);
       const current = row?.settings ?? {};
@@ -158,19 +149,26 @@ export class AgentSettingsService {
       if (typeof logo === 'string' && logo !== current.logo && !(await repo.logoExists(logo)))
         throw new AppError(400, 'VALIDATION', M.logo.notFound, 'values.logo');
 
-      const changes = settingsChanges(current, next, keys);
-      if (changes.length > 0) {
-        const version = await repo.saveRow(deviceType, groupId, next, actor.email);
-        await repo.insertHistory({ deviceType, groupId, version, changes, sections: [section], by: actor.email });
-        await record(tx, {
-          actor,
-          entity: 'agent_settings',
-          entityId: scopeId(deviceType, section, groupId),
-          action: 'update',
-          before: pick(current, keys),
-          after: pick(next, keys),
-        });
-      }
+      // The global scope has no inheritance: what changes is the values that apply (a default
+      // saved as it is changes nothing). A group's change is what it overrides, inherited or not.
+      const changes =
+        groupId === null
+          ? settingsChanges(pick(mergeSettings(deviceType, current), keys), pick(mergeSettings(deviceType, next), keys), keys)
+          : settingsChanges(current, next, keys);
+      if (changes.length === 0) return this.section(deviceType, section, groupId, tx);
+      // A group's first override creates its row; one created meanwhile by another save is a
+      // version this page did not load.
+      if (!row && groupId !== null && !(await repo.createGroupRow(deviceType, groupId))) throw conflict();
+      const version = await repo.saveRow(deviceType, groupId, next, actor.email);
+      await repo.insertHistory({ deviceType, groupId, version, changes, sections: [section], by: actor.email });
+      await record(tx, {
+        actor,
+        entity: 'agent_settings',
+        entityId: scopeId(deviceType, section, groupId),
+        action: 'update',
+        before: Object.fromEntries(changes.map((c) => [c.key, c.before ?? null])),
+        after: Object.fromEntries(changes.map((c) => [c.key, c.after ?? null])),
+      });
       return this.section(deviceType, section, groupId, tx);
     });
   }
@@ -367,6 +365,7 @@ export class AgentSettingsService {
     });
   }
 
+  /** Every group named exists; the first one that does not is named by its position as sent. */
   private async checkGroups(repo: AgentSettingsRepository, ids: readonly number[]): Promise<void> {
     const found = new Set(await repo.existingGroups(ids));
     const missing = ids.findIndex((id) => !found.has(id));
