@@ -14,6 +14,7 @@ import {
   CHECKIN_INTERVAL_SECONDS,
   CHECKIN_WAIT_MAX_SECONDS,
   type AgentCommand,
+  type AgentSettingsAnswer,
   type eventBody,
   type CheckinBodyInput,
   type CheckinResponse,
@@ -150,7 +151,7 @@ const SEND_ATTEMPTS = 4;
 export type AgentEventInput = z.input<typeof eventBody>;
 
 type Call<T> =
-  | { ok: true; status: number; body: T }
+  | { ok: true; status: number; body: T; etag: string | null }
   | { ok: false; status: number; code: string | null; message: string; retryAfterMs?: number; aborted?: boolean };
 
 interface Outcome {
@@ -187,11 +188,18 @@ export class SimulatedAgent {
   /** The id of the last command carried out. */
   lastCommandId: number | null = null;
 
+  /** The settings the agent applies (the last GET /agent/v1/settings answer), null before the first. */
+  get settings(): AgentSettingsAnswer | null {
+    return this.applied;
+  }
+
   private readonly baseUrl: string;
   private readonly rnd: Rnd;
   private readonly onStatus?: SimulatedAgentOptions['onStatus'];
   private token: string | null = null;
   private settingsVersion: number | null = null;
+  private settingsEtag: string | null = null;
+  private applied: AgentSettingsAnswer | null = null;
   private checkedIn = false;
   /** The next check-in answers at once: right after enrolling or carrying out commands, to report and learn the status. */
   private quick = true;
@@ -301,8 +309,15 @@ export class SimulatedAgent {
 
   // HTTP ----------------------------------------------------------------------------------
 
-  private async call<T>(method: 'GET' | 'POST', path: string, body: unknown, signal: AbortSignal, timeoutMs = REQUEST_TIMEOUT_MS): Promise<Call<T>> {
-    const headers: Record<string, string> = { accept: 'application/json' };
+  private async call<T>(
+    method: 'GET' | 'POST',
+    path: string,
+    body: unknown,
+    signal: AbortSignal,
+    timeoutMs = REQUEST_TIMEOUT_MS,
+    extraHeaders: Record<string, string> = {},
+  ): Promise<Call<T>> {
+    const headers: Record<string, string> = { accept: 'application/json', ...extraHeaders };
     if (body !== undefined) headers['content-type'] = 'application/json';
     if (this.token) headers.authorization = `Bearer ${this.token}`;
     try {
@@ -319,7 +334,8 @@ export class SimulatedAgent {
       } catch {
         parsed = null;
       }
-      if (res.ok) return { ok: true, status: res.status, body: parsed as T };
+      // 304: what the agent holds is current (a conditional GET).
+      if (res.ok || res.status === 304) return { ok: true, status: res.status, body: parsed as T, etag: res.headers.get('etag') };
       const err = (parsed ?? {}) as { message?: unknown; code?: unknown };
       return {
         ok: false,
@@ -474,9 +490,16 @@ export class SimulatedAgent {
     const answer = res.body;
     this.setStatus(answer.status);
     if (this.settingsVersion !== answer.settingsVersion) {
-      const settings = await this.call<unknown>('GET', '/settings', undefined, signal);
-      if (settings.ok) this.settingsVersion = answer.settingsVersion;
-      else if (settings.status === 429) this.counters.rateLimited++;
+      // As a real agent would: a conditional GET with the ETag of what it applies.
+      const conditional: Record<string, string> = this.settingsEtag ? { 'if-none-match': this.settingsEtag } : {};
+      const settings = await this.call<AgentSettingsAnswer>('GET', '/settings', undefined, signal, REQUEST_TIMEOUT_MS, conditional);
+      if (settings.ok) {
+        if (settings.status !== 304) {
+          this.applied = settings.body;
+          this.settingsEtag = settings.etag;
+        }
+        this.settingsVersion = answer.settingsVersion;
+      } else if (settings.status === 429) this.counters.rateLimited++;
     }
     if (answer.commands.length > 0) {
       for (const command of answer.commands) {

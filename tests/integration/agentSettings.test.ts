@@ -1343,8 +1343,11 @@ describe.each(testEngines())('agent settings API (%s)', (engine) => {
       await until(() => sim.counters.checkins >= 3, 20_000, 'tres check-ins');
       expect(sim.counters.errors).toBe(0);
       expect(fetches).toBe(1);
+      // A new group inherits the global value; its override will be the other one.
+      const globalSms = (await section(1, 'lock')).values.disable_sms;
+      expect(sim.settings?.settings.disable_sms).toBe(globalSms);
 
-      await patchGroup(1, 'lock', oeste, { disable_sms: true });
+      await patchGroup(1, 'lock', oeste, { disable_sms: !globalSms });
       const atSave = sim.counters.checkins;
       await until(() => fetches >= 2, 20_000, 'la nueva lectura de los ajustes');
       // The check-in in flight at the save may still name the old version; the next one names the new.
@@ -1352,6 +1355,8 @@ describe.each(testEngines())('agent settings API (%s)', (engine) => {
       const settled = sim.counters.checkins;
       await until(() => sim.counters.checkins >= settled + 2, 20_000, 'dos check-ins más');
       expect(fetches).toBe(2);
+      // What it applies now: its group's override.
+      expect(sim.settings?.settings.disable_sms).toBe(!globalSms);
     } finally {
       ctl.abort();
       await running;
