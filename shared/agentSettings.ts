@@ -8,7 +8,7 @@
  * (GET /agent/v1/settings) and the server's own enrollment and SIM rules all read it.
  */
 import { PATHS, type RoutePath } from './constants/routes';
-import { DEVICE_TYPE, LOCK_TYPES, type DeviceTypeCode, type RestrictionFlag } from './constants/domain';
+import { DEVICE_TYPE, LOCK_TYPES, RESTRICTION_FLAGS, type DeviceTypeCode, type RestrictionFlag } from './constants/domain';
 
 export type SettingValue = boolean | number | string | null;
 
@@ -562,23 +562,7 @@ export function effectiveSettings(
 ): AgentSettings & SettingsValues {
   const merged = mergeSettings(deviceType, global, group);
   const flags = Object.fromEntries(
-    (
-      [
-        'disable_incoming_calls',
-        'disable_outgoing_calls',
-        'lock_sim_change',
-        'disable_sms',
-        'disable_camera',
-        'disable_screen_capture',
-        'require_QR_validation',
-        'require_sim_for_enroll',
-        'enabled_lock_for_remove_sim',
-        'disable_tv_hospitality_mode',
-        'disable_media_player',
-        'disable_streaming',
-        'allow_unregistered_enrollment',
-      ] as const
-    ).map((k) => [k, merged[k] === true]),
+    [...RESTRICTION_FLAGS, 'allow_unregistered_enrollment' as const].map((k) => [k, merged[k] === true]),
   ) as AgentSettings;
   return { ...merged, ...flags };
 }

@@ -18,7 +18,7 @@ import type {
   EventResponse,
 } from '../../shared/contracts/agent';
 import { CHECKIN_INTERVAL_SECONDS } from '../../shared/contracts/agent';
-import { logoUrl } from '../../shared/contracts/agentSettings';
+import { forAgents, logoUrl } from '../../shared/contracts/agentSettings';
 import { DEVICE_TYPE, type DeviceTypeCode, type LockType } from '../../shared/constants/domain';
 import { effectiveSettings, mergeSettings, type AgentSettings } from '../../shared/agentSettings';
 import * as machine from '../../shared/deviceStateMachine';
@@ -521,15 +521,7 @@ export class AgentService {
       version,
       settings,
       logoUrl: typeof settings.logo === 'string' ? logoUrl(settings.logo) : null,
-      businessApps: businessApps.map((a) => ({
-        name: a.name,
-        packageName: a.packageName,
-        versionName: a.versionName,
-        versionCode: a.versionCode,
-        appType: a.appType,
-        downloadUrl: a.downloadUrl,
-        sha256: a.sha256,
-      })),
+      businessApps: businessApps.map(forAgents),
       lockApp: lockApps
         ? {
             versionName: lockApps.versionName,

@@ -342,6 +342,29 @@ export const businessAppResponse = z.strictObject({
   updatedBy: z.string().nullable(),
 });
 export type BusinessApp = z.infer<typeof businessAppResponse>;
+
+/** What an agent receives of a business app (GET /agent/v1/settings) and the audit log keeps. */
+export const agentBusinessApp = businessAppResponse.pick({
+  name: true,
+  packageName: true,
+  versionName: true,
+  versionCode: true,
+  appType: true,
+  downloadUrl: true,
+  sha256: true,
+});
+export type AgentBusinessApp = z.infer<typeof agentBusinessApp>;
+
+/** The agent's view of a business app. */
+export const forAgents = (a: BusinessApp): AgentBusinessApp => ({
+  name: a.name,
+  packageName: a.packageName,
+  versionName: a.versionName,
+  versionCode: a.versionCode,
+  appType: a.appType,
+  downloadUrl: a.downloadUrl,
+  sha256: a.sha256,
+});
 export const businessAppListResponse = listResponse(businessAppResponse);
 export type BusinessAppList = z.infer<typeof businessAppListResponse>;
 

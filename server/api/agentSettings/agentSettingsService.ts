@@ -11,6 +11,7 @@ import {
   type SettingsValues,
 } from '../../../shared/agentSettings';
 import {
+  forAgents,
   logoUrl,
   type BusinessApp,
   type BusinessAppBody,
@@ -402,13 +403,4 @@ const lockAppSnapshot = (v: LockAppVersion) => ({
   releaseNotes: v.releaseNotes,
 });
 
-const businessAppSnapshot = (a: BusinessApp) => ({
-  name: a.name,
-  packageName: a.packageName,
-  versionName: a.versionName,
-  versionCode: a.versionCode,
-  appType: a.appType,
-  downloadUrl: a.downloadUrl,
-  sha256: a.sha256,
-  groups: a.groups.map((g) => g.name),
-});
+const businessAppSnapshot = (a: BusinessApp) => ({ ...forAgents(a), groups: a.groups.map((g) => g.name) });
