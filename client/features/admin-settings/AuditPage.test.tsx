@@ -31,7 +31,7 @@ afterEach(() => jest.restoreAllMocks());
 
 const renderPage = (url = PATH) => renderPortal(<AuditPage title="Auditoría" path={PATH} />, { url, allowed: [PATH] }).user;
 
-test('the entity filter offers every entity the server records, devices, groups and bulk jobs included', async () => {
+test('the entity filter offers every entity the server records, devices, groups, bulk jobs and agent settings included', async () => {
   renderPage();
   await screen.findByTestId('audit-row');
   const select = screen.getByRole('combobox', { name: L.audit.entity });
@@ -48,6 +48,9 @@ test('the entity filter offers every entity the server records, devices, groups 
     'Grupo de dispositivos',
     'Acción masiva',
     'Token de enrolamiento',
+    'Configuración del agente',
+    'App de negocio',
+    'Versión de la app de bloqueo',
   ]);
 });
 
