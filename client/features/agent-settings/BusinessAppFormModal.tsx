@@ -5,7 +5,6 @@ import Form from 'react-bootstrap/Form';
 import Row from 'react-bootstrap/Row';
 import { useWatch, type FieldError } from 'react-hook-form';
 import { AGENT_APPS_LABELS } from '../../../shared/constants/agentAppsLabels';
-import { SELECTABLE_APP_TYPES } from '../../../shared/constants/domain';
 import { FIELD_LABELS } from '../../../shared/constants/fieldLabels';
 import { businessAppBody, type BusinessApp, type BusinessAppBody, type BusinessAppBodyInput } from '../../../shared/contracts/agentSettings';
 import { AppModal } from '../../components/AppModal';
@@ -13,7 +12,7 @@ import { showServerError, type SaveOutcome } from '../../components/serverFieldE
 import { TextInput } from '../../components/TextInput';
 import { useContractForm } from '../../components/useContractForm';
 import { useListGroupsQuery } from '../../api/groupsApi';
-import { codeInput, integerInput } from './agentAppsShared';
+import { AppDownloadFields, AppTypeSelect, ExactTextInput, HelpedTextInput, integerInput, useShownWhileClosing } from './agentAppsShared';
 
 const L = AGENT_APPS_LABELS.businessApps;
 const C = AGENT_APPS_LABELS.common;
@@ -162,8 +161,6 @@ function BusinessAppForm({ app, onSubmit }: { app?: BusinessApp; onSubmit: (body
     // 409 'Ya existe una app de negocio con ese nombre de paquete', a missing group, or a 400 naming a field.
     if (outcome) showServerError(form, outcome.error);
   });
-  const appTypeId = `${FORM_ID}-appType`;
-  const appTypeError = errors.appType?.message;
 
   return (
     <Form id={FORM_ID} noValidate onSubmit={(e) => void submit(e)}>
@@ -172,12 +169,8 @@ function BusinessAppForm({ app, onSubmit }: { app?: BusinessApp; onSubmit: (body
           <TextInput label={F.name} autoComplete="off" error={errors.name?.message} {...form.register('name')} />
         </Col>
         <Col md={6}>
-          <TextInput
+          <ExactTextInput
             label={F.packageName}
-            className="font-monospace"
-            autoComplete="off"
-            spellCheck={false}
-            autoCapitalize="off"
             placeholder={L.packagePlaceholder}
             error={errors.packageName?.message}
             {...form.register('packageName')}
@@ -187,64 +180,19 @@ function BusinessAppForm({ app, onSubmit }: { app?: BusinessApp; onSubmit: (body
           <TextInput label={F.versionName} autoComplete="off" error={errors.versionName?.message} {...form.register('versionName')} />
         </Col>
         <Col md={6}>
-          <TextInput
+          <HelpedTextInput
             label={F.versionCode}
             inputMode="numeric"
             autoComplete="off"
-            aria-describedby={`${FORM_ID}-versionCode-help`}
+            help={{ id: `${FORM_ID}-versionCode-help`, text: L.versionCodeHelp }}
             error={errors.versionCode?.message}
             {...form.register('versionCode', { setValueAs: integerInput })}
           />
-          <Form.Text id={`${FORM_ID}-versionCode-help`}>{L.versionCodeHelp}</Form.Text>
         </Col>
         <Col md={6}>
-          <Form.Group controlId={appTypeId}>
-            <Form.Label>{F.appType}</Form.Label>
-            <Form.Select
-              isInvalid={Boolean(appTypeError)}
-              aria-invalid={appTypeError ? true : undefined}
-              aria-describedby={appTypeError ? `${appTypeId}-error` : undefined}
-              {...form.register('appType', { setValueAs: codeInput })}
-            >
-              <option value="">{C.selectAppType}</option>
-              {SELECTABLE_APP_TYPES.map((t) => (
-                <option key={t.code} value={t.code}>
-                  {t.label}
-                </option>
-              ))}
-            </Form.Select>
-            {appTypeError && (
-              <Form.Control.Feedback type="invalid" id={`${appTypeId}-error`}>
-                {appTypeError}
-              </Form.Control.Feedback>
-            )}
-          </Form.Group>
+          <AppTypeSelect form={form} id={`${FORM_ID}-appType`} label={F.appType} />
         </Col>
-        <Col md={6}>
-          <TextInput
-            label={F.downloadUrl}
-            type="url"
-            inputMode="url"
-            autoComplete="off"
-            spellCheck={false}
-            placeholder={L.urlPlaceholder}
-            error={errors.downloadUrl?.message}
-            {...form.register('downloadUrl')}
-          />
-        </Col>
-        <Col xs={12}>
-          <TextInput
-            label={F.sha256}
-            className="font-monospace"
-            autoComplete="off"
-            spellCheck={false}
-            autoCapitalize="off"
-            aria-describedby={`${FORM_ID}-sha256-help`}
-            error={errors.sha256?.message}
-            {...form.register('sha256')}
-          />
-          <Form.Text id={`${FORM_ID}-sha256-help`}>{L.sha256Help}</Form.Text>
-        </Col>
+        <AppDownloadFields form={form} formId={FORM_ID} fieldLabels={F} labels={L} urlBeside />
         <Col xs={12}>
           <GroupPicker
             selected={groupIds}
@@ -268,9 +216,7 @@ export interface BusinessAppFormModalProps {
 
 /** Create or edit a business app (AppModal with 'Guardar' / 'Cancelar'). */
 export function BusinessAppFormModal({ editing, loading, onClose, onSubmit }: BusinessAppFormModalProps) {
-  // While the dialog fades out (`editing` back to null) it keeps its title and form.
-  const [shown, setShown] = useState(editing);
-  if (editing !== null && editing !== shown) setShown(editing);
+  const shown = useShownWhileClosing(editing);
   return (
     <AppModal
       show={editing !== null}

@@ -1,14 +1,10 @@
 import { useState } from 'react';
-import Button from 'react-bootstrap/Button';
-import ButtonGroup from 'react-bootstrap/ButtonGroup';
 import { AGENT_APPS_LABELS, appTypeLabel, versionText } from '../../../shared/constants/agentAppsLabels';
 import type { BusinessApp, BusinessAppBody } from '../../../shared/contracts/agentSettings';
 import { formErrorOf } from '../../api/apiErrors';
 import type { ApiError } from '../../api/axiosBaseQuery';
 import type { PageProps } from '../../app/lazyPage';
-import { AppModal } from '../../components/AppModal';
-import { DataTable, type DataTableColumn } from '../../components/DataTable';
-import { IconButton } from '../../components/IconButton';
+import type { DataTableColumn } from '../../components/DataTable';
 import type { SaveOutcome } from '../../components/serverFieldError';
 import { toastSuccess } from '../../components/toast';
 import {
@@ -18,10 +14,9 @@ import {
   useUpdateBusinessAppMutation,
 } from './agentSettingsApi';
 import { BusinessAppFormModal } from './BusinessAppFormModal';
-import { ChangedCell, DeviceActionNote } from './agentAppsShared';
+import { AppRowActions, AppsPageHeader, AppsTable, ChangedCell, DeleteAppModal, DeviceActionNote } from './agentAppsShared';
 
 const L = AGENT_APPS_LABELS.businessApps;
-const C = AGENT_APPS_LABELS.common;
 
 /**
  * The business apps the agent installs on smartphones: list, create, edit and delete. Pushing
@@ -53,7 +48,6 @@ export default function BusinessAppsPage({ title }: PageProps) {
     setDeleting(null);
   };
 
-  const rows = list.data?.data ?? [];
   const columns: DataTableColumn<BusinessApp>[] = [
     { id: 'name', header: L.columns.name, cell: (a) => <span className="fw-semibold">{a.name}</span> },
     { id: 'packageName', header: L.columns.packageName, className: 'text-break', cell: (a) => <code className="text-body">{a.packageName}</code> },
@@ -69,43 +63,18 @@ export default function BusinessAppsPage({ title }: PageProps) {
 
   return (
     <section>
-      <div className="d-flex flex-wrap align-items-center justify-content-between gap-2 mb-3">
-        <h1 className="h3 mb-0">{title}</h1>
-        <Button onClick={() => setEditing('new')}>
-          <i className="bi bi-plus-lg me-2" aria-hidden="true" />
-          {L.create}
-        </Button>
-      </div>
+      <AppsPageHeader title={title} labels={L} onCreate={() => setEditing('new')} />
       <DeviceActionNote text={L.pushNote.before} action={L.pushNote.action} />
-      <DataTable
+      <AppsTable
+        list={list}
+        labels={L}
+        onCreate={() => setEditing('new')}
         columns={columns}
-        rows={rows}
         getRowId={(a) => a.id}
         rowAttributes={(a) => ({ 'data-testid': `business-app-row-${a.packageName}` })}
         caption={L.caption}
-        loading={list.isLoading}
-        loadingLabel={L.loading}
-        fetching={list.isFetching}
-        error={list.isError && !list.data}
-        onRetry={() => void list.refetch()}
         emptyTestId="business-apps-empty"
-        empty={
-          <>
-            <p className="mb-1">{L.empty}</p>
-            <p className="text-body-secondary">{L.emptyHelp}</p>
-            {/* Solid: the outline variant lacks contrast on the page's tertiary background. */}
-            <Button variant="primary" onClick={() => setEditing('new')}>
-              {L.create}
-            </Button>
-          </>
-        }
-        placeholderRows={3}
-        rowActions={(a) => (
-          <ButtonGroup size="sm">
-            <IconButton variant="outline-primary" icon="pencil" label={L.editOf(a.name)} title={C.edit} onClick={() => setEditing(a)} />
-            <IconButton variant="outline-danger" icon="trash" label={L.deleteOf(a.name)} title={C.delete} onClick={() => setDeleting(a)} />
-          </ButtonGroup>
-        )}
+        rowActions={(a) => <AppRowActions name={a.name} labels={L} onEdit={() => setEditing(a)} onDelete={() => setDeleting(a)} />}
       />
       <BusinessAppFormModal
         editing={editing}
@@ -113,17 +82,15 @@ export default function BusinessAppsPage({ title }: PageProps) {
         onClose={() => setEditing(null)}
         onSubmit={onSave}
       />
-      <AppModal
+      <DeleteAppModal
         show={deleting !== null}
         title={L.deleteTitle}
-        confirmLabel={C.delete}
-        confirmVariant="danger"
         loading={deleteState.isLoading}
         onClose={() => setDeleting(null)}
         onConfirm={() => void onDelete()}
       >
         <p className="mb-0">{deleting ? L.confirmDelete(deleting.name, deleting.packageName) : ''}</p>
-      </AppModal>
+      </DeleteAppModal>
     </section>
   );
 }

@@ -1,10 +1,10 @@
-import { useId, useState } from 'react';
+import { useId } from 'react';
 import Col from 'react-bootstrap/Col';
 import Form from 'react-bootstrap/Form';
 import Row from 'react-bootstrap/Row';
 import { useWatch } from 'react-hook-form';
 import { AGENT_APPS_LABELS, versionText } from '../../../shared/constants/agentAppsLabels';
-import { APP_TYPE, DEVICE_TYPE, SELECTABLE_APP_TYPES, type DeviceTypeCode } from '../../../shared/constants/domain';
+import { APP_TYPE, DEVICE_TYPE, type DeviceTypeCode } from '../../../shared/constants/domain';
 import { FIELD_LABELS } from '../../../shared/constants/fieldLabels';
 import {
   lockAppBody,
@@ -17,7 +17,7 @@ import { AppModal } from '../../components/AppModal';
 import { showServerError, type SaveOutcome } from '../../components/serverFieldError';
 import { TextInput } from '../../components/TextInput';
 import { useContractForm } from '../../components/useContractForm';
-import { codeInput } from './agentAppsShared';
+import { AppDownloadFields, AppTypeSelect, ExactTextInput, useShownWhileClosing } from './agentAppsShared';
 
 const L = AGENT_APPS_LABELS.lockApp;
 const C = AGENT_APPS_LABELS.common;
@@ -85,8 +85,6 @@ function LockAppForm({
     // 409 'Ya existe esa versión de la app de bloqueo…', or a 400 naming a field.
     if (outcome) showServerError(form, outcome.error);
   });
-  const appTypeId = `${FORM_ID}-appType`;
-  const appTypeError = errors.appType?.message;
   const smartphone = deviceType === DEVICE_TYPE.SMARTPHONE;
 
   return (
@@ -99,69 +97,20 @@ function LockAppForm({
           <TextInput label={F.versionApp} autoComplete="off" error={errors.versionApp?.message} {...form.register('versionApp')} />
         </Col>
         <Col md={6}>
-          <Form.Group controlId={appTypeId}>
-            <Form.Label>{F.appType}</Form.Label>
-            <Form.Select
-              isInvalid={Boolean(appTypeError)}
-              aria-invalid={appTypeError ? true : undefined}
-              aria-describedby={appTypeError ? `${appTypeId}-error` : undefined}
-              {...form.register('appType', { setValueAs: codeInput })}
-            >
-              <option value="">{C.selectAppType}</option>
-              {SELECTABLE_APP_TYPES.map((t) => (
-                <option key={t.code} value={t.code}>
-                  {t.label}
-                </option>
-              ))}
-            </Form.Select>
-            {appTypeError && (
-              <Form.Control.Feedback type="invalid" id={`${appTypeId}-error`}>
-                {appTypeError}
-              </Form.Control.Feedback>
-            )}
-          </Form.Group>
+          <AppTypeSelect form={form} id={`${FORM_ID}-appType`} label={F.appType} />
         </Col>
         {smartphone && (
           <Col md={6}>
-            <TextInput
+            <ExactTextInput
               label={F.packageName}
-              className="font-monospace"
-              autoComplete="off"
-              spellCheck={false}
-              autoCapitalize="off"
               placeholder={AGENT_APPS_LABELS.businessApps.packagePlaceholder}
-              aria-describedby={`${FORM_ID}-packageName-help`}
+              help={{ id: `${FORM_ID}-packageName-help`, text: L.packageHelp }}
               error={errors.packageName?.message}
               {...form.register('packageName')}
             />
-            <Form.Text id={`${FORM_ID}-packageName-help`}>{L.packageHelp}</Form.Text>
           </Col>
         )}
-        <Col xs={12}>
-          <TextInput
-            label={F.downloadUrl}
-            type="url"
-            inputMode="url"
-            autoComplete="off"
-            spellCheck={false}
-            placeholder={L.urlPlaceholder}
-            error={errors.downloadUrl?.message}
-            {...form.register('downloadUrl')}
-          />
-        </Col>
-        <Col xs={12}>
-          <TextInput
-            label={F.sha256}
-            className="font-monospace"
-            autoComplete="off"
-            spellCheck={false}
-            autoCapitalize="off"
-            aria-describedby={`${FORM_ID}-sha256-help`}
-            error={errors.sha256?.message}
-            {...form.register('sha256')}
-          />
-          <Form.Text id={`${FORM_ID}-sha256-help`}>{L.sha256Help}</Form.Text>
-        </Col>
+        <AppDownloadFields form={form} formId={FORM_ID} fieldLabels={F} labels={L} />
         <Col xs={12}>
           <ReleaseNotesField form={form} />
         </Col>
@@ -181,9 +130,7 @@ export interface LockAppFormModalProps {
 
 /** Create or edit a lock-app version (AppModal with 'Guardar' / 'Cancelar'). */
 export function LockAppFormModal({ deviceType, editing, loading, onClose, onSubmit }: LockAppFormModalProps) {
-  // While the dialog fades out (`editing` back to null) it keeps its title and form.
-  const [shown, setShown] = useState(editing);
-  if (editing !== null && editing !== shown) setShown(editing);
+  const shown = useShownWhileClosing(editing);
   return (
     <AppModal
       show={editing !== null}

@@ -1,7 +1,6 @@
 import { useState } from 'react';
 import Alert from 'react-bootstrap/Alert';
 import Button from 'react-bootstrap/Button';
-import ButtonGroup from 'react-bootstrap/ButtonGroup';
 import { AGENT_APPS_LABELS, appTypeLabel, versionText } from '../../../shared/constants/agentAppsLabels';
 import { DEVICE_TYPE, deviceTypeLabel, type DeviceTypeCode } from '../../../shared/constants/domain';
 import { PATHS } from '../../../shared/constants/routes';
@@ -11,7 +10,7 @@ import { formErrorOf } from '../../api/apiErrors';
 import type { ApiError } from '../../api/axiosBaseQuery';
 import type { PageProps } from '../../app/lazyPage';
 import { AppModal } from '../../components/AppModal';
-import { DataTable, type DataTableColumn } from '../../components/DataTable';
+import type { DataTableColumn } from '../../components/DataTable';
 import { displayValue } from '../../components/EmptyValue';
 import { IconButton } from '../../components/IconButton';
 import type { SaveOutcome } from '../../components/serverFieldError';
@@ -23,7 +22,7 @@ import {
   useSetCurrentLockAppMutation,
   useUpdateLockAppMutation,
 } from './agentSettingsApi';
-import { ChangedCell, DeviceActionNote } from './agentAppsShared';
+import { AppRowActions, AppsPageHeader, AppsTable, ChangedCell, DeleteAppModal, DeviceActionNote } from './agentAppsShared';
 import { LockAppFormModal } from './LockAppFormModal';
 
 const L = AGENT_APPS_LABELS.lockApp;
@@ -135,44 +134,30 @@ export default function LockAppPage({ title, path }: PageProps) {
 
   return (
     <section>
-      <div className="d-flex flex-wrap align-items-center justify-content-between gap-2 mb-3">
-        <h1 className="h3 mb-0">{title}</h1>
-        <Button onClick={() => setEditing('new')}>
-          <i className="bi bi-plus-lg me-2" aria-hidden="true" />
-          {L.create}
-        </Button>
-      </div>
+      <AppsPageHeader title={title} labels={L} onCreate={() => setEditing('new')} />
       {list.data && rows.length > 0 && (
         <p className="mb-2" data-testid="lock-app-current">
           {current ? L.currentIs(nameOf(current)) : L.noCurrent}
         </p>
       )}
       <DeviceActionNote text={L.pushNote.before} action={L.pushNote.action} />
-      <DataTable
+      <AppsTable
+        list={list}
+        labels={L}
+        onCreate={() => setEditing('new')}
         columns={columns}
-        rows={rows}
         getRowId={(v) => v.id}
         rowAttributes={(v) => ({ 'data-testid': `lock-app-row-${nameOf(v)}`, 'data-current': String(v.isCurrent) })}
         caption={L.caption(typeLabel)}
-        loading={list.isLoading}
-        loadingLabel={L.loading}
-        fetching={list.isFetching}
-        error={list.isError && !list.data}
-        onRetry={() => void list.refetch()}
         emptyTestId="lock-app-empty"
-        empty={
-          <>
-            <p className="mb-1">{L.empty}</p>
-            <p className="text-body-secondary">{L.emptyHelp}</p>
-            {/* Solid: the outline variant lacks contrast on the page's tertiary background. */}
-            <Button variant="primary" onClick={() => setEditing('new')}>
-              {L.create}
-            </Button>
-          </>
-        }
-        placeholderRows={3}
         rowActions={(v) => (
-          <ButtonGroup size="sm">
+          <AppRowActions
+            name={nameOf(v)}
+            labels={L}
+            deleteTitle={v.isCurrent ? L.cannotDeleteCurrent : C.delete}
+            onEdit={() => setEditing(v)}
+            onDelete={() => setDeletingId(v.id)}
+          >
             <IconButton
               variant="outline-success"
               icon="check2-circle"
@@ -181,15 +166,7 @@ export default function LockAppPage({ title, path }: PageProps) {
               disabled={v.isCurrent}
               onClick={() => setMarkingId(v.id)}
             />
-            <IconButton variant="outline-primary" icon="pencil" label={L.editOf(nameOf(v))} title={C.edit} onClick={() => setEditing(v)} />
-            <IconButton
-              variant="outline-danger"
-              icon="trash"
-              label={L.deleteOf(nameOf(v))}
-              title={v.isCurrent ? L.cannotDeleteCurrent : C.delete}
-              onClick={() => setDeletingId(v.id)}
-            />
-          </ButtonGroup>
+          </AppRowActions>
         )}
       />
       <LockAppFormModal
@@ -216,11 +193,9 @@ export default function LockAppPage({ title, path }: PageProps) {
         )}
       </AppModal>
       {/* The current version cannot be deleted: the dialog says so and only closes. */}
-      <AppModal
+      <DeleteAppModal
         show={deleting !== null}
         title={L.deleteTitle}
-        confirmLabel={C.delete}
-        confirmVariant="danger"
         loading={deleteState.isLoading}
         readOnly={deleting?.isCurrent ?? false}
         onClose={() => setDeletingId(null)}
@@ -237,7 +212,7 @@ export default function LockAppPage({ title, path }: PageProps) {
               {deleting.devices > 0 && <p className="mb-0 text-body-secondary">{L.devicesOf(deleting.devices)}</p>}
             </>
           ))}
-      </AppModal>
+      </DeleteAppModal>
       <AppModal show={notesOf !== null} title={notesOf ? L.notesTitle(nameOf(notesOf)) : ''} readOnly onClose={() => setNotesOf(null)}>
         <p className="mb-0" style={{ whiteSpace: 'pre-wrap' }} data-testid="lock-app-notes">
           {notesOf?.releaseNotes}

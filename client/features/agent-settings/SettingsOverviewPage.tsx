@@ -69,6 +69,33 @@ function OpenLink({ path, title }: { path: string | undefined; title: string }) 
   );
 }
 
+/** A card of the overview: its title and description, what it says, and the link to its page. */
+function OverviewCard({
+  testId,
+  title,
+  description,
+  path,
+  children,
+}: {
+  testId: string;
+  title: string;
+  description: string;
+  /** The card's page (the link shows when the profile grants it). */
+  path: string | undefined;
+  children: ReactNode;
+}) {
+  return (
+    <Card className="h-100" data-testid={testId}>
+      <Card.Body>
+        <h2 className="h5">{title}</h2>
+        <p className="small text-body-secondary">{description}</p>
+        {children}
+      </Card.Body>
+      <OpenLink path={path} title={title} />
+    </Card>
+  );
+}
+
 /** One section: its global values, its last change and the groups that override it. */
 function SectionCard({
   deviceType,
@@ -84,26 +111,21 @@ function SectionCard({
   const values = data?.values ?? {};
   const fields = fieldsOf(deviceType, section.key).filter((f) => isActive(f, values));
   return (
-    <Card className="h-100" data-testid={`overview-${section.key}`}>
-      <Card.Body>
-        <h2 className="h5">{section.title}</h2>
-        <p className="small text-body-secondary">{section.description}</p>
-        <Facts>
-          {fields.map((f) => (
-            <Fact key={f.key} label={f.label}>
-              <SummaryValue field={f} value={values[f.key]} />
-            </Fact>
-          ))}
-        </Facts>
-        <p className="small mb-2">
-          <span className="text-body-secondary">{L.lastChange}: </span>
-          {data?.updatedAt ? L.lastChangeBy(formatDateTime(data.updatedAt), data.updatedBy) : L.neverChanged}
-        </p>
-        <h3 className="h6 mb-1">{L.overrides}</h3>
-        <SettingsOverrides overrides={data?.overrides ?? []} pagePath={path && allowed.has(path) ? path : undefined} withKeys={false} />
-      </Card.Body>
-      <OpenLink path={path} title={section.title} />
-    </Card>
+    <OverviewCard testId={`overview-${section.key}`} title={section.title} description={section.description} path={path}>
+      <Facts>
+        {fields.map((f) => (
+          <Fact key={f.key} label={f.label}>
+            <SummaryValue field={f} value={values[f.key]} />
+          </Fact>
+        ))}
+      </Facts>
+      <p className="small mb-2">
+        <span className="text-body-secondary">{L.lastChange}: </span>
+        {data?.updatedAt ? L.lastChangeBy(formatDateTime(data.updatedAt), data.updatedBy) : L.neverChanged}
+      </p>
+      <h3 className="h6 mb-1">{L.overrides}</h3>
+      <SettingsOverrides overrides={data?.overrides ?? []} pagePath={path && allowed.has(path) ? path : undefined} withKeys={false} />
+    </OverviewCard>
   );
 }
 
@@ -111,36 +133,26 @@ function SectionCard({
 function LockAppCard({ deviceType, lockApp }: { deviceType: DeviceTypeCode; lockApp: SettingsOverview['lockApp'] }) {
   const current = lockApp.current;
   return (
-    <Card className="h-100" data-testid="overview-lock-app">
-      <Card.Body>
-        <h2 className="h5">{L.lockApp}</h2>
-        <p className="small text-body-secondary">{L.lockAppDescription}</p>
-        <Facts>
-          <Fact label={L.currentVersion}>
-            <span data-testid="overview-current-version">{current ? `${current.versionName} (${current.versionApp})` : SPEC_TEXT.notAvailable}</span>
-          </Fact>
-          <Fact label={L.versions}>{count(lockApp.versions)}</Fact>
-          <Fact label={L.devices}>{count(lockApp.devices)}</Fact>
-          <Fact label={L.outdated}>{L.outdatedCount(lockApp.outdated)}</Fact>
-        </Facts>
-      </Card.Body>
-      <OpenLink path={LOCK_APP_PATHS[deviceType]} title={L.lockApp} />
-    </Card>
+    <OverviewCard testId="overview-lock-app" title={L.lockApp} description={L.lockAppDescription} path={LOCK_APP_PATHS[deviceType]}>
+      <Facts>
+        <Fact label={L.currentVersion}>
+          <span data-testid="overview-current-version">{current ? `${current.versionName} (${current.versionApp})` : SPEC_TEXT.notAvailable}</span>
+        </Fact>
+        <Fact label={L.versions}>{count(lockApp.versions)}</Fact>
+        <Fact label={L.devices}>{count(lockApp.devices)}</Fact>
+        <Fact label={L.outdated}>{L.outdatedCount(lockApp.outdated)}</Fact>
+      </Facts>
+    </OverviewCard>
   );
 }
 
 function BusinessAppsCard({ total }: { total: number }) {
   return (
-    <Card className="h-100" data-testid="overview-business-apps">
-      <Card.Body>
-        <h2 className="h5">{L.businessApps}</h2>
-        <p className="small text-body-secondary">{L.businessAppsDescription}</p>
-        <Facts>
-          <Fact label={L.businessAppsTotal}>{count(total)}</Fact>
-        </Facts>
-      </Card.Body>
-      <OpenLink path={PATHS.businessApp} title={L.businessApps} />
-    </Card>
+    <OverviewCard testId="overview-business-apps" title={L.businessApps} description={L.businessAppsDescription} path={PATHS.businessApp}>
+      <Facts>
+        <Fact label={L.businessAppsTotal}>{count(total)}</Fact>
+      </Facts>
+    </OverviewCard>
   );
 }
 
