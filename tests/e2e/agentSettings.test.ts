@@ -138,7 +138,8 @@ describeWithBrowser('agent settings pages in Chromium', () => {
     // The history of the last page says what changed.
     const history = page.getByTestId('settings-history');
     await history.getByRole('button', { name: /Historial de cambios/ }).click();
-    await history.getByText(`${label('release_uninstall_agent')}: Predeterminado (Sí) → No`).waitFor();
+    // The global scope's history says the value that applied before (here the default).
+    await history.getByText(`${label('release_uninstall_agent')}: Sí → No`).waitFor();
     expect(problems).toEqual([]);
   }, 180_000);
 
