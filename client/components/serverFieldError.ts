@@ -1,4 +1,4 @@
-import type { FieldPath, FieldValues, UseFormReturn } from 'react-hook-form';
+import type { FieldError, FieldPath, FieldValues, UseFormReturn } from 'react-hook-form';
 import type { FormError } from '../api/apiErrors';
 
 /** What a form's save answered: nothing when it worked, else the API's error (already toasted). */
@@ -17,4 +17,16 @@ export function showServerError<T extends FieldValues, C, O>(form: UseFormReturn
   const name = (form.getValues(error.field as FieldPath<T>) === undefined ? top : error.field) as FieldPath<T>;
   form.setError(name, { type: 'server', message: error.message }, { shouldFocus: true });
   return true;
+}
+
+/** The first message of a field's errors, its items' included (a list field: `groupIds.0`, `paths.1`). */
+export function firstMessage(error: unknown): string | undefined {
+  if (!error || typeof error !== 'object') return undefined;
+  const own = (error as Partial<FieldError>).message;
+  if (typeof own === 'string' && own) return own;
+  for (const item of Object.values(error)) {
+    const message = item && typeof item === 'object' && 'message' in item ? (item as FieldError).message : undefined;
+    if (message) return message;
+  }
+  return undefined;
 }

@@ -1,26 +1,14 @@
 import Form from 'react-bootstrap/Form';
-import { useWatch, type FieldError } from 'react-hook-form';
+import { useWatch } from 'react-hook-form';
 import type * as z from 'zod';
 import { ADMIN_LABELS as L } from '../../../shared/constants/adminLabels';
 import { roleBody, type Role, type RoleBody } from '../../../shared/contracts/roles';
-import { showServerError, type SaveOutcome } from '../../components/serverFieldError';
+import { showServerError, type SaveOutcome, firstMessage } from '../../components/serverFieldError';
 import { TextInput } from '../../components/TextInput';
 import { useContractForm } from '../../components/useContractForm';
 import { PermissionTree } from './PermissionTree';
 
 type RoleFormFields = z.input<typeof roleBody>;
-
-/** The first message of a field's errors, its items' included (`paths.3`). */
-function firstMessage(error: unknown): string | undefined {
-  if (!error || typeof error !== 'object') return undefined;
-  const own = (error as Partial<FieldError>).message;
-  if (typeof own === 'string' && own) return own;
-  for (const item of Object.values(error)) {
-    const message = item && typeof item === 'object' && 'message' in item ? (item as FieldError).message : undefined;
-    if (message) return message;
-  }
-  return undefined;
-}
 
 export interface RoleFormProps {
   formId: string;

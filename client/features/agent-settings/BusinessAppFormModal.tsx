@@ -3,12 +3,12 @@ import Button from 'react-bootstrap/Button';
 import Col from 'react-bootstrap/Col';
 import Form from 'react-bootstrap/Form';
 import Row from 'react-bootstrap/Row';
-import { useWatch, type FieldError } from 'react-hook-form';
+import { useWatch } from 'react-hook-form';
 import { AGENT_APPS_LABELS } from '../../../shared/constants/agentAppsLabels';
 import { FIELD_LABELS } from '../../../shared/constants/fieldLabels';
 import { businessAppBody, type BusinessApp, type BusinessAppBody, type BusinessAppBodyInput } from '../../../shared/contracts/agentSettings';
 import { AppModal } from '../../components/AppModal';
-import { showServerError, type SaveOutcome } from '../../components/serverFieldError';
+import { showServerError, type SaveOutcome, firstMessage } from '../../components/serverFieldError';
 import { TextInput } from '../../components/TextInput';
 import { useContractForm } from '../../components/useContractForm';
 import { useListGroupsQuery } from '../../api/groupsApi';
@@ -22,18 +22,6 @@ const FORM_ID = 'business-app-form';
 const FILTER_FROM = 8;
 
 // The business app form ----------------------------------------------------------------
-
-/** The first message of a field's errors, its items' included (`groupIds.0`). */
-function firstMessage(error: unknown): string | undefined {
-  if (!error || typeof error !== 'object') return undefined;
-  const own = (error as Partial<FieldError>).message;
-  if (typeof own === 'string' && own) return own;
-  for (const item of Object.values(error)) {
-    const message = item && typeof item === 'object' && 'message' in item ? (item as FieldError).message : undefined;
-    if (message) return message;
-  }
-  return undefined;
-}
 
 interface GroupOption {
   id: number;
