@@ -1,8 +1,8 @@
 import { useEffect, useMemo, useRef, type ReactNode } from 'react';
-import Alert from 'react-bootstrap/Alert';
 import Button from 'react-bootstrap/Button';
 import Table from 'react-bootstrap/Table';
 import { createColumnHelper, FlexRender, tableFeatures, useTable, type RowData } from '@tanstack/react-table';
+import { LoadError } from './LoadError';
 import { DATA_TABLE_LABELS as L } from '../../shared/constants/labels';
 import type { SortOrder } from './useListParams';
 
@@ -169,17 +169,7 @@ export function DataTable<T extends RowData, S extends string = string>(props: D
   // Narrow screens keep the headers that do something (sorting, selecting the page) as a bar.
   const headerBar = selection !== undefined || (sort !== undefined && columns.some((c) => c.sortKey !== undefined));
 
-  if (error && rows.length === 0)
-    return (
-      <Alert variant="danger" className="d-flex align-items-center justify-content-between">
-        <span>{L.loadError}</span>
-        {onRetry && (
-          <Button variant="outline-danger" size="sm" onClick={onRetry}>
-            {L.retry}
-          </Button>
-        )}
-      </Alert>
-    );
+  if (error && rows.length === 0) return <LoadError onRetry={onRetry} />;
   if (!loading && !fetching && rows.length === 0)
     return (
       <div className="py-4 text-center" data-testid={props.emptyTestId}>

@@ -1,6 +1,4 @@
 import type { ReactNode } from 'react';
-import Alert from 'react-bootstrap/Alert';
-import Button from 'react-bootstrap/Button';
 import Card from 'react-bootstrap/Card';
 import Col from 'react-bootstrap/Col';
 import Row from 'react-bootstrap/Row';
@@ -14,6 +12,7 @@ import { SPEC_TEXT } from '../../../shared/messages';
 import type { PageProps } from '../../app/lazyPage';
 import { useCurrentUser } from '../../auth/CurrentUserContext';
 import { formatDateTime } from '../../components/formatDate';
+import { LoadError } from '../../components/LoadError';
 import { PageSpinner } from '../../components/PageSpinner';
 import { useSettingsOverviewQuery } from './agentSettingsApi';
 import { formatSettingValue } from './settingsForm';
@@ -168,15 +167,7 @@ export default function SettingsOverviewPage({ title, path }: PageProps) {
   const query = useSettingsOverviewQuery(deviceType);
   const data = query.data;
   let content: ReactNode;
-  if (!data && query.isError)
-    content = (
-      <Alert variant="danger" className="d-flex flex-wrap align-items-center justify-content-between gap-2">
-        <span>{AGENT_SETTINGS_LABELS.common.loadError}</span>
-        <Button variant="outline-danger" size="sm" onClick={() => void query.refetch()}>
-          {AGENT_SETTINGS_LABELS.common.retry}
-        </Button>
-      </Alert>
-    );
+  if (!data && query.isError) content = <LoadError message={AGENT_SETTINGS_LABELS.common.loadError} onRetry={() => void query.refetch()} />;
   else if (!data) content = <PageSpinner />;
   else
     content = (

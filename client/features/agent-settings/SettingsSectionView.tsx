@@ -17,6 +17,7 @@ import { SettingsHistory } from './SettingsHistory';
 import { SettingsOverrides } from './SettingsOverrides';
 import { sectionOfPath } from './settingsPaths';
 import { SettingsScopeBar } from './SettingsScopeBar';
+import { LoadError } from '../../components/LoadError';
 
 const L = AGENT_SETTINGS_LABELS;
 
@@ -76,12 +77,7 @@ export function SettingsSectionView({ title, path, aside }: SettingsSectionViewP
           </Button>
         </Alert>
       ) : (
-        <Alert variant="danger" className="d-flex flex-wrap align-items-center justify-content-between gap-2">
-          <span>{L.common.loadError}</span>
-          <Button variant="outline-danger" size="sm" onClick={() => void query.refetch()}>
-            {L.common.retry}
-          </Button>
-        </Alert>
+        <LoadError message={L.common.loadError} onRetry={() => void query.refetch()} />
       );
   } else if (!answer) {
     content = <PageSpinner />;
