@@ -4,7 +4,7 @@ import { FIELD_LABELS } from '../constants/fieldLabels';
 import { AGENT_MESSAGES as A, INVENTORY_MESSAGES as M } from '../messages';
 import { deviceTypeField, imeiField } from './devices';
 import { fieldError, optionalTextField, paramError, textField } from './fields';
-import { agentBusinessApp } from './agentSettings';
+import { agentBusinessAppResponse } from './agentSettings';
 
 const L = FIELD_LABELS.agent;
 
@@ -204,7 +204,7 @@ export const agentSettingsResponse = z.strictObject({
   settings: z.record(z.string(), z.union([z.boolean(), z.number(), z.string(), z.null()])),
   /** Where to download the lock screen's logo (null: none). */
   logoUrl: z.string().nullable(),
-  businessApps: z.array(agentBusinessApp),
+  businessApps: z.array(agentBusinessAppResponse),
   lockApp: z
     .strictObject({
       versionName: z.string(),

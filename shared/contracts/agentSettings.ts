@@ -344,7 +344,7 @@ export const businessAppResponse = z.strictObject({
 export type BusinessApp = z.infer<typeof businessAppResponse>;
 
 /** What an agent receives of a business app (GET /agent/v1/settings) and the audit log keeps. */
-export const agentBusinessApp = businessAppResponse.pick({
+export const agentBusinessAppResponse = businessAppResponse.pick({
   name: true,
   packageName: true,
   versionName: true,
@@ -353,7 +353,7 @@ export const agentBusinessApp = businessAppResponse.pick({
   downloadUrl: true,
   sha256: true,
 });
-export type AgentBusinessApp = z.infer<typeof agentBusinessApp>;
+export type AgentBusinessApp = z.infer<typeof agentBusinessAppResponse>;
 
 /** The agent's view of a business app. */
 export const forAgents = (a: BusinessApp): AgentBusinessApp => ({
