@@ -4,7 +4,7 @@ import { render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { useState } from 'react';
 import { Link, MemoryRouter, Route, Routes, useLocation } from 'react-router-dom';
-import { UNSAVED_CHANGES_LABELS as L } from '../../shared/constants/agentSettingsLabels';
+import { UNSAVED_CHANGES_LABELS as L } from '../../shared/constants/labels';
 import { useUnsavedChangesGuard } from './useUnsavedChangesGuard';
 
 let where = '';

@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useRef, useState, type ReactElement } from 'react';
 import { useLocation, useNavigate } from 'react-router-dom';
-import { UNSAVED_CHANGES_LABELS as L } from '../../shared/constants/agentSettingsLabels';
+import { UNSAVED_CHANGES_LABELS as L } from '../../shared/constants/labels';
 import { AppModal } from './AppModal';
 
 export interface UnsavedChangesGuard {

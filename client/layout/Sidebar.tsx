@@ -8,10 +8,11 @@ import { useGetVersionAppQuery, type AppVersion } from '../api/portalApi';
 import { useAppSelector } from '../app/hooks';
 import { useCurrentUser } from '../auth/CurrentUserContext';
 import { useNarrowScreen } from './useNarrowScreen';
+import { appVersionLabel } from '../../shared/constants/domain';
 
 /** 'name (version)' or 'N/A' (specification §3). */
 export function appVersionText(v: AppVersion | undefined): string {
-  return v?.version_name && v.version_app ? `${v.version_name} (${v.version_app})` : SPEC_TEXT.notAvailable;
+  return v?.version_name && v.version_app ? appVersionLabel(v.version_name, v.version_app) : SPEC_TEXT.notAvailable;
 }
 
 /**

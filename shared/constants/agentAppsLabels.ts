@@ -15,18 +15,12 @@ export function appTypeLabel(code: number): string {
   return SELECTABLE_APP_TYPES.find((t) => t.code === code)?.label ?? `Tipo ${code}`;
 }
 
-/** 'name (version)', as the sidebar footer shows the current lock app. */
-export const versionText = (name: string, version: string | number) => `${name} (${version})`;
-
 export const AGENT_APPS_LABELS = {
   common: {
     edit: 'Editar',
     delete: 'Eliminar',
-    retry: 'Reintentar',
     selectAppType: 'Seleccione el tipo de app',
     updatedBy: (email: string) => `por ${email}`,
-    /** A text counter, e.g. '12/2000'. */
-    counter: (length: number, max: number) => `${length}/${max}`,
     /** The end of the notes on the device actions: 'desde {link}.' */
     from: 'desde',
     devicesPage: 'la página de dispositivos',

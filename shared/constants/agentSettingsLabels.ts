@@ -8,19 +8,10 @@
 const count = (n: number) => n.toLocaleString('es-MX');
 const plural = (n: number, one: string, many: string) => `${count(n)} ${n === 1 ? one : many}`;
 
-/** The dialog that stops a navigation away from a form with unsaved changes. */
-export const UNSAVED_CHANGES_LABELS = {
-  title: 'Cambios sin guardar',
-  question: '¿Salir sin guardar los cambios?',
-  leave: 'Salir sin guardar',
-  stay: 'Seguir editando',
-} as const;
-
 export const AGENT_SETTINGS_LABELS = {
   common: {
     loading: 'Cargando...',
     loadError: 'No se pudo cargar la configuración',
-    retry: 'Reintentar',
     yes: 'Sí',
     no: 'No',
     /** A value that is an uploaded image (the logo) in a summary or a change. */
@@ -42,8 +33,6 @@ export const AGENT_SETTINGS_LABELS = {
   form: {
     saved: 'Configuración guardada',
     reload: 'Recargar',
-    /** The character counter of a text, e.g. '12 / 350'. */
-    counter: (length: number, max: number) => `${count(length)} / ${count(max)}`,
     counterOf: (label: string, length: number, max: number) => `${label}: ${count(length)} de ${count(max)} caracteres`,
     colorPicker: (label: string) => `${label}: selector de color`,
     colorHex: (label: string) => `${label} (hexadecimal)`,

@@ -29,6 +29,11 @@ export function deviceTypeLabel(code: number): string {
   return Object.hasOwn(DEVICE_TYPE_LABELS, code) ? DEVICE_TYPE_LABELS[code as DeviceTypeCode] : String(code);
 }
 
+// §3 App version -----------------------------------------------------------------------
+
+/** An app version as the specification shows it: 'name (version)'. */
+export const appVersionLabel = (name: string, version: string | number) => `${name} (${version})`;
+
 // §3 App types --------------------------------------------------------------------------
 
 export const APP_TYPES = [

@@ -13,12 +13,8 @@ export const INVENTORY_LABELS = {
     all: 'Todos',
     confirm: 'Confirmar',
     close: 'Cerrar',
-    retry: 'Reintentar',
-    loadError: 'No se pudo cargar la información',
     loading: 'Cargando...',
     noGroup: 'Sin grupo',
-    /** A text counter, e.g. '12/500'. */
-    counter: (length: number, max: number) => `${length}/${max}`,
   },
 
   /** The enrolled devices page: table, filters, paging, export. */

@@ -19,6 +19,8 @@ export const LABELS = {
   copyLabel: (label: string) => `Copiar ${label}`,
   /** Specification §5: '<label> <text> copiado', e.g. 'IMEI 356938035643809 copiado'. */
   copied: (label: string, text: string) => `${label} ${text} ${SPEC_TEXT.copied}`,
+  /** The counter under a text field: '12/500'. */
+  counter: (length: number, max: number) => `${length.toLocaleString('es-MX')}/${max.toLocaleString('es-MX')}`,
 } as const;
 
 /** Texts of the one data table (loading, error, sorting, selection, row actions). */
@@ -31,4 +33,12 @@ export const DATA_TABLE_LABELS = {
   sortBy: (column: string) => `Ordenar por ${column}`,
   perPage: 'Resultados por página',
   pagination: 'Paginación',
+} as const;
+
+/** The dialog that stops a navigation away from a form with unsaved changes. */
+export const UNSAVED_CHANGES_LABELS = {
+  title: 'Cambios sin guardar',
+  question: '¿Salir sin guardar los cambios?',
+  leave: 'Salir sin guardar',
+  stay: 'Seguir editando',
 } as const;

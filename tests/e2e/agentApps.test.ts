@@ -16,6 +16,8 @@ import { seriousViolations } from '../helpers/axe';
 import { collectProblems, describeWithBrowser, waitForHydration } from '../helpers/browser';
 import { insertGroup } from '../helpers/inventoryFixtures';
 import { ADMIN_EMAIL, dismissToasts, signIn, toast, usePortalBrowser, waitForLayout } from '../helpers/portalSession';
+import { LABELS } from '../../shared/constants/labels';
+import { RELEASE_NOTES_MAX } from '../../shared/contracts/agentSettings';
 
 const BA = AGENT_APPS_LABELS.businessApps;
 const LA = AGENT_APPS_LABELS.lockApp;
@@ -195,7 +197,7 @@ describeWithBrowser('business apps and lock-app pages in Chromium', () => {
     await dialog
       .getByLabel(FL.releaseNotes, { exact: true })
       .fill('Primera línea de las notas de esta versión de prueba, bastante larga.\nSegunda línea.');
-    expect(await dialog.innerText()).toContain('/2000');
+    expect(await dialog.innerText()).toContain(LABELS.counter(84, RELEASE_NOTES_MAX));
     expect(await axeProblems(page)).toEqual([]);
     await dialog.getByRole('button', { name: SPEC_TEXT.save, exact: true }).click();
     await toast(page, LA.createdDone('Macrolock E2E (7.0.1)')).waitFor();

@@ -11,7 +11,8 @@
 import zlib from 'node:zlib';
 import type { Locator, Page } from 'playwright-core';
 import { settingField, SETTINGS_SECTIONS } from '../../shared/agentSettings';
-import { AGENT_SETTINGS_LABELS, UNSAVED_CHANGES_LABELS as U } from '../../shared/constants/agentSettingsLabels';
+import { AGENT_SETTINGS_LABELS } from '../../shared/constants/agentSettingsLabels';
+import { UNSAVED_CHANGES_LABELS as U } from '../../shared/constants/labels';
 import { MENU, PATHS } from '../../shared/constants/routes';
 import { SPEC_TEXT } from '../../shared/messages';
 import { seriousViolations } from '../helpers/axe';
@@ -211,7 +212,7 @@ describeWithBrowser('agent settings pages in Chromium', () => {
     expect(await preview.getByTestId('preview-title').innerText()).toBe('Pago vencido');
     await main.getByLabel(label('screen_message'), { exact: true }).fill('Pague en cualquier sucursal para desbloquear su equipo.');
     expect(await preview.getByTestId('preview-message').innerText()).toBe('Pague en cualquier sucursal para desbloquear su equipo.');
-    expect(await main.getByTestId('setting-screen_message').innerText()).toContain('55 / 350');
+    expect(await main.getByTestId('setting-screen_message').innerText()).toContain('55/350');
     await main.getByLabel(label('contact_phone'), { exact: true }).fill('+52 55 1234 5678');
     expect(await preview.getByTestId('preview-contact').innerText()).toContain('+52 55 1234 5678');
 

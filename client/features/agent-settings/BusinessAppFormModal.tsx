@@ -13,9 +13,9 @@ import { TextInput } from '../../components/TextInput';
 import { useContractForm } from '../../components/useContractForm';
 import { useListGroupsQuery } from '../../api/groupsApi';
 import { AppDownloadFields, AppTypeSelect, ExactTextInput, HelpedTextInput, integerInput, useShownWhileClosing } from './agentAppsShared';
+import { DATA_TABLE_LABELS } from '../../../shared/constants/labels';
 
 const L = AGENT_APPS_LABELS.businessApps;
-const C = AGENT_APPS_LABELS.common;
 const F = FIELD_LABELS.businessApps;
 const FORM_ID = 'business-app-form';
 /** More groups than this: a filter above the list. */
@@ -81,7 +81,7 @@ function GroupPicker({
         <div className="d-flex align-items-center gap-2 text-danger-emphasis">
           <span>{L.groupsError}</span>
           <Button variant="outline-danger" size="sm" onClick={() => void groups.refetch()}>
-            {C.retry}
+            {DATA_TABLE_LABELS.retry}
           </Button>
         </div>
       ) : options.length === 0 ? (

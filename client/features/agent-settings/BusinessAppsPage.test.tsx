@@ -11,6 +11,7 @@ import { ADMIN_API_MESSAGES, AGENT_SETTINGS_MESSAGES } from '../../../shared/mes
 import { PortalToastContainer } from '../../components/PortalToastContainer';
 import { apiError, renderPortal, seriousViolations, stubRoutes, type ApiCall } from '../../testing/renderPortal';
 import BusinessAppsPage from './BusinessAppsPage';
+import { DATA_TABLE_LABELS } from '../../../shared/constants/labels';
 
 const L = AGENT_APPS_LABELS.businessApps;
 const F = FIELD_LABELS.businessApps;
@@ -274,7 +275,7 @@ test('a list that fails to load offers a retry', async () => {
     },
   });
   const user = renderPage();
-  const retry = await screen.findByRole('button', { name: AGENT_APPS_LABELS.common.retry });
+  const retry = await screen.findByRole('button', { name: DATA_TABLE_LABELS.retry });
   fail = false;
   await user.click(retry);
   expect(await screen.findByTestId('business-app-row-com.tienda.catalogo')).toBeTruthy();

@@ -1,5 +1,6 @@
 import { useState } from 'react';
-import { AGENT_APPS_LABELS, appTypeLabel, versionText } from '../../../shared/constants/agentAppsLabels';
+import { AGENT_APPS_LABELS, appTypeLabel } from '../../../shared/constants/agentAppsLabels';
+import { appVersionLabel } from '../../../shared/constants/domain';
 import type { BusinessApp, BusinessAppBody } from '../../../shared/contracts/agentSettings';
 import { formErrorOf } from '../../api/apiErrors';
 import type { ApiError } from '../../api/axiosBaseQuery';
@@ -51,7 +52,7 @@ export default function BusinessAppsPage({ title }: PageProps) {
   const columns: DataTableColumn<BusinessApp>[] = [
     { id: 'name', header: L.columns.name, cell: (a) => <span className="fw-semibold">{a.name}</span> },
     { id: 'packageName', header: L.columns.packageName, className: 'text-break', cell: (a) => <code className="text-body">{a.packageName}</code> },
-    { id: 'version', header: L.columns.version, className: 'text-nowrap', cell: (a) => versionText(a.versionName, a.versionCode) },
+    { id: 'version', header: L.columns.version, className: 'text-nowrap', cell: (a) => appVersionLabel(a.versionName, a.versionCode) },
     { id: 'appType', header: L.columns.appType, className: 'text-nowrap', cell: (a) => appTypeLabel(a.appType) },
     {
       id: 'groups',

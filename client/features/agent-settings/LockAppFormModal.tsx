@@ -3,7 +3,8 @@ import Col from 'react-bootstrap/Col';
 import Form from 'react-bootstrap/Form';
 import Row from 'react-bootstrap/Row';
 import { useWatch } from 'react-hook-form';
-import { AGENT_APPS_LABELS, versionText } from '../../../shared/constants/agentAppsLabels';
+import { AGENT_APPS_LABELS } from '../../../shared/constants/agentAppsLabels';
+import { appVersionLabel } from '../../../shared/constants/domain';
 import { APP_TYPE, DEVICE_TYPE, type DeviceTypeCode } from '../../../shared/constants/domain';
 import { FIELD_LABELS } from '../../../shared/constants/fieldLabels';
 import {
@@ -18,9 +19,9 @@ import { showServerError, type SaveOutcome } from '../../components/serverFieldE
 import { TextInput } from '../../components/TextInput';
 import { useContractForm } from '../../components/useContractForm';
 import { AppDownloadFields, AppTypeSelect, ExactTextInput, useShownWhileClosing } from './agentAppsShared';
+import { LABELS } from '../../../shared/constants/labels';
 
 const L = AGENT_APPS_LABELS.lockApp;
-const C = AGENT_APPS_LABELS.common;
 const F = FIELD_LABELS.lockApp;
 const FORM_ID = 'lock-app-form';
 
@@ -51,7 +52,7 @@ function ReleaseNotesField({ form }: { form: ReturnType<typeof useContractForm<L
       <div className="d-flex justify-content-between gap-2">
         <Form.Text id={`${id}-help`}>{L.releaseNotesHelp}</Form.Text>
         <Form.Text id={`${id}-counter`} className={`text-nowrap ${value.length > RELEASE_NOTES_MAX ? 'text-danger' : ''}`}>
-          {C.counter(value.length, RELEASE_NOTES_MAX)}
+          {LABELS.counter(value.length, RELEASE_NOTES_MAX)}
         </Form.Text>
       </div>
     </Form.Group>
@@ -134,7 +135,7 @@ export function LockAppFormModal({ deviceType, editing, loading, onClose, onSubm
   return (
     <AppModal
       show={editing !== null}
-      title={shown === 'new' || shown === null ? L.createTitle : `${L.editTitle}: ${versionText(shown.versionName, shown.versionApp)}`}
+      title={shown === 'new' || shown === null ? L.createTitle : `${L.editTitle}: ${appVersionLabel(shown.versionName, shown.versionApp)}`}
       formId={FORM_ID}
       loading={loading}
       size="lg"

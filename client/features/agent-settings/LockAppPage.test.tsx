@@ -10,6 +10,7 @@ import { ADMIN_API_MESSAGES, AGENT_SETTINGS_MESSAGES } from '../../../shared/mes
 import { PortalToastContainer } from '../../components/PortalToastContainer';
 import { apiError, renderPortal, seriousViolations, stubRoutes, type ApiCall } from '../../testing/renderPortal';
 import LockAppPage, { notesPreview } from './LockAppPage';
+import { LABELS } from '../../../shared/constants/labels';
 
 const L = AGENT_APPS_LABELS.lockApp;
 const F = FIELD_LABELS.lockApp;
@@ -131,7 +132,7 @@ test('the form judges with the shared contract: Spanish messages naming each fie
   const notes = field(F.releaseNotes);
   await user.click(notes);
   await user.paste('n'.repeat(RELEASE_NOTES_MAX + 1));
-  expect(dialog.textContent).toContain(`${RELEASE_NOTES_MAX + 1}/${RELEASE_NOTES_MAX}`);
+  expect(dialog.textContent).toContain(LABELS.counter(RELEASE_NOTES_MAX + 1, RELEASE_NOTES_MAX));
   await user.click(within(dialog).getByRole('button', { name: 'Guardar' }));
 
   await waitFor(() => expect(messageOf(field(F.versionName))).toBe(A.empty(F.versionName)));

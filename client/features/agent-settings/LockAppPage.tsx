@@ -1,7 +1,8 @@
 import { useState } from 'react';
 import Alert from 'react-bootstrap/Alert';
 import Button from 'react-bootstrap/Button';
-import { AGENT_APPS_LABELS, appTypeLabel, versionText } from '../../../shared/constants/agentAppsLabels';
+import { AGENT_APPS_LABELS, appTypeLabel } from '../../../shared/constants/agentAppsLabels';
+import { appVersionLabel } from '../../../shared/constants/domain';
 import { DEVICE_TYPE, deviceTypeLabel, type DeviceTypeCode } from '../../../shared/constants/domain';
 import { PATHS } from '../../../shared/constants/routes';
 import type { LockAppBody, LockAppVersion } from '../../../shared/contracts/agentSettings';
@@ -33,7 +34,7 @@ const NOTES_PREVIEW = 60;
 /** The device type of a lock-app page: TV on /agent-settings-tv/app-lock-tv, else smartphones. */
 export const deviceTypeOfPath = (path: string): DeviceTypeCode => (path === PATHS.appLockTv ? DEVICE_TYPE.TV : DEVICE_TYPE.SMARTPHONE);
 
-const nameOf = (v: Pick<LockAppVersion, 'versionName' | 'versionApp'>) => versionText(v.versionName, v.versionApp);
+const nameOf = (v: Pick<LockAppVersion, 'versionName' | 'versionApp'>) => appVersionLabel(v.versionName, v.versionApp);
 
 /** The start of a text: its first line, at most NOTES_PREVIEW characters; null when the whole text fits. */
 export function notesPreview(notes: string): string | null {

@@ -72,7 +72,7 @@ test('the preview follows what is typed: title, message, contact, colours; the m
   await user.clear(message);
   await user.type(message, 'Llame al banco');
   expect(within(preview).getByTestId('preview-message').textContent).toBe('Llame al banco');
-  expect(within(screen.getByTestId('setting-screen_message')).getByText('14 / 350')).toBeTruthy();
+  expect(within(screen.getByTestId('setting-screen_message')).getByText('14/350')).toBeTruthy();
 
   await user.type(screen.getByRole('textbox', { name: label('contact_phone') }), '+52 55 1234 5678');
   await user.type(screen.getByRole('textbox', { name: label('contact_email') }), 'cobranza@banco.mx');

@@ -7,6 +7,7 @@ import type { SettingField as SettingFieldDef, SettingValue } from '../../../sha
 import { AGENT_SETTINGS_LABELS } from '../../../shared/constants/agentSettingsLabels';
 import { LogoField } from './LogoField';
 import { formatSettingValue, type SettingsFormFields, type SettingsFormOutput } from './settingsForm';
+import { LABELS } from '../../../shared/constants/labels';
 
 const L = AGENT_SETTINGS_LABELS.form;
 
@@ -57,7 +58,7 @@ function Counter({ id, form, name, label, max }: { id: string; form: SettingsFor
   const length = typeof value === 'string' ? value.length : 0;
   return (
     <Form.Text id={id} className={`d-block text-end text-nowrap ${length > max ? 'text-danger' : ''}`}>
-      <span aria-hidden="true">{L.counter(length, max)}</span>
+      <span aria-hidden="true">{LABELS.counter(length, max)}</span>
       <span className="visually-hidden">{L.counterOf(label, length, max)}</span>
     </Form.Text>
   );

@@ -8,6 +8,7 @@ import { PATHS } from '../../../shared/constants/routes';
 import type { LockAppVersion, SettingsOverview } from '../../../shared/contracts/agentSettings';
 import { apiError, renderPortal, seriousViolations, stubRoutes } from '../../testing/renderPortal';
 import SettingsOverviewPage from './SettingsOverviewPage';
+import { DATA_TABLE_LABELS } from '../../../shared/constants/labels';
 
 const O = AGENT_SETTINGS_LABELS.overview;
 const label = (key: string) => settingField(key)!.label;
@@ -116,7 +117,7 @@ test('a failed load offers to retry', async () => {
     },
   });
   renderPage(PATHS.agentSettings, [PATHS.agentSettings]);
-  const retry = await screen.findByRole('button', { name: AGENT_SETTINGS_LABELS.common.retry });
+  const retry = await screen.findByRole('button', { name: DATA_TABLE_LABELS.retry });
   expect(screen.getByText(AGENT_SETTINGS_LABELS.common.loadError)).toBeTruthy();
   fail = false;
   retry.click();

@@ -16,6 +16,7 @@ import {
 } from '../../../shared/contracts/deviceActions';
 import { useContractForm } from '../../components/useContractForm';
 import { useNow } from './useNow';
+import { LABELS } from '../../../shared/constants/labels';
 
 const L = INVENTORY_LABELS.actions;
 
@@ -94,7 +95,7 @@ function localMinute(ms: number): string {
 function Counter({ id, value, max }: { id: string; value: string; max: number }) {
   return (
     <Form.Text id={id} className={`d-block text-end ${value.length > max ? 'text-danger' : ''}`}>
-      {INVENTORY_LABELS.common.counter(value.length, max)}
+      {LABELS.counter(value.length, max)}
     </Form.Text>
   );
 }

@@ -1,6 +1,5 @@
 import { useEffect, useRef, useState } from 'react';
 import Alert from 'react-bootstrap/Alert';
-import Button from 'react-bootstrap/Button';
 import Spinner from 'react-bootstrap/Spinner';
 import { ACTION_ORIGINS } from '../../../shared/constants/domain';
 import { DEVICE_ACTION } from '../../../shared/constants/deviceActions';
@@ -13,6 +12,7 @@ import { LoadingButton } from '../../components/LoadingButton';
 import { LIVE_POLL_MS } from './inFlight';
 import { useDeviceHistoryQuery } from './inventoryApi';
 import { formatDateTime } from '../../components/formatDate';
+import { LoadError } from '../../components/LoadError';
 
 const L = INVENTORY_LABELS.history;
 
@@ -113,15 +113,7 @@ function HistoryTimeline({ deviceId, live }: { deviceId: number; live: boolean }
         <span className="visually-hidden">{INVENTORY_LABELS.common.loading}</span>
       </div>
     );
-  if (first.isError && !first.data)
-    return (
-      <Alert variant="danger" className="d-flex align-items-center justify-content-between">
-        <span>{INVENTORY_LABELS.common.loadError}</span>
-        <Button variant="outline-danger" size="sm" onClick={() => void first.refetch()}>
-          {INVENTORY_LABELS.common.retry}
-        </Button>
-      </Alert>
-    );
+  if (first.isError && !first.data) return <LoadError onRetry={() => void first.refetch()} />;
   const total = last.data?.total ?? first.data?.total ?? 0;
   if (total === 0) return <p className="mb-0">{L.empty}</p>;
   const hasMore = pages * HISTORY_DEFAULT_PER_PAGE < total;

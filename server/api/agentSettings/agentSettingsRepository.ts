@@ -183,15 +183,16 @@ export class AgentSettingsRepository {
     return res.rows.map((r) => ({ version: Number(r.version), changedAt: iso(r.changed_at)!, changedBy: r.changed_by, changes: r.changes }));
   }
 
+  /** Whether the group exists; inside a transaction it cannot be deleted until the end (FOR SHARE). */
   async groupExists(id: number): Promise<boolean> {
-    const res = await this.db.query('SELECT 1 FROM device_groups WHERE id = $1', [id]);
+    const res = await this.db.query('SELECT 1 FROM device_groups WHERE id = $1 FOR SHARE', [id]);
     return res.rowCount > 0;
   }
 
-  /** Which of these groups exist. */
+  /** Which of these groups exist (kept from deletion until the transaction ends). */
   async existingGroups(ids: readonly number[]): Promise<number[]> {
     if (ids.length === 0) return [];
-    const res = await this.db.query<{ id: number }>('SELECT id FROM device_groups WHERE id = ANY ($1::integer[])', [ids]);
+    const res = await this.db.query<{ id: number }>('SELECT id FROM device_groups WHERE id = ANY ($1::integer[]) FOR SHARE', [ids]);
     return res.rows.map((r) => r.id);
   }
 

@@ -25,7 +25,7 @@ import {
   type SettingsOverview,
   type SettingsSectionAnswer,
 } from '../../../shared/contracts/agentSettings';
-import type { DeviceTypeCode } from '../../../shared/constants/domain';
+import { appVersionLabel, type DeviceTypeCode } from '../../../shared/constants/domain';
 import { AGENT_SETTINGS_MESSAGES as M } from '../../../shared/messages';
 import { record, type AuditActor } from '../../audit/auditRepository';
 import type { Db, Queryable } from '../../db/Db';
@@ -294,8 +294,8 @@ export class AgentSettingsService {
         entity: 'lock_app_version',
         entityId: id,
         action: 'set_current',
-        before: { actual: previous ? `${previous.versionName} (${previous.versionApp})` : null },
-        after: { actual: `${chosen.versionName} (${chosen.versionApp})` },
+        before: { actual: previous ? appVersionLabel(previous.versionName, previous.versionApp) : null },
+        after: { actual: appVersionLabel(chosen.versionName, chosen.versionApp) },
       });
       return (await repo.lockApp(deviceType, id))!;
     });

@@ -1,5 +1,6 @@
 /** The SQL of enrollment tokens and what the provisioning QR code needs (the current lock-app version). */
 import type { Queryable } from '../../db/Db';
+import { appVersionLabel } from '../../../shared/constants/domain';
 
 export interface EnrollmentTokenRow {
   id: number;
@@ -88,7 +89,9 @@ export class EnrollmentTokensRepository {
       package_checksum: string | null;
     }>('SELECT version_name, version_app, package_name, download_url, package_checksum FROM lock_app_versions WHERE device_type = 1 AND is_current');
     const r = res.rows[0];
-    return r && { version: `${r.version_name} (${r.version_app})`, packageName: r.package_name, url: r.download_url, checksum: r.package_checksum };
+    return (
+      r && { version: appVersionLabel(r.version_name, r.version_app), packageName: r.package_name, url: r.download_url, checksum: r.package_checksum }
+    );
   }
 }
 
