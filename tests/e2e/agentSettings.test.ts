@@ -241,14 +241,17 @@ describeWithBrowser('agent settings pages in Chromium', () => {
     const flag = main.getByRole('switch', { name: label('release_uninstall_agent'), exact: true });
     const before = await flag.isChecked();
     await flag.click();
-    // Reload or close: the browser's own question.
-    expect(
-      await page.evaluate(() => {
+    // Reload or close: the browser's own question, once the page has taken the change (the
+    // guard is armed by an effect after the render; fails by timeout if it never is).
+    await page.waitForFunction(
+      () => {
         const event = new Event('beforeunload', { cancelable: true });
         window.dispatchEvent(event);
         return event.defaultPrevented;
-      }),
-    ).toBe(true);
+      },
+      undefined,
+      { timeout: 5_000 },
+    );
 
     const link = sidebar(page).locator(`a[href="${PATHS.restrictionsLock}"]`);
     await link.click();
