@@ -15,7 +15,7 @@ import {
   type LockDefaults,
 } from '../../../shared/contracts/deviceActions';
 import { useContractForm } from '../../components/useContractForm';
-import { useNow } from './useNow';
+import { useNow } from '../../components/useNow';
 import { LABELS } from '../../../shared/constants/labels';
 
 const L = INVENTORY_LABELS.actions;

@@ -2,7 +2,7 @@ import Alert from 'react-bootstrap/Alert';
 import Table from 'react-bootstrap/Table';
 import { INVENTORY_LABELS } from '../../../shared/constants/inventoryLabels';
 import { BULK_MAX_DEVICES, type BulkPreview } from '../../../shared/contracts/jobs';
-import { statusBadgeClass, statusLabel } from './statusBadge';
+import { statusBadgeClass, statusLabel } from '../../components/statusBadge';
 
 const L = INVENTORY_LABELS.bulk;
 const n = (v: number) => v.toLocaleString('es-MX');

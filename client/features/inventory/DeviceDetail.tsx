@@ -18,9 +18,9 @@ import { DeviceHistory } from './DeviceHistory';
 import { isInFlight, LIVE_POLL_MS } from './inFlight';
 import { inventoryApi, useGetDeviceQuery } from './inventoryApi';
 import { formatDateTime } from '../../components/formatDate';
-import { relativeTime } from './relativeTime';
-import { statusBadgeClass, statusLabel } from './statusBadge';
-import { useNow } from './useNow';
+import { relativeTime } from '../../components/relativeTime';
+import { statusBadgeClass, statusLabel } from '../../components/statusBadge';
+import { useNow } from '../../components/useNow';
 
 const L = INVENTORY_LABELS.detail;
 const F = L.fields;

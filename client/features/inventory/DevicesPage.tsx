@@ -20,7 +20,7 @@ import { useListGroupsQuery } from '../../api/groupsApi';
 import type { ShownOfflineCode } from './OfflineCodeModal';
 import { DEVICE_PER_PAGE_OPTIONS, selectionFilter, useDeviceListQuery } from './useDeviceListQuery';
 import { useGrantedActions } from './useGrantedActions';
-import { useNow } from './useNow';
+import { useNow } from '../../components/useNow';
 
 // The overlays load when first opened: the page's own chunk stays small.
 const ActionModal = lazy(() => import('./ActionModal').then((m) => ({ default: m.ActionModal })));

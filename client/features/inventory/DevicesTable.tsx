@@ -8,9 +8,9 @@ import { DataTable, type DataTableColumn, type PageSelection } from '../../compo
 import { displayValue } from '../../components/EmptyValue';
 import { formatDateTime } from '../../components/formatDate';
 import { DeviceActionMenu } from './DeviceActionMenu';
-import { relativeTime } from './relativeTime';
+import { relativeTime } from '../../components/relativeTime';
 import { DeviceSummary, brandModel } from './DeviceSummary';
-import { statusBadgeClass, statusLabel } from './statusBadge';
+import { statusBadgeClass, statusLabel } from '../../components/statusBadge';
 
 export type { PageSelection };
 
