@@ -49,7 +49,17 @@ export const FIELD_LABELS = {
   roles: { nombre: 'Nombre', paths: 'Páginas', actions: 'Acciones sobre dispositivos' },
   groups: { name: 'Nombre', description: 'Descripción', moveTo: 'Grupo destino' },
   devices: device,
-  deviceFilter: { stage: 'Etapa', status: 'Estado', deviceType: 'Tipo', groupId: 'Grupo', search: 'Búsqueda', ...sorting },
+  deviceFilter: {
+    stage: 'Etapa',
+    status: 'Estado',
+    deviceType: 'Tipo',
+    groupId: 'Grupo',
+    search: 'Búsqueda',
+    inFlight: 'Comando en curso',
+    agentVersion: 'Versión del agente',
+    agentVersionNot: 'Versión del agente excluida',
+    ...sorting,
+  },
   /** Device actions and their payloads (POST /v5/devices/:id/actions, bulk actions). */
   actions: {
     action: 'Acción',

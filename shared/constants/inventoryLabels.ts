@@ -28,6 +28,14 @@ export const INVENTORY_LABELS = {
     tableCaption: 'Dispositivos enrolados',
     empty: 'No hay dispositivos enrolados',
     emptyFiltered: 'Ningún dispositivo coincide con los filtros',
+    /** The filters a dashboard's link sets (no control of their own): removable chips next to the others. */
+    chips: {
+      list: 'Filtros aplicados',
+      inFlight: 'Con comando en curso',
+      agentVersion: (version: string) => `Versión del agente: ${version}`,
+      agentVersionNot: (version: string) => `Versión del agente distinta de ${version}`,
+      remove: (chip: string) => `Quitar filtro ${chip}`,
+    },
     loading: 'Cargando dispositivos',
     columns: {
       imei: 'IMEI',

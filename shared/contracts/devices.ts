@@ -10,7 +10,18 @@ import {
 } from '../constants/domain';
 import { FIELD_LABELS } from '../constants/fieldLabels';
 import { ADMIN_API_MESSAGES, INVENTORY_MESSAGES as M } from '../messages';
-import { csvZoneFields, fieldError, idField, listResponse, oneOfParam, optionalTextField, pagingParams, paramError, textParam } from './fields';
+import {
+  booleanParam,
+  csvZoneFields,
+  fieldError,
+  idField,
+  listResponse,
+  oneOfParam,
+  optionalTextField,
+  pagingParams,
+  paramError,
+  textParam,
+} from './fields';
 
 const F = ADMIN_API_MESSAGES.field;
 const L = FIELD_LABELS.devices;
@@ -83,6 +94,8 @@ export const DEVICE_SORTS = ['createdAt', 'imei', 'lastSeenAt'] as const;
 export type DeviceSort = (typeof DEVICE_SORTS)[number];
 export const DEVICES_DEFAULT_PER_PAGE = 25;
 export const SEARCH_MAX = 64;
+/** The longest agent version a filter names: as long as the agent may report (versionField of the agent contract). */
+export const AGENT_VERSION_MAX = 40;
 
 const statusParam = z
   .string({ error: paramError(Q.status, M.param.status) })
@@ -111,6 +124,12 @@ export const deviceFilterFields = {
   groupId: groupParam.optional(),
   /** IMEI prefix, serial, customer name or credit reference. */
   search: textParam(Q.search, SEARCH_MAX).optional(),
+  /** true: a command in flight (bloqueando, desbloqueando, liberando, configurando…); false: none. */
+  inFlight: booleanParam(Q.inFlight).optional(),
+  /** The agent version the device reports, exactly (released devices, which no longer run the agent, are left out). */
+  agentVersion: textParam(Q.agentVersion, AGENT_VERSION_MAX).optional(),
+  /** Devices that report an agent version other than this one (those that report none, and released ones, are left out). */
+  agentVersionNot: textParam(Q.agentVersionNot, AGENT_VERSION_MAX).optional(),
 };
 export const deviceFilter = z.object(deviceFilterFields);
 export type DeviceFilter = z.infer<typeof deviceFilter>;

@@ -1,5 +1,5 @@
 /** @jest-environment jsdom */
-import { render, screen } from '@testing-library/react';
+import { render, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { STATUS_FILTERS } from '../../../shared/constants/domain';
 import { DeviceFilters, StatusFilterSelect } from './DeviceFilters';
@@ -35,7 +35,10 @@ test('the status filter offers "Todos" and exactly the specification §4 filter 
   expect([...select.querySelectorAll('option')].map((o) => o.getAttribute('value'))).toEqual(['', ...STATUS_FILTERS.map((f) => f.value)]);
 });
 
-function setup(filters = { status: '', deviceType: '', groupId: '', search: '' }, filtersActive = false) {
+const NO_FILTERS = { status: '', deviceType: '', groupId: '', search: '', inFlight: '', agentVersion: '', agentVersionNot: '' };
+
+function setup(over: Partial<typeof NO_FILTERS> = {}, filtersActive = false) {
+  const filters = { ...NO_FILTERS, ...over };
   const onChange = jest.fn();
   const onClear = jest.fn();
   render(
@@ -73,8 +76,32 @@ test('"Limpiar filtros" is enabled only while a filter is active', async () => {
 });
 
 test('with filters active, "Limpiar filtros" clears them', async () => {
-  const { onClear, user } = setup({ status: '9', deviceType: '', groupId: '', search: '' }, true);
+  const { onClear, user } = setup({ status: '9' }, true);
   await user.click(screen.getByRole('button', { name: 'Limpiar filtros' }));
   expect(onClear).toHaveBeenCalledTimes(1);
   expect((screen.getByRole('combobox', { name: 'Estado' }) as HTMLSelectElement).value).toBe('9');
+});
+
+test('without the filters a link sets, no chip is shown', () => {
+  setup({ status: '9' }, true);
+  expect(screen.queryByRole('list', { name: 'Filtros aplicados' })).toBeNull();
+});
+
+test('each filter a link sets shows as a chip; its button (keyboard too) removes that filter only', async () => {
+  const { onChange, user } = setup({ inFlight: 'true', agentVersion: '3.4.1', agentVersionNot: '3.3.0', deviceType: '1' }, true);
+  const chips = screen.getByRole('list', { name: 'Filtros aplicados' });
+  expect(
+    within(chips)
+      .getAllByRole('listitem')
+      .map((li) => li.textContent),
+  ).toEqual(['Con comando en curso', 'Versión del agente: 3.4.1', 'Versión del agente distinta de 3.3.0']);
+  await user.click(within(chips).getByRole('button', { name: 'Quitar filtro Con comando en curso' }));
+  expect(onChange).toHaveBeenLastCalledWith('inFlight', '');
+  within(chips).getByRole('button', { name: 'Quitar filtro Versión del agente: 3.4.1' }).focus();
+  await user.keyboard('{Enter}');
+  expect(onChange).toHaveBeenLastCalledWith('agentVersion', '');
+  within(chips).getByRole('button', { name: 'Quitar filtro Versión del agente distinta de 3.3.0' }).focus();
+  await user.keyboard(' ');
+  expect(onChange).toHaveBeenLastCalledWith('agentVersionNot', '');
+  expect(onChange).toHaveBeenCalledTimes(3);
 });

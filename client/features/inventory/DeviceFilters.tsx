@@ -35,8 +35,48 @@ export function StatusFilterSelect({ id, value, onChange }: { id: string; value:
   );
 }
 
-/** Search, status, device type and group filters of the enrolled devices list (applied at once, kept in the URL). */
+/** The filters without a control of their own (set by the dashboards' links): each shows as a removable chip. */
+const CHIP_FILTER_KEYS = ['inFlight', 'agentVersion', 'agentVersionNot'] as const satisfies readonly DeviceFilterKey[];
+type ChipKey = (typeof CHIP_FILTER_KEYS)[number];
+
+/** The text of an active chip filter. */
+const chipText: Record<ChipKey, (value: string) => string> = {
+  inFlight: () => L.chips.inFlight,
+  agentVersion: L.chips.agentVersion,
+  agentVersionNot: L.chips.agentVersionNot,
+};
+
+/** The active filters that have no control of their own (a dashboard's link sets them), each a button that removes it. */
+function FilterChips({ active, filters, onChange }: Pick<DeviceFiltersProps, 'filters' | 'onChange'> & { active: readonly ChipKey[] }) {
+  return (
+    <ul className="list-unstyled d-flex flex-wrap gap-2 mb-0" aria-label={L.chips.list}>
+      {active.map((key) => {
+        const text = chipText[key](filters[key]);
+        return (
+          <li key={key}>
+            <Button
+              size="sm"
+              variant="outline-secondary"
+              className="rounded-pill"
+              aria-label={L.chips.remove(text)}
+              onClick={() => onChange(key, '')}
+            >
+              {text}
+              <i className="bi bi-x-lg ms-2" aria-hidden="true" />
+            </Button>
+          </li>
+        );
+      })}
+    </ul>
+  );
+}
+
+/**
+ * Search, status, device type and group filters of the enrolled devices list (applied at once,
+ * kept in the URL), and the chips of the filters a link set (command in flight, agent version).
+ */
 export function DeviceFilters({ idPrefix, filters, groups, onChange, searchKey, filtersActive, onClear }: DeviceFiltersProps) {
+  const chips = CHIP_FILTER_KEYS.filter((key) => filters[key] !== '');
   return (
     <Row className="g-2 mb-3 align-items-end" role="search" aria-label={L.filters}>
       <Col md={12} lg>
@@ -96,6 +136,11 @@ export function DeviceFilters({ idPrefix, filters, groups, onChange, searchKey, 
           {L.clearFilters}
         </Button>
       </Col>
+      {chips.length > 0 && (
+        <Col xs={12}>
+          <FilterChips active={chips} filters={filters} onChange={onChange} />
+        </Col>
+      )}
     </Row>
   );
 }

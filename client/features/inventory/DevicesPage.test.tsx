@@ -179,6 +179,53 @@ test('empty states: with filters a different text and "Limpiar filtros"; without
   expect(location).toBe('');
 });
 
+test("a dashboard's link: its filters reach the API and show as chips; removing one drops it from the URL; 'Limpiar filtros' drops them all", async () => {
+  const calls = stubRoutes({ ...GROUPS, 'GET /v5/devices': () => listOf([device(1)]) });
+  const user = renderPage(`${PATH}?inFlight=true&agentVersion=3.4.1&agentVersionNot=3.3.0&deviceType=1`);
+  await screen.findAllByTestId('device-row');
+  expect(calls.find((c) => c.url === '/v5/devices')!.params).toEqual({
+    stage: 'enrolled',
+    deviceType: '1',
+    inFlight: 'true',
+    agentVersion: '3.4.1',
+    agentVersionNot: '3.3.0',
+    page: 1,
+    perPage: 25,
+  });
+  const chips = screen.getByRole('list', { name: 'Filtros aplicados' });
+  expect(
+    within(chips)
+      .getAllByRole('button')
+      .map((b) => b.getAttribute('aria-label')),
+  ).toEqual(['Quitar filtro Con comando en curso', 'Quitar filtro Versión del agente: 3.4.1', 'Quitar filtro Versión del agente distinta de 3.3.0']);
+
+  await user.click(within(chips).getByRole('button', { name: 'Quitar filtro Versión del agente: 3.4.1' }));
+  await waitFor(() => expect(location).not.toContain('agentVersion=3.4.1'));
+  expect(new URLSearchParams(location).get('agentVersionNot')).toBe('3.3.0');
+  expect(new URLSearchParams(location).get('inFlight')).toBe('true');
+  await waitFor(() => expect(calls.at(-1)!.params).not.toHaveProperty('agentVersion'));
+  expect(calls.at(-1)!.params).toMatchObject({ inFlight: 'true', agentVersionNot: '3.3.0' });
+  expect(screen.queryByRole('button', { name: 'Quitar filtro Versión del agente: 3.4.1' })).toBeNull();
+
+  await user.click(screen.getByRole('button', { name: 'Limpiar filtros' }));
+  await waitFor(() => expect(location).toBe(''));
+  expect(screen.queryByRole('list', { name: 'Filtros aplicados' })).toBeNull();
+  await waitFor(() => expect(calls.at(-1)!.params).toEqual({ stage: 'enrolled', page: 1, perPage: 25 }));
+});
+
+test('only valid values of those filters are read from the URL; a chip filter alone makes the empty state the filtered one', async () => {
+  const calls = stubRoutes({ ...GROUPS, 'GET /v5/devices': () => listOf([]) });
+  const user = renderPage(`${PATH}?inFlight=yes&agentVersion=${'9'.repeat(41)}&agentVersionNot=%203.3.0%20`);
+  const empty = await screen.findByTestId('devices-empty');
+  expect(calls.find((c) => c.url === '/v5/devices')!.params).toEqual({ stage: 'enrolled', agentVersionNot: '3.3.0', page: 1, perPage: 25 });
+  expect(screen.getByRole('button', { name: 'Quitar filtro Versión del agente distinta de 3.3.0' })).toBeTruthy();
+  expect(screen.queryByRole('button', { name: /Quitar filtro Con comando/ })).toBeNull();
+  expect(empty.textContent).toContain('Ningún dispositivo coincide con los filtros');
+  await user.click(within(empty).getByRole('button', { name: 'Limpiar filtros' }));
+  await waitFor(() => expect(screen.getByTestId('devices-empty').textContent).toContain('No hay dispositivos enrolados'));
+  expect(new URLSearchParams(location).has('agentVersionNot')).toBe(false);
+});
+
 test('an error state with a retry', async () => {
   let fail = true;
   stubRoutes({

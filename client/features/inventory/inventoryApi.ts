@@ -16,6 +16,11 @@ export interface DeviceFilterArgs {
   deviceType?: string;
   groupId?: string;
   search?: string;
+  /** 'true': devices with a command in flight. */
+  inFlight?: string;
+  agentVersion?: string;
+  /** Devices reporting an agent version other than this one. */
+  agentVersionNot?: string;
 }
 
 export interface DeviceListArgs extends DeviceFilterArgs {

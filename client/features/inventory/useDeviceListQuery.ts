@@ -1,14 +1,21 @@
 import { useCallback, useMemo } from 'react';
 import * as z from 'zod';
 import { DEVICE_TYPES, STATUS_FILTERS } from '../../../shared/constants/domain';
-import { DEVICE_SORTS, DEVICES_DEFAULT_PER_PAGE, SEARCH_MAX, type DeviceFilterInput, type DeviceSort } from '../../../shared/contracts/devices';
+import {
+  DEVICE_SORTS,
+  DEVICES_DEFAULT_PER_PAGE,
+  SEARCH_MAX,
+  deviceFilterFields,
+  type DeviceFilterInput,
+  type DeviceSort,
+} from '../../../shared/contracts/devices';
 import { listParam, nextSort, useListParams } from '../../components/useListParams';
 import type { DeviceFilterArgs, DeviceListArgs } from './inventoryApi';
 
 /** Page sizes of the device lists (the default is 25). */
 export const DEVICE_PER_PAGE_OPTIONS = [25, 50, 100] as const;
 
-export type DeviceFilterKey = 'status' | 'deviceType' | 'groupId' | 'search';
+export type DeviceFilterKey = 'status' | 'deviceType' | 'groupId' | 'search' | 'inFlight' | 'agentVersion' | 'agentVersionNot';
 
 /** A group filter: a group id, or 'none' (devices without a group). */
 export const GROUP_FILTER_PATTERN = /^(none|[1-9]\d{0,9})$/;
@@ -27,13 +34,18 @@ const devicesListParams = z.object({
   deviceType: listParam.matching(new RegExp(`^(${DEVICE_TYPES.map((t) => t.code).join('|')})$`)),
   groupId: listParam.matching(GROUP_FILTER_PATTERN),
   search: listParam.text(SEARCH_MAX),
+  /** Only 'true' (a command in flight): the one value a link sets. */
+  inFlight: listParam.matching(/^true$/),
+  // The contract's own fields: a version the API would refuse (too long, control characters) reads as none.
+  agentVersion: deviceFilterFields.agentVersion.catch(undefined),
+  agentVersionNot: deviceFilterFields.agentVersionNot.catch(undefined),
   device: listParam.matching(/^[1-9]\d{0,15}$/),
 });
 
 /**
  * The enrolled devices list as the URL holds it (page, perPage, sort, order, status,
- * deviceType, groupId, search and the open detail `device`), the API arguments built from it,
- * and the setters that change it.
+ * deviceType, groupId, search, inFlight, agentVersion, agentVersionNot and the open detail
+ * `device`), the API arguments built from it, and the setters that change it.
  */
 export function useDeviceListQuery() {
   const { params, set } = useListParams(devicesListParams);
@@ -43,12 +55,18 @@ export function useDeviceListQuery() {
   const deviceType = params.deviceType ?? '';
   const groupId = params.groupId ?? '';
   const search = params.search;
+  const inFlight = params.inFlight ?? '';
+  const agentVersion = params.agentVersion ?? '';
+  const agentVersionNot = params.agentVersionNot ?? '';
   const device = params.device ? Number(params.device) : null;
   const filters: Record<DeviceFilterKey, string> = {
     status,
     deviceType,
     groupId,
     search,
+    inFlight,
+    agentVersion,
+    agentVersionNot,
   };
 
   /** The filter the list, the export and a bulk selection share. */
@@ -59,16 +77,22 @@ export function useDeviceListQuery() {
       deviceType: deviceType || undefined,
       groupId: groupId || undefined,
       search: search || undefined,
+      inFlight: inFlight || undefined,
+      agentVersion: agentVersion || undefined,
+      agentVersionNot: agentVersionNot || undefined,
     }),
-    [status, deviceType, groupId, search],
+    [status, deviceType, groupId, search, inFlight, agentVersion, agentVersionNot],
   );
   const args: DeviceListArgs = { ...filter, sort, order, page, perPage };
   /** A key that changes whenever the set of matching devices may change (the selection resets with it). */
   const filterKey = JSON.stringify(filter);
-  const filtersActive = Boolean(status || deviceType || groupId || search);
+  const filtersActive = Object.values(filters).some(Boolean);
 
   const setFilter = useCallback((key: DeviceFilterKey, value: string) => set({ [key]: value }), [set]);
-  const clearFilters = useCallback(() => set({ status: '', deviceType: '', groupId: '', search: '' }), [set]);
+  const clearFilters = useCallback(
+    () => set({ status: '', deviceType: '', groupId: '', search: '', inFlight: '', agentVersion: '', agentVersionNot: '' }),
+    [set],
+  );
   /** Ascending, then descending, then back to the default order (newest first). */
   const toggleSort = useCallback((column: DeviceSort) => set(nextSort({ sort, order }, column, { clearable: true })), [sort, order, set]);
   const setPage = useCallback((p: number) => set({ page: p }), [set]);

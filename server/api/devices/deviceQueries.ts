@@ -6,7 +6,7 @@
 import type { Device, DeviceFilter } from '../../../shared/contracts/devices';
 import { DEVICE_STATUS, findStatusFilter, type DeviceStatusCode, type DeviceTypeCode, type LockType } from '../../../shared/constants/domain';
 import type { MachineFacts } from '../../../shared/deviceStateMachine';
-import { OFFLINE_OVERLAID, deviceStatus, statusFilterSql, type Lifecycle, type LockState } from '../../../shared/deviceStatus';
+import { OFFLINE_OVERLAID, STATUS_RULES, deviceStatus, statusFilterSql, type Lifecycle, type LockState } from '../../../shared/deviceStatus';
 
 /** The columns `toDevice` reads, for `SELECT ${DEVICE_COLUMNS} FROM devices d LEFT JOIN device_groups g …`. */
 export const DEVICE_COLUMNS = `d.id, d.imei, d.imei2, d.serial, d.device_type, d.brand, d.model, d.os_version, d.agent_version,
@@ -163,6 +163,21 @@ export class SqlWhere {
   }
 }
 
+/**
+ * The statuses of a device with a command in flight: those the status rules reach through the
+ * pending action (bloqueando, desbloqueando, liberando, configurando, TEMPORARY_UNLOCKING).
+ */
+export const IN_FLIGHT_STATUSES: readonly DeviceStatusCode[] = [
+  ...new Set(STATUS_RULES.filter((r) => r.when.some((c) => c.fact === 'pendingAction')).map((r) => r.status)),
+];
+
+/**
+ * The devices with a command in flight (`inFlight` true) or without one, on the stored
+ * base_status (`column`): these statuses are never overlaid by 'Sin conexión' (OFFLINE_OVERLAID),
+ * so neither the clock nor last_seen_at takes part, and the device_counts counters answer it too.
+ */
+export const inFlightSql = (inFlight: boolean, column: string): string => `${column} ${inFlight ? '' : 'NOT '}IN (${IN_FLIGHT_STATUSES.join(', ')})`;
+
 /** Escapes LIKE wildcards in a user's text. */
 export const likeEscape = (s: string): string => s.replace(/[\\%_]/g, (c) => `\\${c}`);
 
@@ -189,6 +204,13 @@ export function deviceWhere(filter: DeviceFilter, cutoff: Date, where = new SqlW
   // coalesce: the group indexes (0 = no group) serve both, in the order of the sort.
   if (filter.groupId === 'none') where.add('coalesce(d.group_id, 0) = 0');
   else if (filter.groupId !== undefined) where.add(`coalesce(d.group_id, 0) = ${where.param(filter.groupId)}`);
+  if (filter.inFlight !== undefined) where.add(inFlightSql(filter.inFlight, 'd.base_status'));
+  // The agent's version: the devices running it (a released device no longer does), as the
+  // Android dashboard and the lock-app page count them; a device that never reported one is
+  // not 'another version'.
+  if (filter.agentVersion !== undefined || filter.agentVersionNot !== undefined) where.add(`d.base_status <> ${DEVICE_STATUS.liberado}`);
+  if (filter.agentVersion !== undefined) where.add(`d.agent_version = ${where.param(filter.agentVersion)}`);
+  if (filter.agentVersionNot !== undefined) where.add(`(d.agent_version IS NOT NULL AND d.agent_version <> ${where.param(filter.agentVersionNot)})`);
   if (filter.search !== undefined) {
     const text = filter.search.trim().toLowerCase();
     if (/^\d+$/.test(text)) {

@@ -3,7 +3,7 @@ import { DEVICE_STATUS, findStatusFilter, type DeviceStatusCode } from '../../..
 import { OFFLINE_OVERLAID, statusSql } from '../../../shared/deviceStatus';
 import type { Queryable } from '../../db/Db';
 import type { ExportRecord } from './deviceCsv';
-import { DEVICE_COLUMNS, DEVICE_JOINS, SqlWhere, deviceWhere, toDevice, type DeviceRow } from './deviceQueries';
+import { DEVICE_COLUMNS, DEVICE_JOINS, SqlWhere, deviceWhere, inFlightSql, toDevice, type DeviceRow } from './deviceQueries';
 
 /**
  * The ORDER BY of each sort, id last as the tie-breaker, every key in the same direction so
@@ -22,11 +22,12 @@ export const orderBy = (sort: DeviceSort, order: 'asc' | 'desc'): string => {
 };
 
 /**
- * The device_counts condition equal to `filter`, when the counters can answer it: no search,
- * and no status whose membership depends on the clock (the offline overlay).
+ * The device_counts condition equal to `filter`, when the counters can answer it: no search, no
+ * agent version (the counters do not keep it), and no status whose membership depends on the
+ * clock (the offline overlay).
  */
 export function countersWhere(filter: DeviceFilter): SqlWhere | undefined {
-  if (filter.search !== undefined) return undefined;
+  if (filter.search !== undefined || filter.agentVersion !== undefined || filter.agentVersionNot !== undefined) return undefined;
   const w = new SqlWhere();
   if (filter.stage === 'enrolled') w.add(`base_status <> ${DEVICE_STATUS.PRE_ENROLLED}`);
   else if (filter.stage === 'preEnrolled') w.add(`base_status = ${DEVICE_STATUS.PRE_ENROLLED}`);
@@ -40,6 +41,7 @@ export function countersWhere(filter: DeviceFilter): SqlWhere | undefined {
   if (filter.deviceType !== undefined) w.add(`device_type = ${w.param(filter.deviceType)}`);
   if (filter.groupId === 'none') w.add('group_id = 0');
   else if (filter.groupId !== undefined) w.add(`group_id = ${w.param(filter.groupId)}`);
+  if (filter.inFlight !== undefined) w.add(inFlightSql(filter.inFlight, 'base_status'));
   return w;
 }
 

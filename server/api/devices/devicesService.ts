@@ -1,6 +1,13 @@
 import { randomBytes } from 'node:crypto';
 import type { ImportQuery, ImportResult } from '../../../shared/contracts/deviceImport';
-import type { Device, DeviceBody, DeviceFilter, DeviceList, DeviceListQuery } from '../../../shared/contracts/devices';
+import {
+  deviceFilterFields,
+  type Device,
+  type DeviceBody,
+  type DeviceFilter,
+  type DeviceList,
+  type DeviceListQuery,
+} from '../../../shared/contracts/devices';
 import { DEVICE_STATUS } from '../../../shared/constants/domain';
 import { offlineCutoff } from '../../../shared/deviceStatus';
 import { AUTHZ_MESSAGES, INVENTORY_MESSAGES as M } from '../../../shared/messages';
@@ -65,14 +72,9 @@ function constraintError(err: unknown, imei: string | undefined): unknown {
   return err;
 }
 
-/** The filter part of a list query. */
-export const filterOf = (q: DeviceFilter): DeviceFilter => ({
-  stage: q.stage,
-  status: q.status,
-  deviceType: q.deviceType,
-  groupId: q.groupId,
-  search: q.search,
-});
+/** The filter part of a list query: every field of the shared filter (deviceFilterFields), nothing else. */
+export const filterOf = (q: DeviceFilter): DeviceFilter =>
+  Object.fromEntries(Object.keys(deviceFilterFields).map((k) => [k, q[k as keyof DeviceFilter]])) as DeviceFilter;
 
 export interface CsvDownload {
   fileName: string;

@@ -1,0 +1,36 @@
+import { DEVICE_STATUS } from '../../../shared/constants/domain';
+import { deviceFilter } from '../../../shared/contracts/devices';
+import { OFFLINE_OVERLAID } from '../../../shared/deviceStatus';
+import { IN_FLIGHT_STATUSES, deviceWhere } from './deviceQueries';
+import { countersWhere } from './devicesRepository';
+
+const CUTOFF = new Date('2026-01-01T00:00:00Z');
+
+test('the in-flight statuses are those the status rules reach through a pending action, none of them overlaid by "Sin conexión"', () => {
+  expect([...IN_FLIGHT_STATUSES].sort((a, b) => a - b)).toEqual(
+    [
+      DEVICE_STATUS.bloqueando,
+      DEVICE_STATUS.desbloqueando,
+      DEVICE_STATUS.liberando,
+      DEVICE_STATUS.configurando,
+      DEVICE_STATUS.TEMPORARY_UNLOCKING,
+    ].sort((a, b) => a - b),
+  );
+  expect(IN_FLIGHT_STATUSES.filter((s) => OFFLINE_OVERLAID.includes(s))).toEqual([]);
+});
+
+test('inFlight is answered by the counters (no clock); an agent version never is', () => {
+  const counted = countersWhere(deviceFilter.parse({ stage: 'enrolled', deviceType: '1', inFlight: 'true' }))!;
+  expect(counted.toString()).toContain(`base_status IN (${IN_FLIGHT_STATUSES.join(', ')})`);
+  expect(countersWhere(deviceFilter.parse({ inFlight: 'false' }))!.toString()).toContain(`base_status NOT IN (${IN_FLIGHT_STATUSES.join(', ')})`);
+  expect(countersWhere(deviceFilter.parse({ agentVersion: '3.4.1' }))).toBeUndefined();
+  expect(countersWhere(deviceFilter.parse({ inFlight: 'true', agentVersionNot: '3.4.1' }))).toBeUndefined();
+});
+
+test('the list conditions: values travel as parameters, the cutoff is not one of them', () => {
+  const where = deviceWhere(deviceFilter.parse({ inFlight: 'true', agentVersion: "3.4.1'; --", agentVersionNot: '3.3.0' }), CUTOFF);
+  expect(where.toString()).toContain(`d.base_status IN (${IN_FLIGHT_STATUSES.join(', ')})`);
+  expect(where.toString()).toContain('d.agent_version = $1');
+  expect(where.toString()).toContain('d.agent_version IS NOT NULL AND d.agent_version <> $2');
+  expect(where.params).toEqual(["3.4.1'; --", '3.3.0']);
+});
