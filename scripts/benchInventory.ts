@@ -1,7 +1,8 @@
 /**
  * `npm run bench:inventory`: the inventory targets of docs/quality.md, measured at the API.
  *   P4/P5  list pages (every status filter entry, type, group, every offered sort and order,
- *          pages 1–50) and IMEI prefix search, p95 over ≥ 200 requests; device counts
+ *          pages 1–50), IMEI prefix and text search, the two dashboards' answers (the demo
+ *          generator's devices and their 30 days of command history), p95 over ≥ 200 requests
  *   P6     bulk lock of 10,000 devices (dry run + commit + job done), CSV import of 10,000
  *          rows, CSV export of the whole fleet (rows/s and the process's RSS growth)
  * Each engine gets a fresh database seeded with the demo generator (server/db/seed/demoDevices.ts).
@@ -24,7 +25,7 @@ import { loadClientAssets } from '../server/ssr/manifest';
 import { discoverPortal, signInPortal } from '../server/simulator/portalApi';
 import { DEVICE_SORTS, luhnCheckDigit } from '../shared/contracts/devices';
 import type { BulkPreview, Job } from '../shared/contracts/jobs';
-import { STATUS_FILTERS } from '../shared/constants/domain';
+import { DEVICE_STATUS, STATUS_FILTERS } from '../shared/constants/domain';
 import { createTestDb, type Engine } from '../tests/helpers/testDb';
 import { DIST, build, isBuildStale } from './build';
 
@@ -92,6 +93,11 @@ async function measure(engine: Engine, lines: string[]): Promise<void> {
       'deviceType=2',
       ...groups.map((g) => `groupId=${g}`),
       'groupId=none',
+      // What the dashboards link to: a status outside the §4 list, commands in flight, agent versions.
+      `status=${DEVICE_STATUS.sin_conexion}`,
+      'inFlight=true',
+      'agentVersion=3.3.0',
+      'agentVersionNot=3.4.1',
     ];
     const byFilter = new Map<string, number[]>();
     const all: number[] = [];
@@ -140,12 +146,13 @@ async function measure(engine: Engine, lines: string[]): Promise<void> {
       text.push(await timed(`/devices?stage=enrolled&search=${encodeURIComponent(typed.slice(0, 12))}&perPage=25`));
     }
 
-    // Device counts (what a dashboard reads): per status from the maintained counters.
-    const counts: number[] = [];
+    // P4/P5 dashboards: the General and Android answers (counters, the offline index range, the
+    // commands in flight), as the pages ask them every minute.
+    const general: number[] = [];
+    const android: number[] = [];
     for (let i = 0; i < REQUESTS; i++) {
-      const start = performance.now();
-      await db.query('SELECT base_status, sum(n)::bigint AS n FROM device_counts GROUP BY base_status');
-      counts.push(performance.now() - start);
+      general.push(await timed('/dashboard/general?tz=America%2FMexico_City'));
+      android.push(await timed('/dashboard/android'));
     }
 
     lines.push(
@@ -153,9 +160,10 @@ async function measure(engine: Engine, lines: string[]): Promise<void> {
       `| ${engine} list page p95 per filter | ${worst} |`,
       `| ${engine} IMEI prefix search (${search.length} requests, 4–10 digits) | p95 ${ms(pct(search, 95))}, median ${ms(pct(search, 50))} |`,
       `| ${engine} text search (${text.length} requests: customer words as typed, ñ removed, accents or not) | p95 ${ms(pct(text, 95))}, median ${ms(pct(text, 50))} |`,
-      `| ${engine} device counts per status (${counts.length} queries) | p95 ${ms(pct(counts, 95))} |`,
+      `| ${engine} dashboard general (${general.length} requests) | p95 ${ms(pct(general, 95))}, median ${ms(pct(general, 50))} |`,
+      `| ${engine} dashboard android (${android.length} requests) | p95 ${ms(pct(android, 95))}, median ${ms(pct(android, 50))} |`,
     );
-    console.log(lines.slice(-5).join('\n'));
+    console.log(lines.slice(-6).join('\n'));
 
     // P6 bulk lock of 10,000 devices: dry run, commit, job done.
     const ids = (

@@ -17,6 +17,8 @@ import { portalRouter } from './api/portal/portalRouter';
 import { adminsRouter } from './api/admins/adminsRouter';
 import { AdminsService } from './api/admins/adminsService';
 import { auditRouter } from './api/audit/auditRouter';
+import { dashboardRouter } from './api/dashboard/dashboardRouter';
+import { DashboardService } from './api/dashboard/dashboardService';
 import { AuditService } from './api/audit/auditService';
 import { rolesRouter } from './api/roles/rolesRouter';
 import { RolesService } from './api/roles/rolesService';
@@ -85,6 +87,8 @@ export interface PortalApp extends Express {
   inventory: InventorySettings;
   /** The device side: its service (the demo fleet and the server's clock use it) and the long polls to end at shutdown. */
   agent: { service: AgentService; waiters: CommandWaiters; enrollment: EnrollmentTokensService; stop(): Promise<void> };
+  /** The dashboards' numbers (the server's clock refreshes their offline snapshot). */
+  dashboard: DashboardService;
 }
 
 /** The settings the browser may see. */
@@ -256,6 +260,8 @@ export function createApp(deps: AppDeps): PortalApp {
   mount(api, '/v5/groups', groupsRouter(can, new GroupsService(db)), mounts);
   mount(api, '/v5/jobs', jobsRouter(can, jobs), mounts);
   mount(api, '/v5/agent-settings', agentSettingsRouter(can, new AgentSettingsService(db)), mounts);
+  app.dashboard = new DashboardService(db, inventory);
+  mount(api, '/v5/dashboard', dashboardRouter(can, app.dashboard), mounts);
   const enrollment = new EnrollmentTokensService(db, inventory, config.agent.serverUrl);
   mount(api, '/v5/enrollment-tokens', enrollmentTokensRouter(can, enrollment), mounts);
   app.agent = { service: agentService, waiters, enrollment, stop: () => waiters.stop() };

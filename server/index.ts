@@ -68,7 +68,7 @@ async function main(): Promise<void> {
 
   const app = createApp({ config, db, logger, assets, identity, verifiers, directory });
   const server = http.createServer(app);
-  const agentClock = new AgentClock(app.agent.service, logger);
+  const agentClock = new AgentClock(app.agent.service, logger, undefined, app.dashboard);
   let demoAgents: DemoAgents | undefined;
   // Longer than a load balancer's idle timeout, so it never reuses a socket we just closed.
   server.keepAliveTimeout = 65_000;
@@ -96,7 +96,8 @@ async function main(): Promise<void> {
     logger.info({ port, identity: config.identity.mode, database: db.engine }, `portal listening on http://localhost:${port}`);
     // Bulk-action jobs: queued ones, and those a previous process or another replica left unfinished.
     app.jobRunner.start();
-    // Temporary unlocks that run out are locked again by the server's clock too.
+    // Temporary unlocks that run out are locked again by the server's clock too; it also counts
+    // the offline devices for the dashboards.
     agentClock.start();
     // Demo mode: a small simulated fleet whose statuses move when an administrator acts.
     // One process only (PGlite): replicas sharing a PostgreSQL would each enroll the same devices.

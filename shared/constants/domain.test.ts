@@ -221,6 +221,11 @@ describe('§4 status filter list', () => {
     expect(new Set(STATUS_FILTERS.map((f) => f.value)).size).toBe(STATUS_FILTERS.length);
     expect(findStatusFilter('3:SinKiosko')?.label).toBe('Bloqueado Sin Kiosko');
     expect(findStatusFilter('99')).toBeUndefined();
+    // A §4 status outside the list filters too (the dashboards link to it); PRE_ENROLLED is a page of its own.
+    expect(findStatusFilter('20')).toEqual({ value: '20', label: 'Sin conexión', status: 20, disabledActions: [] });
+    expect(findStatusFilter('16')?.label).toBe('Configurando');
+    expect(findStatusFilter('25')).toBeUndefined();
+    expect(findStatusFilter('3')).toBe(STATUS_FILTERS.find((f) => f.value === '3'));
   });
 
   test('disabled actions are device action codes', () => {

@@ -205,9 +205,16 @@ export const STATUS_FILTERS: readonly StatusFilter[] = [
   })),
 ];
 
-/** The filter entry with this option value (see `StatusFilter.value`). */
+/**
+ * The filter entry with this option value (see `StatusFilter.value`). A §4 status the list does
+ * not offer ('Sin conexión', 'Configurando'…) filters too when its code is given: the dashboards
+ * link every status they count to the devices list. PRE_ENROLLED is a page of its own.
+ */
 export function findStatusFilter(value: string): StatusFilter | undefined {
-  return STATUS_FILTERS.find((f) => f.value === value);
+  const listed = STATUS_FILTERS.find((f) => f.value === value);
+  if (listed) return listed;
+  const status = DEVICE_STATUSES.find((s) => String(s.code) === value && s.code !== DEVICE_STATUS.PRE_ENROLLED);
+  return status && { value, label: status.label, status: status.code, disabledActions: disabledActionsForStatus(status.code) };
 }
 
 /**

@@ -3,7 +3,7 @@ import {
   DEVICE_STATUSES,
   DEVICE_TYPES,
   LOCK_TYPES,
-  STATUS_FILTERS,
+  findStatusFilter,
   type DeviceStatusCode,
   type DeviceTypeCode,
   type LockType,
@@ -100,7 +100,7 @@ export const AGENT_VERSION_MAX = 40;
 const statusParam = z
   .string({ error: paramError(Q.status, M.param.status) })
   .trim()
-  .refine((v) => v === '' || STATUS_FILTERS.some((f) => f.value === v), { error: M.param.status })
+  .refine((v) => v === '' || findStatusFilter(v) !== undefined, { error: M.param.status })
   .transform((v) => (v === '' ? undefined : v));
 
 const groupParam = z
@@ -152,7 +152,7 @@ export type DeviceExportQuery = z.infer<typeof deviceExportQuery>;
 /** The command a device is waiting for. */
 // Responses ------------------------------------------------------------------------------
 
-const DEVICE_STATUS_CODES = DEVICE_STATUSES.map((s) => s.code) as readonly DeviceStatusCode[];
+export const DEVICE_STATUS_CODES = DEVICE_STATUSES.map((s) => s.code) as readonly DeviceStatusCode[];
 const nullableText = z.string().nullable();
 
 /** The command a device is waiting for (one at a time). */

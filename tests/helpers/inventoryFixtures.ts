@@ -30,6 +30,8 @@ export interface DeviceFixture {
   customerName?: string | null;
   creditReference?: string | null;
   agentVersion?: string | null;
+  osVersion?: string | null;
+  simCarrier?: string | null;
   createdAt?: Date;
 }
 
@@ -43,8 +45,9 @@ export async function insertDevices(db: Queryable, fixtures: DeviceFixture[]): P
     const lifecycle = f.lifecycle ?? 'operating';
     const res = await db.query<{ id: string }>(
       `INSERT INTO devices (imei, device_type, lifecycle, lock_state, lock_type, failure_reason, last_seen_at, group_id,
-                            brand, model, serial, customer_name, credit_reference, created_at, enrolled_at, secret, agent_version)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17) RETURNING id`,
+                            brand, model, serial, customer_name, credit_reference, created_at, enrolled_at, secret, agent_version,
+                            os_version, sim_carrier)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19) RETURNING id`,
       [
         f.imei ?? testImei(900_000 + counter, '86'),
         f.deviceType ?? 1,
@@ -63,6 +66,8 @@ export async function insertDevices(db: Queryable, fixtures: DeviceFixture[]): P
         lifecycle === 'pre_enrolled' ? null : new Date(),
         randomBytes(32),
         f.agentVersion ?? null,
+        f.osVersion ?? null,
+        f.simCarrier ?? null,
       ],
     );
     ids.push(Number(res.rows[0]!.id));

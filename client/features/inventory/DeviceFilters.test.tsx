@@ -35,6 +35,15 @@ test('the status filter offers "Todos" and exactly the specification §4 filter 
   expect([...select.querySelectorAll('option')].map((o) => o.getAttribute('value'))).toEqual(['', ...STATUS_FILTERS.map((f) => f.value)]);
 });
 
+test("a status outside the list (a dashboard's link) shows as one more option while it is the filter", () => {
+  const { rerender } = render(<StatusFilterSelect id="s" value="20" onChange={() => undefined} />);
+  const select = screen.getByRole<HTMLSelectElement>('combobox');
+  expect(optionsOf(select)).toEqual(['Todos', ...STATUS_FILTERS.map((f) => f.label), 'Sin conexión']);
+  expect(select.value).toBe('20');
+  rerender(<StatusFilterSelect id="s" value="3" onChange={() => undefined} />);
+  expect(optionsOf(select)).toEqual(['Todos', ...STATUS_FILTERS.map((f) => f.label)]);
+});
+
 const NO_FILTERS = { status: '', deviceType: '', groupId: '', search: '', inFlight: '', agentVersion: '', agentVersionNot: '' };
 
 function setup(over: Partial<typeof NO_FILTERS> = {}, filtersActive = false) {

@@ -2,7 +2,7 @@ import Button from 'react-bootstrap/Button';
 import Col from 'react-bootstrap/Col';
 import Form from 'react-bootstrap/Form';
 import Row from 'react-bootstrap/Row';
-import { DEVICE_TYPES, STATUS_FILTERS } from '../../../shared/constants/domain';
+import { DEVICE_TYPES, STATUS_FILTERS, findStatusFilter } from '../../../shared/constants/domain';
 import { INVENTORY_LABELS } from '../../../shared/constants/inventoryLabels';
 import { SearchInput } from '../../components/SearchInput';
 import type { DeviceFilterKey } from './useDeviceListQuery';
@@ -21,12 +21,17 @@ export interface DeviceFiltersProps {
   onClear: () => void;
 }
 
-/** The status select: 'Todos' and the specification §4 filter list, in its order. */
+/**
+ * The status select: 'Todos' and the specification §4 filter list, in its order. A status the
+ * list does not offer (a dashboard's link: 'Sin conexión', 'Configurando'…) shows as one more
+ * option while it is the filter, so the select says what is applied.
+ */
 export function StatusFilterSelect({ id, value, onChange }: { id: string; value: string; onChange: (value: string) => void }) {
+  const extra = value && !STATUS_FILTERS.some((f) => f.value === value) ? findStatusFilter(value) : undefined;
   return (
     <Form.Select id={id} size="sm" value={value} onChange={(e) => onChange(e.target.value)}>
       <option value="">{C.all}</option>
-      {STATUS_FILTERS.map((f) => (
+      {[...STATUS_FILTERS, ...(extra ? [extra] : [])].map((f) => (
         <option key={f.value} value={f.value}>
           {f.label}
         </option>

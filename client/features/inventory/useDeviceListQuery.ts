@@ -1,6 +1,6 @@
 import { useCallback, useMemo } from 'react';
 import * as z from 'zod';
-import { DEVICE_TYPES, STATUS_FILTERS } from '../../../shared/constants/domain';
+import { DEVICE_TYPES, findStatusFilter } from '../../../shared/constants/domain';
 import {
   DEVICE_SORTS,
   DEVICES_DEFAULT_PER_PAGE,
@@ -28,7 +28,7 @@ const devicesListParams = z.object({
   order: listParam.order(),
   status: z
     .string()
-    .refine((v) => STATUS_FILTERS.some((f) => f.value === v))
+    .refine((v) => findStatusFilter(v) !== undefined)
     .optional()
     .catch(undefined),
   deviceType: listParam.matching(new RegExp(`^(${DEVICE_TYPES.map((t) => t.code).join('|')})$`)),

@@ -1,5 +1,6 @@
 import type { BusinessApp, BusinessAppBody, LockAppBody, LockAppVersion, SettingsChange } from '../../../shared/contracts/agentSettings';
-import { DEVICE_STATUS, type DeviceTypeCode } from '../../../shared/constants/domain';
+import type { DeviceTypeCode } from '../../../shared/constants/domain';
+import { FACT } from '../dashboard/dashboardRepository';
 import type { Queryable } from '../../db/Db';
 
 export interface SettingsRow {
@@ -19,10 +20,6 @@ const toSettingsRow = (r: SettingsRow): SettingsRow => ({
   version: Number(r.version),
   updated_at: iso(r.updated_at),
 });
-
-/** Enrolled devices of a type that report an agent version (released ones no longer run it). */
-const REPORTING_DEVICES = `d.deleted_at IS NULL AND d.device_type = $1 AND d.agent_version IS NOT NULL
-  AND d.base_status NOT IN (${DEVICE_STATUS.PRE_ENROLLED}, ${DEVICE_STATUS.liberado})`;
 
 interface LockAppRecord {
   id: number;
@@ -248,11 +245,14 @@ export class AgentSettingsRepository {
     return res.rows[0] && toLockApp(res.rows[0], 0);
   }
 
-  /** Devices reporting each agent version (one grouped read of the devices of the type). */
+  /**
+   * Enrolled devices of a type reporting each agent version (released ones no longer run it), from
+   * the counters the Android dashboard reads (device_fact_counts, migration 0013).
+   */
   async agentVersionCounts(deviceType: DeviceTypeCode): Promise<Map<string, number>> {
     const res = await this.db.query<{ agent_version: string; n: number }>(
-      `SELECT d.agent_version, count(*) AS n FROM devices d WHERE ${REPORTING_DEVICES} GROUP BY d.agent_version`,
-      [deviceType],
+      `SELECT value AS agent_version, n FROM device_fact_counts WHERE fact = $2 AND device_type = $1 AND value <> '' AND n > 0`,
+      [deviceType, FACT.agentVersion],
     );
     return new Map(res.rows.map((r) => [r.agent_version, Number(r.n)]));
   }

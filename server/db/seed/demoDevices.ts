@@ -428,6 +428,10 @@ export async function insertDemoBatch(q: Queryable, rows: readonly DemoDeviceRow
       randomBytes(32 * rows.length),
     ],
   );
+  await insertDemoHistory(
+    q,
+    inserted.rows.map((r) => r.id),
+  );
   const pendingIds = inserted.rows.filter((r) => r.pending).map((r) => r.id);
   if (pendingIds.length === 0) return;
   // The command each in-flight device waits for (a RELEASE waits out its cancellation window).
@@ -449,6 +453,43 @@ export async function insertDemoBatch(q: Queryable, rows: readonly DemoDeviceRow
        RETURNING id, device_id)
      UPDATE devices d SET pending_command_id = issued.id FROM issued WHERE d.id = issued.device_id`,
     [now, pendingIds],
+  );
+}
+
+/**
+ * The commands the demo devices answered in their last 30 days of contact, so that device
+ * histories and the dashboards' daily charts have a past: the LOCK of each locked device, a
+ * LOCK then UNLOCK (a customer who paid late) for one active device in four, a payment reminder
+ * for one settled device in five, the RELEASE of each released device. Spread over the days
+ * between enrollment (or 30 days before the last contact) and the last contact, by id.
+ */
+async function insertDemoHistory(q: Queryable, ids: readonly number[]): Promise<void> {
+  await q.query(
+    `WITH d AS (
+       SELECT id, lock_state, lock_type, lock_message, lifecycle, last_seen_at AS t1,
+              greatest(enrolled_at, last_seen_at - interval '30 days') AS t0
+         FROM devices WHERE id = ANY($1::bigint[]) AND last_seen_at IS NOT NULL AND enrolled_at IS NOT NULL),
+     h AS (
+       SELECT id, ${DEVICE_ACTION.LOCK} AS action, t0 + (t1 - t0) * ((id * 37) % 100 / 100.0) AS at,
+              jsonb_build_object('lockType', lock_type, 'message', lock_message, 'stolen', false) AS payload
+         FROM d WHERE lock_state = 'locked' AND lifecycle <> 'released'
+       UNION ALL
+       SELECT id, ${DEVICE_ACTION.LOCK}, t0 + (t1 - t0) * ((id * 13) % 50 / 100.0),
+              jsonb_build_object('lockType', 'PorCredito', 'message', null, 'stolen', false)
+         FROM d WHERE lock_state = 'active' AND lifecycle = 'operating' AND id % 4 = 0
+       UNION ALL
+       SELECT id, ${DEVICE_ACTION.UNLOCK}, t0 + (t1 - t0) * (0.5 + (id * 13) % 50 / 100.0), jsonb_build_object('until', null)
+         FROM d WHERE lock_state = 'active' AND lifecycle = 'operating' AND id % 4 = 0
+       UNION ALL
+       SELECT id, ${DEVICE_ACTION.SEND_NOTIFICATION}, t0 + (t1 - t0) * ((id * 71) % 100 / 100.0),
+              jsonb_build_object('title', 'Recordatorio de pago', 'message', 'Su pago vence en 3 días.')
+         FROM d WHERE lifecycle IN ('enrolled', 'configured', 'operating', 'reconfigured') AND id % 5 = 0
+       UNION ALL
+       SELECT id, ${DEVICE_ACTION.RELEASE}, t1 - interval '1 hour', '{}'::jsonb FROM d WHERE lifecycle = 'released')
+     INSERT INTO device_commands (device_id, action, payload, status, requested_at, requested_by, deliver_after, delivered_at, acknowledged_at)
+     SELECT id, action, payload, 'acknowledged', at, 'admin@demo.local', at, at + interval '20 seconds', at + interval '45 seconds'
+       FROM h ORDER BY id, at`,
+    [ids],
   );
 }
 

@@ -1,0 +1,190 @@
+import { DASHBOARD_DAYS, DASHBOARD_STUCK_ROWS } from '../../../shared/contracts/dashboard';
+import { DEVICE_STATUS } from '../../../shared/constants/domain';
+import { OFFLINE_OVERLAID } from '../../../shared/deviceStatus';
+import type { Queryable } from '../../db/Db';
+
+/** Kinds of activity_hourly (migration 0013). */
+export const ACTIVITY = { command: 1, enrollment: 2, release: 3 } as const;
+/** Facts of device_fact_counts (migration 0013). */
+export const FACT = { osVersion: 1, model: 2, agentVersion: 3, carrier: 4, brand: 5 } as const;
+
+export interface StatusCountRow {
+  device_type: number;
+  base_status: number;
+  n: number;
+}
+export interface GroupCountRow {
+  group_id: number | null;
+  name: string | null;
+  n: number;
+}
+export interface ActivityRow {
+  day: string;
+  kind: number;
+  key: number;
+  n: number;
+}
+export interface StuckRow {
+  id: number;
+  device_id: number;
+  imei: string;
+  device_type: number;
+  action: number;
+  requested_at: Date;
+  delivered_at: Date | null;
+  last_seen_at: Date | null;
+}
+/** Devices offline per base status, keyed by the status code as text (JSON). */
+export type OfflineCounts = Record<string, number>;
+export interface OfflineSnapshot {
+  offlineAfterHours: number;
+  computedAt: Date;
+  counts: OfflineCounts;
+}
+export interface FactRow {
+  fact: number;
+  device_type: number;
+  value: string;
+  brand: string;
+  n: number;
+}
+
+const PRE_ENROLLED = DEVICE_STATUS.PRE_ENROLLED;
+
+/**
+ * The dashboards' reads. Each is a read of a maintained counter (device_counts,
+ * device_fact_counts, activity_hourly, offline_snapshot) or an index range whose size is what it
+ * counts (commands in flight), never a scan of the fleet.
+ */
+export class DashboardRepository {
+  constructor(private readonly db: Queryable) {}
+
+  /** Live devices per type and base status (the offline overlay is not in them). */
+  async statusCounts(): Promise<StatusCountRow[]> {
+    const res = await this.db.query<StatusCountRow>(
+      `SELECT device_type, base_status, sum(n)::int AS n FROM device_counts GROUP BY 1, 2 HAVING sum(n) <> 0`,
+    );
+    return res.rows;
+  }
+
+  /** Devices not seen since `cutoff` per base status (the offline range of devices_status: a read of every offline device). */
+  async countOffline(cutoff: Date): Promise<OfflineCounts> {
+    const res = await this.db.query<{ base_status: number; n: number }>(
+      `SELECT base_status, count(*)::int AS n FROM devices
+        WHERE deleted_at IS NULL AND base_status IN (${OFFLINE_OVERLAID.join(', ')}) AND last_seen_at < $1
+        GROUP BY 1`,
+      [cutoff],
+    );
+    return Object.fromEntries(res.rows.map((r) => [String(r.base_status), r.n]));
+  }
+
+  /** The offline snapshot (migration 0013), if one was taken. */
+  async offlineSnapshot(): Promise<OfflineSnapshot | undefined> {
+    const res = await this.db.query<{ offline_after_hours: number; computed_at: Date; counts: OfflineCounts }>(
+      'SELECT offline_after_hours, computed_at, counts FROM offline_snapshot',
+    );
+    const r = res.rows[0];
+    return r && { offlineAfterHours: Number(r.offline_after_hours), computedAt: new Date(r.computed_at), counts: r.counts };
+  }
+
+  /**
+   * Takes the snapshot row for a new count (locked until the transaction ends), unless it was
+   * counted after `staleBefore` with the same threshold: another replica's clock got there first
+   * (its row lock makes this one wait, then find it fresh). True when taken.
+   */
+  async claimOfflineSnapshot(now: Date, offlineAfterHours: number, cutoff: Date, staleBefore: Date): Promise<boolean> {
+    const res = await this.db.query(
+      `INSERT INTO offline_snapshot (offline_after_hours, cutoff, computed_at, counts) VALUES ($1, $2, $3, '{}')
+       ON CONFLICT (id) DO UPDATE SET offline_after_hours = excluded.offline_after_hours, cutoff = excluded.cutoff, computed_at = excluded.computed_at
+        WHERE offline_snapshot.computed_at < $4 OR offline_snapshot.offline_after_hours <> excluded.offline_after_hours
+       RETURNING 1`,
+      [offlineAfterHours, cutoff, now, staleBefore],
+    );
+    return res.rowCount > 0;
+  }
+
+  async storeOfflineSnapshot(counts: OfflineCounts): Promise<void> {
+    await this.db.query('UPDATE offline_snapshot SET counts = $1', [JSON.stringify(counts)]);
+  }
+
+  /** The groups with most devices past pre-enrolment (null: no group, after the groups it ties with). */
+  async topGroups(limit: number): Promise<GroupCountRow[]> {
+    const res = await this.db.query<GroupCountRow>(
+      `SELECT nullif(c.group_id, 0) AS group_id, g.name, c.n
+         FROM (SELECT group_id, sum(n)::int AS n FROM device_counts WHERE base_status <> ${PRE_ENROLLED}
+                GROUP BY 1 HAVING sum(n) > 0 ORDER BY 2 DESC, group_id = 0, 1 LIMIT $1) c
+         LEFT JOIN device_groups g ON g.id = c.group_id
+        ORDER BY c.n DESC, c.group_id = 0, c.group_id`,
+      [limit],
+    );
+    return res.rows;
+  }
+
+  /**
+   * Activity per day of `timeZone` over the last DASHBOARD_DAYS days ending on `now`'s day, and
+   * the releases since the first of `now`'s month. The days come back as YYYY-MM-DD.
+   */
+  async activity(now: Date, timeZone: string): Promise<{ days: string[]; rows: ActivityRow[]; releasedThisMonth: number }> {
+    const [days, rows, month] = await Promise.all([
+      this.db.query<{ day: string }>(
+        `SELECT to_char(d, 'YYYY-MM-DD') AS day
+           FROM generate_series(date_trunc('day', $1::timestamptz AT TIME ZONE $2) - make_interval(days => $3 - 1),
+                                date_trunc('day', $1::timestamptz AT TIME ZONE $2), interval '1 day') d
+          ORDER BY d`,
+        [now, timeZone, DASHBOARD_DAYS],
+      ),
+      this.db.query<ActivityRow>(
+        `SELECT to_char(hour AT TIME ZONE $2, 'YYYY-MM-DD') AS day, kind, key, sum(n)::int AS n
+           FROM activity_hourly
+          WHERE hour >= (date_trunc('day', $1::timestamptz AT TIME ZONE $2) - make_interval(days => $3 - 1)) AT TIME ZONE $2
+            AND hour <= $1::timestamptz
+          GROUP BY 1, 2, 3`,
+        [now, timeZone, DASHBOARD_DAYS],
+      ),
+      this.db.query<{ n: number | null }>(
+        `SELECT sum(n)::int AS n FROM activity_hourly
+          WHERE kind = ${ACTIVITY.release} AND hour >= date_trunc('month', $1::timestamptz AT TIME ZONE $2) AT TIME ZONE $2
+            AND hour <= $1::timestamptz`,
+        [now, timeZone],
+      ),
+    ]);
+    return { days: days.rows.map((r) => r.day), rows: rows.rows, releasedThisMonth: month.rows[0]?.n ?? 0 };
+  }
+
+  /** Commands not yet answered by their agent (an index range of the pending ones). */
+  async pendingCommands(): Promise<number> {
+    const res = await this.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM device_commands WHERE status = 'pending'`);
+    return res.rows[0]!.n;
+  }
+
+  /** Commands in flight requested before `since` (and deliverable by then), oldest first, and how many. */
+  async stuckCommands(since: Date): Promise<{ total: number; rows: StuckRow[] }> {
+    const where = `c.status = 'pending' AND c.requested_at < $1 AND c.deliver_after < $1 AND d.deleted_at IS NULL`;
+    const [rows, total] = await Promise.all([
+      this.db.query<StuckRow>(
+        `SELECT c.id, c.device_id, d.imei, d.device_type, c.action, c.requested_at, c.delivered_at, d.last_seen_at
+           FROM device_commands c JOIN devices d ON d.id = c.device_id
+          WHERE ${where}
+          ORDER BY c.requested_at, c.id
+          LIMIT ${DASHBOARD_STUCK_ROWS}`,
+        [since],
+      ),
+      this.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM device_commands c JOIN devices d ON d.id = c.device_id WHERE ${where}`, [since]),
+    ]);
+    return { total: total.rows[0]!.n, rows: rows.rows };
+  }
+
+  /** Every counted fact value with its devices. */
+  async facts(): Promise<FactRow[]> {
+    const res = await this.db.query<FactRow>(`SELECT fact, device_type, value, brand, n::int AS n FROM device_fact_counts WHERE n > 0`);
+    return res.rows;
+  }
+
+  /** The current lock-app version of each device type. */
+  async currentAgentVersions(): Promise<Map<number, string>> {
+    const res = await this.db.query<{ device_type: number; version: string }>(
+      'SELECT device_type, version_app AS version FROM lock_app_versions WHERE is_current',
+    );
+    return new Map(res.rows.map((r) => [r.device_type, r.version]));
+  }
+}

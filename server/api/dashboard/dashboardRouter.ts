@@ -1,0 +1,28 @@
+import { Router } from 'express';
+import { PATHS } from '../../../shared/constants/routes';
+import { dashboardQuery } from '../../../shared/contracts/dashboard';
+import { requirePath, type Guard } from '../../middleware/authorize';
+import { route } from '../../middleware/validate';
+import type { DashboardService } from './dashboardService';
+
+/** /api/v5/dashboard: the numbers of each dashboard page, guarded by that page. */
+export function dashboardRouter(can: Guard, service: DashboardService): Router {
+  const router = Router();
+
+  router.get(
+    '/general',
+    can(requirePath(PATHS.dashboardGeneral)),
+    route({ query: dashboardQuery }, async ({ query }, _req, res) => {
+      res.json(await service.general(query));
+    }),
+  );
+
+  router.get(
+    '/android',
+    can(requirePath(PATHS.dashboardAndroid)),
+    route({}, async (_input, _req, res) => {
+      res.json(await service.android());
+    }),
+  );
+  return router;
+}

@@ -1,0 +1,202 @@
+-- Dashboards (GET /api/v5/dashboard/general|android) answered from counters kept in the same
+-- transaction as the change that moves them, so no request scans the fleet:
+--   device_counts (0006)       devices per (type, group, base status, lock type)
+--   device_fact_counts         devices running the agent per reported fact (OS, model, agent
+--                              version, carrier, brand) and device type
+--   activity_hourly            events per UTC hour: commands requested (per action), enrollments
+--                              and releases (per device type); the API sums them into days of
+--                              the browser's zone
+--   offline_snapshot           devices offline per base status, kept by the server's clock
+-- A consistency test compares each counter with a GROUP BY of the rows after random changes.
+
+-- When a device was released (set by the trigger below; a device inserted released, as the demo
+-- seeds them, takes its last contact).
+ALTER TABLE devices ADD COLUMN released_at timestamptz;
+
+CREATE FUNCTION devices_released_at() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  IF NEW.lifecycle = 'released' AND NEW.released_at IS NULL THEN
+    NEW.released_at := CASE WHEN TG_OP = 'INSERT' THEN coalesce(NEW.last_seen_at, now()) ELSE now() END;
+  ELSIF NEW.lifecycle <> 'released' THEN
+    NEW.released_at := NULL;
+  END IF;
+  RETURN NEW;
+END;
+$$;
+CREATE TRIGGER devices_released_at BEFORE INSERT OR UPDATE OF lifecycle ON devices
+  FOR EACH ROW EXECUTE FUNCTION devices_released_at();
+
+-- Facts: 1 OS version, 2 model (with its brand), 3 agent version, 4 SIM carrier, 5 brand. A fact
+-- nobody reported is ''. Counted: the live devices that run the agent (enrolled and not released),
+-- as the lock-app page counts the devices reporting each version.
+CREATE TABLE device_fact_counts (
+  fact smallint NOT NULL,
+  device_type smallint NOT NULL,
+  value text NOT NULL,
+  brand text NOT NULL,
+  n bigint NOT NULL,
+  PRIMARY KEY (fact, device_type, value, brand)
+);
+
+-- The facts of a device as counted rows (a SQL function the planner inlines).
+CREATE FUNCTION device_fact_values(os_version text, model text, agent_version text, sim_carrier text, maker text)
+  RETURNS TABLE (fact smallint, value text, brand text) LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
+  VALUES (1::smallint, coalesce(os_version, ''), ''), (2::smallint, coalesce(model, ''), coalesce(maker, '')),
+         (3::smallint, coalesce(agent_version, ''), ''), (4::smallint, coalesce(sim_carrier, ''), ''), (5::smallint, coalesce(maker, ''), '')
+$$;
+CREATE FUNCTION device_fact_counted(deleted_at timestamptz, lifecycle text) RETURNS boolean LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
+  SELECT deleted_at IS NULL AND lifecycle NOT IN ('pre_enrolled', 'released')
+$$;
+
+-- Each branch names only the transition tables its event has (PL/pgSQL plans a statement when
+-- it first runs). An update makes deltas only for the rows whose counted facts moved (most move
+-- none: a check-in's last_seen_at, a lock); PostgreSQL allows no column list on a trigger with
+-- transition tables.
+CREATE FUNCTION device_fact_counts_apply() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  IF TG_OP = 'INSERT' THEN
+    INSERT INTO device_fact_counts AS c (fact, device_type, value, brand, n)
+    SELECT f.fact, n.device_type, f.value, f.brand, count(*)
+      FROM new_rows n, device_fact_values(n.os_version, n.model, n.agent_version, n.sim_carrier, n.brand) f
+     WHERE device_fact_counted(n.deleted_at, n.lifecycle)
+     GROUP BY 1, 2, 3, 4 ORDER BY 1, 2, 3, 4
+    ON CONFLICT (fact, device_type, value, brand) DO UPDATE SET n = c.n + excluded.n;
+  ELSIF TG_OP = 'DELETE' THEN
+    INSERT INTO device_fact_counts AS c (fact, device_type, value, brand, n)
+    SELECT f.fact, o.device_type, f.value, f.brand, -count(*)
+      FROM old_rows o, device_fact_values(o.os_version, o.model, o.agent_version, o.sim_carrier, o.brand) f
+     WHERE device_fact_counted(o.deleted_at, o.lifecycle)
+     GROUP BY 1, 2, 3, 4 ORDER BY 1, 2, 3, 4
+    ON CONFLICT (fact, device_type, value, brand) DO UPDATE SET n = c.n + excluded.n;
+  ELSE
+    INSERT INTO device_fact_counts AS c (fact, device_type, value, brand, n)
+    SELECT f.fact, m.device_type, f.value, f.brand, sum(m.delta)
+      FROM old_rows o
+      JOIN new_rows n ON n.id = o.id
+     CROSS JOIN LATERAL (VALUES
+       (o.device_type, o.os_version, o.model, o.agent_version, o.sim_carrier, o.brand, -1, device_fact_counted(o.deleted_at, o.lifecycle)),
+       (n.device_type, n.os_version, n.model, n.agent_version, n.sim_carrier, n.brand, 1, device_fact_counted(n.deleted_at, n.lifecycle))
+     ) AS m (device_type, os_version, model, agent_version, sim_carrier, brand, delta, counted)
+     CROSS JOIN device_fact_values(m.os_version, m.model, m.agent_version, m.sim_carrier, m.brand) f
+     WHERE m.counted
+       AND (o.device_type, o.os_version, o.model, o.agent_version, o.sim_carrier, o.brand, device_fact_counted(o.deleted_at, o.lifecycle))
+           IS DISTINCT FROM
+           (n.device_type, n.os_version, n.model, n.agent_version, n.sim_carrier, n.brand, device_fact_counted(n.deleted_at, n.lifecycle))
+     GROUP BY 1, 2, 3, 4
+    HAVING sum(m.delta) <> 0
+     ORDER BY 1, 2, 3, 4
+    ON CONFLICT (fact, device_type, value, brand) DO UPDATE SET n = c.n + excluded.n;
+  END IF;
+  RETURN NULL;
+END;
+$$;
+CREATE TRIGGER device_fact_counts_insert AFTER INSERT ON devices
+  REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION device_fact_counts_apply();
+CREATE TRIGGER device_fact_counts_update AFTER UPDATE ON devices
+  REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION device_fact_counts_apply();
+CREATE TRIGGER device_fact_counts_delete AFTER DELETE ON devices
+  REFERENCING OLD TABLE AS old_rows FOR EACH STATEMENT EXECUTE FUNCTION device_fact_counts_apply();
+
+INSERT INTO device_fact_counts (fact, device_type, value, brand, n)
+SELECT f.fact, d.device_type, f.value, f.brand, count(*)
+  FROM devices d, device_fact_values(d.os_version, d.model, d.agent_version, d.sim_carrier, d.brand) f
+ WHERE device_fact_counted(d.deleted_at, d.lifecycle)
+ GROUP BY 1, 2, 3, 4;
+
+-- Events per UTC hour. kind 1: a command requested (key: its action); 2: an enrollment, 3: a
+-- release (key: the device type). Events are history: deleting a device does not remove them.
+CREATE TABLE activity_hourly (
+  hour timestamptz NOT NULL,
+  kind smallint NOT NULL CHECK (kind IN (1, 2, 3)),
+  key smallint NOT NULL,
+  n bigint NOT NULL,
+  PRIMARY KEY (hour, kind, key)
+);
+
+CREATE FUNCTION activity_commands() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  INSERT INTO activity_hourly AS c (hour, kind, key, n)
+  SELECT date_trunc('hour', n.requested_at, 'UTC'), 1, n.action, count(*)
+    FROM new_rows n
+   GROUP BY 1, 3
+   ORDER BY 1, 3
+  ON CONFLICT (hour, kind, key) DO UPDATE SET n = c.n + excluded.n;
+  RETURN NULL;
+END;
+$$;
+CREATE TRIGGER activity_commands AFTER INSERT ON device_commands
+  REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION activity_commands();
+
+CREATE FUNCTION activity_devices_insert() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  INSERT INTO activity_hourly AS c (hour, kind, key, n)
+  SELECT e.hour, e.kind, e.key, count(*)
+    FROM new_rows n
+    CROSS JOIN LATERAL (VALUES
+      (date_trunc('hour', n.enrolled_at, 'UTC'), 2::smallint, n.device_type),
+      (date_trunc('hour', n.released_at, 'UTC'), 3::smallint, n.device_type)
+    ) AS e (hour, kind, key)
+   WHERE e.hour IS NOT NULL
+   GROUP BY 1, 2, 3
+   ORDER BY 1, 2, 3
+  ON CONFLICT (hour, kind, key) DO UPDATE SET n = c.n + excluded.n;
+  RETURN NULL;
+END;
+$$;
+-- An enrollment is a new enrolled_at (a reset device that enrolls again counts again); a release
+-- is a new released_at.
+CREATE FUNCTION activity_devices_update() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  INSERT INTO activity_hourly AS c (hour, kind, key, n)
+  SELECT e.hour, e.kind, e.key, count(*)
+    FROM new_rows n
+    JOIN old_rows o ON o.id = n.id
+    CROSS JOIN LATERAL (VALUES
+      (CASE WHEN n.enrolled_at IS DISTINCT FROM o.enrolled_at THEN date_trunc('hour', n.enrolled_at, 'UTC') END, 2::smallint, n.device_type),
+      (CASE WHEN n.released_at IS DISTINCT FROM o.released_at THEN date_trunc('hour', n.released_at, 'UTC') END, 3::smallint, n.device_type)
+    ) AS e (hour, kind, key)
+   WHERE e.hour IS NOT NULL
+   GROUP BY 1, 2, 3
+   ORDER BY 1, 2, 3
+  ON CONFLICT (hour, kind, key) DO UPDATE SET n = c.n + excluded.n;
+  RETURN NULL;
+END;
+$$;
+CREATE TRIGGER activity_devices_insert AFTER INSERT ON devices
+  REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION activity_devices_insert();
+CREATE TRIGGER activity_devices_update AFTER UPDATE ON devices
+  REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION activity_devices_update();
+
+-- Backfill from what is stored: every command ever requested, the enrollment times, and the
+-- devices already released (their last contact).
+UPDATE devices SET released_at = coalesce(last_seen_at, updated_at) WHERE lifecycle = 'released';
+INSERT INTO activity_hourly (hour, kind, key, n)
+SELECT date_trunc('hour', requested_at, 'UTC'), 1, action, count(*) FROM device_commands GROUP BY 1, 3;
+INSERT INTO activity_hourly (hour, kind, key, n)
+SELECT e.hour, e.kind, e.key, count(*)
+  FROM devices d
+  CROSS JOIN LATERAL (VALUES
+    (date_trunc('hour', d.enrolled_at, 'UTC'), 2::smallint, d.device_type),
+    (date_trunc('hour', d.released_at, 'UTC'), 3::smallint, d.device_type)
+  ) AS e (hour, kind, key)
+ WHERE e.hour IS NOT NULL
+ GROUP BY 1, 2, 3
+ON CONFLICT (hour, kind, key) DO UPDATE SET n = activity_hourly.n + excluded.n;
+
+-- The stuck-command board and the pending-commands count read only the commands in flight.
+CREATE INDEX device_commands_pending_since ON device_commands (requested_at, id) WHERE status = 'pending';
+-- The devices list filtered by agent version (the Android dashboard links to it), in every sort's order.
+CREATE INDEX devices_agent_version ON devices (agent_version, created_at, id) WHERE deleted_at IS NULL AND base_status <> 25;
+
+-- Devices offline ('Sin conexión') per base status. Offline is the clock's doing, not a change's:
+-- counting the offline range of devices_status costs a read of every offline device, so the
+-- server's clock (AgentClock, every 30 s, one replica at a time) keeps this snapshot, and a
+-- dashboard request finding it older than a minute counts again itself. One row.
+CREATE TABLE offline_snapshot (
+  id boolean PRIMARY KEY DEFAULT true CHECK (id),
+  offline_after_hours double precision NOT NULL,
+  cutoff timestamptz NOT NULL,
+  computed_at timestamptz NOT NULL,
+  -- {"<base status>": devices, …}
+  counts jsonb NOT NULL
+);
