@@ -2,7 +2,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
-import { chunksForPath } from '../client/app/pages';
+import { chunksForPath, pageForRoute } from '../client/app/pages';
+import { findRoute } from '../shared/constants/routes';
 import type { AssetManifest } from '../server/ssr/manifest';
 
 export const BUDGETS_KB = { '/login': 180, '/dashboard/general': 200, pageChunk: 40 } as const;
@@ -11,7 +12,9 @@ export interface BundleSizes {
   manifest: AssetManifest;
   /** Gzipped bytes of one asset URL of the manifest. */
   gz(url: string): number;
-  /** Gzipped bytes of the JavaScript a first visit of `route` loads (entry, its preloads, the route's chunks). */
+  /** The files (URLs) a first visit of `route` loads: the entry, its preloads, the route's chunks (frame, page, the page's extras) and theirs. */
+  firstLoadFiles(route: string): string[];
+  /** Gzipped bytes of the JavaScript a first visit of `route` loads (firstLoadFiles). */
   firstLoad(route: string): number;
   /** Gzipped bytes of the route's own page chunk. */
   pageChunk(route: string): number;
@@ -21,14 +24,15 @@ export function bundleSizes(dist: string): BundleSizes {
   const manifest = JSON.parse(fs.readFileSync(path.join(dist, 'manifest.json'), 'utf8')) as AssetManifest;
   const gz = (url: string) => gzipSync(fs.readFileSync(path.join(dist, 'public', url))).length;
   const chunks = (route: string) => chunksForPath(route).map((c) => manifest.pages[c.id]!);
+  const firstLoadFiles = (route: string) => {
+    const cs = chunks(route);
+    return [...new Set([manifest.entry.js, ...manifest.entry.preload, ...cs.flatMap((c) => [c.js, ...c.preload])])];
+  };
   return {
     manifest,
     gz,
-    firstLoad(route) {
-      const cs = chunks(route);
-      const files = [...new Set([manifest.entry.js, ...manifest.entry.preload, ...cs.flatMap((c) => [c.js, ...c.preload])])];
-      return files.reduce((s, f) => s + gz(f), 0);
-    },
-    pageChunk: (route) => gz(chunks(route).at(-1)!.js),
+    firstLoadFiles,
+    firstLoad: (route) => firstLoadFiles(route).reduce((s, f) => s + gz(f), 0),
+    pageChunk: (route) => gz(manifest.pages[pageForRoute(findRoute(route)!).id]!.js),
   };
 }

@@ -1,6 +1,7 @@
 import { PATHS, ROUTES, type RoutePath } from '../../shared/constants/routes';
 import type { LazyPage } from './lazyPage';
-import { APP_FRAME, PAGES, PAGE_BY_PATH, chunksForPath, pageForRoute } from './pages';
+import { DASHBOARD_CHART } from '../features/dashboard/chartChunk';
+import { APP_FRAME, CHUNKS, PAGES, PAGE_BY_PATH, chunksForPath, pageForRoute } from './pages';
 
 describe('page map', () => {
   test('every route of the table has an entry, and nothing else does', () => {
@@ -14,10 +15,21 @@ describe('page map', () => {
     expect(page(PATHS.preEnrolled)).toBe(PAGES.preEnrolled);
     expect(page(PATHS.roles)).toBe(PAGES.roles);
     expect(page(PATHS.audit)).toBe(PAGES.audit);
-    expect(page(PATHS.dashboardGeneral)).toBe(PAGES.section);
+    expect(page(PATHS.dashboard)).toBe(PAGES.dashboard);
+    expect(page(PATHS.dashboardGeneral)).toBe(PAGES.dashboardGeneral);
+    expect(page(PATHS.dashboardAndroid)).toBe(PAGES.dashboardAndroid);
+    expect(page(PATHS.home)).toBe(PAGES.section);
     expect(chunksForPath('/inventory-management/devices/?x=1')).toEqual([APP_FRAME, PAGES.devices]);
     expect(chunksForPath('/login')).toEqual([PAGES.login]);
     expect(chunksForPath('/no-such-page')).toEqual([]);
+  });
+
+  test('the chart chunk is part of the dashboards only (never of /login nor of another page)', () => {
+    expect(CHUNKS).toContain(DASHBOARD_CHART);
+    expect(chunksForPath(PATHS.dashboardGeneral)).toEqual([APP_FRAME, PAGES.dashboardGeneral, DASHBOARD_CHART]);
+    expect(chunksForPath(PATHS.dashboardAndroid)).toEqual([APP_FRAME, PAGES.dashboardAndroid, DASHBOARD_CHART]);
+    const others = ROUTES.map((r) => r.path).filter((p) => p !== PATHS.dashboardGeneral && p !== PATHS.dashboardAndroid);
+    expect(others.filter((p) => chunksForPath(p).some((c) => c.id === DASHBOARD_CHART.id))).toEqual([]);
   });
 
   test('a map missing a route fails the type check', () => {

@@ -1,5 +1,6 @@
 import type { ReactNode } from 'react';
 import { PATHS, findRoute, type PortalRoute, type RoutePath } from '../../shared/constants/routes';
+import { DASHBOARD_CHART } from '../features/dashboard/chartChunk';
 import { lazyChunk, lazyPage, type LazyChunk, type LazyPage } from './lazyPage';
 
 /** Every page chunk. Each id is the page's source path: the build checks them. */
@@ -8,6 +9,9 @@ export const PAGES = {
   google: lazyPage('client/features/google/GooglePage.tsx', () => import('../features/google/GooglePage')),
   account: lazyPage('client/features/account/AccountPage.tsx', () => import('../features/account/AccountPage')),
   section: lazyPage('client/features/section/SectionPage.tsx', () => import('../features/section/SectionPage')),
+  dashboard: lazyPage('client/features/dashboard/DashboardIndex.tsx', () => import('../features/dashboard/DashboardIndex')),
+  dashboardGeneral: lazyPage('client/features/dashboard/GeneralDashboardPage.tsx', () => import('../features/dashboard/GeneralDashboardPage')),
+  dashboardAndroid: lazyPage('client/features/dashboard/AndroidDashboardPage.tsx', () => import('../features/dashboard/AndroidDashboardPage')),
   adminSettings: lazyPage('client/features/admin-settings/AdminSettingsIndex.tsx', () => import('../features/admin-settings/AdminSettingsIndex')),
   admins: lazyPage('client/features/admin-settings/AdminsPage.tsx', () => import('../features/admin-settings/AdminsPage')),
   roles: lazyPage('client/features/admin-settings/RolesPage.tsx', () => import('../features/admin-settings/RolesPage')),
@@ -34,21 +38,31 @@ export const APP_FRAME: LazyChunk<{ path: RoutePath; children: ReactNode }> = la
 );
 
 /** Every lazily loaded chunk (the build gives each its own file and checks the ids). */
-export const CHUNKS: readonly LazyChunk<never>[] = [...Object.values(PAGES), APP_FRAME] as LazyChunk<never>[];
+export const CHUNKS: readonly LazyChunk<never>[] = [...Object.values(PAGES), APP_FRAME, DASHBOARD_CHART] as LazyChunk<never>[];
+
+/**
+ * Chunks a page renders with beyond its own (the dashboards' charts): part of the page's first
+ * load (preloaded with it, loaded before hydrating, counted in its budget), never of another
+ * page's. A later navigation loads them on first use.
+ */
+const PAGE_EXTRAS: ReadonlyMap<LazyPage, readonly LazyChunk<never>[]> = new Map([
+  [PAGES.dashboardGeneral, [DASHBOARD_CHART as LazyChunk<never>]],
+  [PAGES.dashboardAndroid, [DASHBOARD_CHART as LazyChunk<never>]],
+]);
 
 /**
  * The page of every route of the table. Typed `Record<RoutePath, LazyPage>`: a route added to the
- * table without a page here fails the type check. The menu modules and the dashboard pages not
- * built yet show the section page (the module's menu, or its title).
+ * table without a page here fails the type check. The menu modules show the section page (the
+ * module's menu, or its title).
  */
 export const PAGE_BY_PATH = {
   [PATHS.home]: PAGES.section,
   [PATHS.login]: PAGES.login,
   [PATHS.account]: PAGES.account,
   [PATHS.google]: PAGES.google,
-  [PATHS.dashboard]: PAGES.section,
-  [PATHS.dashboardGeneral]: PAGES.section,
-  [PATHS.dashboardAndroid]: PAGES.section,
+  [PATHS.dashboard]: PAGES.dashboard,
+  [PATHS.dashboardGeneral]: PAGES.dashboardGeneral,
+  [PATHS.dashboardAndroid]: PAGES.dashboardAndroid,
   [PATHS.agentSettings]: PAGES.settingsOverview,
   [PATHS.restrictionsEnrollment]: PAGES.settingsSection,
   [PATHS.restrictionsLock]: PAGES.settingsSection,
@@ -77,12 +91,13 @@ export function pageForRoute(route: PortalRoute): LazyPage {
   return PAGE_BY_PATH[route.path];
 }
 
-/** The chunks a URL path renders with (frame and page), if the path is in the route table. */
+/** The chunks a URL path renders with (frame, page and the page's extras), if the path is in the route table. */
 export function chunksForPath(pathname: string): LazyChunk<never>[] {
   const route = findRoute(pathname);
   if (!route) return [];
-  const page = pageForRoute(route) as LazyChunk<never>;
-  return route.frame === 'app' ? [APP_FRAME as LazyChunk<never>, page] : [page];
+  const page = pageForRoute(route);
+  const own = [page as LazyChunk<never>, ...(PAGE_EXTRAS.get(page) ?? [])];
+  return route.frame === 'app' ? [APP_FRAME as LazyChunk<never>, ...own] : own;
 }
 
 export function loadAllChunks(): Promise<void[]> {

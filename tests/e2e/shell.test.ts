@@ -262,9 +262,10 @@ describeWithBrowser('the signed-in shell in Chromium', () => {
         await page.getByTestId('portal-version').filter({ hasText: ctx.portal.portalVersion }).waitFor();
         await page.getByTestId('app-version').filter({ hasText: DEMO_APP_VERSION }).waitFor();
         const main = page.getByRole('main');
-        // Three routes only redirect: `/`, `/admin-settings` and `/inventory-management` go to their first allowed page.
+        // Four routes only redirect: `/`, `/dashboard`, `/admin-settings` and `/inventory-management` go to their first allowed page.
         const redirects: Record<string, { to: string; title: string }> = {
           '/': { to: '/dashboard/general', title: 'General' },
+          '/dashboard': { to: '/dashboard/general', title: 'General' },
           '/admin-settings': { to: '/admin-settings/admins', title: 'Administradores' },
           '/inventory-management': { to: '/inventory-management/add-device', title: 'Registro de dispositivos' },
         };

@@ -1,0 +1,43 @@
+import { DEVICE_STATUS, DEVICE_TYPE, type DeviceTypeCode } from '../../../shared/constants/domain';
+import { PATHS } from '../../../shared/constants/routes';
+
+/**
+ * Filters of the enrolled devices page as its URL carries them (useDeviceListQuery), so the
+ * list's total is the number the dashboard shows.
+ */
+export interface DeviceListFilter {
+  status?: number;
+  deviceType?: DeviceTypeCode;
+  /** A group, or 'none': devices without a group. */
+  groupId?: number | 'none';
+  /** Devices with a command in flight. */
+  inFlight?: boolean;
+  /** Devices reporting this agent version. */
+  agentVersion?: string;
+  /** Devices reporting an agent version other than this one. */
+  agentVersionNot?: string;
+}
+
+/** The enrolled devices page with a filter applied. */
+export function devicesHref(filter: DeviceListFilter): string {
+  const params = new URLSearchParams();
+  for (const [key, value] of Object.entries(filter) as [string, string | number | boolean | undefined][]) {
+    if (value !== undefined) params.set(key, String(value));
+  }
+  const query = params.toString();
+  return query ? `${PATHS.devices}?${query}` : PATHS.devices;
+}
+
+/** The enrolled devices page with one device's detail open. */
+export const deviceDetailHref = (deviceId: number): string => `${PATHS.devices}?device=${deviceId}`;
+
+/** What each card of the general dashboard opens. */
+export const CARD_FILTERS = {
+  devices: {},
+  smartphones: { deviceType: DEVICE_TYPE.SMARTPHONE },
+  tvs: { deviceType: DEVICE_TYPE.TV },
+  locked: { status: DEVICE_STATUS.bloqueado },
+  offline: { status: DEVICE_STATUS.sin_conexion },
+  inFlight: { inFlight: true },
+  released: { status: DEVICE_STATUS.liberado },
+} as const satisfies Record<string, DeviceListFilter>;

@@ -1,0 +1,100 @@
+/**
+ * Spanish labels of the dashboards (/dashboard/general and /dashboard/android). The codes' labels
+ * (statuses, device types, actions) are in domain.ts and deviceActions.ts.
+ */
+
+const plural = (n: number, one: string, many: string) => (n === 1 ? one : many);
+const numberFormat = new Intl.NumberFormat('es-MX');
+/** A count as es-MX writes it: '1,234'. */
+export const formatCount = (n: number): string => numberFormat.format(n);
+
+export const DASHBOARD_LABELS = {
+  /** Shared by both dashboards. */
+  common: {
+    loading: 'Cargando el tablero',
+    chartLoading: 'Cargando la gráfica',
+    /** The automatic refresh: one button that pauses and resumes it. */
+    pause: 'Pausar actualización',
+    resume: 'Reanudar actualización',
+    paused: 'Actualización automática en pausa',
+    updatedAt: (time: string) => `Actualizado: ${time}`,
+    refreshFailed: 'No se pudo actualizar el tablero; se muestran los últimos datos',
+    /** A value no device reported. */
+    noData: 'Sin dato',
+    others: 'Otros',
+    showChart: 'Ver como gráfica',
+    showTable: 'Ver como tabla',
+    viewOf: (title: string) => `Vista de ${title}`,
+    /** The headers of the tables that stand for the charts. */
+    count: 'Dispositivos',
+    smartphones: 'Móviles',
+    tvs: 'TVs',
+    total: 'Total',
+    /** The text alternative of a chart (the canvas's aria-label): its title and every value. */
+    summary: (title: string, items: readonly { label: string; value: number }[]) =>
+      items.length === 0 ? `${title}: sin datos` : `${title}: ${items.map((i) => `${i.label} ${formatCount(i.value)}`).join(', ')}`,
+    noChartData: 'Sin datos en este periodo',
+    emptyTitle: 'Aún no hay dispositivos',
+    emptyText: 'Cuando registres dispositivos, aquí verás el estado de la flota.',
+    addDevice: 'Agregar dispositivo',
+  },
+
+  /** The general dashboard. */
+  general: {
+    cards: 'Indicadores',
+    devices: 'Dispositivos',
+    preEnrolled: (n: number) => `${formatCount(n)} ${plural(n, 'pre-enrolado', 'pre-enrolados')}`,
+    smartphones: 'Móviles',
+    tvs: 'TVs',
+    locked: 'Bloqueados',
+    offline: 'Sin conexión',
+    offlineHelp: (hours: number) => `Sin conectarse en ${formatCount(hours)} h o más`,
+    inFlight: 'Con comando en curso',
+    pendingCommands: (n: number) => `${formatCount(n)} ${plural(n, 'comando pendiente', 'comandos pendientes')}`,
+    releasedThisMonth: 'Liberados este mes',
+    releasedTotal: (n: number) => `${formatCount(n)} ${plural(n, 'liberado', 'liberados')} en total`,
+    byStatus: 'Dispositivos por estado',
+    status: 'Estado',
+    commandsPerDay: (days: number) => `Comandos por día (últimos ${days} días)`,
+    enrollmentsPerDay: (days: number) => `Enrolamientos por día (últimos ${days} días)`,
+    day: 'Día',
+    topGroups: (n: number) => `Dispositivos por grupo (los ${n} con más)`,
+    group: 'Grupo',
+    noGroup: 'Sin grupo',
+    stuck: {
+      title: (hours: number) => `Comandos detenidos (más de ${hours} h en curso)`,
+      caption: 'Comandos detenidos',
+      device: 'Dispositivo (IMEI)',
+      command: 'Comando',
+      requested: 'Solicitado',
+      delivered: 'Entregado',
+      notDelivered: 'Aún no entregado',
+      lastSeen: 'Última conexión',
+      neverSeen: 'Nunca',
+      deviceLink: (imei: string) => `Ver el dispositivo ${imei}`,
+      empty: 'Sin comandos detenidos',
+      shownOf: (shown: number, total: number) => `Se muestran los ${formatCount(shown)} más antiguos de ${formatCount(total)}`,
+    },
+  },
+
+  /** The Android dashboard. */
+  android: {
+    osVersions: 'Versiones de Android',
+    osVersion: 'Versión',
+    models: (n: number) => `Modelos (los ${n} más frecuentes)`,
+    model: 'Modelo',
+    agentVersions: (type: string) => `Versiones del agente: ${type}`,
+    version: 'Versión',
+    current: 'Versión actual',
+    noCurrent: 'Sin versión actual marcada',
+    onCurrent: 'En la versión actual',
+    outdated: 'Desactualizados',
+    unknown: 'Sin versión reportada',
+    currentMark: '(actual)',
+    versionLink: (version: string) => `Ver los dispositivos con la versión ${version}`,
+    carriers: 'Operadores SIM (móviles)',
+    carrier: 'Operador',
+    brands: 'TV y móvil por marca',
+    brand: 'Marca',
+  },
+} as const;
