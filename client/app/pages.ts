@@ -41,16 +41,6 @@ export const APP_FRAME: LazyChunk<{ path: RoutePath; children: ReactNode }> = la
 export const CHUNKS: readonly LazyChunk<never>[] = [...Object.values(PAGES), APP_FRAME, DASHBOARD_CHART] as LazyChunk<never>[];
 
 /**
- * Chunks a page renders with beyond its own (the dashboards' charts): part of the page's first
- * load (preloaded with it, loaded before hydrating, counted in its budget), never of another
- * page's. A later navigation loads them on first use.
- */
-const PAGE_EXTRAS: ReadonlyMap<LazyPage, readonly LazyChunk<never>[]> = new Map([
-  [PAGES.dashboardGeneral, [DASHBOARD_CHART as LazyChunk<never>]],
-  [PAGES.dashboardAndroid, [DASHBOARD_CHART as LazyChunk<never>]],
-]);
-
-/**
  * The page of every route of the table. Typed `Record<RoutePath, LazyPage>`: a route added to the
  * table without a page here fails the type check. The menu modules show the section page (the
  * module's menu, or its title).
@@ -91,13 +81,16 @@ export function pageForRoute(route: PortalRoute): LazyPage {
   return PAGE_BY_PATH[route.path];
 }
 
-/** The chunks a URL path renders with (frame, page and the page's extras), if the path is in the route table. */
+/**
+ * The chunks a URL path renders with (frame and page), if the path is in the route table. The
+ * dashboards' chart chunk is not one of them: the charts load after the page is interactive (the
+ * numbers come first, in cards and tables), so chart.js counts in no page's first load.
+ */
 export function chunksForPath(pathname: string): LazyChunk<never>[] {
   const route = findRoute(pathname);
   if (!route) return [];
-  const page = pageForRoute(route);
-  const own = [page as LazyChunk<never>, ...(PAGE_EXTRAS.get(page) ?? [])];
-  return route.frame === 'app' ? [APP_FRAME as LazyChunk<never>, ...own] : own;
+  const page = pageForRoute(route) as LazyChunk<never>;
+  return route.frame === 'app' ? [APP_FRAME as LazyChunk<never>, page] : [page];
 }
 
 export function loadAllChunks(): Promise<void[]> {

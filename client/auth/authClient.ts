@@ -8,6 +8,7 @@ import {
 } from 'amazon-cognito-identity-js';
 import { TOKEN_REFRESH_THRESHOLD_SECONDS } from '../../shared/constants/business';
 import type { PublicConfig } from '../../shared/contracts/publicConfig';
+import { SessionUnreadableError } from './authErrors';
 
 /** What the API calls carry (specification §7) and who is signed in. */
 export interface SessionTokens {
@@ -31,14 +32,6 @@ export class SessionExpiredError extends Error {
   constructor(message = 'session expired') {
     super(message);
     this.name = 'SessionExpiredError';
-  }
-}
-
-/** The stored session exists but cannot be read (corrupt storage). */
-export class SessionUnreadableError extends Error {
-  constructor(cause: unknown) {
-    super(`stored session unreadable: ${String(cause)}`);
-    this.name = 'SessionUnreadableError';
   }
 }
 
