@@ -134,11 +134,12 @@ export class DashboardRepository {
         [now, timeZone, DASHBOARD_DAYS],
       ),
       this.db.query<ActivityRow>(
-        `SELECT to_char(hour AT TIME ZONE $2, 'YYYY-MM-DD') AS day, kind, key, sum(n)::int AS n
-           FROM activity_hourly
-          WHERE hour >= (date_trunc('day', $1::timestamptz AT TIME ZONE $2) - make_interval(days => $3 - 1)) AT TIME ZONE $2
-            AND hour <= $1::timestamptz
-          GROUP BY 1, 2, 3`,
+        `SELECT to_char(day, 'YYYY-MM-DD') AS day, kind, key, n
+           FROM (SELECT date_trunc('day', hour AT TIME ZONE $2) AS day, kind, key, sum(n)::int AS n
+                   FROM activity_hourly
+                  WHERE hour >= (date_trunc('day', $1::timestamptz AT TIME ZONE $2) - make_interval(days => $3 - 1)) AT TIME ZONE $2
+                    AND hour <= $1::timestamptz
+                  GROUP BY 1, 2, 3) a`,
         [now, timeZone, DASHBOARD_DAYS],
       ),
       this.db.query<{ n: number | null }>(
@@ -157,19 +158,22 @@ export class DashboardRepository {
     return res.rows[0]!.n;
   }
 
-  /** Commands in flight requested before `since` (and deliverable by then), oldest first, and how many. */
+  /**
+   * Commands in flight requested before `since` (and deliverable by then), oldest first, and how
+   * many. A deleted device's waiting commands are cancelled with it, so every one is a live device's.
+   */
   async stuckCommands(since: Date): Promise<{ total: number; rows: StuckRow[] }> {
-    const where = `c.status = 'pending' AND c.requested_at < $1 AND c.deliver_after < $1 AND d.deleted_at IS NULL`;
+    const where = `c.status = 'pending' AND c.requested_at < $1 AND c.deliver_after < $1`;
     const [rows, total] = await Promise.all([
       this.db.query<StuckRow>(
         `SELECT c.id, c.device_id, d.imei, d.device_type, c.action, c.requested_at, c.delivered_at, d.last_seen_at
-           FROM device_commands c JOIN devices d ON d.id = c.device_id
-          WHERE ${where}
-          ORDER BY c.requested_at, c.id
-          LIMIT ${DASHBOARD_STUCK_ROWS}`,
+           FROM (SELECT c.id, c.device_id, c.action, c.requested_at, c.delivered_at FROM device_commands c
+                  WHERE ${where} ORDER BY c.requested_at, c.id LIMIT ${DASHBOARD_STUCK_ROWS}) c
+           JOIN devices d ON d.id = c.device_id
+          ORDER BY c.requested_at, c.id`,
         [since],
       ),
-      this.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM device_commands c JOIN devices d ON d.id = c.device_id WHERE ${where}`, [since]),
+      this.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM device_commands c WHERE ${where}`, [since]),
     ]);
     return { total: total.rows[0]!.n, rows: rows.rows };
   }
