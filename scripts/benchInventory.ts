@@ -98,6 +98,7 @@ async function measure(engine: Engine, lines: string[]): Promise<void> {
       'inFlight=true',
       'agentVersion=3.3.0',
       'agentVersionNot=3.4.1',
+      `releasedFrom=${encodeURIComponent(new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 1)).toISOString())}`,
     ];
     const byFilter = new Map<string, number[]>();
     const all: number[] = [];

@@ -58,6 +58,7 @@ export const FIELD_LABELS = {
     inFlight: 'Comando en curso',
     agentVersion: 'Versión del agente',
     agentVersionNot: 'Versión del agente excluida',
+    releasedFrom: 'Liberado desde',
     ...sorting,
   },
   /** Device actions and their payloads (POST /v5/devices/:id/actions, bulk actions). */

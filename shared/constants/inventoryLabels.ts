@@ -34,6 +34,7 @@ export const INVENTORY_LABELS = {
       inFlight: 'Con comando en curso',
       agentVersion: (version: string) => `Versión del agente: ${version}`,
       agentVersionNot: (version: string) => `Versión del agente distinta de ${version}`,
+      releasedFrom: (date: string) => `Liberados desde el ${date}`,
       remove: (chip: string) => `Quitar filtro ${chip}`,
     },
     loading: 'Cargando dispositivos',

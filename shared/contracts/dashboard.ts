@@ -43,6 +43,8 @@ export const generalDashboardResponse = z.strictObject({
   generatedAt: z.string(),
   /** The zone the days were counted in. */
   timeZone: z.string(),
+  /** The first instant of this month in that zone: 'Liberados este mes' counts the devices released since (the list's releasedFrom). */
+  monthStart: z.string(),
   /** A device not seen for this long is 'Sin conexión'. */
   offlineAfterHours: z.number(),
   totals: z.strictObject({
@@ -62,7 +64,7 @@ export const generalDashboardResponse = z.strictObject({
     pendingCommands: count,
     /** Status 'Liberado'. */
     released: count,
-    /** Released since the first day of this month. */
+    /** Status 'Liberado' and released since monthStart. */
     releasedThisMonth: count,
   }),
   /** Devices per §4 status, offline overlay applied; statuses with no device are left out. Sums to totals.devices. */

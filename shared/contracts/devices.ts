@@ -13,6 +13,7 @@ import { ADMIN_API_MESSAGES, INVENTORY_MESSAGES as M } from '../messages';
 import {
   booleanParam,
   csvZoneFields,
+  dateParam,
   fieldError,
   idField,
   listResponse,
@@ -130,6 +131,8 @@ export const deviceFilterFields = {
   agentVersion: textParam(Q.agentVersion, AGENT_VERSION_MAX).optional(),
   /** Devices that report an agent version other than this one (those that report none, and released ones, are left out). */
   agentVersionNot: textParam(Q.agentVersionNot, AGENT_VERSION_MAX).optional(),
+  /** Released devices, released at or after this day or instant ('Liberados este mes' links to its month's first instant). */
+  releasedFrom: dateParam(Q.releasedFrom).optional(),
 };
 export const deviceFilter = z.object(deviceFilterFields);
 export type DeviceFilter = z.infer<typeof deviceFilter>;

@@ -107,6 +107,8 @@ describe.each(testEngines())('dashboard API (%s)', (engine) => {
       phone({ groupId: south, agentVersion: '3.3.0', simCarrier: 'Movistar', lockState: 'locked', lastSeenAt: old }),
       phone({ groupId: south, agentVersion: '3.4.1', lastSeenAt: old }),
       phone({ lifecycle: 'released', agentVersion: '3.3.0', brand: 'Samsung', model: 'Galaxy A15' }),
+      // Released at its last contact, 45 days ago: not this month.
+      phone({ lifecycle: 'released', lastSeenAt: new Date(Date.now() - 45 * 24 * HOUR) }),
       phone({ brand: 'Samsung', model: 'Galaxy A15', osVersion: '13' }),
       tv({ groupId: south, agentVersion: '1.8.0' }),
       tv({ groupId: south, agentVersion: '1.7.2' }),
@@ -125,15 +127,15 @@ describe.each(testEngines())('dashboard API (%s)', (engine) => {
 
     const g = await general();
     expect(g.totals).toEqual({
-      devices: 10,
-      smartphones: 7,
+      devices: 11,
+      smartphones: 8,
       tvs: 3,
       preEnrolled: 2,
       locked: 1,
       offline: 2,
       inFlight: 2,
       pendingCommands: 2,
-      released: 1,
+      released: 2,
       releasedThisMonth: 1,
     });
     // Each card's number is the list's total with the card's filter.
@@ -143,6 +145,12 @@ describe.each(testEngines())('dashboard API (%s)', (engine) => {
     expect(await listTotal(`status=${DEVICE_STATUS.bloqueado}`)).toBe(g.totals.locked);
     expect(await listTotal(`status=${DEVICE_STATUS.sin_conexion}`)).toBe(g.totals.offline);
     expect(await listTotal(`status=${DEVICE_STATUS.liberado}`)).toBe(g.totals.released);
+    expect(await listTotal(`status=${DEVICE_STATUS.liberado}&releasedFrom=${encodeURIComponent(g.monthStart)}`)).toBe(g.totals.releasedThisMonth);
+    const monthStart = new Date(g.monthStart);
+    expect([monthStart.getUTCDate(), monthStart.getUTCHours()]).toEqual([1, 0]);
+    const bad = await get('/devices?releasedFrom=ayer');
+    expect(bad.status).toBe(400);
+    expect(JSON.stringify(bad.body)).toContain('Liberado desde');
     expect(await listTotal('inFlight=true')).toBe(g.totals.inFlight);
     const pre = await get('/devices?stage=preEnrolled&perPage=1');
     expect((pre.body as DeviceList).total).toBe(g.totals.preEnrolled);
@@ -151,8 +159,8 @@ describe.each(testEngines())('dashboard API (%s)', (engine) => {
     expect(g.byStatus.reduce((n, s) => n + s.count, 0)).toBe(g.totals.devices);
     expect(g.topGroups).toEqual([
       { groupId: south, name: 'Sur', count: 4 },
+      { groupId: null, name: null, count: 4 },
       { groupId: north, name: 'Norte', count: 3 },
-      { groupId: null, name: null, count: 3 },
     ]);
     expect(g.stuckCommands.total).toBe(1);
     expect(g.stuckCommands.rows).toEqual([
@@ -160,7 +168,7 @@ describe.each(testEngines())('dashboard API (%s)', (engine) => {
     ]);
     const today = g.days[g.days.length - 1]!;
     expect(g.enrollmentsPerDay).toEqual([
-      { deviceType: 1, counts: g.days.map((d) => (d === today ? 7 : 0)) },
+      { deviceType: 1, counts: g.days.map((d) => (d === today ? 8 : 0)) },
       { deviceType: 2, counts: g.days.map((d) => (d === today ? 3 : 0)) },
     ]);
     expect(g.commandsPerDay.find((s) => s.action === DEVICE_ACTION.UNLOCK)?.counts.at(-1)).toBe(1);
@@ -335,14 +343,13 @@ describe.each(testEngines())('dashboard API (%s)', (engine) => {
         )
       ).rows;
     const activity = async () => (await t.db.query(`SELECT hour, kind, key, n::int AS n FROM activity_hourly WHERE n <> 0 ORDER BY 1, 2, 3`)).rows;
-    // Events are history: commands are never deleted, each device enrolls once and is released once here.
+    // Events are history: commands are never deleted, each device enrolls once here.
     const activityRecount = async () =>
       (
         await t.db.query(
           `SELECT hour, kind, key, count(*)::int AS n FROM (
              SELECT date_trunc('hour', requested_at, 'UTC') AS hour, 1 AS kind, action AS key FROM device_commands
              UNION ALL SELECT date_trunc('hour', enrolled_at, 'UTC'), 2, device_type FROM devices WHERE enrolled_at IS NOT NULL
-             UNION ALL SELECT date_trunc('hour', released_at, 'UTC'), 3, device_type FROM devices WHERE released_at IS NOT NULL
            ) e GROUP BY 1, 2, 3 ORDER BY 1, 2, 3`,
         )
       ).rows;

@@ -27,6 +27,7 @@ function answer(over: Partial<GeneralDashboard> = {}): GeneralDashboard {
   return generalDashboardResponse.parse({
     generatedAt: '2026-10-30T18:04:05.000Z',
     timeZone: 'America/Mexico_City',
+    monthStart: '2026-10-01T06:00:00.000Z',
     offlineAfterHours: 72,
     totals: {
       devices: 12345,
@@ -121,7 +122,11 @@ test('the cards show the numbers in es-MX, each a link to the devices page with 
   expect(cardHref('kpi-locked')).toBe(`${PATHS.devices}?status=${DEVICE_STATUS.bloqueado}`);
   expect(cardHref('kpi-offline')).toBe(`${PATHS.devices}?status=${DEVICE_STATUS.sin_conexion}`);
   expect(cardHref('kpi-in-flight')).toBe(`${PATHS.devices}?inFlight=true`);
-  expect(cardHref('kpi-released')).toBe(`${PATHS.devices}?status=${DEVICE_STATUS.liberado}`);
+  // This month's releases: released since the month's first instant the answer gives; the total below links to every released device.
+  expect(cardHref('kpi-released')).toBe(`${PATHS.devices}?status=${DEVICE_STATUS.liberado}&releasedFrom=2026-10-01T06%3A00%3A00.000Z`);
+  expect(within(card('kpi-released')).getByRole('link', { name: '4,321 liberados en total' }).getAttribute('href')).toBe(
+    `${PATHS.devices}?status=${DEVICE_STATUS.liberado}`,
+  );
   expect(screen.getByRole('link', { name: `${L.locked} 1,234` })).toBeTruthy();
 
   expect(screen.getByTestId('dashboard-updated').textContent).toMatch(/^Actualizado: 30 oct 2026, \d{1,2}:04:05/);

@@ -78,8 +78,8 @@ function Cards({ data, canOpenDevices, canOpenPreEnrolled }: { data: GeneralDash
         icon="unlock"
         label={L.releasedThisMonth}
         value={t.releasedThisMonth}
-        href={href(CARD_FILTERS.released)}
-        secondary={L.releasedTotal(t.released)}
+        href={href({ ...CARD_FILTERS.released, releasedFrom: data.monthStart })}
+        secondary={canOpenDevices ? <Link to={devicesHref(CARD_FILTERS.released)}>{L.releasedTotal(t.released)}</Link> : L.releasedTotal(t.released)}
       />
     </div>
   );

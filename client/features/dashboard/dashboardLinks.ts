@@ -16,6 +16,8 @@ export interface DeviceListFilter {
   agentVersion?: string;
   /** Devices reporting an agent version other than this one. */
   agentVersionNot?: string;
+  /** Released devices released at or after this instant. */
+  releasedFrom?: string;
 }
 
 /** The enrolled devices page with a filter applied. */
@@ -39,5 +41,6 @@ export const CARD_FILTERS = {
   locked: { status: DEVICE_STATUS.bloqueado },
   offline: { status: DEVICE_STATUS.sin_conexion },
   inFlight: { inFlight: true },
+  /** 'Liberados este mes' adds releasedFrom: the month's first instant the answer gives. */
   released: { status: DEVICE_STATUS.liberado },
 } as const satisfies Record<string, DeviceListFilter>;

@@ -1,5 +1,5 @@
 /** @jest-environment jsdom */
-import { render, screen, within } from '@testing-library/react';
+import { cleanup, render, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { STATUS_FILTERS } from '../../../shared/constants/domain';
 import { DeviceFilters, StatusFilterSelect } from './DeviceFilters';
@@ -44,7 +44,7 @@ test("a status outside the list (a dashboard's link) shows as one more option wh
   expect(optionsOf(select)).toEqual(['Todos', ...STATUS_FILTERS.map((f) => f.label)]);
 });
 
-const NO_FILTERS = { status: '', deviceType: '', groupId: '', search: '', inFlight: '', agentVersion: '', agentVersionNot: '' };
+const NO_FILTERS = { status: '', deviceType: '', groupId: '', search: '', inFlight: '', agentVersion: '', agentVersionNot: '', releasedFrom: '' };
 
 function setup(over: Partial<typeof NO_FILTERS> = {}, filtersActive = false) {
   const filters = { ...NO_FILTERS, ...over };
@@ -113,4 +113,17 @@ test('each filter a link sets shows as a chip; its button (keyboard too) removes
   await user.keyboard(' ');
   expect(onChange).toHaveBeenLastCalledWith('agentVersionNot', '');
   expect(onChange).toHaveBeenCalledTimes(3);
+});
+
+test("'Liberados este mes' shows its date as a chip (an instant in the browser's zone, or a day as written)", async () => {
+  const { onChange, user } = setup({ status: '9', releasedFrom: '2026-11-01T06:00:00.000Z' }, true);
+  const chip = within(screen.getByRole('list', { name: 'Filtros aplicados' })).getByRole('button');
+  expect(chip.textContent).toBe(
+    `Liberados desde el ${new Intl.DateTimeFormat('es-MX', { dateStyle: 'medium' }).format(new Date('2026-11-01T06:00:00.000Z'))}`,
+  );
+  await user.click(chip);
+  expect(onChange).toHaveBeenLastCalledWith('releasedFrom', '');
+  cleanup();
+  setup({ releasedFrom: '2026-11-01' }, true);
+  expect(within(screen.getByRole('list', { name: 'Filtros aplicados' })).getByRole('button').textContent).toBe('Liberados desde el 1 nov 2026');
 });

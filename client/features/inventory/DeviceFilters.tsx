@@ -5,6 +5,7 @@ import Row from 'react-bootstrap/Row';
 import { DEVICE_TYPES, STATUS_FILTERS, findStatusFilter } from '../../../shared/constants/domain';
 import { INVENTORY_LABELS } from '../../../shared/constants/inventoryLabels';
 import { SearchInput } from '../../components/SearchInput';
+import { formatDate } from '../../components/formatDate';
 import type { DeviceFilterKey } from './useDeviceListQuery';
 
 const L = INVENTORY_LABELS.devices;
@@ -41,7 +42,7 @@ export function StatusFilterSelect({ id, value, onChange }: { id: string; value:
 }
 
 /** The filters without a control of their own (set by the dashboards' links): each shows as a removable chip. */
-const CHIP_FILTER_KEYS = ['inFlight', 'agentVersion', 'agentVersionNot'] as const satisfies readonly DeviceFilterKey[];
+const CHIP_FILTER_KEYS = ['inFlight', 'agentVersion', 'agentVersionNot', 'releasedFrom'] as const satisfies readonly DeviceFilterKey[];
 type ChipKey = (typeof CHIP_FILTER_KEYS)[number];
 
 /** The text of an active chip filter. */
@@ -49,6 +50,8 @@ const chipText: Record<ChipKey, (value: string) => string> = {
   inFlight: () => L.chips.inFlight,
   agentVersion: L.chips.agentVersion,
   agentVersionNot: L.chips.agentVersionNot,
+  // A day alone is that calendar day (the API reads it from its UTC start).
+  releasedFrom: (value) => L.chips.releasedFrom(formatDate(/^\d{4}-\d{2}-\d{2}$/.test(value) ? `${value}T00:00:00` : value)),
 };
 
 /** The active filters that have no control of their own (a dashboard's link sets them), each a button that removes it. */

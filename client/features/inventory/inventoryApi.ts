@@ -21,6 +21,7 @@ export interface DeviceFilterArgs {
   agentVersion?: string;
   /** Devices reporting an agent version other than this one. */
   agentVersionNot?: string;
+  releasedFrom?: string;
 }
 
 export interface DeviceListArgs extends DeviceFilterArgs {

@@ -15,7 +15,7 @@ import type { DeviceFilterArgs, DeviceListArgs } from './inventoryApi';
 /** Page sizes of the device lists (the default is 25). */
 export const DEVICE_PER_PAGE_OPTIONS = [25, 50, 100] as const;
 
-export type DeviceFilterKey = 'status' | 'deviceType' | 'groupId' | 'search' | 'inFlight' | 'agentVersion' | 'agentVersionNot';
+export type DeviceFilterKey = 'status' | 'deviceType' | 'groupId' | 'search' | 'inFlight' | 'agentVersion' | 'agentVersionNot' | 'releasedFrom';
 
 /** A group filter: a group id, or 'none' (devices without a group). */
 export const GROUP_FILTER_PATTERN = /^(none|[1-9]\d{0,9})$/;
@@ -39,12 +39,18 @@ const devicesListParams = z.object({
   // The contract's own fields: a version the API would refuse (too long, control characters) reads as none.
   agentVersion: deviceFilterFields.agentVersion.catch(undefined),
   agentVersionNot: deviceFilterFields.agentVersionNot.catch(undefined),
+  // A day or an instant the API accepts, kept as written (the chip shows it, the API reads it).
+  releasedFrom: z
+    .string()
+    .refine((v) => v !== '' && deviceFilterFields.releasedFrom.safeParse(v).success)
+    .optional()
+    .catch(undefined),
   device: listParam.matching(/^[1-9]\d{0,15}$/),
 });
 
 /**
  * The enrolled devices list as the URL holds it (page, perPage, sort, order, status,
- * deviceType, groupId, search, inFlight, agentVersion, agentVersionNot and the open detail
+ * deviceType, groupId, search, inFlight, agentVersion, agentVersionNot, releasedFrom and the open detail
  * `device`), the API arguments built from it, and the setters that change it.
  */
 export function useDeviceListQuery() {
@@ -58,6 +64,7 @@ export function useDeviceListQuery() {
   const inFlight = params.inFlight ?? '';
   const agentVersion = params.agentVersion ?? '';
   const agentVersionNot = params.agentVersionNot ?? '';
+  const releasedFrom = params.releasedFrom ?? '';
   const device = params.device ? Number(params.device) : null;
   const filters: Record<DeviceFilterKey, string> = {
     status,
@@ -67,6 +74,7 @@ export function useDeviceListQuery() {
     inFlight,
     agentVersion,
     agentVersionNot,
+    releasedFrom,
   };
 
   /** The filter the list, the export and a bulk selection share. */
@@ -80,8 +88,9 @@ export function useDeviceListQuery() {
       inFlight: inFlight || undefined,
       agentVersion: agentVersion || undefined,
       agentVersionNot: agentVersionNot || undefined,
+      releasedFrom: releasedFrom || undefined,
     }),
-    [status, deviceType, groupId, search, inFlight, agentVersion, agentVersionNot],
+    [status, deviceType, groupId, search, inFlight, agentVersion, agentVersionNot, releasedFrom],
   );
   const args: DeviceListArgs = { ...filter, sort, order, page, perPage };
   /** A key that changes whenever the set of matching devices may change (the selection resets with it). */
@@ -90,7 +99,7 @@ export function useDeviceListQuery() {
 
   const setFilter = useCallback((key: DeviceFilterKey, value: string) => set({ [key]: value }), [set]);
   const clearFilters = useCallback(
-    () => set({ status: '', deviceType: '', groupId: '', search: '', inFlight: '', agentVersion: '', agentVersionNot: '' }),
+    () => set({ status: '', deviceType: '', groupId: '', search: '', inFlight: '', agentVersion: '', agentVersionNot: '', releasedFrom: '' }),
     [set],
   );
   /** Ascending, then descending, then back to the default order (newest first). */

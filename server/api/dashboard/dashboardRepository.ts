@@ -4,7 +4,7 @@ import { OFFLINE_OVERLAID } from '../../../shared/deviceStatus';
 import type { Queryable } from '../../db/Db';
 
 /** Kinds of activity_hourly (migration 0013). */
-export const ACTIVITY = { command: 1, enrollment: 2, release: 3 } as const;
+export const ACTIVITY = { command: 1, enrollment: 2 } as const;
 /** Facts of device_fact_counts (migration 0013). */
 export const FACT = { osVersion: 1, model: 2, agentVersion: 3, carrier: 4, brand: 5 } as const;
 
@@ -121,10 +121,10 @@ export class DashboardRepository {
   }
 
   /**
-   * Activity per day of `timeZone` over the last DASHBOARD_DAYS days ending on `now`'s day, and
-   * the releases since the first of `now`'s month. The days come back as YYYY-MM-DD.
+   * Activity per day of `timeZone` over the last DASHBOARD_DAYS days ending on `now`'s day
+   * (YYYY-MM-DD), the first instant of `now`'s month there, and the live devices released since.
    */
-  async activity(now: Date, timeZone: string): Promise<{ days: string[]; rows: ActivityRow[]; releasedThisMonth: number }> {
+  async activity(now: Date, timeZone: string): Promise<{ days: string[]; rows: ActivityRow[]; monthStart: Date; releasedThisMonth: number }> {
     const [days, rows, month] = await Promise.all([
       this.db.query<{ day: string }>(
         `SELECT to_char(d, 'YYYY-MM-DD') AS day
@@ -142,14 +142,22 @@ export class DashboardRepository {
                   GROUP BY 1, 2, 3) a`,
         [now, timeZone, DASHBOARD_DAYS],
       ),
-      this.db.query<{ n: number | null }>(
-        `SELECT sum(n)::int AS n FROM activity_hourly
-          WHERE kind = ${ACTIVITY.release} AND hour >= date_trunc('month', $1::timestamptz AT TIME ZONE $2) AT TIME ZONE $2
-            AND hour <= $1::timestamptz`,
+      // The index range of this month's releases (devices_released): as the devices list counts them.
+      this.db.query<{ month_start: Date; n: number }>(
+        `WITH m AS (SELECT date_trunc('month', $1::timestamptz AT TIME ZONE $2) AT TIME ZONE $2 AS month_start)
+         SELECT m.month_start,
+                (SELECT count(*)::int FROM devices
+                  WHERE deleted_at IS NULL AND base_status = ${DEVICE_STATUS.liberado} AND released_at >= m.month_start) AS n
+           FROM m`,
         [now, timeZone],
       ),
     ]);
-    return { days: days.rows.map((r) => r.day), rows: rows.rows, releasedThisMonth: month.rows[0]?.n ?? 0 };
+    return {
+      days: days.rows.map((r) => r.day),
+      rows: rows.rows,
+      monthStart: new Date(month.rows[0]!.month_start),
+      releasedThisMonth: month.rows[0]!.n,
+    };
   }
 
   /** Commands not yet answered by their agent (an index range of the pending ones). */

@@ -133,7 +133,7 @@ export class DashboardService {
     const series = new Map<string, number[]>();
     for (const r of activity.rows) {
       const i = dayIndex.get(r.day);
-      if (i === undefined || r.kind === ACTIVITY.release) continue;
+      if (i === undefined) continue;
       const key = `${r.kind}:${r.key}`;
       const counts = series.get(key) ?? activity.days.map(() => 0);
       counts[i]! += r.n;
@@ -148,6 +148,7 @@ export class DashboardService {
     return {
       generatedAt: now.toISOString(),
       timeZone,
+      monthStart: activity.monthStart.toISOString(),
       offlineAfterHours: this.settings.offlineAfterHours,
       totals: {
         devices: smartphones + tvs,

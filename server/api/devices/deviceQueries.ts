@@ -211,6 +211,11 @@ export function deviceWhere(filter: DeviceFilter, cutoff: Date, where = new SqlW
   if (filter.agentVersion !== undefined || filter.agentVersionNot !== undefined) where.add(`d.base_status <> ${DEVICE_STATUS.liberado}`);
   if (filter.agentVersion !== undefined) where.add(`d.agent_version = ${where.param(filter.agentVersion)}`);
   if (filter.agentVersionNot !== undefined) where.add(`(d.agent_version IS NOT NULL AND d.agent_version <> ${where.param(filter.agentVersionNot)})`);
+  // released_at is kept for released devices only (migration 0013): index devices_released.
+  if (filter.releasedFrom !== undefined) {
+    where.add(`d.base_status = ${DEVICE_STATUS.liberado}`);
+    where.add(`d.released_at >= ${where.param(filter.releasedFrom.start)}`);
+  }
   if (filter.search !== undefined) {
     const text = filter.search.trim().toLowerCase();
     if (/^\d+$/.test(text)) {

@@ -27,7 +27,9 @@ export const orderBy = (sort: DeviceSort, order: 'asc' | 'desc'): string => {
  * clock (the offline overlay).
  */
 export function countersWhere(filter: DeviceFilter): SqlWhere | undefined {
-  if (filter.search !== undefined || filter.agentVersion !== undefined || filter.agentVersionNot !== undefined) return undefined;
+  if (filter.search !== undefined || filter.agentVersion !== undefined || filter.agentVersionNot !== undefined || filter.releasedFrom !== undefined) {
+    return undefined;
+  }
   const w = new SqlWhere();
   if (filter.stage === 'enrolled') w.add(`base_status <> ${DEVICE_STATUS.PRE_ENROLLED}`);
   else if (filter.stage === 'preEnrolled') w.add(`base_status = ${DEVICE_STATUS.PRE_ENROLLED}`);

@@ -3,9 +3,9 @@
 --   device_counts (0006)       devices per (type, group, base status, lock type)
 --   device_fact_counts         devices running the agent per reported fact (OS, model, agent
 --                              version, carrier, brand) and device type
---   activity_hourly            events per UTC hour: commands requested (per action), enrollments
---                              and releases (per device type); the API sums them into days of
---                              the browser's zone
+--   activity_hourly            events per UTC hour: commands requested (per action) and
+--                              enrollments (per device type); the API sums them into days of the
+--                              browser's zone
 --   offline_snapshot           devices offline per base status, kept by the server's clock
 -- A consistency test compares each counter with a GROUP BY of the rows after random changes.
 
@@ -103,86 +103,60 @@ SELECT f.fact, d.device_type, f.value, f.brand, count(*)
  WHERE device_fact_counted(d.deleted_at, d.lifecycle)
  GROUP BY 1, 2, 3, 4;
 
--- Events per UTC hour. kind 1: a command requested (key: its action); 2: an enrollment, 3: a
--- release (key: the device type). Events are history: deleting a device does not remove them.
+-- Events per UTC hour. kind 1: a command requested (key: its action); 2: an enrollment (key:
+-- the device type). Events are history: deleting a device does not remove them.
 CREATE TABLE activity_hourly (
   hour timestamptz NOT NULL,
-  kind smallint NOT NULL CHECK (kind IN (1, 2, 3)),
+  kind smallint NOT NULL CHECK (kind IN (1, 2)),
   key smallint NOT NULL,
   n bigint NOT NULL,
   PRIMARY KEY (hour, kind, key)
 );
 
-CREATE FUNCTION activity_commands() RETURNS trigger LANGUAGE plpgsql AS $$
+-- Commands are inserted and never deleted; an enrollment is a new enrolled_at (a reset device
+-- that enrolls again counts again). Each branch names only the transition tables its event has.
+CREATE FUNCTION activity_apply() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
-  INSERT INTO activity_hourly AS c (hour, kind, key, n)
-  SELECT date_trunc('hour', n.requested_at, 'UTC'), 1, n.action, count(*)
-    FROM new_rows n
-   GROUP BY 1, 3
-   ORDER BY 1, 3
-  ON CONFLICT (hour, kind, key) DO UPDATE SET n = c.n + excluded.n;
+  IF TG_TABLE_NAME = 'device_commands' THEN
+    INSERT INTO activity_hourly AS c (hour, kind, key, n)
+    SELECT date_trunc('hour', n.requested_at, 'UTC'), 1, n.action, count(*)
+      FROM new_rows n
+     GROUP BY 1, 3 ORDER BY 1, 3
+    ON CONFLICT (hour, kind, key) DO UPDATE SET n = c.n + excluded.n;
+  ELSIF TG_OP = 'INSERT' THEN
+    INSERT INTO activity_hourly AS c (hour, kind, key, n)
+    SELECT date_trunc('hour', n.enrolled_at, 'UTC'), 2, n.device_type, count(*)
+      FROM new_rows n WHERE n.enrolled_at IS NOT NULL
+     GROUP BY 1, 3 ORDER BY 1, 3
+    ON CONFLICT (hour, kind, key) DO UPDATE SET n = c.n + excluded.n;
+  ELSE
+    INSERT INTO activity_hourly AS c (hour, kind, key, n)
+    SELECT date_trunc('hour', n.enrolled_at, 'UTC'), 2, n.device_type, count(*)
+      FROM new_rows n JOIN old_rows o ON o.id = n.id
+     WHERE n.enrolled_at IS NOT NULL AND n.enrolled_at IS DISTINCT FROM o.enrolled_at
+     GROUP BY 1, 3 ORDER BY 1, 3
+    ON CONFLICT (hour, kind, key) DO UPDATE SET n = c.n + excluded.n;
+  END IF;
   RETURN NULL;
 END;
 $$;
 CREATE TRIGGER activity_commands AFTER INSERT ON device_commands
-  REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION activity_commands();
-
-CREATE FUNCTION activity_devices_insert() RETURNS trigger LANGUAGE plpgsql AS $$
-BEGIN
-  INSERT INTO activity_hourly AS c (hour, kind, key, n)
-  SELECT e.hour, e.kind, e.key, count(*)
-    FROM new_rows n
-    CROSS JOIN LATERAL (VALUES
-      (date_trunc('hour', n.enrolled_at, 'UTC'), 2::smallint, n.device_type),
-      (date_trunc('hour', n.released_at, 'UTC'), 3::smallint, n.device_type)
-    ) AS e (hour, kind, key)
-   WHERE e.hour IS NOT NULL
-   GROUP BY 1, 2, 3
-   ORDER BY 1, 2, 3
-  ON CONFLICT (hour, kind, key) DO UPDATE SET n = c.n + excluded.n;
-  RETURN NULL;
-END;
-$$;
--- An enrollment is a new enrolled_at (a reset device that enrolls again counts again); a release
--- is a new released_at.
-CREATE FUNCTION activity_devices_update() RETURNS trigger LANGUAGE plpgsql AS $$
-BEGIN
-  INSERT INTO activity_hourly AS c (hour, kind, key, n)
-  SELECT e.hour, e.kind, e.key, count(*)
-    FROM new_rows n
-    JOIN old_rows o ON o.id = n.id
-    CROSS JOIN LATERAL (VALUES
-      (CASE WHEN n.enrolled_at IS DISTINCT FROM o.enrolled_at THEN date_trunc('hour', n.enrolled_at, 'UTC') END, 2::smallint, n.device_type),
-      (CASE WHEN n.released_at IS DISTINCT FROM o.released_at THEN date_trunc('hour', n.released_at, 'UTC') END, 3::smallint, n.device_type)
-    ) AS e (hour, kind, key)
-   WHERE e.hour IS NOT NULL
-   GROUP BY 1, 2, 3
-   ORDER BY 1, 2, 3
-  ON CONFLICT (hour, kind, key) DO UPDATE SET n = c.n + excluded.n;
-  RETURN NULL;
-END;
-$$;
+  REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION activity_apply();
 CREATE TRIGGER activity_devices_insert AFTER INSERT ON devices
-  REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION activity_devices_insert();
+  REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION activity_apply();
 CREATE TRIGGER activity_devices_update AFTER UPDATE ON devices
-  REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION activity_devices_update();
+  REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION activity_apply();
 
 -- Backfill from what is stored: every command ever requested, the enrollment times, and the
--- devices already released (their last contact).
+-- devices already released (at their last contact).
 UPDATE devices SET released_at = coalesce(last_seen_at, updated_at) WHERE lifecycle = 'released';
 INSERT INTO activity_hourly (hour, kind, key, n)
 SELECT date_trunc('hour', requested_at, 'UTC'), 1, action, count(*) FROM device_commands GROUP BY 1, 3;
 INSERT INTO activity_hourly (hour, kind, key, n)
-SELECT e.hour, e.kind, e.key, count(*)
-  FROM devices d
-  CROSS JOIN LATERAL (VALUES
-    (date_trunc('hour', d.enrolled_at, 'UTC'), 2::smallint, d.device_type),
-    (date_trunc('hour', d.released_at, 'UTC'), 3::smallint, d.device_type)
-  ) AS e (hour, kind, key)
- WHERE e.hour IS NOT NULL
- GROUP BY 1, 2, 3
-ON CONFLICT (hour, kind, key) DO UPDATE SET n = activity_hourly.n + excluded.n;
+SELECT date_trunc('hour', enrolled_at, 'UTC'), 2, device_type, count(*) FROM devices WHERE enrolled_at IS NOT NULL GROUP BY 1, 3;
 
+-- Released since a date ('Liberados este mes' and the devices list's releasedFrom), newest first.
+CREATE INDEX devices_released ON devices (released_at, id) WHERE deleted_at IS NULL AND base_status = 9;
 -- The stuck-command board reads the commands in flight oldest first, from the index alone (the
 -- planner's statistics of requested_at cover every command, not the pending ones: with the
 -- columns it shows in the index, this stays its cheapest path).
