@@ -39,12 +39,16 @@ export interface DashboardChartProps {
 
 const LOCALE = 'es-MX';
 
-function optionsOf({ kind, series, stacked = false, horizontal = false }: DashboardChartProps): ChartOptions<'bar' | 'doughnut'> {
+function optionsOf({ kind, labels, series, stacked = false, horizontal = false }: DashboardChartProps): ChartOptions<'bar' | 'doughnut'> {
   const legend = { display: kind === 'doughnut' || series.length > 1, position: 'bottom' as const };
-  const base = { locale: LOCALE, responsive: true, maintainAspectRatio: false, plugins: { legend } };
+  // No animation: the numbers come back every minute, and a chart that grows again each time
+  // distracts (and moves for people who asked for reduced motion).
+  const base = { locale: LOCALE, animation: false as const, responsive: true, maintainAspectRatio: false, plugins: { legend } };
   if (kind === 'doughnut') return base;
   const countAxis = { stacked, beginAtZero: true, ticks: { precision: 0 } };
-  const categoryAxis = { stacked, ticks: { autoSkip: true, maxRotation: 0 } };
+  // Every name when there are few (OS versions, brands); the 30 days skip some, level.
+  const many = labels.length > 12;
+  const categoryAxis = { stacked, ticks: { autoSkip: many, maxRotation: many ? 0 : 45 } };
   return {
     ...base,
     indexAxis: horizontal ? 'y' : 'x',
@@ -53,7 +57,7 @@ function optionsOf({ kind, series, stacked = false, horizontal = false }: Dashbo
 }
 
 /**
- * One dashboard chart (chart.js in its own chunk, loaded on the dashboard routes only). The
+ * One dashboard chart (chart.js in its own chunk, loaded once a dashboard page is interactive). The
  * canvas is an image named by `summary`; the page offers the same numbers as a table too.
  */
 export default function DashboardChart(props: DashboardChartProps) {

@@ -365,6 +365,12 @@ export function* demoDeviceRows(count: number, seed = 2026, now = new Date(), ba
       case 'active':
         break;
     }
+    // One device in eight waiting for a command (other than a release, which waits out its
+    // window) went quiet days ago: its command was sent after, and waits still (the stuck board).
+    if (row.pendingAction !== null && row.pendingAction !== DEVICE_ACTION.RELEASE && i % 8 === 0 && enrolledAt) {
+      const quiet = new Date(t - (2 + (i % 5)) * DAY);
+      if (quiet > enrolledAt) row.lastSeenAt = quiet;
+    }
     batch.push(row);
     if (batch.length === batchSize) {
       yield batch;
@@ -438,7 +444,8 @@ export async function insertDemoBatch(q: Queryable, rows: readonly DemoDeviceRow
   await q.query(
     `WITH pending AS (
        SELECT id, pending_action, pending_until, lock_type,
-              $1::timestamptz - (id % 720) * interval '1 minute' AS requested_at
+              CASE WHEN last_seen_at < $1::timestamptz - interval '1 day' THEN last_seen_at + interval '1 hour'
+                   ELSE $1::timestamptz - (id % 720) * interval '1 minute' END AS requested_at
          FROM devices WHERE id = ANY($2::bigint[])),
      issued AS (
        INSERT INTO device_commands (device_id, action, payload, status, requested_at, requested_by, deliver_after)
