@@ -13,7 +13,8 @@ import { adminApi, type AdminApi } from '../helpers/adminApi';
 import { insertDevices, insertGroup, testImei, type DeviceFixture } from '../helpers/inventoryFixtures';
 import { sendJson } from '../helpers/randomBodies';
 import { createTestDb, testEngines, type TestDb } from '../helpers/testDb';
-import { EXACT_COUNT_CAP } from '../../server/api/devices/devicesService';
+import { DevicesRepository } from '../../server/api/devices/devicesRepository';
+import { EXACT_COUNT_CAP, SEARCH_GATHER_MAX } from '../../server/api/devices/devicesService';
 
 const DAY = 86_400_000;
 const NOW = new Date();
@@ -218,6 +219,32 @@ describe.each(testEngines())('device registry API on %s', (engine) => {
       expect(await idsOf('%')).toEqual([]);
       expect(await idsOf('_')).toEqual([]);
       expect(await idsOf('no existe')).toEqual([]);
+    });
+
+    test('search: every word must be found; a word of letters begins a word, a word with a digit is a substring', async () => {
+      const idsOf = async (search: string) => (await listAll({ search })).data.map((d) => d.id).sort((a, b) => a - b);
+      // Words of letters: the beginning of a word of the serial, customer name or credit reference,
+      // accents, case and ñ folded (ñ typed, removed, or as n), in any order.
+      expect(await idsOf('Bego')).toEqual([ids.active1]);
+      expect(await idsOf('iba')).toEqual([ids.active1]);
+      expect(await idsOf('ibáñ')).toEqual([ids.active1]);
+      expect(await idsOf('ibanez begoa')).toEqual([ids.active1]);
+      expect(await idsOf('NÚÑ ra')).toEqual([ids.activeTv]);
+      expect(await idsOf('Pea')).toEqual([ids.pre1]);
+      expect(await idsOf('ximena pena')).toEqual([ids.pre1]);
+      // Inside a word it is not found; every word must be found in the same device.
+      expect(await idsOf('egoa')).toEqual([]);
+      expect(await idsOf('ez')).toEqual([]);
+      expect(await idsOf('begona pea')).toEqual([]);
+      // The serial's runs of letters are words too ('SN-ALFA-001': sn, alfa).
+      expect(await idsOf('alfa')).toEqual([ids.active1]);
+      expect(await idsOf('SN-ALF')).toEqual([ids.active1]);
+      // A word with a digit is a substring, anywhere, alone or with words of letters.
+      expect(await idsOf('2026-0045')).toEqual([ids.active2]);
+      expect(await idsOf('lfa-00')).toEqual([ids.active1]);
+      expect(await idsOf('begona lfa-00')).toEqual([ids.active1]);
+      expect(await idsOf('raul lfa-00')).toEqual([]);
+      expect(await idsOf('CR-2026 00077')).toEqual([ids.pre3]);
     });
 
     test('every sort, both directions, id breaking ties in the same direction', async () => {
@@ -729,6 +756,32 @@ describe.each(testEngines())('device registry API on %s', (engine) => {
       expect([list.total, list.totalIsEstimate]).toEqual([await exact('device_type = 1'), false]);
       list = await get({});
       expect([list.total, list.totalIsEstimate]).toEqual([await exact('true'), false]);
+    });
+
+    test('a search of words: the page is the same whether its matches are gathered and sorted or read in the order of the sort', async () => {
+      const repo = new DevicesRepository(t.db);
+      const cutoff = new Date(NOW.getTime() - 72 * 3600_000);
+      for (const search of ['genérico', 'cliente GEN', 'generico 12', 'begoña']) {
+        for (const sort of DEVICE_SORTS) {
+          for (const order of ['asc', 'desc'] as const) {
+            for (const offset of [0, 50]) {
+              const read = await repo.list({ search }, cutoff, sort, order, 25, offset);
+              const gathered = await repo.list({ search }, cutoff, sort, order, 25, offset, true);
+              expect(gathered.map((d) => d.id)).toEqual(read.map((d) => d.id));
+              expect(gathered).toEqual(read);
+            }
+          }
+        }
+      }
+      expect((await repo.list({ search: 'genérico' }, cutoff, 'imei', 'asc', 25, 0, true)).map((d) => d.imei)).toEqual(
+        Array.from({ length: 25 }, (_, i) => `77${String(i + 1).padStart(13, '0')}`),
+      );
+      if (engine === 'postgres') {
+        // The words' statistics (migration 0014) give the planner the size of a search of words:
+        // above SEARCH_GATHER_MAX the page is read in the order of the sort, below it gathered.
+        expect(await repo.estimate({ search: 'generico' }, cutoff)).toBeGreaterThan(SEARCH_GATHER_MAX);
+        expect(await repo.estimate({ search: 'begona' }, cutoff)).toBeLessThan(SEARCH_GATHER_MAX / 10);
+      }
     });
 
     test('a search or a clock-dependent status above the cap answers an estimate, flagged, never below the cap', async () => {

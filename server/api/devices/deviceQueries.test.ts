@@ -34,3 +34,21 @@ test('the list conditions: values travel as parameters, the cutoff is not one of
   expect(where.toString()).toContain('d.agent_version IS NOT NULL AND d.agent_version <> $2');
   expect(where.params).toEqual(["3.4.1'; --", '3.3.0']);
 });
+
+test('a search: digits alone are a prefix; otherwise each word with a digit or without letters is a substring, the words of letters go to the word index', () => {
+  const digits = deviceWhere(deviceFilter.parse({ search: '3541' }), CUTOFF);
+  expect(digits.params).toEqual(['3541%']);
+  expect(digits.toString()).not.toContain('search_words');
+  const words = deviceWhere(deviceFilter.parse({ search: 'Begoña  IBÁÑEZ cr-2026 %' }), CUTOFF);
+  // The §5 input's rule (ñ removed) before the words are split; the folding is the database's.
+  expect(words.params).toEqual(['%cr-2026%', '%\\%%', 'begoa ibáez']);
+  expect(words.conditions).toEqual([
+    'd.deleted_at IS NULL',
+    'd.search_text LIKE search_fold($1)',
+    'd.search_text LIKE search_fold($2)',
+    'd.search_words @@ search_words_query($3)',
+  ]);
+  const noLetters = deviceWhere(deviceFilter.parse({ search: 'SN-7 2' }), CUTOFF);
+  expect(noLetters.toString()).not.toContain('search_words');
+  expect(noLetters.params).toEqual(['%sn-7%', '%2%']);
+});

@@ -181,11 +181,15 @@ export const inFlightSql = (inFlight: boolean, column: string): string => `${col
 /** Escapes LIKE wildcards in a user's text. */
 export const likeEscape = (s: string): string => s.replace(/[\\%_]/g, (c) => `\\${c}`);
 
+/** A search of digits alone: a prefix of either IMEI, the serial or the credit reference (otherwise a search of words). */
+export const isDigitSearch = (search: string): boolean => /^\d+$/.test(search.trim());
+
 /**
  * The live devices (not deleted) matching `filter`, on the alias `d`. `cutoff` is the offline
  * cutoff (the status filter needs it). Search: a run of digits is a prefix of either IMEI, the
- * serial or the credit reference; other text is a substring of serial, customer name or credit
- * reference (trigram index).
+ * serial or the credit reference; otherwise each word must be found in the serial, customer name
+ * or credit reference: a word with a digit (or without letters) as a substring (trigram index),
+ * a word of letters at the beginning of a word of theirs (word index).
  */
 export function deviceWhere(filter: DeviceFilter, cutoff: Date, where = new SqlWhere()): SqlWhere {
   where.add('d.deleted_at IS NULL');
@@ -218,16 +222,24 @@ export function deviceWhere(filter: DeviceFilter, cutoff: Date, where = new SqlW
   }
   if (filter.search !== undefined) {
     const text = filter.search.trim().toLowerCase();
-    if (/^\d+$/.test(text)) {
+    if (isDigitSearch(text)) {
       // Digits: a prefix of either IMEI, of the serial or of the credit reference (btree ranges,
       // so a prefix shared by a whole model stays fast whatever the sort).
       const prefix = where.param(`${text}%`);
       where.add(`(d.imei LIKE ${prefix} OR d.imei2 LIKE ${prefix} OR lower(d.serial) LIKE ${prefix} OR lower(d.credit_reference) LIKE ${prefix})`);
     } else {
-      // The input's rule (ñ removed, §5), then folded as the stored search_text is (migration 0011,
-      // trigram index devices_search).
-      const like = where.param(`%${likeEscape(text.replace(/[ñÑ]/g, ''))}%`);
-      where.add(`(d.search_text LIKE search_fold(${like}))`);
+      // The input's rule (ñ removed, §5), then every word (space-separated) must be found, folded
+      // as the stored text is. A word with a digit, or without letters, is a substring of the
+      // folded search_text (migration 0011, trigram index devices_search): serials, credit
+      // references. Any other word is searched by its runs of letters, each the beginning of a
+      // word of the serial, customer name or credit reference (migration 0014, GIN index
+      // devices_search_words): 'garc' finds 'García', 'arcia' does not.
+      const words: string[] = [];
+      for (const token of text.replace(/[ñÑ]/g, '').split(/\s+/)) {
+        if (/\p{L}/u.test(token) && !/\p{N}/u.test(token)) words.push(token);
+        else if (token) where.add(`d.search_text LIKE search_fold(${where.param(`%${likeEscape(token)}%`)})`);
+      }
+      if (words.length) where.add(`d.search_words @@ search_words_query(${where.param(words.join(' '))})`);
     }
   }
   return where;

@@ -16,6 +16,9 @@ const SORT_KEYS: Record<DeviceSort, readonly string[]> = {
   lastSeenAt: ['d.last_seen_at'],
 };
 
+/** Every column a sort reads (the gathered matches carry them). */
+const SORT_COLUMNS = [...new Set(Object.values(SORT_KEYS).flat())].join(', ');
+
 export const orderBy = (sort: DeviceSort, order: 'asc' | 'desc'): string => {
   const dir = order === 'asc' ? 'ASC' : 'DESC';
   return [...SORT_KEYS[sort], 'd.id'].map((k) => `${k} ${dir}`).join(', ');
@@ -71,12 +74,29 @@ export interface DeviceForEdit {
 export class DevicesRepository {
   constructor(private readonly db: Queryable) {}
 
-  /** One page of the filtered list. */
-  async list(filter: DeviceFilter, cutoff: Date, sort: DeviceSort, order: 'asc' | 'desc', limit: number, offset: number): Promise<Device[]> {
+  /**
+   * One page of the filtered list. `gather`: the matches are gathered first (through the indexes of
+   * the filter, the search's word index for a text search) and sorted, instead of reading the
+   * sort's index until the page is full, which the planner prefers even when few devices match
+   * (DevicesService.list decides).
+   */
+  async list(
+    filter: DeviceFilter,
+    cutoff: Date,
+    sort: DeviceSort,
+    order: 'asc' | 'desc',
+    limit: number,
+    offset: number,
+    gather = false,
+  ): Promise<Device[]> {
     const w = deviceWhere(filter, cutoff);
+    const page = `ORDER BY ${orderBy(sort, order)} LIMIT ${w.param(limit)} OFFSET ${w.param(offset)}`;
     const res = await this.db.query<DeviceRow>(
-      `SELECT ${DEVICE_COLUMNS} FROM devices d ${DEVICE_JOINS} ${w}
-        ORDER BY ${orderBy(sort, order)} LIMIT ${w.param(limit)} OFFSET ${w.param(offset)}`,
+      gather
+        ? `WITH m AS MATERIALIZED (SELECT d.id, ${SORT_COLUMNS} FROM devices d ${w}),
+                p AS (SELECT d.id FROM m d ${page})
+           SELECT ${DEVICE_COLUMNS} FROM p JOIN devices d ON d.id = p.id ${DEVICE_JOINS} ORDER BY ${orderBy(sort, order)}`
+        : `SELECT ${DEVICE_COLUMNS} FROM devices d ${DEVICE_JOINS} ${w} ${page}`,
       w.params,
     );
     return res.rows.map((r) => toDevice(r, cutoff));

@@ -17,7 +17,7 @@ import { transaction } from '../../db/transactionScope';
 import { AppError } from '../../errors';
 import { csvZone } from '../../audit/csv';
 import { exportHeader, exportLines, importTemplate, invalidRows, markTaken, readImportCsv, validateImportRows } from './deviceCsv';
-import type { InventorySettings } from './deviceQueries';
+import { isDigitSearch, type InventorySettings } from './deviceQueries';
 import { DevicesRepository } from './devicesRepository';
 
 /**
@@ -25,6 +25,8 @@ import { DevicesRepository } from './devicesRepository';
  * up to this many matching devices, and above it answers the planner's estimate.
  */
 export const EXACT_COUNT_CAP = 1_000;
+/** A search of words estimated to match at most this many devices has its matches gathered and sorted for the page. */
+export const SEARCH_GATHER_MAX = 10_000;
 /** Devices per query of the export (keyset on the id). */
 export const EXPORT_BATCH = 5_000;
 /** Valid rows an import preview shows. */
@@ -97,9 +99,15 @@ export class DevicesService {
     const repo = new DevicesRepository(this.db);
     const filter = filterOf(q);
     const cutoff = this.cutoff();
+    // A search of words: the planner's estimate of its matches (right, from the words' statistics:
+    // migration 0014) decides how the page is read. Few matches are gathered through the word
+    // index and sorted; the planner alone would read the sort's index until the page is full, far
+    // too many rows when the matches are a few thousand (docs/benchmarks.md, 2026-11-24).
+    const estimate = filter.search !== undefined && !isDigitSearch(filter.search) ? await repo.estimate(filter, cutoff) : undefined;
+    const gather = estimate !== undefined && estimate <= SEARCH_GATHER_MAX;
     const [data, total] = await Promise.all([
-      repo.list(filter, cutoff, q.sort, q.order, q.perPage, (q.page - 1) * q.perPage),
-      this.total(repo, filter, cutoff),
+      repo.list(filter, cutoff, q.sort, q.order, q.perPage, (q.page - 1) * q.perPage, gather),
+      this.total(repo, filter, cutoff, estimate),
     ]);
     return { data, total: total.n, totalIsEstimate: total.estimate };
   }
@@ -108,12 +116,12 @@ export class DevicesService {
    * The maintained counters when they can answer the filter (exact, no scan); otherwise exact up
    * to EXACT_COUNT_CAP (a bounded count) and above it the planner's estimate (flagged as such).
    */
-  private async total(repo: DevicesRepository, filter: DeviceFilter, cutoff: Date): Promise<{ n: number; estimate: boolean }> {
+  private async total(repo: DevicesRepository, filter: DeviceFilter, cutoff: Date, estimate?: number): Promise<{ n: number; estimate: boolean }> {
     const counted = await repo.countFromCounters(filter);
     if (counted !== undefined) return { n: counted, estimate: false };
     const n = await repo.countUpTo(filter, cutoff, EXACT_COUNT_CAP + 1);
     if (n <= EXACT_COUNT_CAP) return { n, estimate: false };
-    return { n: Math.max(EXACT_COUNT_CAP + 1, Math.round(await repo.estimate(filter, cutoff))), estimate: true };
+    return { n: Math.max(EXACT_COUNT_CAP + 1, Math.round(estimate ?? (await repo.estimate(filter, cutoff)))), estimate: true };
   }
 
   async get(id: number): Promise<Device> {
