@@ -51,7 +51,7 @@ $$;
 -- Each branch names only the transition tables its event has (PL/pgSQL plans a statement when
 -- it first runs). An update makes deltas only for the rows whose counted facts moved (most move
 -- none: a check-in's last_seen_at, a lock); PostgreSQL allows no column list on a trigger with
--- transition tables.
+-- transition tables, so every update statement runs it.
 CREATE FUNCTION device_fact_counts_apply() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
   IF TG_OP = 'INSERT' THEN
@@ -69,19 +69,24 @@ BEGIN
      GROUP BY 1, 2, 3, 4 ORDER BY 1, 2, 3, 4
     ON CONFLICT (fact, device_type, value, brand) DO UPDATE SET n = c.n + excluded.n;
   ELSE
+    -- A row whose counted facts did not move appears once in old_rows and once in new_rows, the
+    -- same: its -1 and +1 meet in one group and cancel (hashing, not a join of the transition
+    -- tables, which the planner cannot estimate).
     INSERT INTO device_fact_counts AS c (fact, device_type, value, brand, n)
     SELECT f.fact, m.device_type, f.value, f.brand, sum(m.delta)
-      FROM old_rows o
-      JOIN new_rows n ON n.id = o.id
-     CROSS JOIN LATERAL (VALUES
-       (o.device_type, o.os_version, o.model, o.agent_version, o.sim_carrier, o.brand, -1, device_fact_counted(o.deleted_at, o.lifecycle)),
-       (n.device_type, n.os_version, n.model, n.agent_version, n.sim_carrier, n.brand, 1, device_fact_counted(n.deleted_at, n.lifecycle))
-     ) AS m (device_type, os_version, model, agent_version, sim_carrier, brand, delta, counted)
+      FROM (
+        SELECT id, device_type, os_version, model, agent_version, sim_carrier, brand, sum(delta) AS delta
+          FROM (
+            SELECT o.id, o.device_type, o.os_version, o.model, o.agent_version, o.sim_carrier, o.brand, -1 AS delta
+              FROM old_rows o WHERE device_fact_counted(o.deleted_at, o.lifecycle)
+            UNION ALL
+            SELECT n.id, n.device_type, n.os_version, n.model, n.agent_version, n.sim_carrier, n.brand, 1
+              FROM new_rows n WHERE device_fact_counted(n.deleted_at, n.lifecycle)
+          ) v
+         GROUP BY id, device_type, os_version, model, agent_version, sim_carrier, brand
+        HAVING sum(delta) <> 0
+      ) m
      CROSS JOIN device_fact_values(m.os_version, m.model, m.agent_version, m.sim_carrier, m.brand) f
-     WHERE m.counted
-       AND (o.device_type, o.os_version, o.model, o.agent_version, o.sim_carrier, o.brand, device_fact_counted(o.deleted_at, o.lifecycle))
-           IS DISTINCT FROM
-           (n.device_type, n.os_version, n.model, n.agent_version, n.sim_carrier, n.brand, device_fact_counted(n.deleted_at, n.lifecycle))
      GROUP BY 1, 2, 3, 4
     HAVING sum(m.delta) <> 0
      ORDER BY 1, 2, 3, 4
@@ -130,10 +135,20 @@ BEGIN
      GROUP BY 1, 3 ORDER BY 1, 3
     ON CONFLICT (hour, kind, key) DO UPDATE SET n = c.n + excluded.n;
   ELSE
+    -- New enrolled_at values: a (device, enrolled_at) pair in new_rows and not in old_rows
+    -- (hashing both, not a join of the transition tables).
     INSERT INTO activity_hourly AS c (hour, kind, key, n)
-    SELECT date_trunc('hour', n.enrolled_at, 'UTC'), 2, n.device_type, count(*)
-      FROM new_rows n JOIN old_rows o ON o.id = n.id
-     WHERE n.enrolled_at IS NOT NULL AND n.enrolled_at IS DISTINCT FROM o.enrolled_at
+    SELECT date_trunc('hour', e.enrolled_at, 'UTC'), 2, e.device_type, count(*)
+      FROM (
+        SELECT id, enrolled_at, max(device_type) FILTER (WHERE side = 1) AS device_type
+          FROM (
+            SELECT n.id, n.enrolled_at, n.device_type, 1 AS side FROM new_rows n WHERE n.enrolled_at IS NOT NULL
+            UNION ALL
+            SELECT o.id, o.enrolled_at, o.device_type, -1 FROM old_rows o WHERE o.enrolled_at IS NOT NULL
+          ) v
+         GROUP BY id, enrolled_at
+        HAVING sum(side) > 0
+      ) e
      GROUP BY 1, 3 ORDER BY 1, 3
     ON CONFLICT (hour, kind, key) DO UPDATE SET n = c.n + excluded.n;
   END IF;
