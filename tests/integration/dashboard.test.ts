@@ -14,6 +14,7 @@ import type { Job } from '../../shared/contracts/jobs';
 import { DEVICE_ACTION } from '../../shared/constants/deviceActions';
 import { DEVICE_STATUS } from '../../shared/constants/domain';
 import { OFFLINE_OVERLAID } from '../../shared/deviceStatus';
+import { IN_FLIGHT_STATUSES } from '../../server/api/devices/deviceQueries';
 import { AGENT_CLOCK_MS, AgentClock } from '../../server/agent/agentClock';
 import { createLogger } from '../../server/logger';
 import { prng } from '../../server/db/seed/prng';
@@ -294,6 +295,20 @@ describe.each(testEngines())('dashboard API (%s)', (engine) => {
     expect(g.totals).toMatchObject({ released: 1, releasedThisMonth: 1, locked: 0, offline: 0 });
   });
 
+  test('the in-flight indexes cover exactly the statuses of a command in flight (shared/deviceStatus.ts)', async () => {
+    const defs = (
+      await t.db.query<{ indexdef: string }>(`SELECT indexdef FROM pg_indexes WHERE indexname LIKE 'devices_in_flight_%' ORDER BY indexname`)
+    ).rows.map((r) => r.indexdef);
+    expect(defs).toHaveLength(3);
+    for (const def of defs) {
+      const codes = /ARRAY\[([^\]]+)\]/
+        .exec(def)?.[1]
+        ?.split(',')
+        .map((c) => Number(c.trim()));
+      expect([...(codes ?? [])].sort((a, b) => a - b)).toEqual([...IN_FLIGHT_STATUSES].sort((a, b) => a - b));
+    }
+  });
+
   test('days are counted in the zone asked for; a bad zone is a Spanish 400 naming the field', async () => {
     await reset();
     const [id] = await insertDevices(t.db, [{}]);
@@ -464,9 +479,14 @@ describe.each(testEngines())('dashboard API (%s)', (engine) => {
         ).rows.map((r) => [r.s, r.n]),
       );
 
+    const pending = async () => (await t.db.query(`SELECT action, n::int AS n FROM pending_command_counts WHERE n <> 0 ORDER BY 1`)).rows;
+    const pendingRecount = async () =>
+      (await t.db.query(`SELECT action, count(*)::int AS n FROM device_commands WHERE status = 'pending' GROUP BY 1 ORDER BY 1`)).rows;
+
     for (let step = 0; step < 60; step++) {
       await pick(ops)(step);
       expect([step, await facts()]).toEqual([step, await factsRecount()]);
+      expect([step, await pending()]).toEqual([step, await pendingRecount()]);
       expect([step, await activity()]).toEqual([step, await activityRecount()]);
       if (step % 10 === 9) {
         // Some devices go quiet, then the clock counts them.

@@ -53,8 +53,9 @@ const PRE_ENROLLED = DEVICE_STATUS.PRE_ENROLLED;
 
 /**
  * The dashboards' reads. Each is a read of a maintained counter (device_counts,
- * device_fact_counts, activity_hourly, offline_snapshot) or an index range whose size is what it
- * counts (commands in flight), never a scan of the fleet.
+ * device_fact_counts, activity_hourly, offline_snapshot, pending_command_counts) or an index
+ * range whose size is what it counts (this month's releases, the stuck commands), never a scan of
+ * the fleet.
  */
 export class DashboardRepository {
   constructor(private readonly db: Queryable) {}
@@ -160,9 +161,9 @@ export class DashboardRepository {
     };
   }
 
-  /** Commands not yet answered by their agent (an index range of the pending ones). */
+  /** Commands not yet answered by their agent (the counters of migration 0013). */
   async pendingCommands(): Promise<number> {
-    const res = await this.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM device_commands WHERE status = 'pending'`);
+    const res = await this.db.query<{ n: number }>('SELECT coalesce(sum(n), 0)::int AS n FROM pending_command_counts');
     return res.rows[0]!.n;
   }
 

@@ -7,6 +7,7 @@
 --                              enrollments (per device type); the API sums them into days of the
 --                              browser's zone
 --   offline_snapshot           devices offline per base status, kept by the server's clock
+--   pending_command_counts     commands waiting for their agent, per action
 -- A consistency test compares each counter with a GROUP BY of the rows after random changes.
 
 -- When a device was released (set by the trigger below; a device inserted released, as the demo
@@ -170,6 +171,49 @@ SELECT date_trunc('hour', requested_at, 'UTC'), 1, action, count(*) FROM device_
 INSERT INTO activity_hourly (hour, kind, key, n)
 SELECT date_trunc('hour', enrolled_at, 'UTC'), 2, device_type, count(*) FROM devices WHERE enrolled_at IS NOT NULL GROUP BY 1, 3;
 
+-- Commands waiting for their agent, per action (the dashboard's 'comandos pendientes'): counting
+-- the pending rows would read each one (they are recent, so their pages are never all-visible).
+CREATE TABLE pending_command_counts (
+  action smallint PRIMARY KEY,
+  n bigint NOT NULL
+);
+CREATE FUNCTION pending_command_counts_apply() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  IF TG_OP = 'INSERT' THEN
+    INSERT INTO pending_command_counts AS c (action, n)
+    SELECT n.action, count(*) FROM new_rows n WHERE n.status = 'pending' GROUP BY 1 ORDER BY 1
+    ON CONFLICT (action) DO UPDATE SET n = c.n + excluded.n;
+  ELSIF TG_OP = 'DELETE' THEN
+    INSERT INTO pending_command_counts AS c (action, n)
+    SELECT o.action, -count(*) FROM old_rows o WHERE o.status = 'pending' GROUP BY 1 ORDER BY 1
+    ON CONFLICT (action) DO UPDATE SET n = c.n + excluded.n;
+  ELSE
+    INSERT INTO pending_command_counts AS c (action, n)
+    SELECT action, sum(delta) FROM (
+      SELECT o.action, -1 AS delta FROM old_rows o WHERE o.status = 'pending'
+      UNION ALL
+      SELECT n.action, 1 FROM new_rows n WHERE n.status = 'pending'
+    ) d
+     GROUP BY 1 HAVING sum(delta) <> 0 ORDER BY 1
+    ON CONFLICT (action) DO UPDATE SET n = c.n + excluded.n;
+  END IF;
+  RETURN NULL;
+END;
+$$;
+CREATE TRIGGER pending_command_counts_insert AFTER INSERT ON device_commands
+  REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION pending_command_counts_apply();
+CREATE TRIGGER pending_command_counts_update AFTER UPDATE ON device_commands
+  REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION pending_command_counts_apply();
+CREATE TRIGGER pending_command_counts_delete AFTER DELETE ON device_commands
+  REFERENCING OLD TABLE AS old_rows FOR EACH STATEMENT EXECUTE FUNCTION pending_command_counts_apply();
+INSERT INTO pending_command_counts (action, n) SELECT action, count(*) FROM device_commands WHERE status = 'pending' GROUP BY 1;
+
+-- The devices list with a command in flight (inFlight=true: the statuses of shared/deviceStatus.ts
+-- reached through the pending action), in each sort's order: few devices, scattered in the others.
+CREATE INDEX devices_in_flight_created ON devices (created_at, id) WHERE deleted_at IS NULL AND base_status IN (4, 24, 6, 10, 16);
+CREATE INDEX devices_in_flight_imei ON devices (imei, id) WHERE deleted_at IS NULL AND base_status IN (4, 24, 6, 10, 16);
+CREATE INDEX devices_in_flight_last_seen ON devices (last_seen_at, id) WHERE deleted_at IS NULL AND base_status IN (4, 24, 6, 10, 16);
+
 -- Released since a date ('Liberados este mes' and the devices list's releasedFrom), newest first.
 CREATE INDEX devices_released ON devices (released_at, id) WHERE deleted_at IS NULL AND base_status = 9;
 -- The stuck-command board reads the commands in flight oldest first, from the index alone (the
@@ -177,8 +221,12 @@ CREATE INDEX devices_released ON devices (released_at, id) WHERE deleted_at IS N
 -- columns it shows in the index, this stays its cheapest path).
 CREATE INDEX device_commands_pending_since ON device_commands (requested_at, id) INCLUDE (deliver_after, device_id, action, delivered_at)
   WHERE status = 'pending';
--- The devices list filtered by agent version (the Android dashboard links to it), in every sort's order.
-CREATE INDEX devices_agent_version ON devices (agent_version, created_at, id) WHERE deleted_at IS NULL AND base_status <> 25;
+-- The devices list filtered by agent version (the Android dashboard links to it: devices running
+-- the agent, so neither pre-enrolled nor released), in the order of the sorts by creation and by
+-- last contact (the IMEI's own index serves the third: a version is a large share of the fleet).
+CREATE INDEX devices_agent_version ON devices (agent_version, created_at, id) WHERE deleted_at IS NULL AND base_status <> 25 AND base_status <> 9;
+CREATE INDEX devices_agent_version_last_seen ON devices (agent_version, last_seen_at, id)
+  WHERE deleted_at IS NULL AND base_status <> 25 AND base_status <> 9;
 
 -- Devices offline ('Sin conexión') per base status. Offline is the clock's doing, not a change's:
 -- counting the offline range of devices_status costs a read of every offline device, so the
