@@ -379,9 +379,15 @@ test("a row LOCK starts on the default of the device's type and group; the dialo
   act(() => answerDefaults(LOCK_DEFAULTS));
   // A smartphone of Norte: Norte's own default.
   await waitFor(() => expect(lockTypeIn(dialog)).toBe('PorNoConexion'));
+  const listReads = () => calls.filter((c) => c.method === 'GET' && c.url === '/v5/devices').length;
+  const readsBefore = listReads();
   await user.click(within(dialog).getByRole('button', { name: 'Confirmar' }));
   await waitFor(() => expect(screen.queryByRole('dialog', { name: 'Bloquear' })).toBeNull());
   expect(calls.find((c) => c.method === 'POST')!.data).toEqual({ action: 0, lockType: 'PorNoConexion', message: null, stolen: false });
+  // The lock invalidates the list: the next row menu opens once it has been read again (a menu
+  // opened while the table refreshes can be closed by that render, as a slow machine showed).
+  await waitFor(() => expect(listReads()).toBeGreaterThan(readsBefore));
+  await waitFor(() => expect(screen.getByRole('table').getAttribute('aria-busy')).toBeNull());
 
   // A TV of Norte: Norte overrides only the smartphones' default, so the TVs' global one.
   dialog = await openLock(device(2).imei);
