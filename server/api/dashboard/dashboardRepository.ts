@@ -41,6 +41,14 @@ export interface OfflineSnapshot {
   computedAt: Date;
   counts: OfflineCounts;
 }
+export interface DashboardCounters {
+  statuses: StatusCountRow[];
+  groups: GroupCountRow[];
+  pendingCommands: number;
+  snapshot: OfflineSnapshot | undefined;
+  monthStart: Date;
+  releasedThisMonth: number;
+}
 export interface FactRow {
   fact: number;
   device_type: number;
@@ -59,14 +67,6 @@ const PRE_ENROLLED = DEVICE_STATUS.PRE_ENROLLED;
  */
 export class DashboardRepository {
   constructor(private readonly db: Queryable) {}
-
-  /** Live devices per type and base status (the offline overlay is not in them). */
-  async statusCounts(): Promise<StatusCountRow[]> {
-    const res = await this.db.query<StatusCountRow>(
-      `SELECT device_type, base_status, sum(n)::int AS n FROM device_counts GROUP BY 1, 2 HAVING sum(n) <> 0`,
-    );
-    return res.rows;
-  }
 
   /** Devices not seen since `cutoff` per base status (the offline range of devices_status: a read of every offline device). */
   async countOffline(cutoff: Date): Promise<OfflineCounts> {
@@ -108,63 +108,62 @@ export class DashboardRepository {
     await this.db.query('UPDATE offline_snapshot SET counts = $1', [JSON.stringify(counts)]);
   }
 
-  /** The groups with most devices past pre-enrolment (null: no group, after the groups it ties with). */
-  async topGroups(limit: number): Promise<GroupCountRow[]> {
-    const res = await this.db.query<GroupCountRow>(
-      `SELECT nullif(c.group_id, 0) AS group_id, g.name, c.n
-         FROM (SELECT group_id, sum(n)::int AS n FROM device_counts WHERE base_status <> ${PRE_ENROLLED}
-                GROUP BY 1 HAVING sum(n) > 0 ORDER BY 2 DESC, group_id = 0, 1 LIMIT $1) c
-         LEFT JOIN device_groups g ON g.id = c.group_id
-        ORDER BY c.n DESC, c.group_id = 0, c.group_id`,
-      [limit],
+  /** Activity per day (YYYY-MM-DD) of `timeZone` over the last DASHBOARD_DAYS days ending on `now`'s day. */
+  async activity(now: Date, timeZone: string): Promise<ActivityRow[]> {
+    const res = await this.db.query<ActivityRow>(
+      `SELECT to_char(day, 'YYYY-MM-DD') AS day, kind, key, n
+         FROM (SELECT date_trunc('day', hour AT TIME ZONE $2) AS day, kind, key, sum(n)::int AS n
+                 FROM activity_hourly
+                WHERE hour >= (date_trunc('day', $1::timestamptz AT TIME ZONE $2) - make_interval(days => $3 - 1)) AT TIME ZONE $2
+                  AND hour <= $1::timestamptz
+                GROUP BY 1, 2, 3) a`,
+      [now, timeZone, DASHBOARD_DAYS],
     );
     return res.rows;
   }
 
   /**
-   * Activity per day of `timeZone` over the last DASHBOARD_DAYS days ending on `now`'s day
-   * (YYYY-MM-DD), the first instant of `now`'s month there, and the live devices released since.
+   * The counters of the general dashboard in one statement (one round trip; PGlite runs
+   * statements one after another): devices per type and base status, the top groups, the
+   * pending commands, the offline snapshot, the first instant of `now`'s month in `timeZone` and
+   * the live devices released since (an index range of devices_released).
    */
-  async activity(now: Date, timeZone: string): Promise<{ days: string[]; rows: ActivityRow[]; monthStart: Date; releasedThisMonth: number }> {
-    const [days, rows, month] = await Promise.all([
-      this.db.query<{ day: string }>(
-        `SELECT to_char(d, 'YYYY-MM-DD') AS day
-           FROM generate_series(date_trunc('day', $1::timestamptz AT TIME ZONE $2) - make_interval(days => $3 - 1),
-                                date_trunc('day', $1::timestamptz AT TIME ZONE $2), interval '1 day') d
-          ORDER BY d`,
-        [now, timeZone, DASHBOARD_DAYS],
-      ),
-      this.db.query<ActivityRow>(
-        `SELECT to_char(day, 'YYYY-MM-DD') AS day, kind, key, n
-           FROM (SELECT date_trunc('day', hour AT TIME ZONE $2) AS day, kind, key, sum(n)::int AS n
-                   FROM activity_hourly
-                  WHERE hour >= (date_trunc('day', $1::timestamptz AT TIME ZONE $2) - make_interval(days => $3 - 1)) AT TIME ZONE $2
-                    AND hour <= $1::timestamptz
-                  GROUP BY 1, 2, 3) a`,
-        [now, timeZone, DASHBOARD_DAYS],
-      ),
-      // The index range of this month's releases (devices_released): as the devices list counts them.
-      this.db.query<{ month_start: Date; n: number }>(
-        `WITH m AS (SELECT date_trunc('month', $1::timestamptz AT TIME ZONE $2) AT TIME ZONE $2 AS month_start)
-         SELECT m.month_start,
-                (SELECT count(*)::int FROM devices
-                  WHERE deleted_at IS NULL AND base_status = ${DEVICE_STATUS.liberado} AND released_at >= m.month_start) AS n
-           FROM m`,
-        [now, timeZone],
-      ),
-    ]);
+  async counters(now: Date, timeZone: string, topGroups: number): Promise<DashboardCounters> {
+    const res = await this.db.query<{
+      statuses: StatusCountRow[];
+      groups: GroupCountRow[];
+      pending: number;
+      snapshot: { offline_after_hours: number; computed_at: string; counts: OfflineCounts } | null;
+      month_start: Date;
+      released: number;
+    }>(
+      `WITH m AS (SELECT date_trunc('month', $1::timestamptz AT TIME ZONE $2) AT TIME ZONE $2 AS month_start)
+       SELECT (SELECT coalesce(json_agg(s), '[]') FROM (SELECT device_type, base_status, sum(n)::int AS n FROM device_counts
+                                                        GROUP BY 1, 2 HAVING sum(n) <> 0) s) AS statuses,
+              (SELECT coalesce(json_agg(g ORDER BY g.n DESC, g.group_id IS NULL, g.group_id), '[]')
+                 FROM (SELECT nullif(c.group_id, 0) AS group_id, dg.name, c.n
+                         FROM (SELECT group_id, sum(n)::int AS n FROM device_counts WHERE base_status <> ${PRE_ENROLLED}
+                                GROUP BY 1 HAVING sum(n) > 0 ORDER BY 2 DESC, group_id = 0, 1 LIMIT $3) c
+                         LEFT JOIN device_groups dg ON dg.id = c.group_id) g) AS groups,
+              (SELECT coalesce(sum(n), 0)::int FROM pending_command_counts) AS pending,
+              (SELECT row_to_json(o) FROM (SELECT offline_after_hours, computed_at, counts FROM offline_snapshot) o) AS snapshot,
+              m.month_start,
+              (SELECT count(*)::int FROM devices
+                WHERE deleted_at IS NULL AND base_status = ${DEVICE_STATUS.liberado} AND released_at >= m.month_start) AS released
+         FROM m`,
+      [now, timeZone, topGroups],
+    );
+    const r = res.rows[0]!;
     return {
-      days: days.rows.map((r) => r.day),
-      rows: rows.rows,
-      monthStart: new Date(month.rows[0]!.month_start),
-      releasedThisMonth: month.rows[0]!.n,
+      statuses: r.statuses,
+      groups: r.groups,
+      pendingCommands: r.pending,
+      snapshot: r.snapshot
+        ? { offlineAfterHours: Number(r.snapshot.offline_after_hours), computedAt: new Date(r.snapshot.computed_at), counts: r.snapshot.counts }
+        : undefined,
+      monthStart: new Date(r.month_start),
+      releasedThisMonth: r.released,
     };
-  }
-
-  /** Commands not yet answered by their agent (the counters of migration 0013). */
-  async pendingCommands(): Promise<number> {
-    const res = await this.db.query<{ n: number }>('SELECT coalesce(sum(n), 0)::int AS n FROM pending_command_counts');
-    return res.rows[0]!.n;
   }
 
   /**

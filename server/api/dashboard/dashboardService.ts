@@ -1,4 +1,5 @@
 import {
+  DASHBOARD_DAYS,
   DASHBOARD_STUCK_AFTER_HOURS,
   DASHBOARD_TOP_GROUPS,
   DASHBOARD_TOP_MODELS,
@@ -13,7 +14,7 @@ import { offlineCutoff } from '../../../shared/deviceStatus';
 import type { Db } from '../../db/Db';
 import { transaction } from '../../db/transactionScope';
 import { IN_FLIGHT_STATUSES, type InventorySettings } from '../devices/deviceQueries';
-import { ACTIVITY, DashboardRepository, FACT, type FactRow, type OfflineCounts } from './dashboardRepository';
+import { ACTIVITY, DashboardRepository, FACT, type FactRow, type OfflineCounts, type OfflineSnapshot } from './dashboardRepository';
 
 const iso = (d: Date | null): string | null => (d === null ? null : new Date(d).toISOString());
 /** '' is how the counters hold a fact nobody reported. */
@@ -52,6 +53,13 @@ function agentVersions(facts: readonly FactRow[], type: DeviceTypeCode, current:
   };
 }
 
+/** The last `n` days ending on `now`'s day in `timeZone`, oldest first, as YYYY-MM-DD (the days the SQL sums into). */
+export function lastDays(now: Date, timeZone: string, n: number): string[] {
+  const today = new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' }).format(now);
+  const [y, m, d] = today.split('-').map(Number) as [number, number, number];
+  return Array.from({ length: n }, (_, i) => new Date(Date.UTC(y, m - 1, d - (n - 1 - i))).toISOString().slice(0, 10));
+}
+
 /** The server's clock counts the offline devices again this often (one replica does). */
 export const OFFLINE_SNAPSHOT_REFRESH_MS = 25_000;
 /** A request finding the snapshot older than this counts itself (no clock running, a threshold changed). */
@@ -80,9 +88,8 @@ export class DashboardService {
     });
   }
 
-  /** The offline counts of the snapshot, counted again first when it is too old to show. */
-  private async offlineCounts(repo: DashboardRepository): Promise<OfflineCounts> {
-    const snapshot = await repo.offlineSnapshot();
+  /** The offline counts of a snapshot, counted again first when it is too old to show. */
+  private async offlineCounts(repo: DashboardRepository, snapshot: OfflineSnapshot | undefined): Promise<OfflineCounts> {
     const now = this.settings.now();
     const fresh =
       snapshot &&
@@ -97,14 +104,15 @@ export class DashboardService {
     const timeZone = query.tz ?? 'UTC';
     const repo = new DashboardRepository(this.db);
     const stuckSince = new Date(now.getTime() - DASHBOARD_STUCK_AFTER_HOURS * 3600_000);
-    const [statusRows, offlineRows, groups, activity, pendingCommands, stuck] = await Promise.all([
-      repo.statusCounts(),
-      this.offlineCounts(repo),
-      repo.topGroups(DASHBOARD_TOP_GROUPS),
+    const [counters, activityRows, stuck] = await Promise.all([
+      repo.counters(now, timeZone, DASHBOARD_TOP_GROUPS),
       repo.activity(now, timeZone),
-      repo.pendingCommands(),
       repo.stuckCommands(stuckSince),
     ]);
+    const statusRows = counters.statuses;
+    const offlineRows = await this.offlineCounts(repo, counters.snapshot);
+    const days = lastDays(now, timeZone, DASHBOARD_DAYS);
+    const activity = { days, rows: activityRows };
 
     // Per status with the overlay: an offline device leaves its base status for 'Sin conexión'.
     const byStatus = new Map<number, number>();
@@ -148,7 +156,7 @@ export class DashboardService {
     return {
       generatedAt: now.toISOString(),
       timeZone,
-      monthStart: activity.monthStart.toISOString(),
+      monthStart: counters.monthStart.toISOString(),
       offlineAfterHours: this.settings.offlineAfterHours,
       totals: {
         devices: smartphones + tvs,
@@ -158,9 +166,9 @@ export class DashboardService {
         locked: count(DEVICE_STATUS.bloqueado),
         offline: count(DEVICE_STATUS.sin_conexion),
         inFlight: IN_FLIGHT_STATUSES.reduce((n, s) => n + count(s), 0),
-        pendingCommands,
+        pendingCommands: counters.pendingCommands,
         released: count(DEVICE_STATUS.liberado),
-        releasedThisMonth: activity.releasedThisMonth,
+        releasedThisMonth: counters.releasedThisMonth,
       },
       byStatus: [...byStatus.entries()]
         .filter(([, n]) => n > 0)
@@ -169,7 +177,7 @@ export class DashboardService {
       days: activity.days,
       commandsPerDay: kindSeries(ACTIVITY.command).map((s) => ({ action: s.key, counts: s.counts })),
       enrollmentsPerDay: kindSeries(ACTIVITY.enrollment).map((s) => ({ deviceType: s.key as DeviceTypeCode, counts: s.counts })),
-      topGroups: groups.map((g) => ({ groupId: g.group_id, name: g.name, count: g.n })),
+      topGroups: counters.groups.map((g) => ({ groupId: g.group_id, name: g.name, count: g.n })),
       stuckCommands: {
         total: stuck.total,
         rows: stuck.rows.map((r) => ({
