@@ -5,6 +5,7 @@ import expressStaticGzip from 'express-static-gzip';
 import { rateLimit } from 'express-rate-limit';
 import helmet from 'helmet';
 import { pinoHttp } from 'pino-http';
+import { INTEGRATION_BASE } from '../shared/contracts/integration';
 import type { PublicConfig } from '../shared/contracts/publicConfig';
 import type { Config } from './config';
 import type { Db } from './db/Db';
@@ -53,6 +54,12 @@ import { assertRoutesDeclared, guard, listRoutes, mount, type DeclaredRoute } fr
 import type { Logger } from './logger';
 import { ASSET_PREFIX, type ClientAssets } from './ssr/manifest';
 import { ssrRouter } from './ssr/ssrRouter';
+import { apiKeysRouter } from './integration/apiKeysRouter';
+import { ApiKeysService } from './integration/apiKeysService';
+import { integrationRouter } from './integration/integrationRouter';
+import { WebhookDispatcher } from './webhooks/webhookDispatcher';
+import { webhooksRouter } from './webhooks/webhooksRouter';
+import { WebhooksService } from './webhooks/webhooksService';
 
 /** Path of the embedded identity endpoint on the portal's own origin. */
 export const IDENTITY_ENDPOINT_PATH = '/cognito/';
@@ -89,6 +96,10 @@ export interface PortalApp extends Express {
   agent: { service: AgentService; waiters: CommandWaiters; enrollment: EnrollmentTokensService; stop(): Promise<void> };
   /** The dashboards' numbers (the server's clock refreshes their offline snapshot). */
   dashboard: DashboardService;
+  /** Sends the webhooks' outbox; server/index.ts starts and stops it. */
+  webhooks: WebhookDispatcher;
+  /** The integration API's routes (the authorization matrix test walks them too). */
+  integrationRoutes: DeclaredRoute[];
 }
 
 /** The settings the browser may see. */
@@ -264,11 +275,27 @@ export function createApp(deps: AppDeps): PortalApp {
   mount(api, '/v5/dashboard', dashboardRouter(can, app.dashboard), mounts);
   const enrollment = new EnrollmentTokensService(db, inventory, config.agent.serverUrl);
   mount(api, '/v5/enrollment-tokens', enrollmentTokensRouter(can, enrollment), mounts);
+  mount(api, '/v5/api-keys', apiKeysRouter(can, new ApiKeysService(db, inventory)), mounts);
+  mount(api, '/v5/webhooks', webhooksRouter(can, new WebhooksService(db, config.webhooks)), mounts);
+  app.webhooks = new WebhookDispatcher(db, config.webhooks, logger);
   app.agent = { service: agentService, waiters, enrollment, stop: () => waiters.stop() };
   api.use(apiNotFound);
   // Deny by default: a route without a declared permission stops the server here.
   app.apiRoutes = listRoutes(api, '/api', mounts);
   assertRoutesDeclared(app.apiRoutes);
+  // The lender's integration: API keys instead of portal sessions, the same guards and services.
+  const integration = integrationRouter({
+    db,
+    inventory,
+    logger,
+    jobs,
+    devices: new DevicesService(db, inventory),
+    actions: new DeviceActionsService(db, inventory),
+    rateLimitPerMinute: config.integrationRateLimitPerMinute,
+  });
+  app.integrationRoutes = integration.routes;
+  assertRoutesDeclared(app.integrationRoutes);
+  app.use(INTEGRATION_BASE, integration.router);
   app.use('/api', api);
 
   app.use(ssrRouter({ config: pub, manifest: assets.manifest, cacheEntries: config.ssrCacheEntries }));

@@ -60,6 +60,14 @@ export const envSchema = z
     AGENT_ENROLL_RATE_LIMIT_PER_MINUTE: intFrom(30, 1),
     /** Where agents reach the service (the QR code's server URL); the portal's own origin when absent. */
     AGENT_SERVER_URL: z.url({ protocol: /^https?$/, error: 'debe ser una URL http(s)' }).optional(),
+    /** Requests per minute and API key to the integration API. */
+    INTEGRATION_RATE_LIMIT_PER_MINUTE: intFrom(600, 1),
+    WEBHOOK_TIMEOUT_MS: intFrom(10_000, 100).pipe(z.number().max(60_000, 'debe ser como máximo 60000')),
+    WEBHOOK_MAX_RESPONSE_BYTES: intFrom(65_536, 1024),
+    /** Deliveries sent at once by one replica. */
+    WEBHOOK_CONCURRENCY: intFrom(8, 1).pipe(z.number().max(64, 'debe ser como máximo 64')),
+    /** Whether webhooks may target loopback, link-local or private addresses (never in production). */
+    WEBHOOK_ALLOW_PRIVATE_TARGETS: z.enum(['true', 'false']).optional(),
   })
   .superRefine((env, ctx) => {
     const mode = env.IDENTITY_MODE ?? (env.NODE_ENV === 'production' ? 'cognito' : 'embedded');
@@ -72,6 +80,13 @@ export const envSchema = z
       if (env.BOOTSTRAP_ADMIN_PASSWORD && KNOWN_PASSWORDS.includes(env.BOOTSTRAP_ADMIN_PASSWORD)) {
         ctx.addIssue({ code: 'custom', path: ['BOOTSTRAP_ADMIN_PASSWORD'], message: 'es una contraseña de ejemplo conocida: elige otra' });
       }
+    }
+    if (env.NODE_ENV === 'production' && env.WEBHOOK_ALLOW_PRIVATE_TARGETS === 'true') {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['WEBHOOK_ALLOW_PRIVATE_TARGETS'],
+        message: 'no se admite en producción: los webhooks nunca llaman a direcciones locales o privadas',
+      });
     }
     if (mode === 'cognito') {
       for (const key of ['COGNITO_USER_POOL_ID', 'COGNITO_CLIENT_ID'] as const) {
@@ -180,6 +195,18 @@ export interface Config {
   /** Simulated agents of the embedded demo (0: none). */
   demoAgents: number;
   agent: { perDevicePerMinute: number; enrollPerIpPerMinute: number; serverUrl?: string };
+  /** Requests per minute and API key to the integration API (counted per replica). */
+  integrationRateLimitPerMinute: number;
+  webhooks: {
+    /** One attempt's limit: connection, request and response. */
+    timeoutMs: number;
+    /** The response body read at most (the rest is discarded). */
+    maxResponseBytes: number;
+    /** Deliveries one replica sends at once. */
+    concurrency: number;
+    /** Loopback, link-local and private targets allowed (development and tests; never production). */
+    allowPrivateTargets: boolean;
+  };
   bootstrap: { adminEmail?: string; adminPassword?: string; demoPassword?: string; seedDemo: boolean };
 }
 
@@ -234,6 +261,13 @@ export function loadConfig(source: NodeJS.ProcessEnv, portalVersion: string): Co
       perDevicePerMinute: env.AGENT_RATE_LIMIT_PER_MINUTE,
       enrollPerIpPerMinute: env.AGENT_ENROLL_RATE_LIMIT_PER_MINUTE,
       serverUrl: env.AGENT_SERVER_URL?.replace(/\/+$/, ''),
+    },
+    integrationRateLimitPerMinute: env.INTEGRATION_RATE_LIMIT_PER_MINUTE,
+    webhooks: {
+      timeoutMs: env.WEBHOOK_TIMEOUT_MS,
+      maxResponseBytes: env.WEBHOOK_MAX_RESPONSE_BYTES,
+      concurrency: env.WEBHOOK_CONCURRENCY,
+      allowPrivateTargets: env.NODE_ENV !== 'production' && (env.WEBHOOK_ALLOW_PRIVATE_TARGETS ?? 'true') === 'true',
     },
     tokens: { accessTtlSeconds: env.IDENTITY_ACCESS_TOKEN_TTL_SECONDS, refreshTtlSeconds: env.IDENTITY_REFRESH_TOKEN_TTL_SECONDS },
     bootstrap: {

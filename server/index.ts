@@ -87,6 +87,8 @@ async function main(): Promise<void> {
     close: async () => {
       await agentClock.stop();
       await app.jobRunner.stop();
+      // Sends in flight finish (each bounded by its timeout) and record their outcome.
+      await app.webhooks.stop();
       await db.close();
     },
   });
@@ -96,6 +98,8 @@ async function main(): Promise<void> {
     logger.info({ port, identity: config.identity.mode, database: db.engine }, `portal listening on http://localhost:${port}`);
     // Bulk-action jobs: queued ones, and those a previous process or another replica left unfinished.
     app.jobRunner.start();
+    // Webhooks: the outbox's deliveries, and those a previous process or another replica left claimed.
+    app.webhooks.start();
     // Temporary unlocks that run out are locked again by the server's clock too; it also counts
     // the offline devices for the dashboards.
     agentClock.start();

@@ -367,3 +367,48 @@ export const AGENT_SETTINGS_MESSAGES = {
     currentNotDeleted: 'La versión actual no se puede eliminar: marque otra como actual primero',
   },
 } as const;
+
+/** API keys, webhooks and the integration API (/api/integration/v1). */
+export const INTEGRATION_MESSAGES = {
+  field: {
+    cidr: (label: string, value: string) => `El campo ${label} debe ser una lista de direcciones IP o bloques CIDR; no es válido: ${value}`,
+    cidrCount: (label: string, max: number) => `El campo ${label} admite como máximo ${max} bloques`,
+    futureDate: (label: string) => `El campo ${label} debe ser una fecha y hora futura (ISO 8601 con zona horaria)`,
+    url: (label: string) => `El campo ${label} debe ser una URL https válida`,
+    events: (label: string) => `El campo ${label} debe incluir al menos un evento válido`,
+    deviceRef: 'Indique el dispositivo con IMEI o con Referencia de crédito (solo uno de los dos)',
+    imei: (label: string) => `El campo ${label} debe tener 15 dígitos`,
+    references: (label: string, max: number) => `El campo ${label} debe ser una lista de 1 a ${max} valores`,
+    batch: (label: string, max: number) => `El campo ${label} debe ser una lista de 1 a ${max} dispositivos`,
+  },
+  apiKeys: {
+    notFound: 'Clave de API no encontrada',
+    nameTaken: 'Ya existe una clave de API activa con ese nombre',
+    roleNotFound: 'El rol no existe',
+    beyondCreator: (grants: string) => `No puede crear una clave con permisos que usted no tiene: ${grants}`,
+    alreadyRevoked: 'La clave de API ya está revocada',
+    missing: 'Falta la clave de API: envíe el encabezado Authorization: Bearer <clave>',
+    invalid: 'La clave de API no es válida',
+    revoked: 'La clave de API fue revocada',
+    expired: 'La clave de API venció',
+    ipRefused: (ip: string) => `La clave de API no se puede usar desde la dirección ${ip}`,
+    creatorDisabled: 'La clave de API no tiene permisos: el administrador que la creó está desactivado o fue eliminado',
+    rateLimited: (seconds: number) => `Demasiadas solicitudes con esta clave de API: espere ${seconds} s`,
+    roleInUse: (n: number) => `El rol lo usan ${n} clave(s) de API activas: revóquelas o cámbielas de rol primero`,
+  },
+  webhooks: {
+    notFound: 'Suscripción de webhook no encontrada',
+    deliveryNotFound: 'Entrega de webhook no encontrada',
+    urlRefused: 'La URL apunta a una dirección local o privada: no se permite en producción',
+    disabledFailing: 'Desactivada: las entregas fallaron durante 24 horas',
+    urlUnresolved: (host: string) => `No se pudo resolver el servidor de la URL (${host}): revise el nombre`,
+  },
+  integration: {
+    notFound: 'Ruta no encontrada en la API de integración',
+    deviceNotFound: 'No hay ningún dispositivo con ese IMEI o referencia de crédito',
+    ambiguous: (n: number) => `La referencia de crédito corresponde a ${n} dispositivos: indique el IMEI`,
+    commandNotFound: 'Comando no encontrado',
+    jobNotFound: 'Acción masiva no encontrada',
+    noneFound: 'Ninguno de los dispositivos indicados existe',
+  },
+} as const;

@@ -16,6 +16,9 @@ export const PAGES = {
   admins: lazyPage('client/features/admin-settings/AdminsPage.tsx', () => import('../features/admin-settings/AdminsPage')),
   roles: lazyPage('client/features/admin-settings/RolesPage.tsx', () => import('../features/admin-settings/RolesPage')),
   audit: lazyPage('client/features/admin-settings/AuditPage.tsx', () => import('../features/admin-settings/AuditPage')),
+  apiKeys: lazyPage('client/features/integration/ApiKeysPage.tsx', () => import('../features/integration/ApiKeysPage')),
+  webhooks: lazyPage('client/features/integration/WebhooksPage.tsx', () => import('../features/integration/WebhooksPage')),
+  apiReference: lazyPage('client/features/integration/ApiReferencePage.tsx', () => import('../features/integration/ApiReferencePage')),
   inventory: lazyPage('client/features/inventory/InventoryIndex.tsx', () => import('../features/inventory/InventoryIndex')),
   devices: lazyPage('client/features/inventory/DevicesPage.tsx', () => import('../features/inventory/DevicesPage')),
   preEnrolled: lazyPage('client/features/inventory/PreEnrolledPage.tsx', () => import('../features/inventory/PreEnrolledPage')),
@@ -74,6 +77,9 @@ export const PAGE_BY_PATH = {
   [PATHS.admins]: PAGES.admins,
   [PATHS.roles]: PAGES.roles,
   [PATHS.audit]: PAGES.audit,
+  [PATHS.apiKeys]: PAGES.apiKeys,
+  [PATHS.webhooks]: PAGES.webhooks,
+  [PATHS.apiReference]: PAGES.apiReference,
 } satisfies Record<RoutePath, LazyPage>;
 
 /** The page that renders a route of the table. */

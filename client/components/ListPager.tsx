@@ -47,7 +47,7 @@ export function ListPager({
   const pages = Math.max(1, Math.ceil(total / perPage));
   return (
     <div className="d-flex flex-wrap align-items-center justify-content-between gap-2 mt-3">
-      <div className="d-flex align-items-center gap-2">
+      <div className="d-flex flex-wrap align-items-center gap-2">
         <Form.Label htmlFor={selectId} className="mb-0 small">
           {labels.perPage}
         </Form.Label>

@@ -9,12 +9,14 @@ function sources(dir: string): { file: string; text: string }[] {
     .map((f) => ({ file: path.relative(path.join(__dirname, '..'), path.join(dir, f)), text: fs.readFileSync(path.join(dir, f), 'utf8') }));
 }
 
-describe('SQL only in repositories (router → service → repository; the agent side too)', () => {
+describe('SQL only in repositories (router → service → repository; the agent side and the integration too)', () => {
   const files = [
     ...sources(__dirname),
     ...sources(path.join(__dirname, '..', 'middleware')),
     ...sources(path.join(__dirname, '..', 'auth')),
     ...sources(path.join(__dirname, '..', 'agent')),
+    ...sources(path.join(__dirname, '..', 'integration')),
+    ...sources(path.join(__dirname, '..', 'webhooks')),
   ];
 
   test('the API, middleware and auth sources are found', () => {

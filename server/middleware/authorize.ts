@@ -81,9 +81,10 @@ export function guard(db: Queryable, opts?: RevocationOptions): Guard {
   const revocations = opts ? new SessionRevocations(db, opts) : revocationsFor(db);
   return (permission: Permission): GuardHandler => {
     const handler = (async (_req, res, next) => {
-      const auth = res.locals.auth;
-      if (!auth) throw forbidden();
+      // An API key's grants are set by its authentication (server/integration/apiKeyAuth.ts).
       if (!res.locals.grants) {
+        const auth = res.locals.auth;
+        if (!auth) throw forbidden();
         if (await revocations.isRevoked(auth)) throw new AppError(401, 'UNAUTHORIZED', MESSAGES.api.unauthorized);
         const loaded = await loadGrants(db, auth);
         if (!loaded) throw forbidden();

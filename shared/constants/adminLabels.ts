@@ -118,6 +118,8 @@ export const ADMIN_LABELS = {
       agent_settings: 'Configuración del agente',
       business_app: 'App de negocio',
       lock_app_version: 'Versión de la app de bloqueo',
+      api_key: 'Clave de API',
+      webhook: 'Webhook',
     } satisfies Record<AuditEntity, string>,
     actionNames: {
       create: 'Crear',
@@ -146,6 +148,9 @@ export const ADMIN_LABELS = {
       resume: 'Reanudar',
       revoke: 'Revocar',
       set_current: 'Marcar como actual',
+      lookup: 'Consultar',
+      resend: 'Reenviar',
+      refuse: 'Rechazar',
       ...DEVICE_ACTION_NAMES,
     } satisfies Record<AuditAction, string>,
     outcomes: { success: 'Éxito', failure: 'Fallo' } satisfies Record<AuditOutcome, string>,

@@ -100,6 +100,17 @@ export const FIELD_LABELS = {
     detail: 'Detalle',
   },
   users: { correo: 'Correo' },
+  apiKeys: { name: 'Nombre', profileId: 'Rol', allowedIps: 'IPs permitidas', expiresAt: 'Vencimiento' },
+  webhooks: { name: 'Nombre', url: 'URL', events: 'Eventos', enabled: 'Activa', status: 'Estado' },
+  /** The integration API (/api/integration/v1). */
+  integration: {
+    imei: 'IMEI',
+    creditReference: 'Referencia de crédito',
+    devices: 'Dispositivos',
+    imeis: 'IMEIs',
+    creditReferences: 'Referencias de crédito',
+    payload: 'Acción',
+  },
 } as const;
 
 /** The field of a device that an enrolled device's edit may not change, by its label. */

@@ -32,7 +32,7 @@ const SPEC_ROUTES = [
 ];
 
 /** Pages beyond the specification's table, each documented in the product design. */
-const DOCUMENTED_ADDITIONS = ['/admin-settings/audit'];
+const DOCUMENTED_ADDITIONS = ['/admin-settings/audit', '/admin-settings/api-keys', '/admin-settings/webhooks', '/admin-settings/api-reference'];
 
 describe('route table', () => {
   test('has exactly the routes of the specification plus the documented additions', () => {
@@ -41,9 +41,14 @@ describe('route table', () => {
     expect(paths.filter((p) => DOCUMENTED_ADDITIONS.includes(p))).toEqual(DOCUMENTED_ADDITIONS);
   });
 
-  test("the audit page: under /admin-settings, after the specification's entries", () => {
+  test("the audit and integration pages: under /admin-settings, after the specification's entries", () => {
     const admin = MENU.find((m) => m.path === '/admin-settings')!;
-    expect(admin.submodules.at(-1)).toEqual({ path: '/admin-settings/audit', title: 'Auditoría', icon: 'journal-text' });
+    expect(admin.submodules.slice(2).map((s) => [s.path, s.title])).toEqual([
+      ['/admin-settings/audit', 'Auditoría'],
+      ['/admin-settings/api-keys', 'Claves de API'],
+      ['/admin-settings/webhooks', 'Webhooks'],
+      ['/admin-settings/api-reference', 'Referencia de la API'],
+    ]);
     expect(findRoute('/admin-settings/audit')).toEqual({ path: '/admin-settings/audit', title: 'Auditoría', frame: 'app', icon: 'journal-text' });
     expect(GRANTABLE_PATHS).toContain('/admin-settings/audit');
   });
@@ -54,7 +59,7 @@ describe('route table', () => {
       ['/agent-settings', 6],
       ['/agent-settings-tv', 4],
       ['/inventory-management', 4],
-      ['/admin-settings', 3],
+      ['/admin-settings', 6],
     ]);
     for (const m of MENU) for (const s of m.submodules) expect(s.path.startsWith(`${m.path}/`)).toBe(true);
     expect(GRANTABLE_PATHS).toHaveLength(5 + 18 + DOCUMENTED_ADDITIONS.length);

@@ -36,6 +36,9 @@ export const PATHS = {
   admins: '/admin-settings/admins',
   roles: '/admin-settings/roles',
   audit: '/admin-settings/audit',
+  apiKeys: '/admin-settings/api-keys',
+  webhooks: '/admin-settings/webhooks',
+  apiReference: '/admin-settings/api-reference',
 } as const;
 
 /** A path of the route table: guards, links and the page map take this, never a bare string. */
@@ -115,6 +118,10 @@ export const MENU: readonly MenuModule[] = [
       { path: PATHS.roles, title: 'Roles', icon: 'person-lock' },
       // Beyond the specification's route table (product design: the audit log).
       { path: PATHS.audit, title: 'Auditoría', icon: 'journal-text' },
+      // The lender's integration (product design): keys, webhooks and the API's reference.
+      { path: PATHS.apiKeys, title: 'Claves de API', icon: 'key' },
+      { path: PATHS.webhooks, title: 'Webhooks', icon: 'broadcast' },
+      { path: PATHS.apiReference, title: 'Referencia de la API', icon: 'book' },
     ],
   },
 ];

@@ -22,6 +22,8 @@ export const AUDIT_ENTITIES = [
   'agent_settings',
   'business_app',
   'lock_app_version',
+  'api_key',
+  'webhook',
 ] as const;
 export type AuditEntity = (typeof AUDIT_ENTITIES)[number];
 
@@ -59,6 +61,10 @@ export const AUDIT_GENERAL_ACTIONS = [
   'revoke',
   // Agent settings: the current lock-app version.
   'set_current',
+  // The integration: a device looked up with an API key, a webhook delivery sent again, an API key refused.
+  'lookup',
+  'resend',
+  'refuse',
 ] as const;
 /** Every action the server records in the audit log. */
 export type AuditAction = (typeof AUDIT_GENERAL_ACTIONS)[number] | DeviceAuditAction;

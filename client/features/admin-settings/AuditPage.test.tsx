@@ -51,6 +51,8 @@ test('the entity filter offers every entity the server records, devices, groups,
     'Configuración del agente',
     'App de negocio',
     'Versión de la app de bloqueo',
+    'Clave de API',
+    'Webhook',
   ]);
 });
 

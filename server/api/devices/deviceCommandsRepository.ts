@@ -216,6 +216,12 @@ export class DeviceCommandsRepository {
     await this.db.query('UPDATE agent_tokens SET revoked_at = $2 WHERE device_id = ANY($1::bigint[]) AND revoked_at IS NULL', [deviceIds, now]);
   }
 
+  /** A command by its id alone (the integration API reads a command's status). */
+  async findCommandById(commandId: number): Promise<CommandRow | undefined> {
+    const res = await this.db.query<CommandRow>(`SELECT ${COMMAND_COLUMNS} FROM device_commands c WHERE c.id = $1`, [commandId]);
+    return res.rows[0];
+  }
+
   async findCommand(deviceId: number, commandId: number): Promise<CommandRow | undefined> {
     const res = await this.db.query<CommandRow>(`SELECT ${COMMAND_COLUMNS} FROM device_commands c WHERE c.id = $1 AND c.device_id = $2`, [
       commandId,

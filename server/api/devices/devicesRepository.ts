@@ -134,6 +134,33 @@ export class DevicesRepository {
     return res.rows[0] && toDevice(res.rows[0], cutoff);
   }
 
+  /** Live devices by IMEI, in the order of `imeis` (the ones not found left out). */
+  async findByImeis(imeis: readonly string[], cutoff: Date): Promise<Device[]> {
+    const res = await this.db.query<DeviceRow>(
+      `SELECT ${DEVICE_COLUMNS} FROM devices d ${DEVICE_JOINS} WHERE d.imei = ANY($1::text[]) AND d.deleted_at IS NULL`,
+      [[...imeis]],
+    );
+    const byImei = new Map(res.rows.map((r) => [r.imei, toDevice(r, cutoff)]));
+    return imeis.flatMap((i) => (byImei.has(i) ? [byImei.get(i)!] : []));
+  }
+
+  /**
+   * Live devices named by IMEI (either of a device's two) or by credit reference (ignoring
+   * case), up to `limit`, oldest first: how the integration API finds a lender's device.
+   */
+  async idsByReference(by: 'imei' | 'creditReference', values: readonly string[], limit: number): Promise<{ id: number; ref: string }[]> {
+    const sql =
+      by === 'imei'
+        ? `SELECT id, imei AS ref FROM devices WHERE deleted_at IS NULL AND imei = ANY($1::text[])
+           UNION ALL
+           SELECT id, imei2 FROM devices WHERE deleted_at IS NULL AND imei2 = ANY($1::text[]) AND imei <> ALL($1::text[])
+           ORDER BY id LIMIT $2`
+        : `SELECT id, lower(credit_reference) AS ref FROM devices WHERE deleted_at IS NULL AND lower(credit_reference) = ANY($1::text[])
+           ORDER BY id LIMIT $2`;
+    const res = await this.db.query<{ id: number; ref: string }>(sql, [by === 'imei' ? [...values] : values.map((v) => v.toLowerCase()), limit]);
+    return res.rows.map((r) => ({ id: Number(r.id), ref: r.ref }));
+  }
+
   /** A live device, its row locked until the transaction ends, with its stored base status. */
   async findForEdit(id: number, cutoff: Date): Promise<DeviceForEdit | undefined> {
     const locked = await this.db.query<{ id: number }>('SELECT id FROM devices WHERE id = $1 AND deleted_at IS NULL FOR UPDATE', [id]);

@@ -148,6 +148,41 @@ export class DevicesService {
   }
 
   /**
+   * Registers several devices in one transaction (the integration API's batch): all or none. An
+   * error names the device by its index (`devices.3.imei`); one audit row like an import's.
+   */
+  async createMany(actor: AuditActor, bodies: readonly DeviceBody[]): Promise<Device[]> {
+    const seen = new Map<string, number>();
+    bodies.forEach((b, i) => {
+      if (seen.has(b.imei)) throw new AppError(400, 'VALIDATION', M.csv.duplicateInFile(seen.get(b.imei)! + 1), `devices.${i}.imei`);
+      seen.set(b.imei, i);
+    });
+    try {
+      return await transaction(this.db, async (tx) => {
+        const repo = new DevicesRepository(tx);
+        const groups = [...new Set(bodies.flatMap((b) => (b.groupId === null ? [] : [b.groupId])))];
+        for (const g of groups) {
+          if (!(await repo.groupExists(g))) {
+            throw new AppError(400, 'GROUP_NOT_FOUND', M.devices.groupNotFound, `devices.${bodies.findIndex((b) => b.groupId === g)}.groupId`);
+          }
+        }
+        const taken = await repo.takenImeis(bodies.map((b) => b.imei));
+        const first = bodies.findIndex((b) => taken.has(b.imei));
+        if (first >= 0) throw new AppError(409, 'IMEI_TAKEN', M.devices.imeiTaken(bodies[first]!.imei), `devices.${first}.imei`);
+        await repo.insertMany(bodies, randomBytes(32 * bodies.length));
+        const devices = await repo.findByImeis(
+          bodies.map((b) => b.imei),
+          this.cutoff(),
+        );
+        await record(tx, { actor, entity: 'device', action: 'import', after: { count: devices.length, imeis: devices.map((d) => d.imei) } });
+        return devices;
+      });
+    } catch (err) {
+      throw constraintError(err, undefined);
+    }
+  }
+
+  /**
    * Edits the registry fields. A pre-enrolled device: every field. An enrolled device: never
    * its identity (IMEI, IMEI 2, serial, type, brand, model); its customer, credit reference and
    * group only with `enrolledAssignment` (the caller's profile also grants the enrolled-devices

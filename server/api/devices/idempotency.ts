@@ -11,7 +11,7 @@ import { INVENTORY_MESSAGES as M } from '../../../shared/messages';
 import type { Db, Queryable } from '../../db/Db';
 import { transaction } from '../../db/transactionScope';
 import { AppError } from '../../errors';
-import { IdempotencyRepository, type StoredKey } from './idempotencyRepository';
+import { IdempotencyRepository, type IdempotencyScope, type StoredKey } from './idempotencyRepository';
 
 export const IDEMPOTENCY_HEADER = 'Idempotency-Key';
 export const REPLAYED_HEADER = 'Idempotent-Replayed';
@@ -19,9 +19,8 @@ export const REPLAYED_HEADER = 'Idempotent-Replayed';
 /** 1 to 200 visible ASCII characters. */
 const KEY = /^[\x21-\x7e]{1,200}$/;
 
-/** The key of one request, scoped by its administrator, and what identifies the request. */
-export interface IdempotencyRequest {
-  adminId: number;
+/** The key of one request, scoped by its administrator or API key, and what identifies the request. */
+export interface IdempotencyRequest extends IdempotencyScope {
   key: string;
   hash: string;
 }
@@ -58,9 +57,11 @@ export function idempotencyOf(req: Request, res: Response, body: unknown): Idemp
   const key = req.get(IDEMPOTENCY_HEADER);
   if (key === undefined) return undefined;
   if (!KEY.test(key)) throw new AppError(400, 'IDEMPOTENCY_KEY', M.actions.idempotencyKey);
+  const hash = requestHash(req.method, `${req.baseUrl}${req.path}`, body);
+  if (res.locals.apiKey) return { adminId: 0, apiKeyId: res.locals.apiKey.id, key, hash };
   const adminId = res.locals.grants?.adminId;
   if (adminId === undefined) return undefined;
-  return { adminId, key, hash: requestHash(req.method, `${req.baseUrl}${req.path}`, body) };
+  return { adminId, apiKeyId: 0, key, hash };
 }
 
 /** Sends an answer; a replay carries `Idempotent-Replayed: true`. */
@@ -70,7 +71,7 @@ export function sendAnswer(res: Response, answer: Answer<unknown>): void {
 }
 
 function stored(q: Queryable, r: IdempotencyRequest): Promise<StoredKey | undefined> {
-  return new IdempotencyRepository(q).find(r.adminId, r.key);
+  return new IdempotencyRepository(q).find(r, r.key);
 }
 
 export interface IdempotentOptions<T> {

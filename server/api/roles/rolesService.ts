@@ -1,6 +1,6 @@
 import { PATHS } from '../../../shared/constants/routes';
 import type { DuplicateRoleBody, Role, RoleBody, RoleList } from '../../../shared/contracts/roles';
-import { ADMIN_API_MESSAGES as M, AUTHZ_MESSAGES } from '../../../shared/messages';
+import { ADMIN_API_MESSAGES as M, AUTHZ_MESSAGES, INTEGRATION_MESSAGES } from '../../../shared/messages';
 import { record, type AuditActor } from '../../audit/auditRepository';
 import type { Db, Queryable } from '../../db/Db';
 import { transaction } from '../../db/transactionScope';
@@ -18,6 +18,7 @@ import {
   type CallerGrants,
   type Grant,
 } from './grantChecks';
+import { ApiKeysRepository } from '../../integration/apiKeysRepository';
 import { RolesRepository } from './rolesRepository';
 
 /** What the audit log keeps of a role. */
@@ -110,6 +111,8 @@ export class RolesService {
       if (!before) throw notFound();
       assertNotSuperior(before, caller, 'eliminar');
       if (before.adminCount > 0) throw new AppError(409, 'ROLE_IN_USE', M.roles.inUse(before.adminCount));
+      const keys = await new ApiKeysRepository(tx).countUsingRole(id);
+      if (keys > 0) throw new AppError(409, 'ROLE_IN_USE_BY_KEYS', INTEGRATION_MESSAGES.apiKeys.roleInUse(keys));
       await repo.delete(id);
       await record(tx, { actor, entity: 'role', entityId: id, action: 'delete', before: snapshot(before) });
     });

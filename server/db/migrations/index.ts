@@ -12,6 +12,7 @@ import m0011 from './0011_search_fold.sql';
 import m0012 from './0012_agent_settings.sql';
 import m0013 from './0013_dashboard.sql';
 import m0014 from './0014_search_words.sql';
+import m0015 from './0015_integration.sql';
 
 export interface Migration {
   /** The file name without `.sql`: a four-digit number, an underscore, a name. */
@@ -35,4 +36,5 @@ export const migrations: readonly Migration[] = [
   { id: '0012_agent_settings', sql: m0012 },
   { id: '0013_dashboard', sql: m0013 },
   { id: '0014_search_words', sql: m0014 },
+  { id: '0015_integration', sql: m0015 },
 ];

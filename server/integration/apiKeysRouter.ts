@@ -1,0 +1,43 @@
+import { Router } from 'express';
+import * as z from 'zod';
+import { PATHS } from '../../shared/constants/routes';
+import { apiKeyBody } from '../../shared/contracts/apiKeys';
+import { idParams, pagingParams } from '../../shared/contracts/fields';
+import { actorOf } from '../audit/actorOf';
+import { requirePath, type Guard } from '../middleware/authorize';
+import { route } from '../middleware/validate';
+import type { ApiKeysService } from './apiKeysService';
+
+const listQuery = z.object({ ...pagingParams(50) });
+
+/** /api/v5/api-keys: the integration API's keys (the page Claves de API). */
+export function apiKeysRouter(can: Guard, service: ApiKeysService): Router {
+  const router = Router();
+  const guard = () => can(requirePath(PATHS.apiKeys));
+
+  router.get(
+    '/',
+    guard(),
+    route({ query: listQuery }, async ({ query }, _req, res) => {
+      res.json(await service.list(query));
+    }),
+  );
+  router.get('/roles', guard(), async (_req, res) => {
+    res.json(await service.roles(res.locals.grants!));
+  });
+  router.post(
+    '/',
+    guard(),
+    route({ body: apiKeyBody }, async ({ body }, req, res) => {
+      res.status(201).json(await service.create(actorOf(req, res), res.locals.grants!.adminId, body));
+    }),
+  );
+  router.post(
+    '/:id/revoke',
+    guard(),
+    route({ params: idParams }, async ({ params }, req, res) => {
+      res.json(await service.revoke(actorOf(req, res), params.id));
+    }),
+  );
+  return router;
+}

@@ -1,0 +1,100 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { API_KEY_TAG } from '../../shared/constants/integration';
+import type { ApiKey, ApiKeyBody, ApiKeyCreated, ApiKeyRoles } from '../../shared/contracts/apiKeys';
+import type { ListResponse } from '../../shared/contracts/fields';
+import { INTEGRATION_MESSAGES as M } from '../../shared/messages';
+import { record, type AuditActor } from '../audit/auditRepository';
+import type { Db } from '../db/Db';
+import { transaction } from '../db/transactionScope';
+import { AppError } from '../errors';
+import type { InventorySettings } from '../api/devices/deviceQueries';
+import { beyond, callerGrants, describeGrant, isEmptyGrant } from '../api/roles/grantChecks';
+import { ApiKeysRepository } from './apiKeysRepository';
+import { invalidCidr } from './cidr';
+
+/** Hex characters of a key's public prefix after the tag (40 random bits: `mlk_0123456789`). */
+const PREFIX_HEX = 10;
+/** A whole key: `mlk_<prefix>_<secret>`, the secret being 32 random bytes in base64url. */
+const KEY_FORMAT = new RegExp(`^(${API_KEY_TAG}[0-9a-f]{${PREFIX_HEX}})_([A-Za-z0-9_-]{43})$`);
+
+/** The SHA-256 of a whole key, as stored. */
+export const hashKey = (key: string) => createHash('sha256').update(key, 'utf8').digest('hex');
+
+/** The public prefix of a well-formed key, or undefined. */
+export function prefixOf(key: string): string | undefined {
+  return KEY_FORMAT.exec(key)?.[1];
+}
+
+const notFound = () => new AppError(404, 'API_KEY_NOT_FOUND', M.apiKeys.notFound);
+
+/** API keys (/v5/api-keys): list, create (the secret answered once), revoke; every change audited. */
+export class ApiKeysService {
+  constructor(
+    private readonly db: Db,
+    private readonly settings: InventorySettings,
+  ) {}
+
+  list(page: { page: number; perPage: number }): Promise<ListResponse<ApiKey>> {
+    return new ApiKeysRepository(this.db).list({ offset: (page.page - 1) * page.perPage, limit: page.perPage }, this.settings.now());
+  }
+
+  /** The roles, each marked grantable when the caller holds everything it grants. */
+  async roles(caller: { paths: Set<string>; actions: Set<number> }): Promise<ApiKeyRoles> {
+    const roles = await new ApiKeysRepository(this.db).roles();
+    return { data: roles.map((r) => ({ id: r.id, name: r.nombre, grantable: isEmptyGrant(beyond(r, caller)) })) };
+  }
+
+  /** Creates a key acting with `body.profileId`'s grants, never more than its creator holds now. */
+  async create(actor: AuditActor, adminId: number, body: ApiKeyBody): Promise<ApiKeyCreated> {
+    const bad = invalidCidr(body.allowedIps);
+    if (bad !== undefined) throw new AppError(400, 'VALIDATION', M.field.cidr('IPs permitidas', bad), 'allowedIps');
+    return transaction(this.db, async (tx) => {
+      const repo = new ApiKeysRepository(tx);
+      const role = await repo.role(body.profileId);
+      if (!role) throw new AppError(400, 'ROLE_NOT_FOUND', M.apiKeys.roleNotFound, 'profileId');
+      const extra = beyond(role, await callerGrants(tx, adminId));
+      if (!isEmptyGrant(extra)) throw new AppError(403, 'API_KEY_BEYOND_CREATOR', M.apiKeys.beyondCreator(describeGrant(extra)), 'profileId');
+      if (await repo.nameTaken(body.name)) throw new AppError(409, 'API_KEY_NAME_TAKEN', M.apiKeys.nameTaken, 'name');
+      const prefix = `${API_KEY_TAG}${randomBytes(PREFIX_HEX / 2).toString('hex')}`;
+      const secret = `${prefix}_${randomBytes(32).toString('base64url')}`;
+      const id = await repo.insert({
+        name: body.name,
+        prefix,
+        secretHash: hashKey(secret),
+        profileId: role.id,
+        allowedIps: body.allowedIps,
+        expiresAt: body.expiresAt,
+        createdByAdminId: adminId,
+        createdBy: actor.email ?? String(adminId),
+      });
+      const key = (await repo.find(id, this.settings.now()))!;
+      await record(tx, { actor, entity: 'api_key', entityId: id, action: 'create', after: facts(key) });
+      return { key, secret };
+    });
+  }
+
+  async revoke(actor: AuditActor, id: number): Promise<ApiKey> {
+    return transaction(this.db, async (tx) => {
+      const repo = new ApiKeysRepository(tx);
+      const now = this.settings.now();
+      const before = await repo.find(id, now, true);
+      if (!before) throw notFound();
+      if (before.state === 'revoked') throw new AppError(409, 'API_KEY_REVOKED', M.apiKeys.alreadyRevoked);
+      await repo.revoke(id, actor.email ?? '', now);
+      const after = (await repo.find(id, now))!;
+      await record(tx, { actor, entity: 'api_key', entityId: id, action: 'revoke', before: facts(before), after: facts(after) });
+      return after;
+    });
+  }
+}
+
+/** What the audit log keeps of a key (never its secret or hash). */
+const facts = (k: ApiKey) => ({
+  name: k.name,
+  prefix: k.prefix,
+  profileId: k.profileId,
+  profileName: k.profileName,
+  allowedIps: k.allowedIps,
+  expiresAt: k.expiresAt,
+  revokedAt: k.revokedAt,
+});

@@ -1,0 +1,149 @@
+import express, { Router } from 'express';
+import { PATHS } from '../../shared/constants/routes';
+import { FIELD_LABELS } from '../../shared/constants/fieldLabels';
+import { OFFLINE_CODE_ACTIONS } from '../../shared/contracts/deviceActions';
+import { deviceBody } from '../../shared/contracts/devices';
+import {
+  INTEGRATION_BASE,
+  commandBody,
+  commandIdParams,
+  deviceLookupQuery,
+  integrationBulkBody,
+  jobResultsQuery,
+  registerBatchBody,
+  type IntegrationRoute,
+} from '../../shared/contracts/integration';
+import { BULK_MAX_DEVICES } from '../../shared/contracts/jobs';
+import { INTEGRATION_MESSAGES as M, INVENTORY_MESSAGES } from '../../shared/messages';
+import { actorOf } from '../audit/actorOf';
+import type { Db } from '../db/Db';
+import { AppError } from '../errors';
+import type { Logger } from '../logger';
+import { assertActionGranted, guard, listRoutes, requireBodyAction, requirePath, type DeclaredRoute } from '../middleware/authorize';
+import { route } from '../middleware/validate';
+import type { DeviceActionsService } from '../api/devices/deviceActionsService';
+import type { InventorySettings } from '../api/devices/deviceQueries';
+import type { DevicesService } from '../api/devices/devicesService';
+import { idempotencyOf, sendAnswer } from '../api/devices/idempotency';
+import type { JobsService } from '../api/jobs/jobsService';
+import { apiKeyAuth, apiKeyRateLimit } from './apiKeyAuth';
+import { IntegrationService } from './integrationService';
+import { openApiDocument } from './openapi';
+
+export interface IntegrationDeps {
+  db: Db;
+  inventory: InventorySettings;
+  logger: Logger;
+  devices: DevicesService;
+  actions: DeviceActionsService;
+  jobs: JobsService;
+  rateLimitPerMinute: number;
+}
+
+/** Express's form of an INTEGRATION_ROUTES path (`/commands/{id}` → `/commands/:id`). */
+export const expressPath = (r: Pick<IntegrationRoute, 'path'>) => r.path.replace(/\{(\w+)\}/g, ':$1');
+
+/**
+ * /api/integration/v1: the lender's API. `GET /openapi.json` is public; every other route needs
+ * an API key (apiKeyAuth), is rate limited per key, and is guarded like the portal's route it
+ * mirrors, with the same services: the §4 action rules, pending conflicts, Idempotency-Key and
+ * audit rows (the key's name as the actor).
+ */
+export function integrationRouter(deps: IntegrationDeps): { router: Router; routes: DeclaredRoute[] } {
+  const { db } = deps;
+  const service = new IntegrationService(db, deps.inventory);
+  const router = Router();
+  router.use((_req, res, next) => {
+    res.setHeader('Cache-Control', 'no-store');
+    next();
+  });
+  router.get('/openapi.json', (req, res) => {
+    res.json(openApiDocument({ serverUrl: `${req.protocol}://${req.get('host') ?? 'localhost'}${INTEGRATION_BASE}` }));
+  });
+
+  const keyed = Router();
+  keyed.use(express.json({ limit: '2mb' }));
+  keyed.use(apiKeyAuth(db, deps.inventory, deps.logger));
+  keyed.use(apiKeyRateLimit(deps.rateLimitPerMinute));
+  const can = guard(db);
+  const register = () => can(requirePath(PATHS.addDevice));
+  const enrolled = () => can(requirePath(PATHS.devices));
+
+  keyed.post(
+    '/devices',
+    register(),
+    route({ body: deviceBody }, async ({ body }, req, res) => {
+      res.status(201).json(await deps.devices.create(actorOf(req, res), body));
+    }),
+  );
+  keyed.post(
+    '/devices/batch',
+    register(),
+    route({ body: registerBatchBody }, async ({ body }, req, res) => {
+      res.status(201).json({ data: await deps.devices.createMany(actorOf(req, res), body.devices) });
+    }),
+  );
+  keyed.get(
+    '/devices',
+    can(requirePath(PATHS.devices, PATHS.preEnrolled)),
+    route({ query: deviceLookupQuery }, async ({ query }, req, res) => {
+      res.json(await service.lookup(actorOf(req, res), query));
+    }),
+  );
+  keyed.post(
+    '/commands',
+    can(requireBodyAction(PATHS.devices)),
+    route({ body: commandBody }, async ({ body }, req, res) => {
+      assertActionGranted(res, body.payload.action);
+      const id = await service.resolveOne(body.device);
+      sendAnswer(res, await deps.actions.act(actorOf(req, res), id, body.payload, idempotencyOf(req, res, body)));
+    }),
+  );
+  keyed.get(
+    '/commands/:id',
+    enrolled(),
+    route({ params: commandIdParams }, async ({ params }, req, res) => {
+      res.json(await service.command(actorOf(req, res), params.id));
+    }),
+  );
+  keyed.post(
+    '/jobs',
+    can(requireBodyAction(PATHS.devices)),
+    route({ body: integrationBulkBody }, async ({ body }, req, res) => {
+      assertActionGranted(res, body.payload.action);
+      if (OFFLINE_CODE_ACTIONS.includes(body.payload.action)) {
+        throw new AppError(400, 'VALIDATION', INVENTORY_MESSAGES.field.action(FIELD_LABELS.actions.action), 'payload.action');
+      }
+      const { ids, notFound } =
+        body.imeis !== undefined
+          ? await service.resolveMany('imei', body.imeis, BULK_MAX_DEVICES + 1)
+          : await service.resolveMany('creditReference', body.creditReferences!, BULK_MAX_DEVICES + 1);
+      if (ids.length === 0) throw new AppError(404, 'DEVICE_NOT_FOUND', M.integration.noneFound);
+      const answer = await deps.jobs.create(actorOf(req, res), { selection: { ids }, payload: body.payload }, idempotencyOf(req, res, body));
+      sendAnswer(res, { ...answer, body: { job: answer.body, notFound } });
+    }),
+  );
+  keyed.get(
+    '/jobs/:id',
+    enrolled(),
+    route({ params: commandIdParams }, async ({ params }, req, res) => {
+      const job = await deps.jobs.get(params.id);
+      await service.jobRead(actorOf(req, res), params.id);
+      res.json(job);
+    }),
+  );
+  keyed.get(
+    '/jobs/:id/results',
+    enrolled(),
+    route({ params: commandIdParams, query: jobResultsQuery }, async ({ params, query }, req, res) => {
+      const results = await deps.jobs.results(params.id, query);
+      await service.jobRead(actorOf(req, res), params.id);
+      res.json(results);
+    }),
+  );
+  keyed.use(() => {
+    throw new AppError(404, 'NOT_FOUND', M.integration.notFound);
+  });
+  router.use(keyed);
+  return { router, routes: listRoutes(keyed, INTEGRATION_BASE) };
+}
