@@ -65,7 +65,7 @@ export const envSchema = z
     WEBHOOK_TIMEOUT_MS: intFrom(10_000, 100).pipe(z.number().max(60_000, 'debe ser como máximo 60000')),
     WEBHOOK_MAX_RESPONSE_BYTES: intFrom(65_536, 1024),
     /** Deliveries sent at once by one replica. */
-    WEBHOOK_CONCURRENCY: intFrom(8, 1).pipe(z.number().max(64, 'debe ser como máximo 64')),
+    WEBHOOK_CONCURRENCY: intFrom(32, 1).pipe(z.number().max(64, 'debe ser como máximo 64')),
     /** Whether webhooks may target loopback, link-local or private addresses (never in production). */
     WEBHOOK_ALLOW_PRIVATE_TARGETS: z.enum(['true', 'false']).optional(),
   })

@@ -205,7 +205,7 @@ export class WebhookDispatcher {
     const host = safeHost(d.url);
     try {
       if (result.ok) {
-        await this.db.transaction((tx) => new WebhooksRepository(tx).delivered(d, this.runnerId, now, attempt));
+        await new WebhooksRepository(this.db).delivered(d, this.runnerId, now, attempt);
         return;
       }
       const next = nextAttemptAt(d.attempts + 1, d.occurredAt, now, this.opts.random);

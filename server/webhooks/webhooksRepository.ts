@@ -260,17 +260,25 @@ export class WebhooksRepository {
     }));
   }
 
-  /** A 2xx: delivered; the subscription is no longer failing. False when the claim was no longer this runner's. */
+  /**
+   * A 2xx: delivered; the subscription is no longer failing. One statement (atomic without a
+   * transaction: one round trip per delivery). False when the claim was no longer this runner's.
+   */
   async delivered(d: ClaimedDelivery, runner: string, now: Date, attempt: AttemptRecord): Promise<boolean> {
-    const res = await this.db.query(
-      `UPDATE webhook_deliveries
-          SET status = 'delivered', attempts = attempts + 1, last_attempt_at = $3, delivered_at = $3, response_status = $4,
-              duration_ms = $5, error = NULL, claimed_until = NULL, claimed_by = NULL
-        WHERE id = $1 AND claimed_by = $2`,
+    const res = await this.db.query<{ n: number }>(
+      `WITH done AS (
+         UPDATE webhook_deliveries
+            SET status = 'delivered', attempts = attempts + 1, last_attempt_at = $3, delivered_at = $3, response_status = $4,
+                duration_ms = $5, error = NULL, claimed_until = NULL
+          WHERE id = $1 AND claimed_by = $2
+         RETURNING subscription_id),
+       cleared AS (
+         UPDATE webhook_subscriptions SET failing_since = NULL
+          WHERE id = (SELECT subscription_id FROM done) AND failing_since IS NOT NULL)
+       SELECT count(*)::int AS n FROM done`,
       [d.id, runner, now, attempt.status, attempt.durationMs],
     );
-    await this.db.query('UPDATE webhook_subscriptions SET failing_since = NULL WHERE id = $1 AND failing_since IS NOT NULL', [d.subscriptionId]);
-    return res.rowCount > 0;
+    return Number(res.rows[0]!.n) > 0;
   }
 
   /**
@@ -283,7 +291,7 @@ export class WebhooksRepository {
       `UPDATE webhook_deliveries
           SET status = CASE WHEN $6::timestamptz IS NULL THEN 'failed' ELSE 'pending' END,
               attempts = attempts + 1, last_attempt_at = $3, response_status = $4, duration_ms = $5, error = $7,
-              next_attempt_at = coalesce($6::timestamptz, next_attempt_at), claimed_until = NULL, claimed_by = NULL
+              next_attempt_at = coalesce($6::timestamptz, next_attempt_at), claimed_until = NULL
         WHERE id = $1 AND claimed_by = $2`,
       [d.id, runner, now, attempt.status, attempt.durationMs, nextAttemptAt, attempt.error?.slice(0, 500) ?? null],
     );
@@ -315,12 +323,15 @@ export class WebhooksRepository {
        RETURNING event_id`,
       [now, days, batch],
     );
-    if (gone.rows.length === 0) return 0;
+    // The events left without deliveries: those whose deliveries went now, and the oldest
+    // others (a deleted subscription's deliveries went with it).
     const ids = [...new Set(gone.rows.map((r) => Number(r.event_id)))];
     await this.db.query(
-      `DELETE FROM webhook_events e WHERE e.id = ANY ($1::bigint[])
+      `DELETE FROM webhook_events e
+        WHERE (e.id = ANY ($1::bigint[])
+               OR e.id IN (SELECT id FROM webhook_events WHERE occurred_at < $2::timestamptz - make_interval(days => $3) ORDER BY id LIMIT $4))
           AND NOT EXISTS (SELECT 1 FROM webhook_deliveries d WHERE d.event_id = e.id)`,
-      [ids],
+      [ids, now, days, batch],
     );
     return gone.rows.length;
   }

@@ -3,6 +3,7 @@ import type { Config } from '../../server/config';
 import { createLogger } from '../../server/logger';
 import { WebhookDispatcher, type DispatcherOptions } from '../../server/webhooks/webhookDispatcher';
 import { sendWebhook } from '../../server/webhooks/webhookSender';
+import { WebhooksRepository } from '../../server/webhooks/webhooksRepository';
 import { WebhooksService } from '../../server/webhooks/webhooksService';
 import type { WebhookEventType } from '../../shared/constants/integration';
 import { insertDevices } from '../helpers/inventoryFixtures';
@@ -71,12 +72,34 @@ describe.each(testEngines())('webhook delivery on %s', (engine) => {
     (await t.db.query<DeliveryRow>('SELECT * FROM webhook_deliveries WHERE subscription_id = $1 ORDER BY id', [subscriptionId])).rows;
   const statusOf = async (id: number) => (await t.db.query<DeliveryRow>('SELECT * FROM webhook_deliveries WHERE id = $1', [id])).rows[0]!;
 
+  test("housekeeping deletes old finished deliveries and the events nobody waits for, a deleted subscription's included", async () => {
+    await t.db.query('DELETE FROM webhook_events');
+    const [id] = await insertDevices(t.db, [{}]);
+    const eventIds = async () => (await t.db.query<{ id: number }>('SELECT id FROM webhook_events ORDER BY id')).rows.map((r) => Number(r.id));
+    // E1: only for a subscription deleted since (its deliveries went with it).
+    const gone = await subscribe();
+    await lock([id!]);
+    await t.db.query('DELETE FROM webhook_subscriptions WHERE id = $1', [gone.webhook.id]);
+    // E2 waits for the kept subscription; E3 was delivered to it long ago.
+    const kept = await subscribe();
+    await unlock([id!]);
+    await lock([id!]);
+    const [e1, e2, e3] = await eventIds();
+    const [, delivered] = await deliveries(kept.webhook.id);
+    await t.db.query("UPDATE webhook_deliveries SET status = 'delivered', delivered_at = now() - interval '40 days' WHERE id = $1", [delivered!.id]);
+    await t.db.query("UPDATE webhook_events SET occurred_at = now() - interval '40 days'");
+    expect(await new WebhooksRepository(t.db).prune(new Date(), 30, 100)).toBe(1);
+    expect([e1, e3]).not.toContain(e2);
+    expect(await eventIds()).toEqual([e2]);
+  });
+
   test('a delivery is POSTed as signed JSON (Standard Webhooks), recorded as delivered; webhook-id is the event', async () => {
     const { webhook, secret } = await subscribe();
     expect(secret).toMatch(/^whsec_[A-Za-z0-9+/]{43}=$/);
     const [id] = await insertDevices(t.db, [{ serial: 'SN-1', creditReference: 'CR-1' }]);
     await lock([id!]);
-    dispatcher().start();
+    const sender = dispatcher();
+    sender.start();
     await waitFor(() => receiver.delivered().length === 1, 'una entrega');
     const r = receiver.received[0]!;
     expect(r.path).toBe('/hook');
@@ -93,7 +116,13 @@ describe.each(testEngines())('webhook delivery on %s', (engine) => {
     expect(new Date(r.json.timestamp).toISOString()).toBe(r.json.timestamp);
     expect(() => new Webhook(`whsec_${Buffer.alloc(32, 1).toString('base64')}`).verify(r.body, r.headers as Record<string, string>)).toThrow();
     await waitFor(async () => (await statusOf(row!.id)).status === 'delivered', 'registrada como entregada');
-    expect(await statusOf(row!.id)).toMatchObject({ attempts: 1, response_status: 200, error: null, claimed_until: null, claimed_by: null });
+    expect(await statusOf(row!.id)).toMatchObject({
+      attempts: 1,
+      response_status: 200,
+      error: null,
+      claimed_until: null,
+      claimed_by: sender.runnerId,
+    });
     expect((await statusOf(row!.id)).delivered_at).not.toBeNull();
   });
 

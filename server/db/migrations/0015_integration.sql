@@ -64,7 +64,8 @@ CREATE TABLE webhook_events (
 
 -- One delivery per event and subscription. A delivery is claimed for `claimed_until` (longer
 -- than an attempt can take), so two replicas never send it at once and a killed process's
--- claim runs out and the delivery is sent again (at least once).
+-- claim runs out and the delivery is sent again (at least once). `claimed_by` keeps the replica
+-- that made the last attempt.
 CREATE TABLE webhook_deliveries (
   id bigserial PRIMARY KEY,
   event_id bigint NOT NULL REFERENCES webhook_events (id) ON DELETE CASCADE,
@@ -114,37 +115,57 @@ CREATE FUNCTION webhook_device_data(d devices) RETURNS jsonb LANGUAGE sql IMMUTA
 $$;
 
 -- devices: enrolled (enrolled_at set) and status changed (the stored status; 'Sin conexión'
--- depends on the clock and is no change). Old and new rows are matched by a hash join: a bulk
--- action changes thousands of rows in one statement.
-CREATE FUNCTION webhook_devices_events() RETURNS trigger LANGUAGE plpgsql SET enable_nestloop = off AS $$
+-- depends on the clock and is no change). Old and new rows are matched by id through one
+-- aggregate (hashed or sorted), never by a join of the transition tables: the plan is cached
+-- from the first statement (often one row), and a nested loop over a bulk action's thousands of
+-- rows would be quadratic.
+CREATE FUNCTION webhook_devices_events() RETURNS trigger LANGUAGE plpgsql AS $$
 DECLARE
   want_enrolled boolean := webhook_wanted('device.enrolled');
   want_status boolean := webhook_wanted('device.status_changed');
 BEGIN
-  IF want_enrolled THEN
-    INSERT INTO webhook_events (type, order_key, data, occurred_at)
-    SELECT 'device.enrolled', n.id, webhook_device_data(n) || jsonb_build_object('enrolledAt', n.enrolled_at), n.enrolled_at
-      FROM new_rows n JOIN old_rows o ON o.id = n.id
-     WHERE o.enrolled_at IS NULL AND n.enrolled_at IS NOT NULL
-     ORDER BY n.id;
+  IF NOT (want_enrolled OR want_status) THEN
+    RETURN NULL;
   END IF;
-  IF want_status THEN
-    INSERT INTO webhook_events (type, order_key, data)
-    SELECT 'device.status_changed', n.id,
-           webhook_device_data(n) || jsonb_build_object('previousStatus', o.base_status, 'status', n.base_status,
-             'lockType', n.lock_type, 'deleted', n.deleted_at IS NOT NULL)
-      FROM new_rows n JOIN old_rows o ON o.id = n.id
-     WHERE o.base_status <> n.base_status OR (o.deleted_at IS NULL AND n.deleted_at IS NOT NULL)
-     ORDER BY n.id;
-  END IF;
+  INSERT INTO webhook_events (type, order_key, data, occurred_at)
+  SELECT t.type, c.id, c.data || t.extra, coalesce(t.at, now())
+    FROM (
+      SELECT id,
+             (array_agg(data) FILTER (WHERE side = 1))[1] AS data,
+             max(status) FILTER (WHERE side = 0) AS old_status,
+             max(status) FILTER (WHERE side = 1) AS new_status,
+             max(enrolled_at) FILTER (WHERE side = 0) AS old_enrolled,
+             max(enrolled_at) FILTER (WHERE side = 1) AS new_enrolled,
+             bool_or(deleted) FILTER (WHERE side = 0) AS old_deleted,
+             bool_or(deleted) FILTER (WHERE side = 1) AS new_deleted,
+             max(lock_type) FILTER (WHERE side = 1) AS lock_type
+        FROM (
+          SELECT o.id, 0 AS side, NULL::jsonb AS data, o.base_status AS status, o.enrolled_at, o.deleted_at IS NOT NULL AS deleted, o.lock_type
+            FROM old_rows o
+          UNION ALL
+          SELECT n.id, 1, webhook_device_data(n), n.base_status, n.enrolled_at, n.deleted_at IS NOT NULL, n.lock_type
+            FROM new_rows n
+        ) r
+       GROUP BY id
+    ) c
+    CROSS JOIN LATERAL (VALUES
+      (1, 'device.enrolled', jsonb_build_object('enrolledAt', c.new_enrolled), c.new_enrolled),
+      (2, 'device.status_changed',
+          jsonb_build_object('previousStatus', c.old_status, 'status', c.new_status, 'lockType', c.lock_type, 'deleted', c.new_deleted),
+          NULL::timestamptz)
+    ) t (k, type, extra, at)
+   WHERE (t.k = 1 AND want_enrolled AND c.old_enrolled IS NULL AND c.new_enrolled IS NOT NULL)
+      OR (t.k = 2 AND want_status AND (c.old_status <> c.new_status OR (NOT c.old_deleted AND c.new_deleted)))
+   ORDER BY c.id, t.k;
   RETURN NULL;
 END;
 $$;
 CREATE TRIGGER webhook_devices_events AFTER UPDATE ON devices
   REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION webhook_devices_events();
 
--- device_commands: delivered, acknowledged, rejected, and an offline code redeemed.
-CREATE FUNCTION webhook_commands_events() RETURNS trigger LANGUAGE plpgsql SET enable_nestloop = off AS $$
+-- device_commands: delivered, acknowledged, rejected, and an offline code redeemed (old and new
+-- rows matched by an aggregate, as above; the device by its primary key).
+CREATE FUNCTION webhook_commands_events() RETURNS trigger LANGUAGE plpgsql AS $$
 DECLARE
   wanted text[] := ARRAY(
     SELECT t FROM unnest(ARRAY['command.delivered', 'command.acknowledged', 'command.rejected', 'offline_code.redeemed']) t
@@ -154,24 +175,42 @@ BEGIN
     RETURN NULL;
   END IF;
   INSERT INTO webhook_events (type, order_key, data, occurred_at)
-  SELECT e.type, e.device_id,
-         webhook_device_data(d) || jsonb_build_object('commandId', e.id, 'action', e.action, 'status', e.status,
-           'result', e.result, 'jobId', e.job_id, 'requestedAt', e.requested_at, 'deliveredAt', e.delivered_at,
-           'acknowledgedAt', e.acknowledged_at),
-         e.at
+  SELECT t.type, c.device_id,
+         webhook_device_data(d) || jsonb_build_object('commandId', c.id, 'action', c.action, 'status', c.new_status,
+           'result', c.result, 'jobId', c.job_id, 'requestedAt', c.requested_at, 'deliveredAt', c.new_delivered,
+           'acknowledgedAt', c.acknowledged_at),
+         t.at
     FROM (
-      SELECT 'command.delivered' AS type, 1 AS k, n.*, n.delivered_at AS at
-        FROM new_rows n JOIN old_rows o ON o.id = n.id
-       WHERE o.delivered_at IS NULL AND n.delivered_at IS NOT NULL AND n.status <> 'redeemed'
-      UNION ALL
-      SELECT CASE n.status WHEN 'acknowledged' THEN 'command.acknowledged' WHEN 'rejected' THEN 'command.rejected'
-                           ELSE 'offline_code.redeemed' END, 2, n.*, n.acknowledged_at
-        FROM new_rows n JOIN old_rows o ON o.id = n.id
-       WHERE o.status <> n.status AND n.status IN ('acknowledged', 'rejected', 'redeemed')
-    ) e
-    JOIN devices d ON d.id = e.device_id
-   WHERE e.type = ANY (wanted)
-   ORDER BY e.device_id, e.id, e.k;
+      SELECT id,
+             max(device_id) AS device_id,
+             max(action) FILTER (WHERE side = 1) AS action,
+             max(status) FILTER (WHERE side = 0) AS old_status,
+             max(status) FILTER (WHERE side = 1) AS new_status,
+             max(delivered_at) FILTER (WHERE side = 0) AS old_delivered,
+             max(delivered_at) FILTER (WHERE side = 1) AS new_delivered,
+             max(acknowledged_at) FILTER (WHERE side = 1) AS acknowledged_at,
+             max(result) FILTER (WHERE side = 1) AS result,
+             max(job_id) FILTER (WHERE side = 1) AS job_id,
+             max(requested_at) FILTER (WHERE side = 1) AS requested_at
+        FROM (
+          SELECT o.id, 0 AS side, o.device_id, o.action, o.status, o.delivered_at, o.acknowledged_at, o.result, o.job_id, o.requested_at
+            FROM old_rows o
+          UNION ALL
+          SELECT n.id, 1, n.device_id, n.action, n.status, n.delivered_at, n.acknowledged_at, n.result, n.job_id, n.requested_at
+            FROM new_rows n
+        ) r
+       GROUP BY id
+    ) c
+    CROSS JOIN LATERAL (VALUES
+      (1, 'command.delivered', c.new_delivered,
+          c.old_delivered IS NULL AND c.new_delivered IS NOT NULL AND c.new_status <> 'redeemed'),
+      (2, CASE c.new_status WHEN 'acknowledged' THEN 'command.acknowledged' WHEN 'rejected' THEN 'command.rejected'
+                            ELSE 'offline_code.redeemed' END, c.acknowledged_at,
+          c.old_status <> c.new_status AND c.new_status IN ('acknowledged', 'rejected', 'redeemed'))
+    ) t (k, type, at, happened)
+    JOIN devices d ON d.id = c.device_id
+   WHERE t.happened AND t.type = ANY (wanted)
+   ORDER BY c.device_id, c.id, t.k;
   RETURN NULL;
 END;
 $$;
