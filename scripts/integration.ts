@@ -19,26 +19,13 @@ import { Webhook } from 'standardwebhooks';
 import { WEBHOOK_EVENT_TYPES } from '../shared/constants/integration';
 import type { ApiKeyCreated, ApiKeyRoles } from '../shared/contracts/apiKeys';
 import type { WebhookCreated } from '../shared/contracts/webhooks';
-import { discoverPortal, signInPortal } from '../server/simulator/portalApi';
-
-export interface PortalCall {
-  <T>(method: 'GET' | 'POST' | 'DELETE', path: string, body?: unknown): Promise<T>;
-}
+import { discoverPortal, portalCaller, signInPortal, type PortalCall } from '../server/simulator/portalApi';
 
 /** Calls the portal API (/api/v5…) as a signed-in administrator. */
-export async function portalCaller(url: string, email: string, password: string): Promise<PortalCall> {
+export async function signedInCaller(url: string, email: string, password: string): Promise<PortalCall> {
   const where = await discoverPortal(url);
   const session = await signInPortal(where, email, password);
-  return async <T>(method: 'GET' | 'POST' | 'DELETE', path: string, body?: unknown): Promise<T> => {
-    const res = await fetch(`${where.apiUrl}${path}`, {
-      method,
-      headers: { ...(await session.headers()), accept: 'application/json', ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    const text = await res.text();
-    if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${text}`);
-    return (text ? JSON.parse(text) : null) as T;
-  };
+  return portalCaller({ apiUrl: where.apiUrl, headers: () => session.headers() });
 }
 
 /** Creates an API key with the named role; answers its secret. */
@@ -117,7 +104,7 @@ async function main(argv: string[]): Promise<number> {
     process.stderr.write('Falta la contraseña: --password o DEMO_PASSWORD\n');
     return 2;
   }
-  const call = await portalCaller(values.url, values.email, password);
+  const call = await signedInCaller(values.url, values.email, password);
   if (positionals[0] === 'key') {
     if (!values.name) {
       process.stderr.write('Falta --name\n');

@@ -371,12 +371,14 @@ export const AGENT_SETTINGS_MESSAGES = {
 /** API keys, webhooks and the integration API (/api/integration/v1). */
 export const INTEGRATION_MESSAGES = {
   field: {
+    cidrList: (label: string) => `El campo ${label} debe ser una lista de direcciones IP o bloques CIDR`,
     cidr: (label: string, value: string) => `El campo ${label} debe ser una lista de direcciones IP o bloques CIDR; no es válido: ${value}`,
     cidrCount: (label: string, max: number) => `El campo ${label} admite como máximo ${max} bloques`,
     futureDate: (label: string) => `El campo ${label} debe ser una fecha y hora futura (ISO 8601 con zona horaria)`,
     url: (label: string) => `El campo ${label} debe ser una URL https válida`,
     events: (label: string) => `El campo ${label} debe incluir al menos un evento válido`,
     deviceRef: 'Indique el dispositivo con IMEI o con Referencia de crédito (solo uno de los dos)',
+    devicesRef: 'Indique los dispositivos con IMEIs o con Referencias de crédito (solo una de las dos listas)',
     imei: (label: string) => `El campo ${label} debe tener 15 dígitos`,
     references: (label: string, max: number) => `El campo ${label} debe ser una lista de 1 a ${max} valores`,
     batch: (label: string, max: number) => `El campo ${label} debe ser una lista de 1 a ${max} dispositivos`,

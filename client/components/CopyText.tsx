@@ -14,20 +14,20 @@ export interface CopyTextProps {
   children?: ReactNode;
 }
 
-/** Copies `text`; toasts '<label> <text> copiado' (specification §5), or an error. */
-async function copy(text: string, label: string) {
+/** Copies `text` to the clipboard; toasts `copiedMessage`, or that the clipboard is unavailable. */
+export async function copyToClipboard(text: string, copiedMessage: string): Promise<void> {
   const clipboard = typeof navigator === 'undefined' ? undefined : navigator.clipboard;
-  if (!clipboard?.writeText) {
-    toastError(LABELS.clipboardUnavailable);
-    return;
-  }
   try {
+    if (!clipboard?.writeText) throw new Error('no clipboard');
     await clipboard.writeText(text);
-    toastSuccess(LABELS.copied(label, text));
+    toastSuccess(copiedMessage);
   } catch {
     toastError(LABELS.clipboardUnavailable);
   }
 }
+
+/** Copies `text`; toasts '<label> <text> copiado' (specification §5), or an error. */
+const copy = (text: string, label: string) => copyToClipboard(text, LABELS.copied(label, text));
 
 /** A text with a button that copies it to the clipboard. */
 export function CopyText({ text, label, className, children }: CopyTextProps) {

@@ -30,7 +30,7 @@ import type { Db, Queryable } from '../db/Db';
 import { transaction } from '../db/transactionScope';
 import { AppError } from '../errors';
 import type { InventorySettings } from '../api/devices/deviceQueries';
-import { pgCode } from '../api/devices/devicesService';
+import { isUniqueViolation } from '../db/pgErrors';
 import { AgentSettingsRepository } from '../api/agentSettings/agentSettingsRepository';
 import { verifyOfflineCode, OFFLINE_NONCE_WINDOW } from '../api/devices/offlineCodes';
 import type { AgentMetrics } from './agentMetrics';
@@ -106,7 +106,7 @@ export class AgentService {
   async enroll(body: EnrollBody, req: AgentRequest): Promise<EnrollResponse> {
     const outcome = await transaction(this.db, (tx) => this.enrollIn(tx, body, req)).catch((err: unknown) => {
       // The same unregistered device enrolling twice at once: the second finds the IMEI taken.
-      if (pgCode(err) === '23505') throw new AppError(409, 'IMEI_TAKEN', M.devices.imeiTaken(body.imei), 'imei');
+      if (isUniqueViolation(err)) throw new AppError(409, 'IMEI_TAKEN', M.devices.imeiTaken(body.imei), 'imei');
       throw err;
     });
     if (!outcome.ok) throw outcome.error;

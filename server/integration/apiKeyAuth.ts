@@ -1,5 +1,5 @@
 import { timingSafeEqual } from 'node:crypto';
-import type { RequestHandler } from 'express';
+import type { Request, RequestHandler } from 'express';
 import { rateLimit } from 'express-rate-limit';
 import { apiKeyActor } from '../../shared/constants/integration';
 import { INTEGRATION_MESSAGES as M } from '../../shared/messages';
@@ -38,6 +38,9 @@ function effectiveGrants(k: KeyForAuth): { paths: Set<string>; actions: Set<numb
   };
 }
 
+/** The key a request presents in `Authorization: Bearer <key>`, as written. */
+const presentedKey = (req: Request): string | undefined => /^Bearer\s+(\S+)\s*$/i.exec(req.get('Authorization') ?? '')?.[1];
+
 /**
  * Authenticates a request of the integration API by `Authorization: Bearer <key>`: the key must
  * exist with that secret (compared by its SHA-256, in constant time), not be revoked or expired,
@@ -47,8 +50,7 @@ function effectiveGrants(k: KeyForAuth): { paths: Set<string>; actions: Set<numb
  */
 export function apiKeyAuth(db: Db, settings: InventorySettings, logger: Logger): RequestHandler {
   return async (req, res, next) => {
-    const header = req.get('Authorization') ?? '';
-    const token = /^Bearer\s+(\S+)\s*$/i.exec(header)?.[1];
+    const token = presentedKey(req);
     if (!token) throw new AppError(401, 'API_KEY_MISSING', M.apiKeys.missing);
     const prefix = prefixOf(token);
     const repo = new ApiKeysRepository(db);
@@ -78,14 +80,22 @@ export function apiKeyAuth(db: Db, settings: InventorySettings, logger: Logger):
   };
 }
 
-/** Requests per minute and key (counted by each replica), answered 429 with Retry-After and a Spanish message. */
+/**
+ * Requests per minute and key (counted by each replica), answered 429 with Retry-After and a
+ * Spanish message. It runs before the key is checked, counting by the key's public prefix (by the
+ * client address when no well-formed key is presented): a revoked key, or one used from a refused
+ * address, cannot fill the audit log with refusals faster than the limit.
+ */
 export function apiKeyRateLimit(perMinute: number): RequestHandler {
   return rateLimit({
     windowMs: 60_000,
     limit: perMinute,
     standardHeaders: 'draft-7',
     legacyHeaders: false,
-    keyGenerator: (_req, res) => `key:${res.locals.apiKey!.id}`,
+    keyGenerator: (req) => {
+      const prefix = prefixOf(presentedKey(req) ?? '');
+      return prefix ? `key:${prefix}` : `ip:${req.ip ?? ''}`;
+    },
     validate: { xForwardedForHeader: false, keyGeneratorIpFallback: false },
     handler: (req, res) => {
       const reset = (req as { rateLimit?: { resetTime?: Date } }).rateLimit?.resetTime;

@@ -87,11 +87,6 @@ export class ApiKeysRepository {
     return res.rows[0] && toApiKey(res.rows[0], now);
   }
 
-  async nameTaken(name: string): Promise<boolean> {
-    const res = await this.db.query('SELECT 1 FROM api_keys WHERE lower(name) = lower($1) AND revoked_at IS NULL', [name]);
-    return res.rowCount > 0;
-  }
-
   async insert(k: {
     name: string;
     prefix: string;

@@ -5,6 +5,7 @@ import type { ListResponse } from '../../shared/contracts/fields';
 import { INTEGRATION_MESSAGES as M } from '../../shared/messages';
 import { record, type AuditActor } from '../audit/auditRepository';
 import type { Db } from '../db/Db';
+import { constraintOf, isUniqueViolation } from '../db/pgErrors';
 import { transaction } from '../db/transactionScope';
 import { AppError } from '../errors';
 import type { InventorySettings } from '../api/devices/deviceQueries';
@@ -48,29 +49,34 @@ export class ApiKeysService {
   async create(actor: AuditActor, adminId: number, body: ApiKeyBody): Promise<ApiKeyCreated> {
     const bad = invalidCidr(body.allowedIps);
     if (bad !== undefined) throw new AppError(400, 'VALIDATION', M.field.cidr('IPs permitidas', bad), 'allowedIps');
-    return transaction(this.db, async (tx) => {
-      const repo = new ApiKeysRepository(tx);
-      const role = await repo.role(body.profileId);
-      if (!role) throw new AppError(400, 'ROLE_NOT_FOUND', M.apiKeys.roleNotFound, 'profileId');
-      const extra = beyond(role, await callerGrants(tx, adminId));
-      if (!isEmptyGrant(extra)) throw new AppError(403, 'API_KEY_BEYOND_CREATOR', M.apiKeys.beyondCreator(describeGrant(extra)), 'profileId');
-      if (await repo.nameTaken(body.name)) throw new AppError(409, 'API_KEY_NAME_TAKEN', M.apiKeys.nameTaken, 'name');
-      const prefix = `${API_KEY_TAG}${randomBytes(PREFIX_HEX / 2).toString('hex')}`;
-      const secret = `${prefix}_${randomBytes(32).toString('base64url')}`;
-      const id = await repo.insert({
-        name: body.name,
-        prefix,
-        secretHash: hashKey(secret),
-        profileId: role.id,
-        allowedIps: body.allowedIps,
-        expiresAt: body.expiresAt,
-        createdByAdminId: adminId,
-        createdBy: actor.email ?? String(adminId),
+    try {
+      return await transaction(this.db, async (tx) => {
+        const repo = new ApiKeysRepository(tx);
+        const role = await repo.role(body.profileId);
+        if (!role) throw new AppError(400, 'ROLE_NOT_FOUND', M.apiKeys.roleNotFound, 'profileId');
+        const extra = beyond(role, await callerGrants(tx, adminId));
+        if (!isEmptyGrant(extra)) throw new AppError(403, 'API_KEY_BEYOND_CREATOR', M.apiKeys.beyondCreator(describeGrant(extra)), 'profileId');
+        const prefix = `${API_KEY_TAG}${randomBytes(PREFIX_HEX / 2).toString('hex')}`;
+        const secret = `${prefix}_${randomBytes(32).toString('base64url')}`;
+        const id = await repo.insert({
+          name: body.name,
+          prefix,
+          secretHash: hashKey(secret),
+          profileId: role.id,
+          allowedIps: body.allowedIps,
+          expiresAt: body.expiresAt,
+          createdByAdminId: adminId,
+          createdBy: actor.email ?? String(adminId),
+        });
+        const key = (await repo.find(id, this.settings.now()))!;
+        await record(tx, { actor, entity: 'api_key', entityId: id, action: 'create', after: facts(key) });
+        return { key, secret };
       });
-      const key = (await repo.find(id, this.settings.now()))!;
-      await record(tx, { actor, entity: 'api_key', entityId: id, action: 'create', after: facts(key) });
-      return { key, secret };
-    });
+    } catch (err) {
+      // The name of a key that is not revoked is unique: the index decides (no check-then-insert race).
+      if (isUniqueViolation(err) && constraintOf(err) === 'api_keys_name') throw new AppError(409, 'API_KEY_NAME_TAKEN', M.apiKeys.nameTaken, 'name');
+      throw err;
+    }
   }
 
   async revoke(actor: AuditActor, id: number): Promise<ApiKey> {

@@ -28,7 +28,7 @@ import { idempotencyOf, sendAnswer } from '../api/devices/idempotency';
 import type { JobsService } from '../api/jobs/jobsService';
 import { apiKeyAuth, apiKeyRateLimit } from './apiKeyAuth';
 import { IntegrationService } from './integrationService';
-import { openApiDocument } from './openapi';
+import { openApiDocument } from '../../shared/contracts/openapi';
 
 export interface IntegrationDeps {
   db: Db;
@@ -63,8 +63,8 @@ export function integrationRouter(deps: IntegrationDeps): { router: Router; rout
 
   const keyed = Router();
   keyed.use(express.json({ limit: '2mb' }));
-  keyed.use(apiKeyAuth(db, deps.inventory, deps.logger));
   keyed.use(apiKeyRateLimit(deps.rateLimitPerMinute));
+  keyed.use(apiKeyAuth(db, deps.inventory, deps.logger));
   const can = guard(db);
   const register = () => can(requirePath(PATHS.addDevice));
   const enrolled = () => can(requirePath(PATHS.devices));
@@ -95,8 +95,9 @@ export function integrationRouter(deps: IntegrationDeps): { router: Router; rout
     can(requireBodyAction(PATHS.devices)),
     route({ body: commandBody }, async ({ body }, req, res) => {
       assertActionGranted(res, body.payload.action);
+      const idem = idempotencyOf(req, res, body);
       const id = await service.resolveOne(body.device);
-      sendAnswer(res, await deps.actions.act(actorOf(req, res), id, body.payload, idempotencyOf(req, res, body)));
+      sendAnswer(res, await deps.actions.act(actorOf(req, res), id, body.payload, idem));
     }),
   );
   keyed.get(
@@ -114,12 +115,13 @@ export function integrationRouter(deps: IntegrationDeps): { router: Router; rout
       if (OFFLINE_CODE_ACTIONS.includes(body.payload.action)) {
         throw new AppError(400, 'VALIDATION', INVENTORY_MESSAGES.field.action(FIELD_LABELS.actions.action), 'payload.action');
       }
+      const idem = idempotencyOf(req, res, body);
       const { ids, notFound } =
         body.imeis !== undefined
           ? await service.resolveMany('imei', body.imeis, BULK_MAX_DEVICES + 1)
           : await service.resolveMany('creditReference', body.creditReferences!, BULK_MAX_DEVICES + 1);
       if (ids.length === 0) throw new AppError(404, 'DEVICE_NOT_FOUND', M.integration.noneFound);
-      const answer = await deps.jobs.create(actorOf(req, res), { selection: { ids }, payload: body.payload }, idempotencyOf(req, res, body));
+      const answer = await deps.jobs.create(actorOf(req, res), { selection: { ids }, payload: body.payload }, idem);
       sendAnswer(res, { ...answer, body: { job: answer.body, notFound } });
     }),
   );

@@ -157,10 +157,13 @@ export function signInPortal(where: PortalLocation, email: string, password: str
   });
 }
 
-/** The portal API over HTTP with a signed-in session's headers. */
-export function httpPortalApi(opts: { apiUrl: string; headers: () => Promise<Record<string, string>>; signal?: AbortSignal }): PortalApi {
+/** One call of the portal API: parsed JSON, or a PortalError with the answer's code and Spanish message. */
+export type PortalCall = <T>(method: 'GET' | 'POST' | 'PUT' | 'DELETE', path: string, body?: unknown) => Promise<T>;
+
+/** Calls the portal API (`apiUrl`, e.g. http://host/api) with a signed-in session's headers. */
+export function portalCaller(opts: { apiUrl: string; headers: () => Promise<Record<string, string>>; signal?: AbortSignal }): PortalCall {
   const api = opts.apiUrl.replace(/\/+$/, '');
-  async function call<T>(method: 'GET' | 'POST' | 'DELETE', path: string, body?: unknown): Promise<T> {
+  return async <T>(method: 'GET' | 'POST' | 'PUT' | 'DELETE', path: string, body?: unknown): Promise<T> => {
     const headers: Record<string, string> = { accept: 'application/json', ...(await opts.headers()) };
     if (body !== undefined) headers['content-type'] = 'application/json';
     const timeout = AbortSignal.timeout(30_000);
@@ -186,7 +189,12 @@ export function httpPortalApi(opts: { apiUrl: string; headers: () => Promise<Rec
       );
     }
     return parsed as T;
-  }
+  };
+}
+
+/** The portal API over HTTP with a signed-in session's headers. */
+export function httpPortalApi(opts: { apiUrl: string; headers: () => Promise<Record<string, string>>; signal?: AbortSignal }): PortalApi {
+  const call = portalCaller(opts);
   return {
     createDevice: (body) => call<Device>('POST', '/v5/devices', body),
     async preEnrolledDevices(limit) {

@@ -54,7 +54,7 @@ export class WebhooksService {
     try {
       await checkedAddresses(urlHost(parsed), false, this.lookup);
     } catch (err) {
-      if (err instanceof TargetRefusedError && err.message.startsWith('No se pudo resolver')) throw refused(M.urlUnresolved(parsed.hostname));
+      if (err instanceof TargetRefusedError && err.reason === 'unresolved') throw refused(M.urlUnresolved(parsed.hostname));
       throw refused();
     }
   }

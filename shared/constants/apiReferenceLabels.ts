@@ -1,6 +1,6 @@
 /**
  * Spanish texts of the integration API's reference: the notes the OpenAPI document's
- * description is written from (server/integration/openapi.ts) and the labels of the portal page
+ * description is written from (shared/contracts/openapi.ts) and the labels of the portal page
  * that shows it (client/features/integration/ApiReferencePage.tsx). Zod-free.
  */
 

@@ -26,7 +26,6 @@ export const INTEGRATION_LABELS = {
     copy: 'Copiar',
     copyOf: (what: string) => `Copiar ${what}`,
     copied: (what: string) => `${what} copiada al portapapeles`,
-    clipboardUnavailable: 'No se pudo copiar al portapapeles: selecciónela y cópiela a mano',
     secretOnce: 'Copie la clave ahora: no se volverá a mostrar',
     secretUnderstood: 'Ya la copié, cerrar',
   },

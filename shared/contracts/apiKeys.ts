@@ -24,7 +24,7 @@ export const apiKeyBody = z.object(
     name: textField(L.name, { min: 1, max: API_KEY_NAME_MAX }),
     profileId: idField(L.profileId),
     allowedIps: z
-      .array(z.string({ error: M.field.cidr(L.allowedIps, '?') }).trim(), { error: M.field.cidr(L.allowedIps, '?') })
+      .array(z.string({ error: M.field.cidrList(L.allowedIps) }).trim(), { error: M.field.cidrList(L.allowedIps) })
       .max(API_KEY_CIDRS_MAX, { error: M.field.cidrCount(L.allowedIps, API_KEY_CIDRS_MAX) })
       .transform((list) => list.filter((v) => v !== ''))
       .superRefine((list, ctx) => {

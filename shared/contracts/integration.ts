@@ -30,7 +30,7 @@ const creditReferenceValue = (label: string) =>
   z
     .string({ error: paramError(label, M.field.deviceRef) })
     .trim()
-    .min(1, { error: M.field.deviceRef })
+    .min(1, { error: F.empty(label) })
     .max(DEVICE_TEXT_MAX.creditReference, { error: F.tooLong(label, DEVICE_TEXT_MAX.creditReference) });
 
 /** A device named by its IMEI (either of its two) or by its credit reference: exactly one of them. */
@@ -78,7 +78,7 @@ export const integrationBulkBody = z
     },
     { error: F.body },
   )
-  .refine((b) => (b.imeis === undefined) !== (b.creditReferences === undefined), { error: M.field.deviceRef, path: ['imeis'] });
+  .refine((b) => (b.imeis === undefined) !== (b.creditReferences === undefined), { error: M.field.devicesRef, path: ['imeis'] });
 export type IntegrationBulkBody = z.infer<typeof integrationBulkBody>;
 
 /** The job and the references that named no device (they are not part of the job). */

@@ -106,6 +106,7 @@ describe.each(testEngines())('integration API and API keys (%s)', (engine) => {
         [{ allowedIps: ['no-es-ip'] }, 'allowedIps', /IPs permitidas/],
         [{ expiresAt: '2001-01-01T00:00:00Z' }, 'expiresAt', /Vencimiento/],
         [{ profileId: 999_999 }, 'profileId', /rol no existe/i],
+        [{ allowedIps: '10.0.0.0/8' }, 'allowedIps', /^El campo IPs permitidas debe ser una lista de direcciones IP o bloques CIDR$/],
       ];
       for (const [body, field, message] of cases) {
         const res = await portal().post('/api-keys', { name: 'Mala', profileId: await roleId('Administrador'), ...body });
@@ -231,6 +232,21 @@ describe.each(testEngines())('integration API and API keys (%s)', (engine) => {
       expect(Number(res.headers['retry-after'])).toBeGreaterThan(0);
       expect(res.body.message).toMatch(/Demasiadas solicitudes/);
       await call(two.secret).expect(200);
+      // A revoked key's refusals are counted too: no more than the limit reach the audit log.
+      const revoked = await createKey();
+      await portal().post(`/api-keys/${revoked.key.id}/revoke`).expect(200);
+      const refusals = async () =>
+        Number(
+          (
+            await t.db.query<{ n: number }>("SELECT count(*) AS n FROM audit_log WHERE action = 'refuse' AND entity_id = $1", [
+              String(revoked.key.id),
+            ])
+          ).rows[0]!.n,
+        );
+      const statuses: number[] = [];
+      for (let i = 0; i < 5; i++) statuses.push((await call(revoked.secret)).status);
+      expect(statuses).toEqual([401, 401, 401, 429, 429]);
+      expect(await refusals()).toBe(3);
       await limited.ta.app.agent.stop();
     });
   });
@@ -311,6 +327,11 @@ describe.each(testEngines())('integration API and API keys (%s)', (engine) => {
       expect(ambiguous.body.message).toMatch(/2 dispositivos/);
       const none = await integration(secret).post('/commands', { device: { creditReference: 'CR-NADIE' }, payload: lock });
       expect([none.status, none.body.code]).toEqual([404, 'DEVICE_NOT_FOUND']);
+      // A malformed Idempotency-Key is refused before the device is looked for.
+      const badKey = await integration(secret)
+        .post('/commands', { device: { creditReference: 'CR-NADIE' }, payload: lock })
+        .set('Idempotency-Key', 'á');
+      expect([badKey.status, badKey.body.code]).toEqual([400, 'IDEMPOTENCY_KEY']);
     });
 
     test('issues an offline code for a locked device', async () => {
@@ -366,6 +387,12 @@ describe.each(testEngines())('integration API and API keys (%s)', (engine) => {
       await integration(secret).get(`/jobs/${res.body.job.id}/results`).expect(200);
       const offline = await integration(secret).post('/jobs', { imeis: [devices[0]!.imei], payload: { action: DEVICE_ACTION.UNLOCK_OFFLINE } });
       expect([offline.status, offline.body.field]).toEqual([400, 'payload.action']);
+      const both = await integration(secret).post('/jobs', {
+        imeis: [unknown],
+        creditReferences: ['CR-1'],
+        payload: { action: DEVICE_ACTION.RELEASE },
+      });
+      expect([both.status, both.body.field, both.body.message]).toEqual([400, 'imeis', expect.stringMatching(/IMEIs o con Referencias de crédito/)]);
       const none = await integration(secret).post('/jobs', { imeis: [unknown], payload: { action: DEVICE_ACTION.RELEASE } });
       expect([none.status, none.body.code]).toEqual([404, 'DEVICE_NOT_FOUND']);
     });

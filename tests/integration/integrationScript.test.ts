@@ -8,7 +8,7 @@ import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
 import { DEVICE_ACTION } from '../../shared/constants/deviceActions';
 import { INTEGRATION_BASE } from '../../shared/contracts/integration';
-import { createKey, portalCaller, startReceiver, type Received } from '../../scripts/integration';
+import { createKey, signedInCaller, startReceiver, type Received } from '../../scripts/integration';
 import { DEMO_PASSWORD, adminApi, type AdminApi } from '../helpers/adminApi';
 import { insertDevices, testImei } from '../helpers/inventoryFixtures';
 import { createTestDb, type TestDb } from '../helpers/testDb';
@@ -36,7 +36,7 @@ describe('the lender integration from a terminal (scripts/integration.ts)', () =
 
   test('key, receiver, lock by credit reference, verified webhook', async () => {
     const [id] = await insertDevices(t.db, [{ imei: testImei(424_242), creditReference: 'CR-README-1' }]);
-    const call = await portalCaller(base, 'admin@demo.local', DEMO_PASSWORD);
+    const call = await signedInCaller(base, 'admin@demo.local', DEMO_PASSWORD);
     const secret = await createKey(call, { name: 'Cobranza', role: 'Administrador', ips: [] });
     expect(secret).toMatch(/^mlk_/);
 

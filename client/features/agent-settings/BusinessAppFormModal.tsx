@@ -12,7 +12,8 @@ import { showServerError, type SaveOutcome, firstMessage } from '../../component
 import { TextInput } from '../../components/TextInput';
 import { useContractForm } from '../../components/useContractForm';
 import { useListGroupsQuery } from '../../api/groupsApi';
-import { AppDownloadFields, AppTypeSelect, ExactTextInput, HelpedTextInput, integerInput, useShownWhileClosing } from './agentAppsShared';
+import { useShownWhileClosing } from '../../components/useShownWhileClosing';
+import { AppDownloadFields, AppTypeSelect, ExactTextInput, HelpedTextInput, integerInput } from './agentAppsShared';
 import { DATA_TABLE_LABELS } from '../../../shared/constants/labels';
 
 const L = AGENT_APPS_LABELS.businessApps;

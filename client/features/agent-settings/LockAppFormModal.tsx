@@ -18,7 +18,8 @@ import { AppModal } from '../../components/AppModal';
 import { showServerError, type SaveOutcome } from '../../components/serverFieldError';
 import { TextInput } from '../../components/TextInput';
 import { useContractForm } from '../../components/useContractForm';
-import { AppDownloadFields, AppTypeSelect, ExactTextInput, useShownWhileClosing } from './agentAppsShared';
+import { useShownWhileClosing } from '../../components/useShownWhileClosing';
+import { AppDownloadFields, AppTypeSelect, ExactTextInput } from './agentAppsShared';
 import { LABELS } from '../../../shared/constants/labels';
 
 const L = AGENT_APPS_LABELS.lockApp;

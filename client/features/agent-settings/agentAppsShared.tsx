@@ -1,4 +1,4 @@
-import { useState, type ReactNode } from 'react';
+import type { ReactNode } from 'react';
 import Alert from 'react-bootstrap/Alert';
 import Button from 'react-bootstrap/Button';
 import ButtonGroup from 'react-bootstrap/ButtonGroup';
@@ -64,13 +64,6 @@ export function ChangedCell({ at, by }: { at: string; by: string | null }) {
       {by && <div className="small text-body-secondary text-break">{C.updatedBy(by)}</div>}
     </>
   );
-}
-
-/** The value an app form dialog shows: `editing`, and while it fades out (`editing` back to null) the last one, so it keeps its title and form. */
-export function useShownWhileClosing<T>(editing: T | null): T | null {
-  const [shown, setShown] = useState(editing);
-  if (editing !== null && editing !== shown) setShown(editing);
-  return shown;
 }
 
 /** What the shared fields below need of an app form (react-hook-form's, over the API contract). */

@@ -3,38 +3,17 @@ import Button from 'react-bootstrap/Button';
 import Form from 'react-bootstrap/Form';
 import Modal from 'react-bootstrap/Modal';
 import { INTEGRATION_LABELS } from '../../../shared/constants/integrationLabels';
-import { formatDateTime } from '../../components/formatDate';
-import { relativeTime } from '../../components/relativeTime';
-import { toastError, toastSuccess } from '../../components/toast';
+import { copyToClipboard } from '../../components/CopyText';
 
 /* Pieces shared by the API keys and webhooks pages. */
 
 const C = INTEGRATION_LABELS.common;
 
-/** A moment as 'hace 3 horas' (its date and time in the tooltip); the date and time alone while hydrating. */
-export function ApiKeyWhen({ at, now }: { at: string; now: number | null }) {
-  const absolute = formatDateTime(at);
-  return (
-    <time dateTime={at} title={absolute}>
-      {now === null ? absolute : relativeTime(at, now)}
-    </time>
-  );
-}
-
 /**
  * Copies a secret. Unlike CopyText, the toast names what was copied without repeating it: a
  * secret shown once must not stay on the screen in a toast after its dialog is closed.
  */
-async function copySecret(text: string, what: string) {
-  const clipboard = typeof navigator === 'undefined' ? undefined : navigator.clipboard;
-  try {
-    if (!clipboard?.writeText) throw new Error('no clipboard');
-    await clipboard.writeText(text);
-    toastSuccess(C.copied(what));
-  } catch {
-    toastError(C.clipboardUnavailable);
-  }
-}
+const copySecret = (text: string, what: string) => copyToClipboard(text, C.copied(what));
 
 /** A secret shown once: a read-only field (selectable by hand) with a copy button. */
 export function SecretValue({ value, label, testId }: { value: string; label: string; testId: string }) {

@@ -17,7 +17,7 @@ import { toastSuccess } from '../../components/toast';
 import { listParam, PER_PAGE_OPTIONS, useListParams } from '../../components/useListParams';
 import { useNow } from '../../components/useNow';
 import { ApiKeyFormModal } from './ApiKeyFormModal';
-import { ApiKeyWhen } from './ApiKeyParts';
+import { TimeAgo } from '../../components/TimeAgo';
 import { ApiKeySecretModal } from './ApiKeySecretModal';
 import { useCreateApiKeyMutation, useListApiKeysQuery, useRevokeApiKeyMutation } from './integrationApi';
 
@@ -104,7 +104,7 @@ export default function ApiKeysPage({ title }: PageProps) {
       cell: (k) =>
         k.lastUsedAt ? (
           <>
-            <ApiKeyWhen at={k.lastUsedAt} now={now} />
+            <TimeAgo at={k.lastUsedAt} now={now} />
             {k.lastUsedIp && <div className="small text-body-secondary font-monospace text-break">{L.fromIp(k.lastUsedIp)}</div>}
           </>
         ) : (

@@ -5,8 +5,7 @@ import { API_REFERENCE_LABELS as L, API_REFERENCE_NOTES, OPENAPI_DOCUMENT_PATH }
 import { LOCK_TYPES } from '../../../shared/constants/domain';
 import { WEBHOOK_EVENTS } from '../../../shared/constants/integration';
 import { INTEGRATION_ROUTES } from '../../../shared/contracts/integration';
-// eslint-disable-next-line import/no-restricted-paths -- the test renders the very document the server serves (a test never ships to the browser)
-import { openApiDocument } from '../../../server/integration/openapi';
+import { openApiDocument } from '../../../shared/contracts/openapi';
 import { renderPortal } from '../../testing/renderPortal';
 import ApiReferencePage from './ApiReferencePage';
 

@@ -1,4 +1,4 @@
-import { useId, useState } from 'react';
+import { useId } from 'react';
 import Alert from 'react-bootstrap/Alert';
 import Form from 'react-bootstrap/Form';
 import { useWatch } from 'react-hook-form';
@@ -6,6 +6,7 @@ import { FIELD_LABELS } from '../../../shared/constants/fieldLabels';
 import { WEBHOOK_DISABLED_FAILING, WEBHOOK_EVENTS } from '../../../shared/constants/integration';
 import { INTEGRATION_LABELS } from '../../../shared/constants/integrationLabels';
 import { webhookBody, type Webhook, type WebhookBody, type WebhookBodyInput } from '../../../shared/contracts/webhooks';
+import { useShownWhileClosing } from '../../components/useShownWhileClosing';
 import { AppModal } from '../../components/AppModal';
 import { firstMessage, showServerError, type SaveOutcome } from '../../components/serverFieldError';
 import { TextInput } from '../../components/TextInput';
@@ -114,13 +115,6 @@ function WebhookForm({ webhook, onSubmit }: { webhook?: Webhook; onSubmit: (body
       )}
     </Form>
   );
-}
-
-/** The value an edit dialog shows: `editing`, and while it fades out (back to null) the last one. */
-function useShownWhileClosing<T>(editing: T | null): T | null {
-  const [shown, setShown] = useState(editing);
-  if (editing !== null && editing !== shown) setShown(editing);
-  return shown;
 }
 
 export interface WebhookFormModalProps {

@@ -14,7 +14,8 @@ import { IconButton } from '../../components/IconButton';
 import type { SaveOutcome } from '../../components/serverFieldError';
 import { toastSuccess } from '../../components/toast';
 import { useNow } from '../../components/useNow';
-import { ApiKeyWhen, SecretModal, SecretValue } from './ApiKeyParts';
+import { TimeAgo } from '../../components/TimeAgo';
+import { SecretModal, SecretValue } from './ApiKeyParts';
 import { useCreateWebhookMutation, useDeleteWebhookMutation, useListWebhooksQuery, useUpdateWebhookMutation } from './integrationApi';
 import { WebhookDeliveriesModal, WebhookFailingAlert } from './WebhookDeliveriesModal';
 import { WebhookFormModal } from './WebhookFormModal';
@@ -128,7 +129,7 @@ export default function WebhooksPage({ title }: PageProps) {
     {
       id: 'lastDelivery',
       header: L.columns.lastDelivery,
-      cell: (w) => (w.lastDeliveryAt ? <ApiKeyWhen at={w.lastDeliveryAt} now={now} /> : <span className="fst-italic">{L.noDelivery}</span>),
+      cell: (w) => (w.lastDeliveryAt ? <TimeAgo at={w.lastDeliveryAt} now={now} /> : <span className="fst-italic">{L.noDelivery}</span>),
     },
   ];
 

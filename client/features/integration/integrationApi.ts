@@ -1,16 +1,9 @@
-import type { ApiKey, ApiKeyBody, ApiKeyCreated, ApiKeyList } from '../../../shared/contracts/apiKeys';
+import type { ApiKey, ApiKeyBody, ApiKeyCreated, ApiKeyList, ApiKeyRoles } from '../../../shared/contracts/apiKeys';
 import type { WebhookDeliveryStatus } from '../../../shared/constants/integration';
 import type { Webhook, WebhookBody, WebhookCreated, WebhookDelivery, WebhookDeliveryList, WebhookList } from '../../../shared/contracts/webhooks';
 import { apiSlice } from '../../api/apiSlice';
 import { http } from '../../api/axiosBaseQuery';
 import { queryParams } from '../../api/queryParams';
-
-/** A role an API key may be given; `grantable` is false when it holds more than the caller. */
-export interface ApiKeyRole {
-  id: number;
-  name: string;
-  grantable: boolean;
-}
 
 export interface PageArgs {
   page: number;
@@ -23,13 +16,13 @@ export interface DeliveriesArgs extends PageArgs {
 }
 
 /** API keys (/v5/api-keys) and webhook subscriptions with their delivery log (/v5/webhooks). */
-export const integrationApi = apiSlice.enhanceEndpoints({ addTagTypes: ['ApiKeys', 'Webhooks', 'WebhookDeliveries'] }).injectEndpoints({
+export const integrationApi = apiSlice.injectEndpoints({
   endpoints: (build) => ({
     listApiKeys: build.query<ApiKeyList, PageArgs>({
       query: (args) => http.get('/v5/api-keys', queryParams(args)),
       providesTags: ['ApiKeys'],
     }),
-    listApiKeyRoles: build.query<{ data: ApiKeyRole[] }, void>({
+    listApiKeyRoles: build.query<ApiKeyRoles, void>({
       query: () => http.get('/v5/api-keys/roles'),
       providesTags: ['Roles'],
     }),

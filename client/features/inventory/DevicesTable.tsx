@@ -6,9 +6,8 @@ import type { Device, DeviceSort } from '../../../shared/contracts/devices';
 import { CopyText } from '../../components/CopyText';
 import { DataTable, type DataTableColumn, type PageSelection } from '../../components/DataTable';
 import { displayValue } from '../../components/EmptyValue';
-import { formatDateTime } from '../../components/formatDate';
 import { DeviceActionMenu } from './DeviceActionMenu';
-import { relativeTime } from '../../components/relativeTime';
+import { TimeAgo } from '../../components/TimeAgo';
 import { DeviceSummary, brandModel } from './DeviceSummary';
 import { statusBadgeClass, statusLabel } from '../../components/statusBadge';
 
@@ -47,13 +46,7 @@ export interface DevicesTableProps {
 
 function LastSeenCell({ at, now }: { at: string | null; now: number | null }) {
   if (!at) return <>{L.neverSeen}</>;
-  const absolute = formatDateTime(at);
-  return (
-    <time dateTime={at} title={absolute} className="text-nowrap">
-      {/* A device clock (or ours) slightly ahead never reads as 'dentro de…'. */}
-      {now === null ? absolute : relativeTime(at, Math.max(now, Date.parse(at)))}
-    </time>
-  );
+  return <TimeAgo at={at} now={now} className="text-nowrap" notAhead />;
 }
 
 const getRowId = (d: Device) => d.id;

@@ -30,6 +30,7 @@ import { AGENT_SETTINGS_MESSAGES as M } from '../../../shared/messages';
 import { record, type AuditActor } from '../../audit/auditRepository';
 import type { Db, Queryable } from '../../db/Db';
 import { transaction } from '../../db/transactionScope';
+import { isUniqueViolation } from '../../db/pgErrors';
 import { AppError } from '../../errors';
 import { AgentSettingsRepository, type SettingsRow } from './agentSettingsRepository';
 
@@ -305,7 +306,7 @@ export class AgentSettingsService {
     try {
       return await fn();
     } catch (err) {
-      throw uniqueViolation(err) ? versionTaken() : err;
+      throw isUniqueViolation(err) ? versionTaken() : err;
     }
   }
 
@@ -377,7 +378,7 @@ export class AgentSettingsService {
     try {
       return await fn();
     } catch (err) {
-      throw uniqueViolation(err) ? packageTaken() : err;
+      throw isUniqueViolation(err) ? packageTaken() : err;
     }
   }
 }
@@ -390,8 +391,6 @@ function overridesOf(deviceType: DeviceTypeCode, rows: readonly SettingsRow[], s
     .filter((o) => o.keys.length > 0)
     .sort((a, b) => a.groupName.localeCompare(b.groupName, 'es'));
 }
-
-const uniqueViolation = (err: unknown) => err !== null && typeof err === 'object' && 'code' in err && err.code === '23505';
 
 const lockAppSnapshot = (v: LockAppVersion) => ({
   versionName: v.versionName,

@@ -13,6 +13,7 @@ import { offlineCutoff } from '../../../shared/deviceStatus';
 import { AUTHZ_MESSAGES, INVENTORY_MESSAGES as M } from '../../../shared/messages';
 import { record, type AuditActor } from '../../audit/auditRepository';
 import type { Db, Queryable } from '../../db/Db';
+import { isUniqueViolation, pgCode } from '../../db/pgErrors';
 import { transaction } from '../../db/transactionScope';
 import { AppError } from '../../errors';
 import { csvZone } from '../../audit/csv';
@@ -64,12 +65,9 @@ function assertEnrolledEdit(before: Device, body: DeviceBody, enrolledAssignment
 const imeiTaken = (imei: string) => new AppError(409, 'IMEI_TAKEN', M.devices.imeiTaken(imei), 'imei');
 const groupNotFound = () => new AppError(400, 'GROUP_NOT_FOUND', M.devices.groupNotFound, 'groupId');
 
-export const pgCode = (err: unknown): string | undefined =>
-  err !== null && typeof err === 'object' && 'code' in err && typeof err.code === 'string' ? err.code : undefined;
-
 /** A constraint the checks could not see coming (a concurrent request) as the answer the check gives. */
 function constraintError(err: unknown, imei: string | undefined): unknown {
-  if (pgCode(err) === '23505') return imei === undefined ? new AppError(409, 'IMEI_TAKEN', M.csv.duplicateInDb) : imeiTaken(imei);
+  if (isUniqueViolation(err)) return imei === undefined ? new AppError(409, 'IMEI_TAKEN', M.csv.duplicateInDb) : imeiTaken(imei);
   if (pgCode(err) === '23503') return groupNotFound();
   return err;
 }

@@ -3,6 +3,7 @@ import { INVENTORY_MESSAGES as M } from '../../../shared/messages';
 import { record, type AuditActor } from '../../audit/auditRepository';
 import type { Db } from '../../db/Db';
 import { transaction } from '../../db/transactionScope';
+import { isUniqueViolation } from '../../db/pgErrors';
 import { AppError } from '../../errors';
 import { GroupsRepository } from './groupsRepository';
 
@@ -14,8 +15,7 @@ const nameTaken = () => new AppError(409, 'GROUP_NAME_TAKEN', M.groups.nameTaken
 
 /** A concurrent request taking the same name (unique index) answers like the check. */
 function constraintError(err: unknown): unknown {
-  const code = err !== null && typeof err === 'object' && 'code' in err ? err.code : undefined;
-  return code === '23505' ? nameTaken() : err;
+  return isUniqueViolation(err) ? nameTaken() : err;
 }
 
 /** Device groups with their device counts; every change audited in its transaction. */

@@ -8,14 +8,14 @@
  * shapes: the triggers of migration 0015). Served unauthenticated at INTEGRATION_BASE/openapi.json.
  */
 import * as z from 'zod';
-import { API_REFERENCE_LABELS, API_REFERENCE_NOTES } from '../../shared/constants/apiReferenceLabels';
-import { DEVICE_ACTIONS } from '../../shared/constants/deviceActions';
-import { DEVICE_STATUSES, DEVICE_TYPES, LOCK_TYPES } from '../../shared/constants/domain';
-import { API_KEY_TAG, WEBHOOK_EVENTS, WEBHOOK_RETRY_HOURS, type WebhookEventType } from '../../shared/constants/integration';
-import { COMMAND_STATUSES } from '../../shared/contracts/deviceActions';
-import { deviceResponse } from '../../shared/contracts/devices';
-import { INTEGRATION_BASE, INTEGRATION_ROUTES, deviceRef, integrationBulkBody, integrationErrorBody } from '../../shared/contracts/integration';
-import { JOB_STATUSES } from '../../shared/contracts/jobs';
+import { API_REFERENCE_LABELS, API_REFERENCE_NOTES } from '../constants/apiReferenceLabels';
+import { DEVICE_ACTIONS } from '../constants/deviceActions';
+import { DEVICE_STATUSES, DEVICE_TYPES, LOCK_TYPES } from '../constants/domain';
+import { API_KEY_TAG, WEBHOOK_EVENTS, WEBHOOK_RETRY_HOURS, type WebhookEventType } from '../constants/integration';
+import { COMMAND_STATUSES } from './deviceActions';
+import { deviceResponse } from './devices';
+import { INTEGRATION_BASE, INTEGRATION_ROUTES, deviceRef, integrationBulkBody, integrationErrorBody } from './integration';
+import { JOB_STATUSES } from './jobs';
 
 /** The version of the integration API's contract (the `v1` of its base path). */
 export const INTEGRATION_API_VERSION = '1.0.0';

@@ -1,9 +1,9 @@
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
-import { OPENAPI_DOCUMENT_PATH } from '../../shared/constants/apiReferenceLabels';
-import { LOCK_TYPES } from '../../shared/constants/domain';
-import { WEBHOOK_EVENTS } from '../../shared/constants/integration';
-import { INTEGRATION_BASE, INTEGRATION_ROUTES } from '../../shared/contracts/integration';
+import { OPENAPI_DOCUMENT_PATH } from '../constants/apiReferenceLabels';
+import { LOCK_TYPES } from '../constants/domain';
+import { WEBHOOK_EVENTS } from '../constants/integration';
+import { INTEGRATION_BASE, INTEGRATION_ROUTES } from './integration';
 import { openApiDocument } from './openapi';
 
 interface Schema {
