@@ -6,12 +6,12 @@ import { StrictMode } from 'react';
 import { hydrateRoot } from 'react-dom/client';
 import { BrowserRouter } from 'react-router-dom';
 import { CONFIG_ELEMENT_ID, ROOT_ELEMENT_ID, STATE_ELEMENT_ID } from '../shared/constants/document';
-import { PATHS } from '../shared/constants/routes';
+import { PATHS, findRoute } from '../shared/constants/routes';
 import type { PublicConfig } from '../shared/contracts/publicConfig';
 import { App } from './app/App';
 import { chunksForPath } from './app/pages';
 import { Providers } from './app/Providers';
-import { makeStore, persistUi } from './app/store';
+import { createStore } from './app/store';
 import type { AuthClient } from './auth/authClient';
 
 function readJson(id: string): unknown {
@@ -26,17 +26,20 @@ let authClient: Promise<AuthClient> | undefined;
 const auth = () =>
   (authClient ??= import('./auth/authClient').then((m) => new m.AuthClient(config.cognito, window.localStorage, window.location.origin)));
 const session = () => import('./auth/session');
-const store = makeStore(readJson(STATE_ELEMENT_ID) as Parameters<typeof makeStore>[0], {
+const store = createStore(readJson(STATE_ELEMENT_ID) as Parameters<typeof createStore>[0], {
   apiBase: config.apiBase,
   getAuthHeaders: async () => (await session()).sessionHeaders(await auth(), config.apiSendRefreshToken),
   onUnauthorized: () => {
     void Promise.all([session(), auth()]).then(([s, a]) => s.endSession(a, `${PATHS.login}?current_session_expire=1`));
   },
 });
-persistUi(store);
+// The api slice (RTK Query) is attached before the first render of a signed-in page, which loads
+// the versions and the profile at once, and after it on the public pages (the sign-in page).
+const attachApi = () => import('./api/attachApi').then((m) => m.attachApi(store));
+const publicPage = findRoute(window.location.pathname)?.frame !== 'app';
 
 // The current route's chunks are loaded before hydrating so the first render matches the server's.
-await Promise.all(chunksForPath(window.location.pathname).map((c) => c.load()));
+await Promise.all([...chunksForPath(window.location.pathname).map((c) => c.load()), publicPage ? undefined : attachApi()]);
 
 hydrateRoot(
   document.getElementById(ROOT_ELEMENT_ID)!,
@@ -48,3 +51,7 @@ hydrateRoot(
     </Providers>
   </StrictMode>,
 );
+
+// What the first render does not need loads after it: the saved UI preferences (and the api slice).
+void import('./app/persistUi').then((m) => m.persistUi(store));
+if (publicPage) void attachApi();

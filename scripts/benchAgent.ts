@@ -1,9 +1,9 @@
 /**
  * `npm run bench:agent`: the device-side target P7 of docs/quality.md, measured against the built
  * server running as two processes (two replicas) on one PostgreSQL database.
- *   throughput  POST /agent/v1/checkin (wait=0, a different agent's token per request) with
- *               autocannon against one replica, then round-robin against both: requests/s,
- *               p50/p97.5/p99 latency, non-2xx answers
+ *   throughput  the agent simulator's load mode (server/simulator/load.ts: POST /agent/v1/checkin,
+ *               wait=0, a different agent's token per request) against one replica, then
+ *               round-robin against both: requests/s, p50/p97.5/p99 latency, non-2xx answers
  *   delivery    long polls (wait=25) held on replica A; a LOCK created for each of those devices
  *               through the portal API on replica B (and, separately, on A itself), one at a time:
  *               time from the POST's answer to the long poll's answer carrying the command
@@ -36,15 +36,14 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
-import autocannon from 'autocannon';
 import pg from 'pg';
 import * as esbuild from 'esbuild';
-import { AgentRepository, factsOf } from '../server/agent/agentRepository';
+import { AgentRepository } from '../server/agent/agentRepository';
 import { loadConfig } from '../server/config';
 import type { Queryable, Row } from '../server/db/Db';
 import { bootstrap } from '../server/db/seed/bootstrap';
-import { DEMO_GROUPS, demoDeviceRows, insertDemoBatch } from '../server/db/seed/demoDevices';
 import { prng } from '../server/db/seed/prng';
+import { seedFleet } from '../server/db/seed/seedFleet';
 import { createIdentity } from '../server/identity/createIdentity';
 import { signJwt } from '../server/identity/jwt';
 import { loadOrCreateKeys } from '../server/identity/keys';
@@ -52,6 +51,7 @@ import { createLogger } from '../server/logger';
 import { DEVICE_ACTION } from '../shared/constants/deviceActions';
 import type { CheckinResponse } from '../shared/contracts/agent';
 import type { ActionResult } from '../shared/contracts/deviceActions';
+import { runCheckinLoad } from '../server/simulator/load';
 import { createTestDb } from '../tests/helpers/testDb';
 import { freePort } from '../tests/helpers/spawnServer';
 import { DIST, ROOT, build, serverOptions } from './build';
@@ -285,17 +285,9 @@ try {
   const runtime = await createIdentity(config, db, createLogger('warn'));
   await bootstrap(db, config, runtime.identity);
 
-  // 1. Seed: the demo fleet, 10,000 devices per statement (as bench:inventory does).
+  // 1. Seed: the demo fleet, as `npm run seed` and bench:inventory do (server/db/seed/seedFleet.ts).
   const seedStart = performance.now();
-  const now = new Date();
-  await db.query('INSERT INTO device_groups (name, description) SELECT * FROM unnest($1::text[], $2::text[])', [
-    DEMO_GROUPS.map((g) => g.name),
-    DEMO_GROUPS.map((g) => g.description),
-  ]);
-  const groups = (await db.query<{ id: number }>('SELECT id FROM device_groups ORDER BY id')).rows.map((r) => r.id);
-  for (const batch of demoDeviceRows(DEVICES, 7, now, BATCH)) {
-    await db.transaction((tx) => insertDemoBatch(tx, batch, groups, now));
-  }
+  await seedFleet(db, { count: DEVICES, seed: 7, batchSize: BATCH });
   const fleetSeconds = (performance.now() - seedStart) / 1000;
 
   // The agents: a random sample of the devices an agent runs on (enrolled and after), seen just now.
@@ -360,22 +352,7 @@ try {
   let next = 0;
   const nextToken = () => tokens.get(agentIds[next++ % agentIds.length]!)!;
   const cannon = (urls: string[], seconds: number) =>
-    autocannon({
-      url: (urls.length === 1 ? urls[0] : urls) as string,
-      connections: CONNECTIONS,
-      duration: seconds,
-      requests: [
-        {
-          method: 'POST',
-          path: '/agent/v1/checkin',
-          setupRequest: (req) => ({
-            ...req,
-            headers: { ...req.headers, 'content-type': 'application/json', authorization: `Bearer ${nextToken()}` },
-            body: JSON.stringify({ wait: 0, batteryLevel: 20 + (next % 80) }),
-          }),
-        },
-      ],
-    });
+    runCheckinLoad({ urls, connections: CONNECTIONS, durationSeconds: seconds, nextToken, report: () => ({ batteryLevel: 20 + (next % 80) }) });
   for (const writes of WRITES) {
     for (const [label, urls] of [
       ['one replica', [a.url]],
@@ -393,19 +370,19 @@ try {
       const runStart = new Date();
       const cpuBefore = cpuSnapshot(servers.map((x) => x.proc.pid!));
       const r = await cannon([...urls], DURATION);
-      const cpu = cpuShare(cpuBefore, cpuSnapshot(servers.map((x) => x.proc.pid!)), r.duration, r.requests.total);
+      const cpu = cpuShare(cpuBefore, cpuSnapshot(servers.map((x) => x.proc.pid!)), r.seconds, r.requests);
       // A writing check-in records its last-seen time (a reader's stays 30 s ahead of the reset).
       const written = Number(
         (await db.query<{ n: number }>('SELECT count(*) AS n FROM devices WHERE last_seen_at >= $1 AND last_seen_at <= now()', [runStart])).rows[0]!
           .n,
       );
-      const ok = r['2xx'];
+      const ok = r.ok;
       if (resetMs / 1000 + WARMUP + DURATION > 325)
         console.warn(`(el reinicio de last_seen tardó ${(resetMs / 1000).toFixed(0)} s: parte de las lecturas ya escriben)`);
       out(
         `| check-ins, ${label}, ${CONNECTIONS} connections, ${DURATION} s, writes asked ${(writes * 100).toFixed(0)} % ` +
-          `(measured ${ok ? ((100 * written) / ok).toFixed(0) : '-'} %) | **${n0(r.requests.total / r.duration)} req/s**, ` +
-          `p50 ${r.latency.p50} ms, p97.5 ${r.latency.p97_5} ms, p99 ${r.latency.p99} ms, max ${r.latency.max} ms; ` +
+          `(measured ${ok ? ((100 * written) / ok).toFixed(0) : '-'} %) | **${n0(r.perSecond)} req/s**, ` +
+          `p50 ${r.latencyMs.p50} ms, p97.5 ${r.latencyMs.p97_5} ms, p99 ${r.latencyMs.p99} ms, max ${r.latencyMs.max} ms; ` +
           `${r.non2xx} non-2xx, ${r.errors} errors, ${r.timeouts} timeouts |`,
         `| CPU during that run | ${cpu} |`,
       );
@@ -502,8 +479,8 @@ try {
   await delivery('polls and LOCK on A', a, a, targets.slice(POLLS));
 
   // 5. The check-in's SQL at this size: its read, and the write of a check-in that records last seen.
-  // Round trips of the read on one connection: as the server sends it (unnamed: parsed and planned
-  // every time) and as a named prepared statement (planned once per connection), alternately.
+  // Round trips of the read on one connection: unnamed (parsed and planned every time) and as the
+  // server sends it, a named prepared statement (planned once per connection), alternately.
   const client = new pg.Client({ connectionString: url, options: `-c search_path=${schema},public` });
   await client.connect();
   const unnamed: number[] = [];
@@ -525,14 +502,17 @@ try {
     .digest();
   const row = (await repo.checkinByToken(probe, new Date()))!;
   const [read] = await statementsOf((q) => new AgentRepository(q).checkinByToken(probe, new Date()));
-  const [write] = await statementsOf((q) =>
-    new AgentRepository(q).write(row.id, factsOf(row), new Date(), { lastSeenAt: new Date(), batteryLevel: 50 }),
-  );
+  // A check-in that records its last-seen time and moves no fact: the one-statement refresh.
+  const [write] = await statementsOf((q) => new AgentRepository(q).refresh(row.id, { lastSeenAt: new Date(), batteryLevel: 50 }));
   const explain = async (s: { sql: string; params: readonly unknown[] }) => {
     let plan: string[] = [];
     await db
       .transaction(async (tx) => {
-        plan = (await tx.query<{ 'QUERY PLAN': string }>(`EXPLAIN (ANALYZE, BUFFERS) ${s.sql}`, s.params)).rows.map((r) => r['QUERY PLAN']);
+        // Twice on one connection, the second kept: the first also plans the triggers' statements
+        // (once per connection, as on a replica's pooled connections).
+        for (let i = 0; i < 2; i++) {
+          plan = (await tx.query<{ 'QUERY PLAN': string }>(`EXPLAIN (ANALYZE, BUFFERS) ${s.sql}`, s.params)).rows.map((r) => r['QUERY PLAN']);
+        }
         throw new Error('rollback');
       })
       .catch(() => undefined);
@@ -542,7 +522,7 @@ try {
   const writePlan = await explain(write!);
   const timeOf = (plan: string[]) => plan.find((l) => l.startsWith('Execution Time'))?.replace('Execution Time: ', '') ?? '?';
   out(
-    `| check-in read (checkinByToken) on one connection, 1,000 calls each: as sent (unnamed) / prepared (named) | ` +
+    `| check-in read (checkinByToken) on one connection, 1,000 calls each: unnamed (parsed and planned each time) / named, as the server sends it (prepared once) | ` +
       `p50 ${ms(pct(unnamed, 50))} / ${ms(pct(prepared, 50))}, p99 ${ms(pct(unnamed, 99))} / ${ms(pct(prepared, 99))} |`,
     `| EXPLAIN ANALYZE check-in read / last-seen write (UPDATE devices, rolled back) | ${timeOf(readPlan)} / ${timeOf(writePlan)} |`,
     '',

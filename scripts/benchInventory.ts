@@ -5,7 +5,7 @@
  *          generator's devices and their 30 days of command history), p95 over ≥ 200 requests
  *   P6     bulk lock of 10,000 devices (dry run + commit + job done), CSV import of 10,000
  *          rows, CSV export of the whole fleet (rows/s and the process's RSS growth)
- * Each engine gets a fresh database seeded with the demo generator (server/db/seed/demoDevices.ts).
+ * Each engine gets a fresh database seeded as `npm run seed` seeds it (server/db/seed/seedFleet.ts).
  * Options: --devices=N (default 1000000), --requests=N (default 300), --engines=pglite,postgres
  * (PostgreSQL needs TEST_DATABASE_URL; default: both when it is set).
  * Paste the printed Markdown into docs/benchmarks.md.
@@ -17,10 +17,10 @@ import { performance } from 'node:perf_hooks';
 import { createApp } from '../server/app';
 import { loadConfig } from '../server/config';
 import { bootstrap } from '../server/db/seed/bootstrap';
-import { DEMO_GROUPS, demoDeviceRows, insertDemoBatch } from '../server/db/seed/demoDevices';
 import { createIdentity } from '../server/identity/createIdentity';
 import { createLogger } from '../server/logger';
 import { prng } from '../server/db/seed/prng';
+import { seedFleet } from '../server/db/seed/seedFleet';
 import { loadClientAssets } from '../server/ssr/manifest';
 import { discoverPortal, signInPortal } from '../server/simulator/portalApi';
 import { DEVICE_SORTS, luhnCheckDigit } from '../shared/contracts/devices';
@@ -47,17 +47,10 @@ async function measure(engine: Engine, lines: string[]): Promise<void> {
   const runtime = await createIdentity(config, db, logger);
   await bootstrap(db, config, runtime.identity);
 
-  // Seed: the demo groups and DEVICES devices, 10,000 per statement.
+  // Seed: the demo groups and DEVICES devices, as `npm run seed` does (server/db/seed/seedFleet.ts).
   const seedStart = performance.now();
   const now = new Date();
-  await db.query('INSERT INTO device_groups (name, description) SELECT * FROM unnest($1::text[], $2::text[])', [
-    DEMO_GROUPS.map((g) => g.name),
-    DEMO_GROUPS.map((g) => g.description),
-  ]);
-  const groups = (await db.query<{ id: number }>('SELECT id FROM device_groups ORDER BY id')).rows.map((r) => r.id);
-  for (const batch of demoDeviceRows(DEVICES, 7, now, 10_000)) {
-    await db.transaction((tx) => insertDemoBatch(tx, batch, groups, now));
-  }
+  const groups = (await seedFleet(db, { count: DEVICES, seed: 7, now })).groupIds;
   // As autovacuum leaves a table some time after a bulk load (the visibility map lets index-only
   // scans skip the rows; the P7 bench vacuums for the same reason).
   await db.exec('VACUUM ANALYZE');

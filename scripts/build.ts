@@ -110,7 +110,8 @@ export function manifestFromMetafile(meta: esbuild.Metafile, favicon: string): A
     .update(JSON.stringify(Object.keys(meta.outputs).sort()))
     .digest('hex')
     .slice(0, 16);
-  return { buildId, entry: { ...script(entryFile), css: [...new Set(css)] }, pages, favicon };
+  const bytes = Object.fromEntries(outputs.filter(([f]) => f.endsWith('.js')).map(([f, o]) => [toUrl(f), o.bytes]));
+  return { buildId, entry: { ...script(entryFile), css: [...new Set(css)] }, pages, favicon, bytes };
 }
 
 function copyHashed(src: string, destDir: string): string {

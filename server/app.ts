@@ -1,15 +1,15 @@
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import compression from 'compression';
-import express, { type Express, type RequestHandler } from 'express';
+import express, { type Express } from 'express';
 import expressStaticGzip from 'express-static-gzip';
 import { rateLimit } from 'express-rate-limit';
-import helmet from 'helmet';
 import { pinoHttp } from 'pino-http';
 import { INTEGRATION_BASE } from '../shared/contracts/integration';
 import type { PublicConfig } from '../shared/contracts/publicConfig';
 import type { Config } from './config';
 import type { Db } from './db/Db';
 import { apiNotFound, errorHandler } from './errors';
+import { securityHeaders } from './middleware/securityHeaders';
 import { healthRouter } from './health/healthRouter';
 import { createMetrics, type Metrics } from './health/metrics';
 import { Readiness, databaseCheck, identityKeysCheck } from './health/readiness';
@@ -114,6 +114,7 @@ export function publicConfig(config: Config): PublicConfig {
 }
 
 const REQUEST_ID = /^[\w.:-]{1,128}$/;
+const ACCEPTS_COMPRESSION = /gzip|deflate|br|\*/i;
 
 function connectSources(pub: PublicConfig): string[] {
   const sources = ["'self'"];
@@ -177,18 +178,13 @@ export function createApp(deps: AppDeps): PortalApp {
     }),
   );
 
-  const nonce: RequestHandler = (_req, res, next) => {
-    res.locals.cspNonce = randomBytes(16).toString('base64');
-    next();
-  };
-  app.use(nonce);
   app.use(
-    helmet({
+    securityHeaders((nonce) => ({
       contentSecurityPolicy: {
         useDefaults: false,
         directives: {
           defaultSrc: ["'self'"],
-          scriptSrc: ["'self'", (_req, res) => `'nonce-${(res as express.Response).locals.cspNonce}'`],
+          scriptSrc: ["'self'", `'nonce-${nonce}'`],
           styleSrc: ["'self'"],
           styleSrcAttr: ["'unsafe-inline'"],
           imgSrc: ["'self'", 'data:'],
@@ -201,7 +197,7 @@ export function createApp(deps: AppDeps): PortalApp {
         },
       },
       strictTransportSecurity: false,
-    }),
+    })),
   );
   // HSTS only where it means something: production behind TLS (directly or via the proxy).
   app.use((req, res, next) => {
@@ -211,7 +207,10 @@ export function createApp(deps: AppDeps): PortalApp {
     if (readiness.isShuttingDown) res.setHeader('Connection', 'close');
     next();
   });
-  app.use(compression());
+  // compression() negotiates and wraps every response; a request that accepts no compressed
+  // encoding at all (a monitor, a load balancer's check) skips that work.
+  const compress = compression();
+  app.use((req, res, next) => (ACCEPTS_COMPRESSION.test(req.headers['accept-encoding'] ?? '') ? compress(req, res, next) : next()));
 
   app.use(healthRouter(readiness, metrics));
   if (deps.identity) {

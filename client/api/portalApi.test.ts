@@ -1,7 +1,7 @@
 import '../testing/textEncoderPolyfill';
 import { USER_DATA_EXTRA_RETRIES } from '../../shared/constants/business';
 import { SPEC_TEXT } from '../../shared/messages';
-import { makeStore } from '../app/store';
+import { makeStore } from '../app/makeStore';
 import { API_BASE, apiError, portalUser, stubRoutes } from '../testing/renderPortal';
 import { portalApi } from './portalApi';
 

@@ -1,70 +1,44 @@
-import { combineReducers, configureStore } from '@reduxjs/toolkit';
-import { persistReducer, persistStore, FLUSH, PAUSE, PERSIST, PURGE, REGISTER, REHYDRATE } from 'redux-persist';
-import type { WebStorage } from 'redux-persist/es/types';
+import { combineSlices, configureStore, createDynamicMiddleware, type Reducer, type UnknownAction, type WithSlice } from '@reduxjs/toolkit';
 import { apiErrorMiddleware } from '../api/apiErrors';
-import { apiSlice } from '../api/apiSlice';
+import type { apiSlice } from '../api/apiSlice';
 import type { ApiExtra } from '../api/axiosBaseQuery';
 import { sessionSlice } from '../auth/sessionSlice';
 import { uiSlice } from './uiSlice';
 
-/** Only UI preferences are persisted (the collapsed menu); never the API cache or the session. */
-const memoryStorage: WebStorage = {
-  getItem: () => Promise.resolve(null),
-  setItem: () => Promise.resolve(),
-  removeItem: () => Promise.resolve(),
-};
+/**
+ * The root reducer. Two parts are injected when they load, so that a page which needs neither
+ * before it is interactive (the sign-in page) does not download them first:
+ * - the RTK Query api slice and its middleware (client/api/attachApi.ts);
+ * - in the browser, the UI slice wrapped by redux-persist (client/app/persistUi.ts).
+ */
+export const rootReducer = combineSlices(sessionSlice, { [uiSlice.name]: uiSlice.reducer }).withLazyLoadedSlices<WithSlice<typeof apiSlice>>();
 
-/** True when a serialized UI state holds only the initial preferences (the menu expanded). */
-export function onlyDefaults(serialized: string): boolean {
-  try {
-    const state = JSON.parse(serialized) as Record<string, unknown>;
-    return state.menuCollapsed === 'false';
-  } catch {
-    return false;
-  }
-}
+/**
+ * The state as the pages see it: the api slice is there, since it is attached before anything
+ * queries the API (the store's state has no `api` key until then).
+ */
+export type RootState = ReturnType<typeof rootReducer> & { [K in (typeof apiSlice)['reducerPath']]: ReturnType<(typeof apiSlice)['reducer']> };
 
-function uiStorage(): WebStorage {
-  return typeof window !== 'undefined' && window.localStorage
-    ? {
-        getItem: (k) => Promise.resolve(window.localStorage.getItem(k)),
-        // The defaults are not written until a preference changes: a fresh page (the sign-in page
-        // after a 401 cleared the storage) leaves localStorage empty.
-        setItem: (k, v) =>
-          Promise.resolve(window.localStorage.getItem(k) === null && onlyDefaults(v) ? undefined : window.localStorage.setItem(k, v)),
-        removeItem: (k) => Promise.resolve(window.localStorage.removeItem(k)),
-      }
-    : memoryStorage;
-}
-
-function rootReducer() {
-  return combineReducers({
-    [uiSlice.name]: persistReducer({ key: 'portal-ui', storage: uiStorage(), whitelist: ['menuCollapsed'] }, uiSlice.reducer),
-    [sessionSlice.name]: sessionSlice.reducer,
-    [apiSlice.reducerPath]: apiSlice.reducer,
-  });
-}
-
-export type RootState = ReturnType<ReturnType<typeof rootReducer>>;
-
-/** A fresh store: one per server render, one in the browser, one per test. */
-export function makeStore(preloadedState: Partial<RootState> | undefined, extra: ApiExtra) {
+/**
+ * A fresh store without the api slice: the browser's entry attaches it (attachApi) before the first
+ * render of a signed-in page and after it on the sign-in page. Servers and tests use makeStore
+ * (client/app/makeStore.ts), which attaches it at once.
+ */
+export function createStore(preloadedState: Partial<RootState> | undefined, extra: ApiExtra) {
+  const dynamic = createDynamicMiddleware();
   const store = configureStore({
-    reducer: rootReducer(),
+    reducer: rootReducer as Reducer<RootState, UnknownAction, Partial<RootState>>,
     preloadedState,
     middleware: (getDefault) =>
       getDefault({
         thunk: { extraArgument: extra },
-        serializableCheck: { ignoredActions: [FLUSH, REHYDRATE, PAUSE, PERSIST, PURGE, REGISTER] },
-      }).concat(apiSlice.middleware, apiErrorMiddleware(extra)),
+        // redux-persist's actions (client/app/persistUi.ts) carry callbacks in these fields; RTK
+        // Query's in the first two. (Named by path so that this module does not load redux-persist.)
+        serializableCheck: { ignoredActionPaths: ['meta.arg', 'meta.baseQueryMeta', 'register', 'rehydrate', 'result'] },
+      }).concat(apiErrorMiddleware(extra), dynamic.middleware),
   });
-  return store;
+  return Object.assign(store, { addMiddleware: dynamic.addMiddleware });
 }
 
-/** Starts reading the persisted UI preferences (browser only; no gate around the markup). */
-export function persistUi(store: AppStore): void {
-  persistStore(store);
-}
-
-export type AppStore = ReturnType<typeof makeStore>;
+export type AppStore = ReturnType<typeof createStore>;
 export type AppDispatch = AppStore['dispatch'];

@@ -2,9 +2,11 @@
  * Toasts of the portal (specification §5, §9). Everything toasts through these helpers:
  * they use `react-toastify/unstyled` (no injected `<style>`, so the CSP needs no
  * `unsafe-inline`; the client entry imports `react-toastify/ReactToastify.css`), whose
- * toast store is not the one of the plain `react-toastify` entry.
+ * toast store is not the one of the plain `react-toastify` entry. The library loads on the first
+ * toast (and with the container, after the page is interactive: client/app/App.tsx), not with
+ * the first download; a toast raised before the container mounts waits in the library's queue.
  */
-import { toast, type Id, type ToastOptions } from 'react-toastify/unstyled';
+import type { ToastOptions } from 'react-toastify/unstyled';
 import { TOAST_AUTO_CLOSE_MS, TOAST_POSITION } from '../../shared/constants/business';
 
 /** Top right, closing after 5000 ms, no progress bar (specification §9). */
@@ -14,12 +16,14 @@ export const TOAST_OPTIONS = {
   hideProgressBar: true,
 } as const satisfies ToastOptions;
 
+const library = () => import('react-toastify/unstyled');
+
 /** Shows a success toast. The same text is not shown twice at once. */
-export function toastSuccess(message: string): Id {
-  return toast.success(message, { toastId: `success:${message}` });
+export function toastSuccess(message: string): void {
+  void library().then(({ toast }) => toast.success(message, { toastId: `success:${message}` }));
 }
 
 /** Shows an error toast. The same text is not shown twice at once (e.g. one network error for several calls). */
-export function toastError(message: string): Id {
-  return toast.error(message, { toastId: `error:${message}` });
+export function toastError(message: string): void {
+  void library().then(({ toast }) => toast.error(message, { toastId: `error:${message}` }));
 }

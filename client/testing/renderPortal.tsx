@@ -12,7 +12,7 @@ import { MemoryRouter } from 'react-router-dom';
 import type { PublicConfig } from '../../shared/contracts/publicConfig';
 import type { PortalUser } from '../api/portalApi';
 import { Providers } from '../app/Providers';
-import { makeStore } from '../app/store';
+import { makeStore } from '../app/makeStore';
 import { CurrentUserProvider } from '../auth/CurrentUserContext';
 
 export const API_BASE = 'http://api.test/api';

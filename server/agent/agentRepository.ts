@@ -115,6 +115,7 @@ export class AgentRepository {
          FROM agent_tokens t JOIN devices d ON d.id = t.device_id
         WHERE t.token_hash = $1 AND t.revoked_at IS NULL AND d.deleted_at IS NULL`,
       [hash, now],
+      { name: 'agent_checkin' },
     );
     const row = res.rows[0];
     return row && { ...row, id: Number(row.id), settings_version: Number(row.settings_version) };
@@ -126,6 +127,7 @@ export class AgentRepository {
       `SELECT t.device_id FROM agent_tokens t JOIN devices d ON d.id = t.device_id
         WHERE t.token_hash = $1 AND t.revoked_at IS NULL AND d.deleted_at IS NULL`,
       [hash],
+      { name: 'agent_device_by_token' },
     );
     return res.rows[0] ? Number(res.rows[0].device_id) : undefined;
   }
@@ -184,28 +186,35 @@ export class AgentRepository {
     await this.db.query(`UPDATE devices SET ${sets.join(', ')} WHERE id = $1`, params);
   }
 
-  /** What a check-in reports when no fact moves: one statement (the registry's updated_at is left alone). */
+  /**
+   * What a check-in reports when no fact moves: one statement (the registry's updated_at is left
+   * alone), prepared once per connection for each set of reported fields (at most 32 shapes).
+   */
   async refresh(id: number, reported: Reported): Promise<void> {
     const sets: string[] = [];
     const params: unknown[] = [id];
-    this.reportedSets(reported, sets, params);
-    await this.db.query(`UPDATE devices SET ${sets.join(', ')} WHERE id = $1 AND deleted_at IS NULL`, params);
+    const shape = this.reportedSets(reported, sets, params);
+    await this.db.query(`UPDATE devices SET ${sets.join(', ')} WHERE id = $1 AND deleted_at IS NULL`, params, { name: `agent_refresh_${shape}` });
   }
 
-  private reportedSets(reported: Reported, sets: string[], params: unknown[]): void {
-    const set = (column: string, value: unknown) => {
+  /** Adds the SET items of what was reported; returns which fields those are (one bit each), naming the statement's shape. */
+  private reportedSets(reported: Reported, sets: string[], params: unknown[]): number {
+    let shape = 0;
+    const set = (column: string, value: unknown, bit: number) => {
       params.push(value);
       sets.push(`${column} = $${params.length}`);
+      shape |= bit;
     };
-    set('last_seen_at', reported.lastSeenAt);
-    if (reported.osVersion !== undefined) set('os_version', reported.osVersion);
-    if (reported.agentVersion !== undefined) set('agent_version', reported.agentVersion);
+    set('last_seen_at', reported.lastSeenAt, 0);
+    if (reported.osVersion !== undefined) set('os_version', reported.osVersion, 1);
+    if (reported.agentVersion !== undefined) set('agent_version', reported.agentVersion, 2);
     if (reported.sim !== undefined) {
-      set('sim_iccid', reported.sim?.iccid ?? null);
-      set('sim_carrier', reported.sim?.carrier ?? null);
+      set('sim_iccid', reported.sim?.iccid ?? null, 4);
+      set('sim_carrier', reported.sim?.carrier ?? null, 4);
     }
-    if (reported.batteryLevel !== undefined) set('battery_level', reported.batteryLevel);
-    if (reported.agentLockState !== undefined) set('agent_lock_state', reported.agentLockState);
+    if (reported.batteryLevel !== undefined) set('battery_level', reported.batteryLevel, 8);
+    if (reported.agentLockState !== undefined) set('agent_lock_state', reported.agentLockState, 16);
+    return shape;
   }
 
   /** What enrollment writes besides the facts: identity details the registry lacks, when, the group. */
@@ -275,6 +284,7 @@ export class AgentRepository {
       `SELECT c.id, c.action, c.payload, c.requested_at, c.delivered_at FROM device_commands c
         WHERE c.device_id = $1 AND c.status = 'pending' AND c.deliver_after <= $2 ORDER BY c.id`,
       [deviceId, now],
+      { name: 'agent_deliverable' },
     );
     return res.rows.map((r) => ({ ...r, id: Number(r.id) }));
   }

@@ -107,9 +107,13 @@ export function agentRouter(service: AgentService, metrics: AgentMetrics, limits
   );
 
   router.post('/checkin', bearer, perDevice, async (req, res, next) => {
-    // The agent hanging up ends its wait (and frees the long poll).
+    // The agent hanging up ends its wait (and frees the long poll). A connection closing after the
+    // answer went out is no hang-up: aborting then would build an AbortError (a DOMException with
+    // its stack) for every check-in, 2 % of the server's time under load.
     const hangUp = new AbortController();
-    res.on('close', () => hangUp.abort());
+    res.on('close', () => {
+      if (!res.writableFinished) hangUp.abort();
+    });
     try {
       await route({ body: checkinBody }, async ({ body }) => {
         const { answer } = await service.checkin(res.locals.deviceToken!, body, requestOf(req), hangUp.signal);

@@ -7,12 +7,28 @@ export interface QueryResult<T = Row> {
   rowCount: number;
 }
 
+/** How one statement is sent. */
+export interface QueryOptions {
+  /**
+   * A named prepared statement: on PostgreSQL each pooled connection parses and plans it once,
+   * the first time, and reuses that afterwards (the hot statements of the device side). One name,
+   * one SQL text, always; at most 63 characters. PGlite, one connection in this process, ignores it.
+   */
+  name?: string;
+}
+
 /** Anything that runs SQL: the database itself or an open transaction. */
 export interface Queryable {
   /** One parameterised statement ($1, $2 …). */
-  query<T = Row>(sql: string, params?: readonly unknown[]): Promise<QueryResult<T>>;
+  query<T = Row>(sql: string, params?: readonly unknown[], options?: QueryOptions): Promise<QueryResult<T>>;
   /** One or more statements without parameters (migrations). */
   exec(sql: string): Promise<void>;
+  /**
+   * Bulk load: `COPY target FROM …` (text format) of `chunks`, lines of tab-separated values,
+   * `target` being `table (column, …)`. PostgreSQL streams them (COPY FROM STDIN), PGlite reads
+   * them as one blob. Returns the rows loaded. Optional: a wrapper of a Queryable may lack it.
+   */
+  copyFrom?(target: string, chunks: Iterable<string>): Promise<number>;
 }
 
 /**

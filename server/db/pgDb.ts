@@ -1,5 +1,8 @@
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 import pg from 'pg';
-import type { Db, Queryable, QueryResult, Row } from './Db';
+import { from as copyFromStdin } from 'pg-copy-streams';
+import type { Db, Queryable, QueryOptions, QueryResult, Row } from './Db';
 import { TYPE_IDS, parseInt8 } from './Db';
 import { isConnectionError } from './connectionErrors';
 
@@ -20,12 +23,23 @@ const types = {
 
 function wrap(client: pg.Pool | pg.PoolClient): Queryable {
   return {
-    async query<T = Row>(sql: string, params?: readonly unknown[]): Promise<QueryResult<T>> {
-      const res = await client.query({ text: sql, values: params ? [...params] : [], types });
+    async query<T = Row>(sql: string, params?: readonly unknown[], options?: QueryOptions): Promise<QueryResult<T>> {
+      // A name makes pg prepare the statement once per connection (Parse), then only Bind/Execute it.
+      const res = await client.query({ text: sql, values: params ? [...params] : [], types, ...(options?.name ? { name: options.name } : {}) });
       return { rows: res.rows as T[], rowCount: res.rowCount ?? res.rows.length };
     },
     async exec(sql: string): Promise<void> {
       await client.query(sql);
+    },
+    async copyFrom(target: string, chunks: Iterable<string>): Promise<number> {
+      const conn = client instanceof pg.Pool ? await client.connect() : client;
+      try {
+        const stream = conn.query(copyFromStdin(`COPY ${target} FROM STDIN`));
+        await pipeline(Readable.from(chunks), stream);
+        return stream.rowCount;
+      } finally {
+        if (conn !== client) (conn as pg.PoolClient).release();
+      }
     },
   };
 }

@@ -11,6 +11,7 @@ export interface PgliteOptions {
   loadDataDir?: Blob | File;
 }
 
+/** A statement's name (QueryOptions) is not used: one connection, in this process, has nothing to share a plan with. */
 function wrap(conn: PGlite | Transaction): Queryable {
   return {
     async query<T = Row>(sql: string, params?: readonly unknown[]): Promise<QueryResult<T>> {
@@ -19,6 +20,10 @@ function wrap(conn: PGlite | Transaction): Queryable {
     },
     async exec(sql: string): Promise<void> {
       await conn.exec(sql);
+    },
+    async copyFrom(target: string, chunks: Iterable<string>): Promise<number> {
+      const res = await conn.query(`COPY ${target} FROM '/dev/blob'`, [], { blob: new Blob([...chunks]) });
+      return res.affectedRows ?? 0;
     },
   };
 }

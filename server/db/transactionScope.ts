@@ -1,5 +1,5 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
-import type { Db, Queryable, QueryResult, Row } from './Db';
+import type { Db, Queryable, QueryOptions, QueryResult, Row } from './Db';
 
 interface Scope {
   db: Db;
@@ -59,8 +59,8 @@ export function joinTransactions(db: Db): Db {
     get engine() {
       return db.engine;
     },
-    query<T = Row>(sql: string, params?: readonly unknown[]): Promise<QueryResult<T>> {
-      return target().query<T>(sql, params);
+    query<T = Row>(sql: string, params?: readonly unknown[], options?: QueryOptions): Promise<QueryResult<T>> {
+      return target().query<T>(sql, params, options);
     },
     exec(sql: string): Promise<void> {
       return target().exec(sql);

@@ -14,6 +14,8 @@ export interface AssetManifest {
   /** Page chunks keyed by the page's source path (`LazyPage.id`). */
   pages: Record<string, ScriptAsset>;
   favicon: string;
+  /** Bytes of each JavaScript file, by URL: the document preloads the largest first. */
+  bytes: Record<string, number>;
 }
 
 /** URL prefix of the hashed client files. */

@@ -4,7 +4,7 @@ import { StaticRouter } from 'react-router-dom';
 import type { PublicConfig } from '../../shared/contracts/publicConfig';
 import { App } from '../../client/app/App';
 import { Providers } from '../../client/app/Providers';
-import { makeStore } from '../../client/app/store';
+import { makeStore } from '../../client/app/makeStore';
 
 export interface RenderedApp {
   markup: string;

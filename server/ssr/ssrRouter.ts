@@ -7,12 +7,6 @@ import { renderDocument } from './document';
 import type { AssetManifest } from './manifest';
 import { renderApp } from './render';
 
-declare module 'express-serve-static-core' {
-  interface Locals {
-    cspNonce: string;
-  }
-}
-
 interface CachedPage {
   status: number;
   /** The document split where the nonce goes. */

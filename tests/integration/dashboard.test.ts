@@ -19,6 +19,7 @@ import { AGENT_CLOCK_MS, AgentClock } from '../../server/agent/agentClock';
 import { createLogger } from '../../server/logger';
 import { prng } from '../../server/db/seed/prng';
 import { adminApi, type AdminApi } from '../helpers/adminApi';
+import { activityCounts, activityRecount, factCounts, factCountsRecount } from '../helpers/counterRecounts';
 import { insertDevices, insertGroup, setPendingCommand, testImei, type DeviceFixture } from '../helpers/inventoryFixtures';
 import { createTestDb, testEngines, type TestDb } from '../helpers/testDb';
 
@@ -297,7 +298,9 @@ describe.each(testEngines())('dashboard API (%s)', (engine) => {
 
   test('the in-flight indexes cover exactly the statuses of a command in flight (shared/deviceStatus.ts)', async () => {
     const defs = (
-      await t.db.query<{ indexdef: string }>(`SELECT indexdef FROM pg_indexes WHERE indexname LIKE 'devices_in_flight_%' ORDER BY indexname`)
+      await t.db.query<{ indexdef: string }>(
+        `SELECT indexdef FROM pg_indexes WHERE schemaname = current_schema() AND indexname LIKE 'devices_in_flight_%' ORDER BY indexname`,
+      )
     ).rows.map((r) => r.indexdef);
     expect(defs).toHaveLength(3);
     for (const def of defs) {
@@ -342,32 +345,6 @@ describe.each(testEngines())('dashboard API (%s)', (engine) => {
     const carriers = ['Telcel', 'AT&T', null] as const;
     const live = async () =>
       (await t.db.query<{ id: number }>('SELECT id FROM devices WHERE deleted_at IS NULL ORDER BY id')).rows.map((r) => Number(r.id));
-
-    const facts = async () =>
-      (await t.db.query(`SELECT fact, device_type, value, brand, n::int AS n FROM device_fact_counts WHERE n <> 0 ORDER BY 1, 2, 3, 4`)).rows;
-    const factsRecount = async () =>
-      (
-        await t.db.query(
-          `SELECT f.fact, d.device_type, f.value, f.brand, count(*)::int AS n
-             FROM devices d
-             CROSS JOIN LATERAL (VALUES (1::smallint, coalesce(d.os_version, ''), ''), (2::smallint, coalesce(d.model, ''), coalesce(d.brand, '')),
-                                        (3::smallint, coalesce(d.agent_version, ''), ''), (4::smallint, coalesce(d.sim_carrier, ''), ''),
-                                        (5::smallint, coalesce(d.brand, ''), '')) AS f (fact, value, brand)
-            WHERE d.deleted_at IS NULL AND d.lifecycle NOT IN ('pre_enrolled', 'released')
-            GROUP BY 1, 2, 3, 4 ORDER BY 1, 2, 3, 4`,
-        )
-      ).rows;
-    const activity = async () => (await t.db.query(`SELECT hour, kind, key, n::int AS n FROM activity_hourly WHERE n <> 0 ORDER BY 1, 2, 3`)).rows;
-    // Events are history: commands are never deleted, each device enrolls once here.
-    const activityRecount = async () =>
-      (
-        await t.db.query(
-          `SELECT hour, kind, key, count(*)::int AS n FROM (
-             SELECT date_trunc('hour', requested_at, 'UTC') AS hour, 1 AS kind, action AS key FROM device_commands
-             UNION ALL SELECT date_trunc('hour', enrolled_at, 'UTC'), 2, device_type FROM devices WHERE enrolled_at IS NOT NULL
-           ) e GROUP BY 1, 2, 3 ORDER BY 1, 2, 3`,
-        )
-      ).rows;
 
     const ops: ((step: number) => Promise<void>)[] = [
       // Fixtures of any lifecycle and facts (several rows in one statement through the fixture loop).
@@ -485,9 +462,9 @@ describe.each(testEngines())('dashboard API (%s)', (engine) => {
 
     for (let step = 0; step < 60; step++) {
       await pick(ops)(step);
-      expect([step, await facts()]).toEqual([step, await factsRecount()]);
+      expect([step, await factCounts(t.db)]).toEqual([step, await factCountsRecount(t.db)]);
       expect([step, await pending()]).toEqual([step, await pendingRecount()]);
-      expect([step, await activity()]).toEqual([step, await activityRecount()]);
+      expect([step, await activityCounts(t.db)]).toEqual([step, await activityRecount(t.db)]);
       if (step % 10 === 9) {
         // Some devices go quiet, then the clock counts them.
         await t.db.query(`UPDATE devices SET last_seen_at = now() - interval '5 days' WHERE id % 3 = $1 AND last_seen_at IS NOT NULL`, [step % 3]);

@@ -63,6 +63,14 @@ describe('HTTP behaviour', () => {
     const { app } = await buildTestApp(t.db);
     const res = await request(app).get('/dashboard').set('Accept-Encoding', 'gzip').expect(200);
     expect(res.headers['content-encoding']).toBe('gzip');
+    const br = await request(app).get('/dashboard').set('Accept-Encoding', 'br;q=1, gzip;q=0.5').expect(200);
+    expect(br.headers['content-encoding']).toBe('br');
+    // A refused encoding is negotiated by compression(), not by the fast path.
+    const refused = await request(app).get('/dashboard').set('Accept-Encoding', 'gzip;q=0, identity').expect(200);
+    expect(refused.headers['content-encoding']).toBeUndefined();
+    const plain = await request(app).get('/dashboard').set('Accept-Encoding', 'identity').expect(200);
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(plain.text).toContain('<div id="root">');
   });
 
   test('request id: an incoming x-request-id is kept, otherwise one is generated', async () => {

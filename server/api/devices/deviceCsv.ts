@@ -323,7 +323,12 @@ export type ExportRecord = [
   createdAt: string,
 ];
 
-/** One export line per device, with the Spanish labels of the type, status and lock type, the dates in `zone`. */
+/**
+ * One export line per device, with the Spanish labels of the type, status and lock type, the dates
+ * in `zone`. The export is written by the database with the same bytes (deviceExportSql.ts, held
+ * equal by tests/integration/deviceExportCsv.test.ts); this writer serves a zone the database
+ * writes otherwise.
+ */
 export function exportLines(records: readonly ExportRecord[], zone: CsvZone = csvZone()): string {
   return csvLines(
     records.map((r) => {

@@ -229,17 +229,22 @@ export function deviceWhere(filter: DeviceFilter, cutoff: Date, where = new SqlW
       where.add(`(d.imei LIKE ${prefix} OR d.imei2 LIKE ${prefix} OR lower(d.serial) LIKE ${prefix} OR lower(d.credit_reference) LIKE ${prefix})`);
     } else {
       // The input's rule (ñ removed, §5), then every word (space-separated) must be found, folded
-      // as the stored text is. A word with a digit, or without letters, is a substring of the
-      // folded search_text (migration 0011, trigram index devices_search): serials, credit
-      // references. Any other word is searched by its runs of letters, each the beginning of a
-      // word of the serial, customer name or credit reference (migration 0014, GIN index
-      // devices_search_words): 'garc' finds 'García', 'arcia' does not.
+      // as the stored text is, in the device's row of device_search (migration 0016: the searched
+      // text lives apart from the device row, so status writes never touch its indexes). A word
+      // with a digit, or without letters, is a substring of the folded search_text (migration
+      // 0011, trigram index device_search_text): serials, credit references. Any other word is
+      // searched by its runs of letters, each the beginning of a word of the serial, customer name
+      // or credit reference (migration 0014, GIN index device_search_words): 'garc' finds
+      // 'García', 'arcia' does not. One semi-join: the planner reads the sort's index and probes
+      // the key (common words) or gathers the matches through the search indexes (few).
+      const found: string[] = [];
       const words: string[] = [];
       for (const token of text.replace(/[ñÑ]/g, '').split(/\s+/)) {
         if (/\p{L}/u.test(token) && !/\p{N}/u.test(token)) words.push(token);
-        else if (token) where.add(`d.search_text LIKE search_fold(${where.param(`%${likeEscape(token)}%`)})`);
+        else if (token) found.push(`s.search_text LIKE search_fold(${where.param(`%${likeEscape(token)}%`)})`);
       }
-      if (words.length) where.add(`d.search_words @@ search_words_query(${where.param(words.join(' '))})`);
+      if (words.length) found.push(`s.search_words @@ search_words_query(${where.param(words.join(' '))})`);
+      if (found.length) where.add(`d.id IN (SELECT s.device_id FROM device_search s WHERE ${found.join(' AND ')})`);
     }
   }
   return where;

@@ -3,6 +3,7 @@ import { DEVICE_STATUS, findStatusFilter, type DeviceStatusCode } from '../../..
 import { OFFLINE_OVERLAID, statusSql } from '../../../shared/deviceStatus';
 import type { Queryable } from '../../db/Db';
 import type { ExportRecord } from './deviceCsv';
+import { exportLineSql, instantSql, zoneJoinSql } from './deviceExportSql';
 import { DEVICE_COLUMNS, DEVICE_JOINS, SqlWhere, deviceWhere, inFlightSql, toDevice, type DeviceRow } from './deviceQueries';
 
 /**
@@ -74,12 +75,7 @@ export interface DeviceForEdit {
 export class DevicesRepository {
   constructor(private readonly db: Queryable) {}
 
-  /**
-   * One page of the filtered list. `gather`: the matches are gathered first (through the indexes of
-   * the filter, the search's word index for a text search) and sorted, instead of reading the
-   * sort's index until the page is full, which the planner prefers even when few devices match
-   * (DevicesService.list decides).
-   */
+  /** One page of the filtered list. `gather`: as listGathered. */
   async list(
     filter: DeviceFilter,
     cutoff: Date,
@@ -89,17 +85,48 @@ export class DevicesRepository {
     offset: number,
     gather = false,
   ): Promise<Device[]> {
+    if (gather) return (await this.listGathered(filter, cutoff, sort, order, limit, offset)).data;
     const w = deviceWhere(filter, cutoff);
-    const page = `ORDER BY ${orderBy(sort, order)} LIMIT ${w.param(limit)} OFFSET ${w.param(offset)}`;
+    // The page's keys first, then its rows: the rows the offset skips are read from the index of
+    // the sort and filter alone (an index-only scan when it holds every column the filter reads),
+    // and only the page's rows are fetched and joined. The IMEI sort pages by the IMEI alone,
+    // unique among live devices (its indexes do not hold the id).
+    const key = sort === 'imei' ? 'imei' : 'id';
+    const keyOrder = sort === 'imei' ? `d.imei ${order === 'asc' ? 'ASC' : 'DESC'}` : orderBy(sort, order);
     const res = await this.db.query<DeviceRow>(
-      gather
-        ? `WITH m AS MATERIALIZED (SELECT d.id, ${SORT_COLUMNS} FROM devices d ${w}),
-                p AS (SELECT d.id FROM m d ${page})
-           SELECT ${DEVICE_COLUMNS} FROM p JOIN devices d ON d.id = p.id ${DEVICE_JOINS} ORDER BY ${orderBy(sort, order)}`
-        : `SELECT ${DEVICE_COLUMNS} FROM devices d ${DEVICE_JOINS} ${w} ${page}`,
+      `SELECT ${DEVICE_COLUMNS}
+         FROM (SELECT d.${key} FROM devices d ${w} ORDER BY ${keyOrder} LIMIT ${w.param(limit)} OFFSET ${w.param(offset)}) p
+         JOIN devices d ON d.${key} = p.${key}${key === 'imei' ? ' AND d.deleted_at IS NULL' : ''} ${DEVICE_JOINS}
+        ORDER BY ${orderBy(sort, order)}`,
       w.params,
     );
     return res.rows.map((r) => toDevice(r, cutoff));
+  }
+
+  /**
+   * One page of the filtered list from its matches gathered first (through the indexes of the
+   * filter, the search's word index for a text search) and sorted, instead of reading the sort's
+   * index until the page is full, which the planner prefers even when few devices match
+   * (DevicesService.list decides). `matches`: how many devices matched, exact (the gathered set
+   * is all of them); unknown when the page is past the last match.
+   */
+  async listGathered(
+    filter: DeviceFilter,
+    cutoff: Date,
+    sort: DeviceSort,
+    order: 'asc' | 'desc',
+    limit: number,
+    offset: number,
+  ): Promise<{ data: Device[]; matches: number | undefined }> {
+    const w = deviceWhere(filter, cutoff);
+    const res = await this.db.query<DeviceRow & { matches: string | number }>(
+      `WITH m AS MATERIALIZED (SELECT d.id, ${SORT_COLUMNS} FROM devices d ${w}),
+            p AS (SELECT d.id FROM m d ORDER BY ${orderBy(sort, order)} LIMIT ${w.param(limit)} OFFSET ${w.param(offset)})
+       SELECT ${DEVICE_COLUMNS}, (SELECT count(*) FROM m) AS matches FROM p JOIN devices d ON d.id = p.id ${DEVICE_JOINS}
+        ORDER BY ${orderBy(sort, order)}`,
+      w.params,
+    );
+    return { data: res.rows.map((r) => toDevice(r, cutoff)), matches: res.rows[0] === undefined ? undefined : Number(res.rows[0].matches) };
   }
 
   /** The number of matching devices, counting no further than `cap` (then `cap` is answered). */
@@ -264,5 +291,49 @@ export class DevicesRepository {
     );
     const rows = res.rows[0]?.rows;
     return rows ? (JSON.parse(rows) as ExportRecord[]) : [];
+  }
+
+  /**
+   * The export lines (exportLineSql, CRLF after each) of the matching devices with an id above
+   * `afterId`, in id order (keyset iteration), as one text: the database writes the CSV, Node
+   * only sends it. `tz`: the zone of the dates (UTC without one). `count` < `limit`: the last batch.
+   */
+  async exportCsvBatch(
+    filter: DeviceFilter,
+    cutoff: Date,
+    afterId: number,
+    limit: number,
+    tz?: string,
+  ): Promise<{ csv: string; lastId: number; count: number }> {
+    const w = deviceWhere(filter, cutoff);
+    w.add(`d.id > ${w.param(afterId)}`);
+    const { line, join } = exportLineSql(w, w.param(cutoff), tz === undefined ? undefined : `${w.param(tz)}::text`);
+    const res = await this.db.query<{ csv: string | null; last: string | number | null; n: string | number }>(
+      `SELECT string_agg(s.line, E'\\r\\n' ORDER BY s.id) AS csv, max(s.id) AS last, count(*) AS n
+         FROM (SELECT d.id, ${line} AS line
+                 FROM (SELECT * FROM devices d ${w} ORDER BY d.id LIMIT ${w.param(limit)}) d
+                 LEFT JOIN device_groups g ON g.id = d.group_id ${join}) s`,
+      w.params,
+    );
+    const row = res.rows[0]!;
+    const count = Number(row.n);
+    return { csv: count > 0 ? `${row.csv}\r\n` : '', lastId: Number(row.last ?? afterId), count };
+  }
+
+  /**
+   * These instants as the export writes them in the zone `tz` (instantSql), or undefined when the
+   * database does not know the zone.
+   */
+  async instantsIn(tz: string, instants: readonly Date[]): Promise<string[] | undefined> {
+    try {
+      const res = await this.db.query<{ at: string }>(
+        `SELECT ${instantSql('u.at', 0)} AS at FROM unnest($1::timestamptz[]) WITH ORDINALITY AS u(at, n) ${zoneJoinSql(['u.at'], '$2::text')}
+          ORDER BY u.n`,
+        [instants.map((d) => d.toISOString()), tz],
+      );
+      return res.rows.map((r) => r.at);
+    } catch {
+      return undefined;
+    }
   }
 }

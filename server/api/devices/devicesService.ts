@@ -18,7 +18,7 @@ import { transaction } from '../../db/transactionScope';
 import { AppError } from '../../errors';
 import { csvZone } from '../../audit/csv';
 import { exportHeader, exportLines, importTemplate, invalidRows, markTaken, readImportCsv, validateImportRows } from './deviceCsv';
-import { isDigitSearch, type InventorySettings } from './deviceQueries';
+import type { InventorySettings } from './deviceQueries';
 import { DevicesRepository } from './devicesRepository';
 
 /**
@@ -101,10 +101,20 @@ export class DevicesService {
     // migration 0014) decides how the page is read. Few matches are gathered through the word
     // index and sorted; the planner alone would read the sort's index until the page is full, far
     // too many rows when the matches are a few thousand (docs/benchmarks.md, 2026-11-24).
-    const estimate = filter.search !== undefined && !isDigitSearch(filter.search) ? await repo.estimate(filter, cutoff) : undefined;
-    const gather = estimate !== undefined && estimate <= SEARCH_GATHER_MAX;
+    // A search of digits likewise (IMEI prefixes: the planner reads the sort's index past
+    // thousands of rows when the prefix's devices are old ones; its ranges gather them at once).
+    const estimate = filter.search !== undefined ? await repo.estimate(filter, cutoff) : undefined;
+    const offset = (q.page - 1) * q.perPage;
+    if (estimate !== undefined && estimate <= SEARCH_GATHER_MAX) {
+      // The gathered matches are all of them: their number is the total (one statement), shown as
+      // exact up to EXACT_COUNT_CAP as any bounded count is, and flagged above it as before.
+      const page = await repo.listGathered(filter, cutoff, q.sort, q.order, q.perPage, offset);
+      if (page.matches !== undefined) return { data: page.data, total: page.matches, totalIsEstimate: page.matches > EXACT_COUNT_CAP };
+      const total = await this.total(repo, filter, cutoff, estimate);
+      return { data: page.data, total: total.n, totalIsEstimate: total.estimate };
+    }
     const [data, total] = await Promise.all([
-      repo.list(filter, cutoff, q.sort, q.order, q.perPage, (q.page - 1) * q.perPage, gather),
+      repo.list(filter, cutoff, q.sort, q.order, q.perPage, offset),
       this.total(repo, filter, cutoff, estimate),
     ]);
     return { data, total: total.n, totalIsEstimate: total.estimate };
@@ -117,6 +127,9 @@ export class DevicesService {
   private async total(repo: DevicesRepository, filter: DeviceFilter, cutoff: Date, estimate?: number): Promise<{ n: number; estimate: boolean }> {
     const counted = await repo.countFromCounters(filter);
     if (counted !== undefined) return { n: counted, estimate: false };
+    // A search of words estimated far above the cap (its page is read in the order of the sort):
+    // the estimate, without counting (the words' statistics are right; migration 0014).
+    if (estimate !== undefined && estimate > SEARCH_GATHER_MAX) return { n: Math.round(estimate), estimate: true };
     const n = await repo.countUpTo(filter, cutoff, EXACT_COUNT_CAP + 1);
     if (n <= EXACT_COUNT_CAP) return { n, estimate: false };
     return { n: Math.max(EXACT_COUNT_CAP + 1, Math.round(estimate ?? (await repo.estimate(filter, cutoff)))), estimate: true };
@@ -254,9 +267,24 @@ export class DevicesService {
   }
 
   /**
+   * Whether the database writes the dates of `tz` as Node does (csvZone): a zone name (never an
+   * offset, which PostgreSQL reads with the opposite sign) the database knows, with the same
+   * offsets now, half a year ago and a year ago (a database with older zone rules is not used).
+   */
+  private async zoneInSql(repo: DevicesRepository, tz: string, now: Date): Promise<boolean> {
+    if (!/^[A-Za-z][A-Za-z0-9_/+-]*$/.test(tz)) return false;
+    const zone = csvZone(tz);
+    const probes = [0, 182, 365].map((days) => new Date(now.getTime() - days * 86_400_000));
+    const written = await repo.instantsIn(tz, probes);
+    return written !== undefined && probes.every((at, i) => zone.instant(at) === written[i]);
+  }
+
+  /**
    * Records the export (its own small transaction), then hands out the whole filtered set in
-   * id order, EXPORT_BATCH devices per query (keyset: constant memory and cost per batch). The
-   * dates are written in the zone `tz` (the browser's), UTC without one.
+   * id order, EXPORT_BATCH devices per query (keyset: constant memory and cost per batch), each
+   * batch written as CSV by the database (DevicesRepository.exportCsvBatch) while the previous
+   * one is sent. The dates are written in the zone `tz` (the browser's), UTC without one; a zone
+   * the database does not know is written by Node (exportLines), as the same text.
    */
   async export(actor: AuditActor, q: DeviceFilter, tz?: string): Promise<CsvDownload> {
     const filter = filterOf(q);
@@ -265,8 +293,24 @@ export class DevicesService {
     await transaction(this.db, (tx) => record(tx, { actor, entity: 'device', action: 'export', detail: JSON.stringify(filter) }));
     const repo = new DevicesRepository(this.db);
     const zone = csvZone(tz);
-    async function* chunks(): AsyncGenerator<string> {
-      yield exportHeader(zone);
+    const inSql = tz === undefined || (await this.zoneInSql(repo, tz, now));
+    async function* written(): AsyncGenerator<string> {
+      // The next batch is read while this one is sent (a reader that stops leaves it unread:
+      // its failure then is nobody's, hence the catch; awaiting it still throws).
+      const read = (after: number) => {
+        const batch = repo.exportCsvBatch(filter, cutoff, after, EXPORT_BATCH, tz);
+        batch.catch(() => undefined);
+        return batch;
+      };
+      let next = read(0);
+      for (;;) {
+        const batch = await next;
+        if (batch.count === EXPORT_BATCH) next = read(batch.lastId);
+        if (batch.count > 0) yield batch.csv;
+        if (batch.count < EXPORT_BATCH) return;
+      }
+    }
+    async function* lines(): AsyncGenerator<string> {
       let after = 0;
       for (;;) {
         const batch = await repo.exportBatch(filter, cutoff, after, EXPORT_BATCH);
@@ -274,6 +318,10 @@ export class DevicesService {
         if (batch.length < EXPORT_BATCH) return;
         after = batch[batch.length - 1]![0];
       }
+    }
+    async function* chunks(): AsyncGenerator<string> {
+      yield exportHeader(zone);
+      yield* inSql ? written() : lines();
     }
     return { fileName: M.csv.exportFileName(now.toISOString().slice(0, 10)), chunks: chunks() };
   }

@@ -13,6 +13,8 @@ import m0012 from './0012_agent_settings.sql';
 import m0013 from './0013_dashboard.sql';
 import m0014 from './0014_search_words.sql';
 import m0015 from './0015_integration.sql';
+import m0016 from './0016_device_search.sql';
+import m0017 from './0017_last_seen_triggers.sql';
 
 export interface Migration {
   /** The file name without `.sql`: a four-digit number, an underscore, a name. */
@@ -37,4 +39,6 @@ export const migrations: readonly Migration[] = [
   { id: '0013_dashboard', sql: m0013 },
   { id: '0014_search_words', sql: m0014 },
   { id: '0015_integration', sql: m0015 },
+  { id: '0016_device_search', sql: m0016 },
+  { id: '0017_last_seen_triggers', sql: m0017 },
 ];

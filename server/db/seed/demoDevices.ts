@@ -221,10 +221,11 @@ function demoImei(prefix: string, n: number, salt: number): string {
  * The demo devices, `batchSize` at a time: ≈80 % smartphones, ≈20 % TVs; most operating and
  * active, seen in the last 24 h; ≈12 % locked (the four lock types); ≈8 % offline (last seen 4–30
  * days ago); some pre-enrolled, enrolling, released, failed, suspended, with a command in flight.
- * Deterministic for a given (count, seed, now).
+ * Deterministic for a given (count, seed, now, start). `start` numbers the devices from there: the
+ * IMEIs of one seed never repeat across ranges that do not overlap (the attributes are drawn anew).
  */
-export function* demoDeviceRows(count: number, seed = 2026, now = new Date(), batchSize = 5_000): Generator<DemoDeviceRow[]> {
-  const rnd = prng(seed);
+export function* demoDeviceRows(count: number, seed = 2026, now = new Date(), batchSize = 5_000, start = 0): Generator<DemoDeviceRow[]> {
+  const rnd = prng(start === 0 ? seed : seed ^ Math.imul(start, 0x9e3779b1));
   const pick = <T>(xs: readonly T[]): T => xs[Math.floor(rnd() * xs.length)]!;
   const weighted = <T extends { weight: number }>(xs: readonly T[]): T => {
     let r = rnd();
@@ -239,7 +240,7 @@ export function* demoDeviceRows(count: number, seed = 2026, now = new Date(), ba
   const salt = Math.floor(prng(seed ^ 0x5eed)() * 1_000_000_000);
   const t = now.getTime();
   let batch: DemoDeviceRow[] = [];
-  for (let i = 0; i < count; i++) {
+  for (let i = start; i < start + count; i++) {
     const tv = rnd() < 0.2;
     const maker = weighted(tv ? TVS : PHONES);
     let profile: Profile = 'active';
@@ -434,11 +435,20 @@ export async function insertDemoBatch(q: Queryable, rows: readonly DemoDeviceRow
       randomBytes(32 * rows.length),
     ],
   );
-  await insertDemoHistory(
+  await insertDemoCommands(
     q,
     inserted.rows.map((r) => r.id),
+    inserted.rows.filter((r) => r.pending).map((r) => r.id),
+    now,
   );
-  const pendingIds = inserted.rows.filter((r) => r.pending).map((r) => r.id);
+}
+
+/**
+ * The commands of newly inserted demo devices: their 30 days of history, and the command each
+ * device of `pendingIds` (those with a pending action) waits for.
+ */
+export async function insertDemoCommands(q: Queryable, ids: readonly number[], pendingIds: readonly number[], now: Date): Promise<void> {
+  await insertDemoHistory(q, ids);
   if (pendingIds.length === 0) return;
   // The command each in-flight device waits for (a RELEASE waits out its cancellation window).
   await q.query(

@@ -1,4 +1,4 @@
-import { onlyDefaults } from './store';
+import { onlyDefaults } from './persistUi';
 
 describe('onlyDefaults (what the persisted UI preferences skip writing)', () => {
   test('the state redux-persist writes on a fresh page, the menu expanded, is the defaults', () => {

@@ -1,0 +1,211 @@
+/**
+ * The check-in's last-seen write and the statement triggers of `devices` (migration 0017): each
+ * trigger first asks whether a row changed a column it reads and stops there when none did.
+ * After last-seen writes, reported facts that move (OS, agent version, carrier), status changes
+ * through the agent and the portal, and multi-row updates where rows trade values, every counter
+ * (device_counts, device_fact_counts, activity_hourly) equals a recount, and the outbox gets an
+ * event for a status change and none for a last-seen write. Also the named statements of the
+ * check-in: prepared once per connection on PostgreSQL, accepted and ignored by PGlite.
+ */
+import { createHash } from 'node:crypto';
+import request from 'supertest';
+import type { ActionResult } from '../../shared/contracts/deviceActions';
+import type { Device } from '../../shared/contracts/devices';
+import type { EnrollmentTokenCreated } from '../../shared/contracts/enrollment';
+import type { CheckinResponse, EnrollResponse } from '../../shared/contracts/agent';
+import { AgentRepository } from '../../server/agent/agentRepository';
+import { createPgDb } from '../../server/db/pgDb';
+import { adminApi, type AdminApi } from '../helpers/adminApi';
+import { activityCounts, activityRecount, deviceCounts, deviceCountsRecount, factCounts, factCountsRecount } from '../helpers/counterRecounts';
+import { testImei } from '../helpers/inventoryFixtures';
+import { createTestDb, testEngines, type TestDb } from '../helpers/testDb';
+
+describe.each(testEngines())('check-in writes and the counters of devices on %s', (engine) => {
+  let t: TestDb;
+  let api: AdminApi;
+  let admin: Record<string, string>;
+  let groupId: number;
+  let otherGroupId: number;
+  let serial = 0;
+
+  const app = () => api.ta.app;
+  const portal = (method: 'get' | 'post', path: string) => request(app())[method](`/api/v5${path}`).set(admin);
+  const checkin = (token: string, body: Record<string, unknown> = {}) =>
+    request(app()).post('/agent/v1/checkin').set('Authorization', `Bearer ${token}`).send(body);
+  const ack = (token: string, id: number) => request(app()).post(`/agent/v1/commands/${id}/ack`).set('Authorization', `Bearer ${token}`).send({});
+
+  const counts = () => deviceCounts(t.db);
+  const facts = () => factCounts(t.db);
+  const activity = () => activityCounts(t.db);
+  async function expectConsistent(): Promise<void> {
+    expect(await counts()).toEqual(await deviceCountsRecount(t.db));
+    expect(await facts()).toEqual(await factCountsRecount(t.db));
+    expect(await activity()).toEqual(await activityRecount(t.db));
+  }
+  const events = async () =>
+    (await t.db.query<{ type: string; order_key: number }>('SELECT type, order_key FROM webhook_events ORDER BY id')).rows.map(
+      (r) => `${r.type} ${Number(r.order_key)}`,
+    );
+  /** Makes the device's next check-in record its last-seen time (it is older than the write interval). */
+  const stale = (id: number) => t.db.query(`UPDATE devices SET last_seen_at = now() - interval '10 minutes' WHERE id = $1`, [id]);
+  const lastSeen = async (id: number) => (await t.db.query<{ s: Date }>('SELECT last_seen_at AS s FROM devices WHERE id = $1', [id])).rows[0]!.s;
+
+  async function enrolledDevice(group: number): Promise<{ id: number; token: string }> {
+    const imei = testImei(8100 + ++serial);
+    const created = await portal('post', '/devices').send({ imei, deviceType: 1, brand: 'Motorola', model: 'Moto G24', groupId: group });
+    expect(created.status).toBe(201);
+    const qr = await portal('post', '/enrollment-tokens').send({ groupId: group });
+    const res = await request(app())
+      .post('/agent/v1/enroll')
+      .send({
+        enrollmentToken: (qr.body as EnrollmentTokenCreated).shortCode.toLowerCase(),
+        imei,
+        deviceType: 1,
+        osVersion: '14',
+        agentVersion: '2.4.1',
+      });
+    expect(res.status).toBe(201);
+    return { id: (created.body as Device).id, token: (res.body as EnrollResponse).deviceToken };
+  }
+
+  beforeAll(async () => {
+    t = await createTestDb(engine);
+    api = await adminApi(t.db);
+    admin = await api.headersOf('admin@demo.local');
+    groupId = ((await portal('post', '/groups').send({ name: 'Sucursal Contadores' })).body as { id: number }).id;
+    otherGroupId = ((await portal('post', '/groups').send({ name: 'Sucursal Otra' })).body as { id: number }).id;
+  }, 60_000);
+  afterAll(async () => {
+    await api?.ta.app.jobRunner.stop();
+    await api?.ta.app.agent.stop();
+    await t?.dispose();
+  });
+
+  test('last-seen writes move no counter and write no event; reported facts and status changes move them exactly', async () => {
+    const webhook = await portal('post', '/webhooks').send({
+      name: 'Estados',
+      url: 'https://hooks.acreedor.example/estado',
+      events: ['device.status_changed', 'device.enrolled'],
+      enabled: true,
+    });
+    expect(webhook.status).toBe(201);
+    const a = await enrolledDevice(groupId);
+    const b = await enrolledDevice(otherGroupId);
+    expect((await checkin(a.token)).status).toBe(200); // first check-in: enrolado (facts move)
+    expect((await checkin(b.token)).status).toBe(200);
+    await expectConsistent();
+    const before = await events();
+    expect(before).toEqual(expect.arrayContaining([`device.enrolled ${a.id}`, `device.status_changed ${a.id}`]));
+
+    // A last-seen write alone (the one-statement refresh): the time moves, nothing else does.
+    await stale(a.id);
+    const old = await lastSeen(a.id);
+    expect((await checkin(a.token, { batteryLevel: 40 })).status).toBe(200);
+    expect((await lastSeen(a.id)).getTime()).toBeGreaterThan(old.getTime());
+    await expectConsistent();
+    expect(await events()).toEqual(before);
+
+    // Reported facts that move (same refresh statement): the fact counters follow, device_counts does not move.
+    const deviceCounts = await counts();
+    await stale(b.id);
+    expect((await checkin(b.token, { osVersion: '15', agentVersion: '2.5.0', sim: { iccid: '8952020012345678902', carrier: 'AT&T' } })).status).toBe(
+      200,
+    );
+    expect((await checkin(b.token, { osVersion: '16', sim: { iccid: '8952020012345678902', carrier: 'Movistar' } })).status).toBe(200);
+    expect(await facts()).toEqual(expect.arrayContaining([expect.objectContaining({ fact: 1, value: '16', n: 1 })]));
+    await expectConsistent();
+    expect(await counts()).toEqual(deviceCounts);
+    expect(await events()).toEqual(before);
+
+    // A status change through the portal and the agent: counted, and one event each.
+    const lock = (await portal('post', `/devices/${a.id}/actions`).send({ action: 0, lockType: 'PorCredito' })).body as ActionResult;
+    await expectConsistent();
+    const delivered = (await checkin(a.token)).body as CheckinResponse;
+    expect(delivered.commands.map((c) => c.id)).toEqual([lock.command!.id]);
+    expect((await ack(a.token, lock.command!.id)).status).toBe(200);
+    await expectConsistent();
+    const after = await events();
+    expect(after.slice(before.length)).toEqual([`device.status_changed ${a.id}`, `device.status_changed ${a.id}`]);
+
+    // Several rows in one statement where two trade their group and lock state (the totals per
+    // key stay, the rows do not), then a last-seen write over both.
+    await t.db.query(
+      `UPDATE devices SET group_id = CASE id WHEN $1 THEN $4::int ELSE $3::int END,
+              lock_state = CASE id WHEN $1 THEN 'active' ELSE 'locked' END, lock_type = CASE id WHEN $1 THEN NULL ELSE 'PorCredito' END
+        WHERE id IN ($1, $2)`,
+      [a.id, b.id, groupId, otherGroupId],
+    );
+    await expectConsistent();
+    await t.db.query('UPDATE devices SET last_seen_at = now(), battery_level = 55 WHERE id IN ($1, $2)', [a.id, b.id]);
+    await expectConsistent();
+    expect((await events()).length).toBeGreaterThan(after.length);
+    // Soft delete through a plain update, then a last-seen write on the deleted row.
+    const n = (await events()).length;
+    await t.db.query('UPDATE devices SET deleted_at = now() WHERE id = $1', [b.id]);
+    await expectConsistent();
+    expect((await events()).slice(n)).toEqual([`device.status_changed ${b.id}`]);
+    await t.db.query('UPDATE devices SET last_seen_at = now() WHERE id = $1', [b.id]);
+    await expectConsistent();
+    expect(await events()).toHaveLength(n + 1);
+  });
+
+  test('an agent hanging up ends its long poll (the server stops waiting)', async () => {
+    const c = await enrolledDevice(groupId);
+    expect((await checkin(c.token)).status).toBe(200);
+    const server = app().listen(0, '127.0.0.1');
+    await new Promise((r) => server.once('listening', r));
+    try {
+      const { port } = server.address() as { port: number };
+      const url = `http://127.0.0.1:${port}/agent/v1/checkin`;
+      const headers = { authorization: `Bearer ${c.token}`, 'content-type': 'application/json' };
+      const waiters = app().agent.waiters;
+      // Answered at once (wait 0) on a keep-alive connection: nothing is left waiting.
+      expect((await fetch(url, { method: 'POST', headers, body: JSON.stringify({ wait: 0 }) })).status).toBe(200);
+      expect(waiters.size).toBe(0);
+      // A long poll, then the agent hangs up: the server stops waiting long before its 20 s.
+      const hangUp = new AbortController();
+      const poll = fetch(url, { method: 'POST', headers, body: JSON.stringify({ wait: 20 }), signal: hangUp.signal }).catch((e: unknown) => e);
+      for (let i = 0; i < 100 && waiters.size === 0; i++) await new Promise((r) => setTimeout(r, 20));
+      expect(waiters.size).toBe(1);
+      hangUp.abort();
+      expect(await poll).toMatchObject({ name: 'AbortError' });
+      for (let i = 0; i < 100 && waiters.size > 0; i++) await new Promise((r) => setTimeout(r, 20));
+      expect(waiters.size).toBe(0);
+    } finally {
+      server.closeAllConnections();
+      await new Promise((r) => server.close(r));
+    }
+  });
+
+  test('the check-in read and the last-seen write are named statements: prepared once per connection on PostgreSQL', async () => {
+    const c = await enrolledDevice(groupId);
+    const hash = createHash('sha256').update(c.token).digest();
+    if (engine === 'pglite') {
+      // The name is accepted and ignored: the same answers as an unnamed statement.
+      const repo = new AgentRepository(t.db);
+      expect((await repo.checkinByToken(hash, new Date()))?.id).toBe(c.id);
+      await repo.refresh(c.id, { lastSeenAt: new Date(), batteryLevel: 12 });
+      expect((await t.db.query('SELECT battery_level FROM devices WHERE id = $1', [c.id])).rows).toEqual([{ battery_level: 12 }]);
+      return;
+    }
+    // One connection on the test's schema, so that pg_prepared_statements is that connection's.
+    const schema = (await t.db.query<{ s: string }>('SELECT current_schema() AS s')).rows[0]!.s;
+    const one = createPgDb({ connectionString: process.env.TEST_DATABASE_URL!, max: 1, searchPath: `${schema},public` });
+    try {
+      const repo = new AgentRepository(one);
+      for (let i = 0; i < 3; i++) {
+        expect((await repo.checkinByToken(hash, new Date()))?.id).toBe(c.id);
+        await repo.refresh(c.id, { lastSeenAt: new Date(), batteryLevel: 20 + i });
+      }
+      await repo.refresh(c.id, { lastSeenAt: new Date(), osVersion: '15', batteryLevel: 30 });
+      await one.transaction((tx) => new AgentRepository(tx).checkinByToken(hash, new Date()));
+      const prepared = (await one.query<{ name: string }>('SELECT name FROM pg_prepared_statements ORDER BY name')).rows.map((r) => r.name);
+      expect(prepared).toEqual(['agent_checkin', 'agent_refresh_8', 'agent_refresh_9']);
+      expect((await one.query('SELECT battery_level, os_version FROM devices WHERE id = $1', [c.id])).rows).toEqual([
+        { battery_level: 30, os_version: '15' },
+      ]);
+    } finally {
+      await one.close();
+    }
+  });
+});
