@@ -477,6 +477,10 @@ try {
   };
   await delivery('polls on A, LOCK created on B', a, b, targets.slice(0, POLLS));
   await delivery('polls and LOCK on A', a, a, targets.slice(POLLS));
+  // What a replica needed: its peak resident memory over the whole run (the chart's memory request
+  // and limit come from it, docs/deployment.md).
+  const peakRss = (pid: number | undefined) => Number(/^VmHWM:\s+(\d+) kB/m.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? NaN) / 1024;
+  out(`| peak resident memory (VmHWM) of replica A / B over the run | ${peakRss(a.proc.pid).toFixed(0)} / ${peakRss(b.proc.pid).toFixed(0)} MiB |`);
 
   // 5. The check-in's SQL at this size: its read, and the write of a check-in that records last seen.
   // Round trips of the read on one connection: unnamed (parsed and planned every time) and as the
