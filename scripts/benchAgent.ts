@@ -43,7 +43,7 @@ import { loadConfig } from '../server/config';
 import type { Queryable, Row } from '../server/db/Db';
 import { bootstrap } from '../server/db/seed/bootstrap';
 import { prng } from '../server/db/seed/prng';
-import { seedFleet } from '../server/db/seed/seedFleet';
+import { seedFleet, settleAfterSeed } from '../server/db/seed/seedFleet';
 import { createIdentity } from '../server/identity/createIdentity';
 import { signJwt } from '../server/identity/jwt';
 import { loadOrCreateKeys } from '../server/identity/keys';
@@ -319,7 +319,7 @@ try {
     });
   }
   // This PostgreSQL may run without autovacuum: the tables start vacuumed, as a live one would be.
-  await db.exec('VACUUM (ANALYZE) devices, agent_tokens, device_commands, device_counts');
+  await settleAfterSeed(db);
   const agentsSeconds = (performance.now() - agentsStart) / 1000;
   const tokens = new Map(agentIds.map((id) => [id, tokenOf(id)]));
 

@@ -15,7 +15,7 @@ import type { Db } from '../server/db/Db';
 import { migrate } from '../server/db/migrate';
 import { migrations } from '../server/db/migrations/index';
 import { bootstrap, bootstrapBanner } from '../server/db/seed/bootstrap';
-import { FleetNotEmptyError, countDevices, fleetCounterMismatches, seedFleet } from '../server/db/seed/seedFleet';
+import { FleetNotEmptyError, countDevices, fleetCounterMismatches, seedFleet, settleAfterSeed } from '../server/db/seed/seedFleet';
 import { createIdentity } from '../server/identity/createIdentity';
 import { createLogger } from '../server/logger';
 
@@ -170,8 +170,7 @@ async function main(): Promise<number> {
     // The planner's statistics and the visibility map, as autovacuum would set them some time later.
     process.stderr.write('seed: VACUUM ANALYZE…\n');
     const vacuumStart = performance.now();
-    await db.exec('VACUUM ANALYZE devices, device_commands, device_groups, device_counts');
-    if ((await db.query(`SELECT to_regclass('device_search') IS NOT NULL AS ok`)).rows[0]?.ok) await db.exec('VACUUM ANALYZE device_search');
+    await settleAfterSeed(db);
     const vacuumSeconds = (performance.now() - vacuumStart) / 1000;
 
     const mismatches = await fleetCounterMismatches(db);
