@@ -766,14 +766,14 @@ describe.each(testEngines())('device registry API on %s', (engine) => {
           for (const order of ['asc', 'desc'] as const) {
             for (const offset of [0, 50]) {
               const read = await repo.list({ search }, cutoff, sort, order, 25, offset);
-              const gathered = await repo.list({ search }, cutoff, sort, order, 25, offset, true);
+              const gathered = (await repo.listGathered({ search }, cutoff, sort, order, 25, offset)).data;
               expect(gathered.map((d) => d.id)).toEqual(read.map((d) => d.id));
               expect(gathered).toEqual(read);
             }
           }
         }
       }
-      expect((await repo.list({ search: 'genérico' }, cutoff, 'imei', 'asc', 25, 0, true)).map((d) => d.imei)).toEqual(
+      expect((await repo.listGathered({ search: 'genérico' }, cutoff, 'imei', 'asc', 25, 0)).data.map((d) => d.imei)).toEqual(
         Array.from({ length: 25 }, (_, i) => `77${String(i + 1).padStart(13, '0')}`),
       );
       if (engine === 'postgres') {

@@ -75,17 +75,8 @@ export interface DeviceForEdit {
 export class DevicesRepository {
   constructor(private readonly db: Queryable) {}
 
-  /** One page of the filtered list. `gather`: as listGathered. */
-  async list(
-    filter: DeviceFilter,
-    cutoff: Date,
-    sort: DeviceSort,
-    order: 'asc' | 'desc',
-    limit: number,
-    offset: number,
-    gather = false,
-  ): Promise<Device[]> {
-    if (gather) return (await this.listGathered(filter, cutoff, sort, order, limit, offset)).data;
+  /** One page of the filtered list, read in the order of the sort's index (listGathered for few matches). */
+  async list(filter: DeviceFilter, cutoff: Date, sort: DeviceSort, order: 'asc' | 'desc', limit: number, offset: number): Promise<Device[]> {
     const w = deviceWhere(filter, cutoff);
     // The page's keys first, then its rows: the rows the offset skips are read from the index of
     // the sort and filter alone (an index-only scan when it holds every column the filter reads),
