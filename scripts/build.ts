@@ -11,7 +11,14 @@ import { ASSET_PREFIX } from '../server/ssr/manifest';
 export const ROOT = path.resolve(import.meta.dirname, '..');
 export const DIST = path.join(ROOT, 'dist');
 const PUBLIC_ASSETS = path.join(DIST, 'public', 'assets');
+/** The signed-in app: every page in its own chunk. */
 const CLIENT_ENTRY = 'client/entry.client.tsx';
+/** The public pages (sign-in, bare, not found), built on their own: see publicOptions. */
+const PUBLIC_ENTRY = 'client/entry.public.tsx';
+/** The signed-in app's stylesheet, an entry of its build. */
+const STYLES_ENTRY = 'client/styles/index.css';
+/** The public pages' stylesheet (no icon font, no toasts), an entry of theirs. */
+const PUBLIC_STYLES_ENTRY = 'client/styles/public.css';
 /** Written last: its presence and mtime say the build is complete and how fresh it is. */
 export const BUILD_STAMP = path.join(DIST, 'build-info.json');
 /** Everything a build reads: a newer file here makes `npm start` rebuild. */
@@ -34,7 +41,7 @@ const serverExternals = Object.keys(pkg.dependencies)
 
 export const clientOptions: esbuild.BuildOptions = {
   absWorkingDir: ROOT,
-  entryPoints: [CLIENT_ENTRY],
+  entryPoints: [CLIENT_ENTRY, STYLES_ENTRY],
   bundle: true,
   splitting: true,
   format: 'esm',
@@ -54,6 +61,16 @@ export const clientOptions: esbuild.BuildOptions = {
   define: { 'process.env.NODE_ENV': '"production"', global: 'globalThis' },
   logLevel: 'warning',
 };
+
+/**
+ * The public pages' entry, in a build of its own. esbuild puts every set of modules shared by a
+ * different set of lazily loaded pages into a chunk of its own, and an entry imports each such
+ * chunk that holds a module of its own: in the app's build the sign-in page's first load was 38
+ * files, 25 of them under 2 KB, each fetched, compiled and linked on its own (docs/benchmarks.md).
+ * Built apart, with its pages in the entry (client/app/publicPages.tsx), its first load is its
+ * entry file and the few chunks it shares with what it loads later (the sign-in library, toasts).
+ */
+export const publicOptions: esbuild.BuildOptions = { ...clientOptions, entryPoints: [PUBLIC_ENTRY, PUBLIC_STYLES_ENTRY] };
 
 export const serverOptions: esbuild.BuildOptions = {
   absWorkingDir: ROOT,
@@ -86,32 +103,50 @@ function staticImports(meta: esbuild.Metafile, outFile: string, seen = new Set<s
   return [...seen];
 }
 
-/** The asset manifest the server reads, derived from esbuild's metafile. */
-export function manifestFromMetafile(meta: esbuild.Metafile, favicon: string): AssetManifest {
+/** The asset manifest the server reads, derived from the metafiles of the app's and the public pages' builds. */
+export function manifestFromMetafile(meta: esbuild.Metafile, publicMeta: esbuild.Metafile, favicon: string): AssetManifest {
   const outputs = Object.entries(meta.outputs);
-  const script = (outFile: string): ScriptAsset => ({
+  const script = (m: esbuild.Metafile, outFile: string): ScriptAsset => ({
     js: toUrl(outFile),
-    preload: staticImports(meta, outFile).map(toUrl),
+    preload: staticImports(m, outFile).map(toUrl),
   });
-  const entryOut = outputs.find(([, o]) => o.entryPoint === CLIENT_ENTRY);
-  if (!entryOut) throw new Error(`El metafile no contiene la entrada ${CLIENT_ENTRY}`);
-  const [entryFile, entry] = entryOut;
-  const css = [entry.cssBundle, ...staticImports(meta, entryFile).map((f) => meta.outputs[f]?.cssBundle)]
-    .filter((f): f is string => Boolean(f))
-    .map(toUrl);
+  const entryFile = (m: esbuild.Metafile, entryPoint: string, ext = '.js') => {
+    const out = Object.entries(m.outputs).find(([f, o]) => o.entryPoint === entryPoint && f.endsWith(ext));
+    if (!out) throw new Error(`El metafile no contiene la entrada ${entryPoint}`);
+    return out[0];
+  };
+  const app = entryFile(meta, CLIENT_ENTRY);
+  const pub = entryFile(publicMeta, PUBLIC_ENTRY);
+  const styles = (m: esbuild.Metafile, entryPoint: string) => [toUrl(entryFile(m, entryPoint, '.css'))];
+  for (const [file, m] of [
+    [app, meta],
+    [pub, publicMeta],
+  ] as const) {
+    if ([file, ...staticImports(m, file)].some((f) => m.outputs[f]?.cssBundle))
+      throw new Error(`${file} importa CSS: los estilos son entradas propias (client/styles)`);
+  }
 
   const pages: Record<string, ScriptAsset> = {};
   for (const chunk of CHUNKS) {
     const out = outputs.find(([, o]) => o.entryPoint === chunk.id);
     if (!out) throw new Error(`El módulo ${chunk.id} no produjo un chunk propio: revisa su id en client/app/pages.ts`);
-    pages[chunk.id] = script(out[0]);
+    pages[chunk.id] = script(meta, out[0]);
   }
   const buildId = createHash('sha256')
-    .update(JSON.stringify(Object.keys(meta.outputs).sort()))
+    .update(JSON.stringify([...Object.keys(meta.outputs), ...Object.keys(publicMeta.outputs)].sort()))
     .digest('hex')
     .slice(0, 16);
-  const bytes = Object.fromEntries(outputs.filter(([f]) => f.endsWith('.js')).map(([f, o]) => [toUrl(f), o.bytes]));
-  return { buildId, entry: { ...script(entryFile), css: [...new Set(css)] }, pages, favicon, bytes };
+  const bytes = Object.fromEntries(
+    [...outputs, ...Object.entries(publicMeta.outputs)].filter(([f]) => f.endsWith('.js')).map(([f, o]) => [toUrl(f), o.bytes]),
+  );
+  return {
+    buildId,
+    entry: { ...script(meta, app), css: styles(meta, STYLES_ENTRY) },
+    publicEntry: { ...script(publicMeta, pub), css: styles(publicMeta, PUBLIC_STYLES_ENTRY) },
+    pages,
+    favicon,
+    bytes,
+  };
 }
 
 function copyHashed(src: string, destDir: string): string {
@@ -123,12 +158,13 @@ function copyHashed(src: string, destDir: string): string {
   return `${ASSET_PREFIX}/${name}`;
 }
 
-/** Writes the manifest and the stamp after a client build (also used by `npm run dev`). */
-export function writeManifest(meta: esbuild.Metafile): AssetManifest {
+/** Writes the manifest after the client builds (also used by `npm run dev`). */
+export function writeManifest(meta: esbuild.Metafile, publicMeta: esbuild.Metafile): AssetManifest {
   const favicon = copyHashed(path.join(ROOT, 'client/assets/favicon.svg'), PUBLIC_ASSETS);
-  const manifest = manifestFromMetafile(meta, favicon);
+  const manifest = manifestFromMetafile(meta, publicMeta, favicon);
   fs.writeFileSync(path.join(DIST, 'manifest.json'), `${JSON.stringify(manifest, null, 2)}\n`);
   fs.writeFileSync(path.join(DIST, 'metafile.json'), JSON.stringify(meta));
+  fs.writeFileSync(path.join(DIST, 'metafile.public.json'), JSON.stringify(publicMeta));
   return manifest;
 }
 
@@ -147,8 +183,8 @@ export async function build(): Promise<AssetManifest> {
   const started = Date.now();
   fs.rmSync(DIST, { recursive: true, force: true });
   fs.mkdirSync(PUBLIC_ASSETS, { recursive: true });
-  const [client] = await Promise.all([esbuild.build(clientOptions), esbuild.build(serverOptions)]);
-  const manifest = writeManifest(client.metafile!);
+  const [client, pub] = await Promise.all([esbuild.build(clientOptions), esbuild.build(publicOptions), esbuild.build(serverOptions)]);
+  const manifest = writeManifest(client.metafile!, pub.metafile!);
   precompress(PUBLIC_ASSETS);
   fs.writeFileSync(BUILD_STAMP, `${JSON.stringify({ version: pkg.version, buildId: manifest.buildId, builtAt: new Date().toISOString() })}\n`);
   console.log(`build: dist/ listo en ${Date.now() - started} ms (build ${manifest.buildId})`);

@@ -2,8 +2,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
-import { chunksForPath, pageForRoute } from '../client/app/pages';
+import { pageForRoute } from '../client/app/pages';
 import { findRoute } from '../shared/constants/routes';
+import { documentAssets } from '../server/ssr/documentAssets';
 import type { AssetManifest } from '../server/ssr/manifest';
 
 export const BUDGETS_KB = { '/login': 180, '/dashboard/general': 200, pageChunk: 40 } as const;
@@ -12,7 +13,7 @@ export interface BundleSizes {
   manifest: AssetManifest;
   /** Gzipped bytes of one asset URL of the manifest. */
   gz(url: string): number;
-  /** The files (URLs) a first visit of `route` loads: the entry, its preloads, the route's chunks (frame, page, the page's extras) and theirs. */
+  /** The files (URLs) a first visit of `route` loads: its document's entry and preloads (documentAssets). */
   firstLoadFiles(route: string): string[];
   /** Gzipped bytes of the JavaScript a first visit of `route` loads (firstLoadFiles). */
   firstLoad(route: string): number;
@@ -23,10 +24,9 @@ export interface BundleSizes {
 export function bundleSizes(dist: string): BundleSizes {
   const manifest = JSON.parse(fs.readFileSync(path.join(dist, 'manifest.json'), 'utf8')) as AssetManifest;
   const gz = (url: string) => gzipSync(fs.readFileSync(path.join(dist, 'public', url))).length;
-  const chunks = (route: string) => chunksForPath(route).map((c) => manifest.pages[c.id]!);
   const firstLoadFiles = (route: string) => {
-    const cs = chunks(route);
-    return [...new Set([manifest.entry.js, ...manifest.entry.preload, ...cs.flatMap((c) => [c.js, ...c.preload])])];
+    const { js, preload } = documentAssets(manifest, route);
+    return [js, ...preload];
   };
   return {
     manifest,

@@ -3,7 +3,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import * as esbuild from 'esbuild';
-import { BUILD_STAMP, DIST, build, clientOptions, serverOptions, writeManifest } from './build';
+import { BUILD_STAMP, DIST, build, clientOptions, publicOptions, serverOptions, writeManifest } from './build';
 
 await build();
 
@@ -49,17 +49,24 @@ const onEnd = (what: string, after?: (result: esbuild.BuildResult) => void): esb
   },
 });
 
+// The manifest comes from both client builds: each rebuild writes it with the other's last metafile.
+const readMeta = (file: string) => JSON.parse(fs.readFileSync(path.join(DIST, file), 'utf8')) as esbuild.Metafile;
+const metafiles = { app: readMeta('metafile.json'), pub: readMeta('metafile.public.json') };
 const client = await esbuild.context({
   ...clientOptions,
-  plugins: [onEnd('cliente', (r) => writeManifest(r.metafile!))],
+  plugins: [onEnd('cliente', (r) => writeManifest((metafiles.app = r.metafile!), metafiles.pub))],
+});
+const publicPages = await esbuild.context({
+  ...publicOptions,
+  plugins: [onEnd('páginas públicas', (r) => writeManifest(metafiles.app, (metafiles.pub = r.metafile!)))],
 });
 const server = await esbuild.context({ ...serverOptions, plugins: [onEnd('servidor')] });
-await Promise.all([client.watch(), server.watch()]);
+await Promise.all([client.watch(), publicPages.watch(), server.watch()]);
 startServer();
 
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   process.on(signal, () => {
-    void Promise.all([client.dispose(), server.dispose()]).then(() => {
+    void Promise.all([client.dispose(), publicPages.dispose(), server.dispose()]).then(() => {
       child?.kill(signal);
       process.exit(0);
     });

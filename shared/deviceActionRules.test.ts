@@ -1,7 +1,7 @@
 import { DEVICE_ACTIONS } from './constants/deviceActions';
 import { DEVICE_STATUSES, LOCK_TYPES, STATUS_FILTERS, disabledActionsForStatus, type LockType } from './constants/domain';
 import { actionLabel, refusal } from './deviceActionRules';
-import { INVENTORY_MESSAGES as M } from './messages';
+import { INVENTORY_MESSAGES as M } from './areaMessages';
 
 /*
  * Expectations come from the specification §4 table (copied literally below) and the product's

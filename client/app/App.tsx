@@ -1,43 +1,27 @@
-import { lazy, Suspense, useLayoutEffect, useSyncExternalStore } from 'react';
+import { Suspense, useLayoutEffect } from 'react';
 import { Route, Routes } from 'react-router-dom';
 import { ROUTES, type PortalRoute } from '../../shared/constants/routes';
 import { PageSpinner } from '../components/PageSpinner';
 import { NotFoundPage } from '../features/not-found/NotFoundPage';
 import { ScrollOnNavigate } from '../layout/ScrollOnNavigate';
-import { APP_FRAME, pageForRoute } from './pages';
+import type { PageTable } from './pageTable';
 
-function RouteElement({ route }: { route: PortalRoute }) {
-  const { Component } = pageForRoute(route);
+function RouteElement({ route, pages }: { route: PortalRoute; pages: PageTable }) {
+  const { Component } = pages.page(route);
   const page = (
     <Suspense fallback={<PageSpinner />}>
       <Component title={route.title} path={route.path} />
     </Suspense>
   );
-  return route.frame === 'app' ? <APP_FRAME.Component path={route.path}>{page}</APP_FRAME.Component> : page;
+  return route.frame === 'app' ? <pages.frame.Component path={route.path}>{page}</pages.frame.Component> : page;
 }
-
-const PortalToastContainer = lazy(() => import('../components/PortalToastContainer').then((m) => ({ default: m.PortalToastContainer })));
-
-const noSubscription = () => () => undefined;
-const isBrowser = () => true;
-const isServer = () => false;
 
 /**
- * The toast container, mounted once the page is interactive: the server renders nothing for it and
- * the toast library stays out of the first download (toasts raised before it mounts are queued).
+ * The same tree on the server (StaticRouter) and in the browser (BrowserRouter). `pages` is the
+ * entry's page table: the server and the signed-in app render every page (client/app/pages.ts), the
+ * public pages' entry only its own (client/app/publicPages.tsx); a route renders the same markup with either.
  */
-function DeferredToastContainer() {
-  // False on the server and while hydrating (the server's snapshot), true right after.
-  const hydrated = useSyncExternalStore(noSubscription, isBrowser, isServer);
-  return hydrated ? (
-    <Suspense fallback={null}>
-      <PortalToastContainer />
-    </Suspense>
-  ) : null;
-}
-
-/** The same tree on the server (StaticRouter) and in the browser (BrowserRouter). */
-export function App() {
+export function App({ pages }: { pages: PageTable }) {
   useLayoutEffect(() => {
     // Marks the page as interactive: hydration has committed (layout effects run right after).
     // End-to-end tests wait for the attribute; the user-timing mark serves real-user monitoring.
@@ -49,11 +33,10 @@ export function App() {
       <ScrollOnNavigate />
       <Routes>
         {ROUTES.map((route) => (
-          <Route key={route.path} path={route.path} element={<RouteElement route={route} />} />
+          <Route key={route.path} path={route.path} element={<RouteElement route={route} pages={pages} />} />
         ))}
         <Route path="*" element={<NotFoundPage />} />
       </Routes>
-      <DeferredToastContainer />
     </>
   );
 }

@@ -45,3 +45,11 @@ export function lazyChunk<P extends object>(id: string, loader: () => Promise<{ 
 }
 
 export const lazyPage = (id: string, loader: () => Promise<{ default: ComponentType<PageProps> }>): LazyPage => lazyChunk(id, loader);
+
+/**
+ * A component already in the importing module's chunk, behind the same interface: an entry that
+ * bundles its pages statically (client/app/publicPages.tsx) renders them as a lazy one would.
+ */
+export function eagerChunk<P extends object>(id: string, Component: ComponentType<P>): LazyChunk<P> {
+  return { id, load: () => Promise.resolve(), Component };
+}

@@ -1,7 +1,8 @@
 import type { ReactNode } from 'react';
-import { PATHS, findRoute, type PortalRoute, type RoutePath } from '../../shared/constants/routes';
+import { PATHS, type PortalRoute, type RoutePath } from '../../shared/constants/routes';
 import { DASHBOARD_CHART } from '../features/dashboard/chartChunk';
 import { lazyChunk, lazyPage, type LazyChunk, type LazyPage } from './lazyPage';
+import { routeChunks, type PageTable } from './pageTable';
 
 /** Every page chunk. Each id is the page's source path: the build checks them. */
 export const PAGES = {
@@ -87,16 +88,16 @@ export function pageForRoute(route: PortalRoute): LazyPage {
   return PAGE_BY_PATH[route.path];
 }
 
+/** Every page of the portal, each in its own chunk: the signed-in app's entry and the server render with it. */
+export const PORTAL_PAGES: PageTable = { page: pageForRoute, frame: APP_FRAME };
+
 /**
  * The chunks a URL path renders with (frame and page), if the path is in the route table. The
  * dashboards' chart chunk is not one of them: the charts load after the page is interactive (the
  * numbers come first, in cards and tables), so chart.js counts in no page's first load.
  */
 export function chunksForPath(pathname: string): LazyChunk<never>[] {
-  const route = findRoute(pathname);
-  if (!route) return [];
-  const page = pageForRoute(route) as LazyChunk<never>;
-  return route.frame === 'app' ? [APP_FRAME as LazyChunk<never>, page] : [page];
+  return routeChunks(PORTAL_PAGES, pathname);
 }
 
 export function loadAllChunks(): Promise<void[]> {

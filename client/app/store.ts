@@ -1,5 +1,4 @@
 import { combineSlices, configureStore, createDynamicMiddleware, type Reducer, type UnknownAction, type WithSlice } from '@reduxjs/toolkit';
-import { apiErrorMiddleware } from '../api/apiErrors';
 import type { apiSlice } from '../api/apiSlice';
 import type { ApiExtra } from '../api/axiosBaseQuery';
 import { sessionSlice } from '../auth/sessionSlice';
@@ -8,7 +7,7 @@ import { uiSlice } from './uiSlice';
 /**
  * The root reducer. Two parts are injected when they load, so that a page which needs neither
  * before it is interactive (the sign-in page) does not download them first:
- * - the RTK Query api slice and its middleware (client/api/attachApi.ts);
+ * - the RTK Query api slice, its middleware and the API errors' (client/api/attachApi.ts);
  * - in the browser, the UI slice wrapped by redux-persist (client/app/persistUi.ts).
  */
 export const rootReducer = combineSlices(sessionSlice, { [uiSlice.name]: uiSlice.reducer }).withLazyLoadedSlices<WithSlice<typeof apiSlice>>();
@@ -20,8 +19,9 @@ export const rootReducer = combineSlices(sessionSlice, { [uiSlice.name]: uiSlice
 export type RootState = ReturnType<typeof rootReducer> & { [K in (typeof apiSlice)['reducerPath']]: ReturnType<(typeof apiSlice)['reducer']> };
 
 /**
- * A fresh store without the api slice: the browser's entry attaches it (attachApi) before the first
- * render of a signed-in page and after it on the sign-in page. Servers and tests use makeStore
+ * A fresh store without the api slice: the signed-in app's entry attaches it (attachApi) before the
+ * first render of a signed-in page and after it on a public page it navigated to; the public pages'
+ * entry never does (they call no portal API). Servers and tests use makeStore
  * (client/app/makeStore.ts), which attaches it at once.
  */
 export function createStore(preloadedState: Partial<RootState> | undefined, extra: ApiExtra) {
@@ -35,9 +35,9 @@ export function createStore(preloadedState: Partial<RootState> | undefined, extr
         // redux-persist's actions (client/app/persistUi.ts) carry callbacks in these fields; RTK
         // Query's in the first two. (Named by path so that this module does not load redux-persist.)
         serializableCheck: { ignoredActionPaths: ['meta.arg', 'meta.baseQueryMeta', 'register', 'rehydrate', 'result'] },
-      }).concat(apiErrorMiddleware(extra), dynamic.middleware),
+      }).concat(dynamic.middleware),
   });
-  return Object.assign(store, { addMiddleware: dynamic.addMiddleware });
+  return Object.assign(store, { addMiddleware: dynamic.addMiddleware, extra });
 }
 
 export type AppStore = ReturnType<typeof createStore>;

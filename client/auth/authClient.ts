@@ -8,7 +8,7 @@ import {
 } from 'amazon-cognito-identity-js';
 import { TOKEN_REFRESH_THRESHOLD_SECONDS } from '../../shared/constants/business';
 import type { PublicConfig } from '../../shared/contracts/publicConfig';
-import { SessionUnreadableError } from './authErrors';
+import { SessionUnreadableError } from './sessionErrors';
 
 /** What the API calls carry (specification §7) and who is signed in. */
 export interface SessionTokens {

@@ -1,17 +1,6 @@
 import { MESSAGES, SPEC_TEXT } from '../../shared/messages';
 import type { AuthError } from './authClient';
 
-/**
- * The stored session exists but cannot be read (corrupt storage). Here, not in authClient: the
- * signed-in frame tells it apart without loading the identity library (a chunk of its own).
- */
-export class SessionUnreadableError extends Error {
-  constructor(cause: unknown) {
-    super(`stored session unreadable: ${String(cause)}`);
-    this.name = 'SessionUnreadableError';
-  }
-}
-
 /** The Spanish message for an error of the identity service (codes and messages as Cognito sends them). */
 export function authErrorMessage(err: unknown, context: 'signIn' | 'changePassword' | 'other' = 'other'): string {
   const e = err as AuthError;

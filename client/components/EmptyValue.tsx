@@ -1,4 +1,7 @@
-import { EMPTY_VALUE } from '../../shared/constants/business';
+import { SPEC_TEXT } from '../../shared/messages';
+
+/** What is shown in place of an empty value. */
+export const EMPTY_VALUE = SPEC_TEXT.emptyValue;
 
 /** The value itself, or '-' (specification §9) for null, undefined and ''. */
 export function displayValue<T>(value: T | null | undefined): T | typeof EMPTY_VALUE {

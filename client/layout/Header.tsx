@@ -9,6 +9,7 @@ import { toggleMenu } from '../app/uiSlice';
 import { useCurrentUser } from '../auth/CurrentUserContext';
 import { useEndSession } from '../auth/useEndSession';
 import { AppModal } from '../components/AppModal';
+import { BrandMark } from '../components/BrandMark';
 
 /**
  * Menu toggle, portal version, the user's names and profile, and the user menu (§2). It fits a
@@ -38,7 +39,7 @@ export function Header() {
         <i className="bi bi-list" aria-hidden="true" />
       </button>
       <Link to="/" className="navbar-brand fw-semibold me-auto flex-shrink-0">
-        <i className="bi bi-shield-lock me-2 text-primary" aria-hidden="true" />
+        <BrandMark className="me-2 text-primary" />
         {PRODUCT_NAME}
       </Link>
       <span className="text-secondary small text-nowrap d-none d-md-inline" data-testid="portal-version">

@@ -6,7 +6,7 @@ import { allowedPaths, canAccess, firstAllowedPath } from '../../shared/permissi
 import { useGetUserByEmailQuery } from '../api/portalApi';
 import { useAppDispatch, useAppSelector } from '../app/hooks';
 import { useAuthClient } from '../auth/AuthContext';
-import { SessionUnreadableError } from '../auth/authErrors';
+import { SessionUnreadableError } from '../auth/sessionErrors';
 import { CurrentUserProvider } from '../auth/CurrentUserContext';
 import { signedIn } from '../auth/sessionSlice';
 import { useEndSession } from '../auth/useEndSession';

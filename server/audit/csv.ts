@@ -1,5 +1,5 @@
 import Papa from 'papaparse';
-import { CSV_MESSAGES } from '../../shared/messages';
+import { CSV_MESSAGES } from '../../shared/areaMessages';
 
 /** A value of one CSV cell. */
 export type CsvValue = string | number | boolean | null | undefined;

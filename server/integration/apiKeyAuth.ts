@@ -2,7 +2,7 @@ import { timingSafeEqual } from 'node:crypto';
 import type { Request, RequestHandler } from 'express';
 import { rateLimit } from 'express-rate-limit';
 import { apiKeyActor } from '../../shared/constants/integration';
-import { INTEGRATION_MESSAGES as M } from '../../shared/messages';
+import { INTEGRATION_MESSAGES as M } from '../../shared/areaMessages';
 import type { InventorySettings } from '../api/devices/deviceQueries';
 import { record } from '../audit/auditRepository';
 import type { Db } from '../db/Db';

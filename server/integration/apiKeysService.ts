@@ -2,7 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { API_KEY_TAG } from '../../shared/constants/integration';
 import type { ApiKey, ApiKeyBody, ApiKeyCreated, ApiKeyRoles } from '../../shared/contracts/apiKeys';
 import type { ListResponse } from '../../shared/contracts/fields';
-import { INTEGRATION_MESSAGES as M } from '../../shared/messages';
+import { INTEGRATION_MESSAGES as M } from '../../shared/areaMessages';
 import { record, type AuditActor } from '../audit/auditRepository';
 import type { Db } from '../db/Db';
 import { constraintOf, isUniqueViolation } from '../db/pgErrors';

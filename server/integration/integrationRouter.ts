@@ -14,7 +14,8 @@ import {
   type IntegrationRoute,
 } from '../../shared/contracts/integration';
 import { BULK_MAX_DEVICES } from '../../shared/contracts/jobs';
-import { INTEGRATION_MESSAGES as M, INVENTORY_MESSAGES } from '../../shared/messages';
+import { INTEGRATION_MESSAGES as M } from '../../shared/areaMessages';
+import { INVENTORY_MESSAGES } from '../../shared/areaMessages';
 import { actorOf } from '../audit/actorOf';
 import type { Db } from '../db/Db';
 import { AppError } from '../errors';

@@ -1,7 +1,8 @@
 import type { RequestHandler, Router } from 'express';
 import type { RoutePath } from '../../shared/constants/routes';
 import { actionLabel } from '../../shared/deviceActionRules';
-import { INVENTORY_MESSAGES, MESSAGES } from '../../shared/messages';
+import { MESSAGES } from '../../shared/messages';
+import { INVENTORY_MESSAGES } from '../../shared/areaMessages';
 import type { Queryable } from '../db/Db';
 import { AppError } from '../errors';
 import { GrantsRepository } from '../auth/grantsRepository';

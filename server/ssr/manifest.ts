@@ -7,10 +7,18 @@ export interface ScriptAsset {
   preload: string[];
 }
 
+/** What a document loads: its entry script, the modules it preloads, its stylesheets. */
+export interface DocumentAssets extends ScriptAsset {
+  css: string[];
+}
+
 /** What the client build wrote (`dist/manifest.json`): public URLs of the hashed files. */
 export interface AssetManifest {
   buildId: string;
-  entry: ScriptAsset & { css: string[] };
+  /** The signed-in app's entry and stylesheets: the documents of the signed-in routes. */
+  entry: DocumentAssets;
+  /** The public pages' entry and stylesheets, built on their own: the documents of the other paths (isPublicPath). */
+  publicEntry: DocumentAssets;
   /** Page chunks keyed by the page's source path (`LazyPage.id`). */
   pages: Record<string, ScriptAsset>;
   favicon: string;

@@ -3,6 +3,7 @@ import { renderToString } from 'react-dom/server';
 import { StaticRouter } from 'react-router-dom';
 import type { PublicConfig } from '../../shared/contracts/publicConfig';
 import { App } from '../../client/app/App';
+import { PORTAL_PAGES } from '../../client/app/pages';
 import { Providers } from '../../client/app/Providers';
 import { makeStore } from '../../client/app/makeStore';
 
@@ -24,7 +25,7 @@ export function renderApp(url: string, config: PublicConfig): RenderedApp {
     <StrictMode>
       <Providers store={store} config={config} auth={null}>
         <StaticRouter location={url}>
-          <App />
+          <App pages={PORTAL_PAGES} />
         </StaticRouter>
       </Providers>
     </StrictMode>,

@@ -2,8 +2,9 @@ import { randomBytes } from 'node:crypto';
 import { Router } from 'express';
 import { PATHS, findRoute } from '../../shared/constants/routes';
 import type { PublicConfig } from '../../shared/contracts/publicConfig';
-import { chunksForPath, loadAllChunks } from '../../client/app/pages';
+import { loadAllChunks } from '../../client/app/pages';
 import { renderDocument } from './document';
+import { documentAssets } from './documentAssets';
 import type { AssetManifest } from './manifest';
 import { renderApp } from './render';
 
@@ -38,7 +39,7 @@ export function ssrRouter(opts: { config: PublicConfig; manifest: AssetManifest;
       state,
       config: opts.config,
       manifest: opts.manifest,
-      chunks: chunksForPath(url).map((c) => opts.manifest.pages[c.id]!),
+      assets: documentAssets(opts.manifest, url),
       nonce: placeholder,
     });
     const entry: CachedPage = { status: findRoute(url) ? 200 : 404, parts: html.split(placeholder) };

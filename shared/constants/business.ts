@@ -1,5 +1,4 @@
 /** Business constants and limits (specification §9). */
-import { SPEC_TEXT } from '../messages';
 
 /** Toasts close on their own after this many milliseconds. */
 export const TOAST_AUTO_CLOSE_MS = 5000 as const;
@@ -13,5 +12,3 @@ export const SEARCH_DEBOUNCE_MS = 500 as const;
 export const USER_DATA_EXTRA_RETRIES = 4 as const;
 /** Screens narrower than this (in px) show the menu children as a dropdown of icons. */
 export const NARROW_BREAKPOINT_PX = 768 as const;
-/** What is shown in place of an empty value. */
-export const EMPTY_VALUE = SPEC_TEXT.emptyValue;

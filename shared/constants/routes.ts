@@ -153,3 +153,11 @@ const byPath = new Map<string, PortalRoute>(ROUTES.map((r) => [r.path, r]));
 export function findRoute(pathname: string): PortalRoute | undefined {
   return byPath.get(normalisePath(pathname));
 }
+
+/**
+ * True for a path outside the signed-in frame: the sign-in page, the bare pages and unknown paths
+ * (the not-found page). Their documents load the public pages' entry, not the signed-in app.
+ */
+export function isPublicPath(pathname: string): boolean {
+  return findRoute(pathname)?.frame !== 'app';
+}

@@ -10,7 +10,8 @@ import {
 } from '../agentSettings';
 import { SELECTABLE_APP_TYPES, type DeviceTypeCode } from '../constants/domain';
 import { FIELD_LABELS } from '../constants/fieldLabels';
-import { ADMIN_API_MESSAGES, AGENT_SETTINGS_MESSAGES as M } from '../messages';
+import { AGENT_SETTINGS_MESSAGES as M } from '../areaMessages';
+import { ADMIN_API_MESSAGES } from '../areaMessages';
 import { fieldError, idField, intParam, listResponse, textField } from './fields';
 
 /**

@@ -9,7 +9,8 @@ import {
   type LockType,
 } from '../constants/domain';
 import { FIELD_LABELS } from '../constants/fieldLabels';
-import { ADMIN_API_MESSAGES, INVENTORY_MESSAGES as M } from '../messages';
+import { INVENTORY_MESSAGES as M } from '../areaMessages';
+import { ADMIN_API_MESSAGES } from '../areaMessages';
 import {
   booleanParam,
   csvZoneFields,

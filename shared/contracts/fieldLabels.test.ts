@@ -1,6 +1,6 @@
 import * as z from 'zod';
 import { sectionsOf } from '../agentSettings';
-import { AGENT_MESSAGES, ADMIN_API_MESSAGES, AUTHZ_MESSAGES, INVENTORY_MESSAGES } from '../messages';
+import { AGENT_MESSAGES, ADMIN_API_MESSAGES, AUTHZ_MESSAGES, INVENTORY_MESSAGES } from '../areaMessages';
 import * as account from './account';
 import * as admins from './admins';
 import * as agent from './agent';

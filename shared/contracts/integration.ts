@@ -1,6 +1,7 @@
 import * as z from 'zod';
 import { FIELD_LABELS } from '../constants/fieldLabels';
-import { ADMIN_API_MESSAGES, INTEGRATION_MESSAGES as M } from '../messages';
+import { INTEGRATION_MESSAGES as M } from '../areaMessages';
+import { ADMIN_API_MESSAGES } from '../areaMessages';
 import { apiErrorBody } from './apiError';
 import { actionPayload, actionResultResponse, commandResponse } from './deviceActions';
 import { deviceBody, deviceResponse } from './devices';

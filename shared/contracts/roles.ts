@@ -2,7 +2,7 @@ import * as z from 'zod';
 import { ALL_DEVICE_ACTION_CODES } from '../constants/deviceActions';
 import { FIELD_LABELS } from '../constants/fieldLabels';
 import { GRANTABLE_PATHS } from '../constants/routes';
-import { ADMIN_API_MESSAGES as M } from '../messages';
+import { ADMIN_API_MESSAGES as M } from '../areaMessages';
 import { fieldError, listResponse, textField } from './fields';
 
 const L = FIELD_LABELS.roles;

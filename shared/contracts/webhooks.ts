@@ -1,7 +1,8 @@
 import * as z from 'zod';
 import { FIELD_LABELS } from '../constants/fieldLabels';
 import { WEBHOOK_DELIVERY_STATUSES, WEBHOOK_EVENT_TYPES, type WebhookDeliveryStatus } from '../constants/integration';
-import { ADMIN_API_MESSAGES, INTEGRATION_MESSAGES as M, INVENTORY_MESSAGES } from '../messages';
+import { INTEGRATION_MESSAGES as M } from '../areaMessages';
+import { ADMIN_API_MESSAGES, INVENTORY_MESSAGES } from '../areaMessages';
 import { fieldError, intParam, listResponse, oneOfParam, pagingParams, textField } from './fields';
 
 const F = ADMIN_API_MESSAGES.field;

@@ -23,7 +23,8 @@ describe('bundle budgets (P2, gzipped)', () => {
 
   test('the manifest is the one the metafile gives (nothing measured that the build did not emit)', () => {
     const meta = JSON.parse(fs.readFileSync(path.join(DIST, 'metafile.json'), 'utf8')) as Metafile;
-    expect(manifestFromMetafile(meta, sizes.manifest.favicon)).toEqual(sizes.manifest);
+    const publicMeta = JSON.parse(fs.readFileSync(path.join(DIST, 'metafile.public.json'), 'utf8')) as Metafile;
+    expect(manifestFromMetafile(meta, publicMeta, sizes.manifest.favicon)).toEqual(sizes.manifest);
     for (const chunk of CHUNKS) expect(sizes.manifest.pages[chunk.id]).toBeDefined();
   });
 
@@ -33,6 +34,17 @@ describe('bundle budgets (P2, gzipped)', () => {
   ] as const)('first load of %s ≤ %d KB', (route, budget) => {
     const bytes = sizes.firstLoad(route);
     expect({ route, size: kb(bytes), withinBudget: bytes <= budget * KB }).toEqual({ route, size: kb(bytes), withinBudget: true });
+  });
+
+  test("the sign-in page's first load is the public pages' own build: its entry and at most one shared chunk, nothing of the app's", () => {
+    const publicMeta = JSON.parse(fs.readFileSync(path.join(DIST, 'metafile.public.json'), 'utf8')) as Metafile;
+    const publicFiles = new Set(Object.keys(publicMeta.outputs).map((f) => `/${path.relative(path.join(DIST, 'public'), path.resolve(DIST, '..', f)).split(path.sep).join('/')}`));
+    const files = sizes.firstLoadFiles('/login');
+    expect(files[0]).toBe(sizes.manifest.publicEntry.js);
+    expect(files.filter((f) => !publicFiles.has(f))).toEqual([]);
+    expect(files.length).toBeLessThanOrEqual(2);
+    // Its pages are in the entry: no page chunk of the app's build is loaded or preloaded.
+    expect(files.filter((f) => Object.values(sizes.manifest.pages).some((p) => p.js === f))).toEqual([]);
   });
 
   test('chart.js is only in the chart chunk (and chunks only it imports): in no first load, /login included', () => {

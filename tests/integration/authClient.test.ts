@@ -1,7 +1,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { AuthClient, SessionExpiredError } from '../../client/auth/authClient';
-import { SessionUnreadableError } from '../../client/auth/authErrors';
+import { SessionUnreadableError } from '../../client/auth/sessionErrors';
 import { sessionHeaders } from '../../client/auth/session';
 import { bootstrap } from '../../server/db/seed/bootstrap';
 import { MemoryStorage } from '../helpers/cognitoClient';

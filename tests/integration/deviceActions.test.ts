@@ -4,7 +4,8 @@ import { actionPayload, type ActionResult, type Command, type History } from '..
 import type { Device } from '../../shared/contracts/devices';
 import { DEVICE_ACTIONS } from '../../shared/constants/deviceActions';
 import { DEVICE_STATUSES, LOCK_TYPES, type LockType } from '../../shared/constants/domain';
-import { INVENTORY_MESSAGES as M, MESSAGES } from '../../shared/messages';
+import { MESSAGES } from '../../shared/messages';
+import { INVENTORY_MESSAGES as M } from '../../shared/areaMessages';
 import { verifyOfflineCode } from '../../server/api/devices/offlineCodes';
 import { adminApi, type AdminApi } from '../helpers/adminApi';
 import { insertDevices, setPendingCommand, type DeviceFixture } from '../helpers/inventoryFixtures';

@@ -7,7 +7,7 @@ import { createHash } from 'node:crypto';
 import request from 'supertest';
 import type { EnrollmentTokenCreated, EnrollmentTokenList } from '../../shared/contracts/enrollment';
 import { AGENT_ADMIN_COMPONENT, PROVISIONING_EXTRAS } from '../../shared/contracts/enrollment';
-import { AGENT_MESSAGES as A } from '../../shared/messages';
+import { AGENT_MESSAGES as A } from '../../shared/areaMessages';
 import { adminApi, type AdminApi } from '../helpers/adminApi';
 import { insertDevices, insertGroup, testImei } from '../helpers/inventoryFixtures';
 import { createTestDb, testEngines, type TestDb } from '../helpers/testDb';

@@ -111,19 +111,30 @@ describe('server-side rendering', () => {
     expect(new Set(nonces).size).toBe(3);
   });
 
-  test('the page links the hashed entry script, its CSS and modulepreloads for the page chunk', async () => {
+  test('a signed-in route links the app entry, its CSS and modulepreloads for its frame and page chunks', async () => {
     const { app } = await buildTestApp(t.db);
-    const res = await request(app).get('/login').expect(200);
+    const res = await request(app).get('/inventory-management/devices').expect(200);
     expect(res.text).toMatch(/<script type="module" nonce="[^"]+" src="\/assets\/entry\.client-[A-Z0-9]+\.js"><\/script>/);
-    expect(res.text).toMatch(/<link rel="stylesheet" href="\/assets\/entry\.client-[A-Z0-9]+\.css">/);
-    expect(res.text).toMatch(/<link rel="modulepreload" href="\/assets\/chunks\/LoginPage-[A-Z0-9]+\.js">/);
-    const other = await request(app).get('/inventory-management/devices').expect(200);
-    expect(other.text).not.toMatch(/LoginPage-/);
-    expect(other.text).toMatch(/<link rel="modulepreload" href="\/assets\/chunks\/DevicesPage-[A-Z0-9]+\.js">/);
-    // The signed-in frame is a chunk of its own: preloaded for its pages, never for /login.
-    expect(other.text).toMatch(/<link rel="modulepreload" href="\/assets\/chunks\/AppFrame-[A-Z0-9]+\.js">/);
-    expect(res.text).not.toMatch(/AppFrame-/);
+    expect(res.text).toMatch(/<link rel="stylesheet" href="\/assets\/index-[A-Z0-9]+\.css">/);
+    expect(res.text).toMatch(/<link rel="modulepreload" href="\/assets\/chunks\/DevicesPage-[A-Z0-9]+\.js">/);
+    // The signed-in frame is a chunk of its own, preloaded for its pages.
+    expect(res.text).toMatch(/<link rel="modulepreload" href="\/assets\/chunks\/AppFrame-[A-Z0-9]+\.js">/);
+    expect(res.text).not.toMatch(/entry\.public-|LoginPage-/);
   });
+
+  test.each(['/login', '/login?current_session_expire=1', '/google', '/no-such-page'])(
+    "%s links the public pages' own entry and stylesheet, and nothing of the signed-in app",
+    async (url) => {
+      const { app } = await buildTestApp(t.db);
+      const res = await request(app).get(url);
+      expect(res.text).toMatch(/<script type="module" nonce="[^"]+" src="\/assets\/entry\.public-[A-Z0-9]+\.js"><\/script>/);
+      expect(res.text).toMatch(/<link rel="stylesheet" href="\/assets\/public-[A-Z0-9]+\.css">/);
+      expect(res.text).not.toMatch(/entry\.client-|index-[A-Z0-9]+\.css|AppFrame-|LoginPage-/);
+      // Its preloads are what its entry imports, no page chunk (its pages are in the entry).
+      const preloads = [...res.text.matchAll(/<link rel="modulepreload" href="([^"]+)">/g)].map((m) => m[1]);
+      expect(preloads.every((href) => /^\/assets\/chunks\/chunk-[A-Z0-9]+\.js$/.test(href!))).toBe(true);
+    },
+  );
 
   test('a sign-in form posted before the scripts ran is sent back to /login unread', async () => {
     const { app } = await buildTestApp(t.db);

@@ -7,7 +7,7 @@ import { FIELD_LABELS } from '../../../shared/constants/fieldLabels';
 import { PATHS } from '../../../shared/constants/routes';
 import type { BusinessApp } from '../../../shared/contracts/agentSettings';
 import type { Group } from '../../../shared/contracts/groups';
-import { ADMIN_API_MESSAGES, AGENT_SETTINGS_MESSAGES } from '../../../shared/messages';
+import { ADMIN_API_MESSAGES, AGENT_SETTINGS_MESSAGES } from '../../../shared/areaMessages';
 import { PortalToastContainer } from '../../components/PortalToastContainer';
 import { apiError, renderPortal, seriousViolations, stubRoutes, type ApiCall } from '../../testing/renderPortal';
 import BusinessAppsPage from './BusinessAppsPage';

@@ -6,7 +6,7 @@ import { AGENT_APPS_LABELS } from '../../../shared/constants/agentAppsLabels';
 import { FIELD_LABELS } from '../../../shared/constants/fieldLabels';
 import { PATHS } from '../../../shared/constants/routes';
 import { RELEASE_NOTES_MAX, type LockAppVersion } from '../../../shared/contracts/agentSettings';
-import { ADMIN_API_MESSAGES, AGENT_SETTINGS_MESSAGES } from '../../../shared/messages';
+import { ADMIN_API_MESSAGES, AGENT_SETTINGS_MESSAGES } from '../../../shared/areaMessages';
 import { PortalToastContainer } from '../../components/PortalToastContainer';
 import { apiError, renderPortal, seriousViolations, stubRoutes, type ApiCall } from '../../testing/renderPortal';
 import LockAppPage, { notesPreview } from './LockAppPage';

@@ -9,8 +9,8 @@ import {
   type SettingValue,
 } from '../../../shared/agentSettings';
 import { AGENT_SETTINGS_LABELS } from '../../../shared/constants/agentSettingsLabels';
-import { EMPTY_VALUE } from '../../../shared/constants/business';
 import type { DeviceTypeCode } from '../../../shared/constants/domain';
+import { SPEC_TEXT } from '../../../shared/messages';
 import { sectionValues } from '../../../shared/contracts/agentSettings';
 
 const C = AGENT_SETTINGS_LABELS.common;
@@ -83,7 +83,7 @@ export function settingsFormSchema(
 
 /** A setting's value in words: Sí/No for flags, the option's label, the number with its unit, '-' when empty. */
 export function formatSettingValue(field: SettingField | undefined, value: SettingValue | undefined): string {
-  if (value === undefined || value === null || value === '') return EMPTY_VALUE;
+  if (value === undefined || value === null || value === '') return SPEC_TEXT.emptyValue;
   if (!field) return String(value);
   switch (field.kind) {
     case 'flag':

@@ -6,7 +6,7 @@ import Spinner from 'react-bootstrap/Spinner';
 import { Link } from 'react-router-dom';
 import { IMPORT_MAX_BYTES, IMPORT_MAX_ROWS, type ImportResult } from '../../../shared/contracts/deviceImport';
 import type { Group } from '../../../shared/contracts/groups';
-import { INVENTORY_MESSAGES as M } from '../../../shared/messages';
+import { INVENTORY_MESSAGES as M } from '../../../shared/areaMessages';
 import { LoadingButton } from '../../components/LoadingButton';
 import { toastSuccess } from '../../components/toast';
 import { CsvImportPreview, CsvInvalidRows } from './CsvImportPreview';

@@ -6,7 +6,7 @@ import { DEVICE_ACTION } from '../../../shared/constants/deviceActions';
 import { INVENTORY_LABELS } from '../../../shared/constants/inventoryLabels';
 import { HISTORY_DEFAULT_PER_PAGE, type Command, type CommandStatus } from '../../../shared/contracts/deviceActions';
 import { actionLabel } from '../../../shared/deviceActionRules';
-import { INVENTORY_MESSAGES } from '../../../shared/messages';
+import { INVENTORY_MESSAGES } from '../../../shared/areaMessages';
 import { displayValue } from '../../components/EmptyValue';
 import { LoadingButton } from '../../components/LoadingButton';
 import { LIVE_POLL_MS } from './inFlight';

@@ -9,7 +9,7 @@ import type { Command, LockDefaults } from '../../../shared/contracts/deviceActi
 import type { Device, DeviceList, PendingCommand } from '../../../shared/contracts/devices';
 import type { BulkPreview, Job } from '../../../shared/contracts/jobs';
 import { PortalToastContainer } from '../../components/PortalToastContainer';
-import { INVENTORY_MESSAGES } from '../../../shared/messages';
+import { INVENTORY_MESSAGES } from '../../../shared/areaMessages';
 import { apiError, renderPortal, stubRoutes } from '../../testing/renderPortal';
 import DevicesPage from './DevicesPage';
 

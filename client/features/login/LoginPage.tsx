@@ -3,7 +3,7 @@ import Alert from 'react-bootstrap/Alert';
 import Button from 'react-bootstrap/Button';
 import Card from 'react-bootstrap/Card';
 import Form from 'react-bootstrap/Form';
-import { useForm } from 'react-hook-form';
+import { useForm, type UseFormReturn } from 'react-hook-form';
 import { useNavigate, useSearchParams } from 'react-router-dom';
 import { MESSAGES, PRODUCT_NAME, SPEC_TEXT } from '../../../shared/messages';
 import type { PageProps } from '../../app/lazyPage';
@@ -12,13 +12,12 @@ import { useAuthClient } from '../../auth/AuthContext';
 import type { SessionTokens, SignInResult } from '../../auth/authClient';
 import { authErrorMessage } from '../../auth/authErrors';
 import { signedIn } from '../../auth/sessionSlice';
+import { BrandMark } from '../../components/BrandMark';
 import { LoadingButton } from '../../components/LoadingButton';
+import { TextInput } from '../../components/TextInput';
 
-type Mode =
-  | { kind: 'signIn' }
-  | { kind: 'newPassword'; complete: Extract<SignInResult, { status: 'newPasswordRequired' }>['complete'] }
-  | { kind: 'forgot' }
-  | { kind: 'forgotConfirm'; email: string };
+type NewPasswordStep = Extract<SignInResult, { status: 'newPasswordRequired' }>['complete'];
+type Mode = { kind: 'signIn' } | { kind: 'newPassword'; complete: NewPasswordStep } | { kind: 'forgot' } | { kind: 'forgotConfirm'; email: string };
 
 interface SignInFields {
   email: string;
@@ -34,8 +33,198 @@ interface ForgotFields {
   password: string;
 }
 
-function FieldError({ message }: { message?: string }) {
-  return message ? <Form.Control.Feedback type="invalid">{message}</Form.Control.Feedback> : null;
+type Run = (action: () => Promise<void>, context?: 'signIn' | 'other') => Promise<void>;
+const required = (field: string) => ({ required: MESSAGES.required(field) });
+
+/**
+ * Each step's form is a component of its own, and the two steps after the first keep their form
+ * state inside it: hydrating the page builds only the sign-in form's. That one belongs to the page,
+ * so what was typed there is still there after a look at the forgotten-password step.
+ */
+function SignInForm({
+  form,
+  busy,
+  run,
+  onSignedIn,
+  onNewPassword,
+  onForgot,
+}: {
+  form: UseFormReturn<SignInFields>;
+  busy: boolean;
+  run: Run;
+  onSignedIn: (tokens: SessionTokens) => void;
+  onNewPassword: (complete: NewPasswordStep) => void;
+  onForgot: () => void;
+}) {
+  const auth = useAuthClient();
+  const { errors } = form.formState;
+  const onSubmit = form.handleSubmit(({ email, password }) =>
+    run(async () => {
+      const result = await (await auth!()).signIn(email, password);
+      if (result.status === 'signedIn') onSignedIn(result.tokens);
+      else onNewPassword(result.complete);
+    }, 'signIn'),
+  );
+  return (
+    <Form method="post" noValidate onSubmit={onSubmit}>
+      <TextInput
+        id="login-email"
+        label={MESSAGES.loginEmail}
+        groupClassName="mb-3"
+        error={errors.email?.message}
+        type="email"
+        autoComplete="username"
+        {...form.register('email', required(MESSAGES.loginEmail))}
+      />
+      <TextInput
+        id="login-password"
+        label={MESSAGES.loginPassword}
+        groupClassName="mb-4"
+        error={errors.password?.message}
+        type="password"
+        autoComplete="current-password"
+        {...form.register('password', required(MESSAGES.loginPassword))}
+      />
+      <LoadingButton type="submit" loading={busy} className="w-100">
+        {MESSAGES.loginSubmit}
+      </LoadingButton>
+      <div className="text-center mt-3">
+        <Button variant="link" size="sm" onClick={onForgot}>
+          {MESSAGES.forgotLink}
+        </Button>
+      </div>
+    </Form>
+  );
+}
+
+function NewPasswordForm({
+  busy,
+  run,
+  complete,
+  onSignedIn,
+}: {
+  busy: boolean;
+  run: Run;
+  complete: NewPasswordStep;
+  onSignedIn: (tokens: SessionTokens) => void;
+}) {
+  const form = useForm<NewPasswordFields>();
+  const { errors } = form.formState;
+  const onSubmit = form.handleSubmit(({ password }) => run(async () => onSignedIn(await complete(password))));
+  return (
+    <Form noValidate onSubmit={onSubmit}>
+      <p className="small text-secondary">{MESSAGES.newPasswordIntro}</p>
+      <TextInput
+        id="new-password"
+        label={MESSAGES.newPassword}
+        groupClassName="mb-1"
+        error={errors.password?.message}
+        type="password"
+        autoComplete="new-password"
+        aria-describedby="password-rules"
+        {...form.register('password', required(MESSAGES.newPassword))}
+      />
+      <Form.Text id="password-rules" className="d-block mb-3">
+        {MESSAGES.passwordRules}
+      </Form.Text>
+      <TextInput
+        id="new-password-confirm"
+        label={MESSAGES.confirmPassword}
+        groupClassName="mb-4"
+        error={errors.confirm?.message}
+        type="password"
+        autoComplete="new-password"
+        {...form.register('confirm', { ...required(MESSAGES.confirmPassword), validate: (v, all) => v === all.password || MESSAGES.passwordsDiffer })}
+      />
+      <LoadingButton type="submit" loading={busy} className="w-100">
+        {MESSAGES.forgotConfirm}
+      </LoadingButton>
+    </Form>
+  );
+}
+
+/** The forgotten-password flow: the address (a code is sent), then the code and the new password. */
+function ForgotForm({
+  busy,
+  run,
+  step,
+  onCodeSent,
+  onDone,
+  onBack,
+}: {
+  busy: boolean;
+  run: Run;
+  step: Extract<Mode, { kind: 'forgot' | 'forgotConfirm' }>;
+  onCodeSent: (email: string) => void;
+  onDone: () => void;
+  onBack: () => void;
+}) {
+  const auth = useAuthClient();
+  const form = useForm<ForgotFields>();
+  const { errors } = form.formState;
+  const onSubmit = form.handleSubmit(({ email, code, password }) =>
+    run(async () => {
+      if (step.kind === 'forgot') {
+        await (await auth!()).forgotPassword(email);
+        onCodeSent(email);
+      } else {
+        await (await auth!()).confirmForgotPassword(step.email, code, password);
+        form.reset();
+        onDone();
+      }
+    }),
+  );
+  return (
+    <Form noValidate onSubmit={onSubmit}>
+      {step.kind === 'forgot' ? (
+        <>
+          <p className="small text-secondary">{MESSAGES.forgotIntro}</p>
+          <TextInput
+            id="forgot-email"
+            label={MESSAGES.loginEmail}
+            groupClassName="mb-4"
+            error={errors.email?.message}
+            type="email"
+            autoComplete="username"
+            {...form.register('email', required(MESSAGES.loginEmail))}
+          />
+          <LoadingButton type="submit" loading={busy} className="w-100">
+            {MESSAGES.forgotSend}
+          </LoadingButton>
+        </>
+      ) : (
+        <>
+          <TextInput
+            id="forgot-code"
+            label={MESSAGES.forgotCode}
+            groupClassName="mb-3"
+            error={errors.code?.message}
+            inputMode="numeric"
+            autoComplete="one-time-code"
+            {...form.register('code', required(MESSAGES.forgotCode))}
+          />
+          <TextInput
+            id="forgot-password"
+            label={MESSAGES.newPassword}
+            groupClassName="mb-1"
+            error={errors.password?.message}
+            type="password"
+            autoComplete="new-password"
+            {...form.register('password', required(MESSAGES.newPassword))}
+          />
+          <Form.Text className="d-block mb-4">{MESSAGES.passwordRules}</Form.Text>
+          <LoadingButton type="submit" loading={busy} className="w-100">
+            {MESSAGES.forgotConfirm}
+          </LoadingButton>
+        </>
+      )}
+      <div className="text-center mt-3">
+        <Button variant="link" size="sm" onClick={onBack}>
+          {MESSAGES.backToLogin}
+        </Button>
+      </div>
+    </Form>
+  );
 }
 
 /**
@@ -53,21 +242,19 @@ export default function LoginPage(_props: PageProps) {
   const [error, setError] = useState<string>();
   const [info, setInfo] = useState<string>();
   const expired = params.get('current_session_expire') === '1';
-
   const signInForm = useForm<SignInFields>();
+
   // Fetch the sign-in library once the page is interactive, before the first submit needs it.
   useEffect(() => {
     void auth?.().catch(() => undefined);
   }, [auth]);
-  const newPasswordForm = useForm<NewPasswordFields>();
-  const forgotForm = useForm<ForgotFields>();
 
   const enter = (tokens: SessionTokens) => {
     dispatch(signedIn({ email: tokens.email, username: tokens.username }));
     navigate('/', { replace: true });
   };
 
-  const run = async (action: () => Promise<void>, context: 'signIn' | 'other' = 'other') => {
+  const run: Run = async (action, context = 'other') => {
     if (!auth) return;
     setBusy(true);
     setError(undefined);
@@ -81,54 +268,18 @@ export default function LoginPage(_props: PageProps) {
     }
   };
 
-  const onSignIn = signInForm.handleSubmit(({ email, password }) =>
-    run(async () => {
-      setInfo(undefined);
-      const result = await (await auth!()).signIn(email, password);
-      if (result.status === 'signedIn') enter(result.tokens);
-      else setMode({ kind: 'newPassword', complete: result.complete });
-    }, 'signIn'),
-  );
-
-  const onNewPassword = newPasswordForm.handleSubmit(({ password }) =>
-    run(async () => {
-      if (mode.kind !== 'newPassword') return;
-      enter(await mode.complete(password));
-    }),
-  );
-
-  const onForgot = forgotForm.handleSubmit(({ email, code, password }) =>
-    run(async () => {
-      if (mode.kind === 'forgot') {
-        await (await auth!()).forgotPassword(email);
-        setInfo(MESSAGES.forgotCodeSent);
-        setMode({ kind: 'forgotConfirm', email });
-      } else if (mode.kind === 'forgotConfirm') {
-        await (await auth!()).confirmForgotPassword(mode.email, code, password);
-        forgotForm.reset();
-        setInfo(MESSAGES.forgotDone);
-        setMode({ kind: 'signIn' });
-      }
-    }),
-  );
-
-  const backToSignIn = () => {
+  const show = (next: Mode, message?: string) => {
     setError(undefined);
-    setInfo(undefined);
-    setMode({ kind: 'signIn' });
+    setInfo(message);
+    setMode(next);
   };
-
-  const { errors: se } = signInForm.formState;
-  const { errors: ne } = newPasswordForm.formState;
-  const { errors: fe } = forgotForm.formState;
-  const required = (field: string) => ({ required: MESSAGES.required(field) });
 
   return (
     <main className="min-vh-100 d-flex align-items-center justify-content-center bg-body-tertiary p-3">
       <Card className="shadow-sm portal-login-card">
         <Card.Body className="p-4">
           <h1 className="h4 mb-1 text-center">
-            <i className="bi bi-shield-lock text-primary me-2" aria-hidden="true" />
+            <BrandMark className="text-primary me-2" />
             {PRODUCT_NAME}
           </h1>
           <h2 className="h6 mb-4 text-center text-secondary">
@@ -151,133 +302,36 @@ export default function LoginPage(_props: PageProps) {
           )}
 
           {mode.kind === 'signIn' && (
-            <Form method="post" noValidate onSubmit={onSignIn}>
-              <Form.Group className="mb-3" controlId="login-email">
-                <Form.Label>{MESSAGES.loginEmail}</Form.Label>
-                <Form.Control
-                  type="email"
-                  autoComplete="username"
-                  isInvalid={!!se.email}
-                  {...signInForm.register('email', required(MESSAGES.loginEmail))}
-                />
-                <FieldError message={se.email?.message} />
-              </Form.Group>
-              <Form.Group className="mb-4" controlId="login-password">
-                <Form.Label>{MESSAGES.loginPassword}</Form.Label>
-                <Form.Control
-                  type="password"
-                  autoComplete="current-password"
-                  isInvalid={!!se.password}
-                  {...signInForm.register('password', required(MESSAGES.loginPassword))}
-                />
-                <FieldError message={se.password?.message} />
-              </Form.Group>
-              <LoadingButton type="submit" loading={busy} className="w-100">
-                {MESSAGES.loginSubmit}
-              </LoadingButton>
-              <div className="text-center mt-3">
-                <Button
-                  variant="link"
-                  size="sm"
-                  onClick={() => {
-                    setError(undefined);
-                    setInfo(undefined);
-                    setMode({ kind: 'forgot' });
-                  }}
-                >
-                  {MESSAGES.forgotLink}
-                </Button>
-              </div>
-            </Form>
+            <SignInForm
+              form={signInForm}
+              busy={busy}
+              run={(action, context) =>
+                run(async () => {
+                  setInfo(undefined);
+                  await action();
+                }, context)
+              }
+              onSignedIn={enter}
+              onNewPassword={(complete) => setMode({ kind: 'newPassword', complete })}
+              onForgot={() => show({ kind: 'forgot' })}
+            />
           )}
-
-          {mode.kind === 'newPassword' && (
-            <Form noValidate onSubmit={onNewPassword}>
-              <p className="small text-secondary">{MESSAGES.newPasswordIntro}</p>
-              <Form.Group className="mb-3" controlId="new-password">
-                <Form.Label>{MESSAGES.newPassword}</Form.Label>
-                <Form.Control
-                  type="password"
-                  autoComplete="new-password"
-                  isInvalid={!!ne.password}
-                  aria-describedby="password-rules"
-                  {...newPasswordForm.register('password', required(MESSAGES.newPassword))}
-                />
-                <FieldError message={ne.password?.message} />
-                <Form.Text id="password-rules">{MESSAGES.passwordRules}</Form.Text>
-              </Form.Group>
-              <Form.Group className="mb-4" controlId="new-password-confirm">
-                <Form.Label>{MESSAGES.confirmPassword}</Form.Label>
-                <Form.Control
-                  type="password"
-                  autoComplete="new-password"
-                  isInvalid={!!ne.confirm}
-                  {...newPasswordForm.register('confirm', {
-                    ...required(MESSAGES.confirmPassword),
-                    validate: (v, all) => v === all.password || MESSAGES.passwordsDiffer,
-                  })}
-                />
-                <FieldError message={ne.confirm?.message} />
-              </Form.Group>
-              <LoadingButton type="submit" loading={busy} className="w-100">
-                {MESSAGES.forgotConfirm}
-              </LoadingButton>
-            </Form>
-          )}
-
+          {mode.kind === 'newPassword' && <NewPasswordForm busy={busy} run={run} complete={mode.complete} onSignedIn={enter} />}
           {(mode.kind === 'forgot' || mode.kind === 'forgotConfirm') && (
-            <Form noValidate onSubmit={onForgot}>
-              {mode.kind === 'forgot' ? (
-                <>
-                  <p className="small text-secondary">{MESSAGES.forgotIntro}</p>
-                  <Form.Group className="mb-4" controlId="forgot-email">
-                    <Form.Label>{MESSAGES.loginEmail}</Form.Label>
-                    <Form.Control
-                      type="email"
-                      autoComplete="username"
-                      isInvalid={!!fe.email}
-                      {...forgotForm.register('email', required(MESSAGES.loginEmail))}
-                    />
-                    <FieldError message={fe.email?.message} />
-                  </Form.Group>
-                  <LoadingButton type="submit" loading={busy} className="w-100">
-                    {MESSAGES.forgotSend}
-                  </LoadingButton>
-                </>
-              ) : (
-                <>
-                  <Form.Group className="mb-3" controlId="forgot-code">
-                    <Form.Label>{MESSAGES.forgotCode}</Form.Label>
-                    <Form.Control
-                      inputMode="numeric"
-                      autoComplete="one-time-code"
-                      isInvalid={!!fe.code}
-                      {...forgotForm.register('code', required(MESSAGES.forgotCode))}
-                    />
-                    <FieldError message={fe.code?.message} />
-                  </Form.Group>
-                  <Form.Group className="mb-4" controlId="forgot-password">
-                    <Form.Label>{MESSAGES.newPassword}</Form.Label>
-                    <Form.Control
-                      type="password"
-                      autoComplete="new-password"
-                      isInvalid={!!fe.password}
-                      {...forgotForm.register('password', required(MESSAGES.newPassword))}
-                    />
-                    <FieldError message={fe.password?.message} />
-                    <Form.Text>{MESSAGES.passwordRules}</Form.Text>
-                  </Form.Group>
-                  <LoadingButton type="submit" loading={busy} className="w-100">
-                    {MESSAGES.forgotConfirm}
-                  </LoadingButton>
-                </>
-              )}
-              <div className="text-center mt-3">
-                <Button variant="link" size="sm" onClick={backToSignIn}>
-                  {MESSAGES.backToLogin}
-                </Button>
-              </div>
-            </Form>
+            <ForgotForm
+              busy={busy}
+              run={run}
+              step={mode}
+              onCodeSent={(email) => {
+                setInfo(MESSAGES.forgotCodeSent);
+                setMode({ kind: 'forgotConfirm', email });
+              }}
+              onDone={() => {
+                setInfo(MESSAGES.forgotDone);
+                setMode({ kind: 'signIn' });
+              }}
+              onBack={() => show({ kind: 'signIn' })}
+            />
           )}
         </Card.Body>
       </Card>

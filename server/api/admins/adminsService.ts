@@ -7,7 +7,8 @@ import type {
   ResetPasswordResponse,
   UpdateAdminBody,
 } from '../../../shared/contracts/admins';
-import { ADMIN_API_MESSAGES as M, AUTHZ_MESSAGES } from '../../../shared/messages';
+import { ADMIN_API_MESSAGES as M } from '../../../shared/areaMessages';
+import { AUTHZ_MESSAGES } from '../../../shared/areaMessages';
 import { record, type AuditActor } from '../../audit/auditRepository';
 import { revocationsFor } from '../../auth/sessionRevocations';
 import type { Db, Queryable } from '../../db/Db';

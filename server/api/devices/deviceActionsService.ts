@@ -8,7 +8,7 @@ import { ACTION_ORIGIN, LOCK_TYPES, type DeviceTypeCode, type LockType } from '.
 import { actionLabel, refusal } from '../../../shared/deviceActionRules';
 import { STATEFUL_ACTIONS, offlineCutoff } from '../../../shared/deviceStatus';
 import * as machine from '../../../shared/deviceStateMachine';
-import { AGENT_MESSAGES as A, INVENTORY_MESSAGES as M } from '../../../shared/messages';
+import { AGENT_MESSAGES as A, INVENTORY_MESSAGES as M } from '../../../shared/areaMessages';
 import { record, type AuditActor } from '../../audit/auditRepository';
 import type { Db, Queryable } from '../../db/Db';
 import { transaction } from '../../db/transactionScope';

@@ -18,7 +18,8 @@ import {
   type ImportRowError,
 } from '../../../shared/contracts/deviceImport';
 import { deviceBody, luhnCheckDigit, type Device, type DeviceBody } from '../../../shared/contracts/devices';
-import { INVENTORY_MESSAGES, MESSAGES } from '../../../shared/messages';
+import { MESSAGES } from '../../../shared/messages';
+import { INVENTORY_MESSAGES } from '../../../shared/areaMessages';
 import { AppError } from '../../errors';
 import { UTF8_BOM, csvLines, csvZone, type CsvValue, type CsvZone } from '../../audit/csv';
 

@@ -3,7 +3,7 @@ import { PATHS } from '../../../shared/constants/routes';
 import { idParams } from '../../../shared/contracts/fields';
 import { IMPORT_MAX_BYTES, importQuery } from '../../../shared/contracts/deviceImport';
 import { deviceBody, deviceExportQuery, deviceListQuery } from '../../../shared/contracts/devices';
-import { INVENTORY_MESSAGES as M } from '../../../shared/messages';
+import { INVENTORY_MESSAGES as M } from '../../../shared/areaMessages';
 import { actorOf } from '../../audit/actorOf';
 import { AppError } from '../../errors';
 import { requirePath, type Guard } from '../../middleware/authorize';

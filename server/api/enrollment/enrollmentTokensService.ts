@@ -15,7 +15,8 @@ import {
   type EnrollmentTokenCreated,
   type EnrollmentTokenQuery,
 } from '../../../shared/contracts/enrollment';
-import { AGENT_MESSAGES as A, MESSAGES } from '../../../shared/messages';
+import { MESSAGES } from '../../../shared/messages';
+import { AGENT_MESSAGES as A } from '../../../shared/areaMessages';
 import { newEnrollmentToken } from '../../agent/agentTokens';
 import { record, type AuditActor } from '../../audit/auditRepository';
 import type { Db } from '../../db/Db';

@@ -1,6 +1,7 @@
 import { DEVICE_ACTIONS } from '../../../shared/constants/deviceActions';
 import { GRANTABLE_PATHS, PATHS } from '../../../shared/constants/routes';
-import { ADMIN_API_MESSAGES, AUTHZ_MESSAGES, MESSAGES } from '../../../shared/messages';
+import { MESSAGES } from '../../../shared/messages';
+import { ADMIN_API_MESSAGES, AUTHZ_MESSAGES } from '../../../shared/areaMessages';
 import { GrantsRepository } from '../../auth/grantsRepository';
 import type { Queryable } from '../../db/Db';
 import { AppError } from '../../errors';

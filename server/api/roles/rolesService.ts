@@ -1,6 +1,7 @@
 import { PATHS } from '../../../shared/constants/routes';
 import type { DuplicateRoleBody, Role, RoleBody, RoleList } from '../../../shared/contracts/roles';
-import { ADMIN_API_MESSAGES as M, AUTHZ_MESSAGES, INTEGRATION_MESSAGES } from '../../../shared/messages';
+import { ADMIN_API_MESSAGES as M } from '../../../shared/areaMessages';
+import { AUTHZ_MESSAGES, INTEGRATION_MESSAGES } from '../../../shared/areaMessages';
 import { record, type AuditActor } from '../../audit/auditRepository';
 import type { Db, Queryable } from '../../db/Db';
 import { transaction } from '../../db/transactionScope';
