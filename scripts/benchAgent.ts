@@ -232,7 +232,7 @@ function profileSummary(file: string): string[] {
             ? 'pg driver'
             : pkg === 'zod'
               ? 'zod'
-              : 'HTTP stack and middleware (express, router, helmet, compression, pino-http, rate limit, prom-client…)';
+              : 'HTTP stack and middleware (express, router, helmet, compression, request log, rate limit, prom-client…)';
     byLayer.set(layer, (byLayer.get(layer) ?? 0) + us);
     const fn = `${f.functionName || '(anonymous)'} ${pkg ?? path.basename(f.url)}:${f.lineNumber + 1}`;
     byFunction.set(fn, (byFunction.get(fn) ?? 0) + us);

@@ -1,14 +1,13 @@
-import { randomUUID } from 'node:crypto';
 import compression from 'compression';
 import express, { type Express } from 'express';
 import expressStaticGzip from 'express-static-gzip';
 import { rateLimit } from 'express-rate-limit';
-import { pinoHttp } from 'pino-http';
 import { INTEGRATION_BASE } from '../shared/contracts/integration';
 import type { PublicConfig } from '../shared/contracts/publicConfig';
 import type { Config } from './config';
 import type { Db } from './db/Db';
 import { apiNotFound, errorHandler } from './errors';
+import { requestLog } from './middleware/requestLog';
 import { securityHeaders } from './middleware/securityHeaders';
 import { healthRouter } from './health/healthRouter';
 import { createMetrics, type Metrics } from './health/metrics';
@@ -113,7 +112,8 @@ export function publicConfig(config: Config): PublicConfig {
   };
 }
 
-const REQUEST_ID = /^[\w.:-]{1,128}$/;
+/** Paths whose requests are not logged: the probes and the metrics scrape. */
+const UNLOGGED = /^\/(healthz|readyz|metrics)(\?|$)/;
 const ACCEPTS_COMPRESSION = /gzip|deflate|br|\*/i;
 
 function connectSources(pub: PublicConfig): string[] {
@@ -153,28 +153,10 @@ export function createApp(deps: AppDeps): PortalApp {
   const agentService = new AgentService(db, inventory, waiters, agentMetrics);
   app.use('/agent/v1', agentRouter(agentService, agentMetrics, config.agent, logger));
   app.use(
-    pinoHttp({
-      logger,
-      genReqId(req, res) {
-        const incoming = req.headers['x-request-id'];
-        const id = typeof incoming === 'string' && REQUEST_ID.test(incoming) ? incoming : randomUUID();
-        res.setHeader('x-request-id', id);
-        return id;
-      },
-      serializers: {
-        req: (req: { id: unknown; method: string; url: string; headers: unknown; remoteAddress?: string }) => ({
-          id: req.id,
-          method: req.method,
-          url: req.url,
-          headers: req.headers,
-          remoteAddress: req.remoteAddress,
-        }),
-        res: (res: { statusCode: number }) => ({ statusCode: res.statusCode }),
-      },
-      autoLogging: { ignore: (req) => req.url === '/healthz' || req.url === '/readyz' || req.url === '/metrics' },
-      // Agents check in every few seconds: their successful check-ins are counted in /metrics, not logged.
-      customLogLevel: (req, res, err) =>
-        err || res.statusCode >= 500 ? 'error' : res.statusCode >= 400 ? 'warn' : req.url?.startsWith('/agent/v1/checkin') ? 'silent' : 'info',
+    requestLog(logger, {
+      message: 'request completed',
+      // Probes and scrapes are not logged, whatever they answer.
+      level: (status, url) => (UNLOGGED.test(url) ? 'silent' : status >= 500 ? 'error' : status >= 400 ? 'warn' : 'info'),
     }),
   );
 

@@ -4,13 +4,13 @@
  * (enrollment). Bodies are validated by the shared schemas of shared/contracts/agent.ts: a bad
  * body is a 400 naming the field. Every answer is `no-store`.
  */
-import { randomUUID } from 'node:crypto';
 import express, { Router, type Request, type RequestHandler } from 'express';
 import { rateLimit } from 'express-rate-limit';
 import { checkinBody, commandIdParams, enrollBody, eventBody, rejectBody } from '../../shared/contracts/agent';
 import { MESSAGES } from '../../shared/messages';
 import { AGENT_MESSAGES as A } from '../../shared/areaMessages';
 import { AppError } from '../errors';
+import { requestLog } from '../middleware/requestLog';
 import { route } from '../middleware/validate';
 import type { Logger } from '../logger';
 import type { AgentMetrics } from './agentMetrics';
@@ -35,33 +35,19 @@ const LOOPBACK = new Set(['127.0.0.1', '::1', '::ffff:127.0.0.1']);
 
 const requestOf = (req: Request): AgentRequest => ({ ip: req.ip ?? null, requestId: req.id === undefined ? null : String(req.id) });
 
-const REQUEST_ID = /^[\w.:-]{1,128}$/;
-
 /**
- * Mounted before the page middleware (security headers, compression, the request logger): a
- * check-in is the most frequent request the server gets. It logs its own requests instead: the
- * refused and failed ones, at the level of their status (successes are counted in /metrics, and
- * every change they make has its audit row).
+ * Mounted before the page middleware (security headers, compression, the portal's request log): a
+ * check-in is the most frequent request the server gets. Its own request log logs only the refused
+ * and failed requests, at the level of their status (successes are counted in /metrics, and every
+ * change they make has its audit row).
  */
 export function agentRouter(service: AgentService, metrics: AgentMetrics, limits: AgentLimits, logger: Logger): Router {
   const router = Router();
-  router.use((req, res, next) => {
-    const incoming = req.headers['x-request-id'];
-    req.id = typeof incoming === 'string' && REQUEST_ID.test(incoming) ? incoming : randomUUID();
-    req.log = logger;
-    res.setHeader('x-request-id', String(req.id));
+  router.use(
+    requestLog(logger, { message: 'agent request completed', level: (status) => (status >= 500 ? 'error' : status >= 400 ? 'warn' : 'silent') }),
+  );
+  router.use((_req, res, next) => {
     res.setHeader('Cache-Control', 'no-store');
-    const start = process.hrtime.bigint();
-    res.on('finish', () => {
-      const status = res.statusCode;
-      if (status < 400) return;
-      const level = status >= 500 ? 'error' : 'warn';
-      const responseTime = Number(process.hrtime.bigint() - start) / 1e6;
-      logger[level](
-        { req: { id: req.id, method: req.method, url: req.originalUrl, remoteAddress: req.ip }, res: { statusCode: status }, responseTime },
-        'agent request completed',
-      );
-    });
     next();
   });
   router.use(express.json({ limit: '64kb' }));

@@ -9,6 +9,19 @@ declare module 'express-serve-static-core' {
   }
 }
 
+const NONCE_BYTES = 16;
+/** Random bytes for 256 nonces, drawn from the CSPRNG at once; each nonce uses its own 16, once. */
+let pool = Buffer.alloc(0);
+let offset = 0;
+function nextNonce(): string {
+  if (offset === pool.length) {
+    pool = randomBytes(NONCE_BYTES * 256);
+    offset = 0;
+  }
+  offset += NONCE_BYTES;
+  return pool.toString('base64', offset - NONCE_BYTES, offset);
+}
+
 /**
  * helmet's headers, with a fresh CSP nonce per response, without running helmet's dozen
  * middleware functions per request: at start-up helmet answers once into a recording response
@@ -35,7 +48,7 @@ export function securityHeaders(build: (scriptSrcNonce: string) => HelmetOptions
   });
   if (!called) throw new Error('helmet did not answer synchronously');
   return (_req, res, next) => {
-    const nonce = randomBytes(16).toString('base64');
+    const nonce = nextNonce();
     res.locals.cspNonce = nonce;
     for (const name of removed) res.removeHeader(name);
     for (const [name, parts] of set) res.setHeader(name, parts.length === 1 ? parts[0]! : parts.join(nonce));
