@@ -1,7 +1,7 @@
 /**
  * `npm run bench:inventory`: the inventory targets of docs/quality.md, measured at the API.
  *   P4/P5  list pages (every status filter entry, type, group, every offered sort and order,
- *          pages 1–50), IMEI prefix and text search, the two dashboards' answers (the demo
+ *          pages 1–50; the pre-enrolled page's group filter and sorts), IMEI prefix and text search, the two dashboards' answers (the demo
  *          generator's devices and their 30 days of command history), p95 over ≥ 200 requests
  *   P6     bulk lock of 10,000 devices (dry run + commit + job done), CSV import of 10,000
  *          rows, CSV export of the whole fleet (rows/s and the process's RSS growth)
@@ -116,6 +116,22 @@ async function measure(engine: Engine, lines: string[]): Promise<void> {
     }
     const worst = [...byFilter.entries()].map(([k, xs]) => `${k} ${ms(pct(xs, 95))}`).join(', ');
 
+    // The pre-enrolled devices page: all, each group or none, by IMEI or registration, either order.
+    const preFilters = ['', ...groups.map((g) => `groupId=${g}`), 'groupId=none'];
+    const pre: number[] = [];
+    for (let i = 0; i < Math.max(REQUESTS, preFilters.length * 8); i++) {
+      const f = preFilters[i % preFilters.length]!;
+      const q = [
+        f,
+        'stage=preEnrolled',
+        `sort=${pick(['imei', 'createdAt'])}`,
+        `order=${pick(['asc', 'desc'])}`,
+        `page=${1 + Math.floor(rnd() * 50)}`,
+        'perPage=25',
+      ];
+      pre.push(await timed(`/devices?${q.filter(Boolean).join('&')}`));
+    }
+
     // IMEI prefix search (4–10 digits of existing IMEIs), as the enrolled devices page asks it.
     const imeis = (await db.query<{ imei: string }>('SELECT imei FROM devices ORDER BY id LIMIT 2000')).rows.map((r) => r.imei);
     const search: number[] = [];
@@ -153,12 +169,13 @@ async function measure(engine: Engine, lines: string[]): Promise<void> {
     lines.push(
       `| ${engine} list page (${all.length} requests: ${filters.length} filters × 5 sorts × 2 orders, pages 1–50) | p95 ${ms(pct(all, 95))}, median ${ms(pct(all, 50))}, max ${ms(Math.max(...all))} |`,
       `| ${engine} list page p95 per filter | ${worst} |`,
+      `| ${engine} pre-enrolled page (${pre.length} requests: all, each group, none × 2 sorts × 2 orders, pages 1–50) | p95 ${ms(pct(pre, 95))}, median ${ms(pct(pre, 50))} |`,
       `| ${engine} IMEI prefix search (${search.length} requests, 4–10 digits) | p95 ${ms(pct(search, 95))}, median ${ms(pct(search, 50))} |`,
       `| ${engine} text search (${text.length} requests: customer words as typed, ñ removed, accents or not) | p95 ${ms(pct(text, 95))}, median ${ms(pct(text, 50))} |`,
       `| ${engine} dashboard general (${general.length} requests) | p95 ${ms(pct(general, 95))}, median ${ms(pct(general, 50))} |`,
       `| ${engine} dashboard android (${android.length} requests) | p95 ${ms(pct(android, 95))}, median ${ms(pct(android, 50))} |`,
     );
-    console.log(lines.slice(-6).join('\n'));
+    console.log(lines.slice(-7).join('\n'));
 
     // P6 bulk lock of 10,000 devices: dry run, commit, job done.
     const ids = (

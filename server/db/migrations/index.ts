@@ -15,6 +15,7 @@ import m0014 from './0014_search_words.sql';
 import m0015 from './0015_integration.sql';
 import m0016 from './0016_device_search.sql';
 import m0017 from './0017_last_seen_triggers.sql';
+import m0018 from './0018_pre_enrolled_indexes.sql';
 
 export interface Migration {
   /** The file name without `.sql`: a four-digit number, an underscore, a name. */
@@ -41,4 +42,5 @@ export const migrations: readonly Migration[] = [
   { id: '0015_integration', sql: m0015 },
   { id: '0016_device_search', sql: m0016 },
   { id: '0017_last_seen_triggers', sql: m0017 },
+  { id: '0018_pre_enrolled_indexes', sql: m0018 },
 ];

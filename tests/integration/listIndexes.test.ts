@@ -1,0 +1,78 @@
+/**
+ * The pre-enrolled devices page (stage=preEnrolled), as the page asks it: with or without a group,
+ * sorted by IMEI or by registration, either order. Each reads the keys of its page from an index
+ * in the order of its sort (migration 0018), on both engines: the plan is asked with sequential
+ * scans, bitmaps and sorts priced out, so the test fails when no index can give that order.
+ */
+import { deviceListQuery, type DeviceSort } from '../../shared/contracts/devices';
+import { DevicesRepository } from '../../server/api/devices/devicesRepository';
+import { filterOf } from '../../server/api/devices/devicesService';
+import type { Queryable } from '../../server/db/Db';
+import { transaction } from '../../server/db/transactionScope';
+import { insertDevices, insertGroup } from '../helpers/inventoryFixtures';
+import { createTestDb, testEngines, type TestDb } from '../helpers/testDb';
+
+interface PlanNode {
+  'Node Type': string;
+  'Index Name'?: string;
+  Plans?: PlanNode[];
+}
+const nodes = (n: PlanNode): PlanNode[] => [n, ...(n.Plans ?? []).flatMap(nodes)];
+
+describe.each(testEngines())('list indexes (%s)', (engine) => {
+  let t: TestDb;
+  let group: number;
+  beforeAll(async () => {
+    t = await createTestDb(engine);
+    group = await insertGroup(t.db, 'Sucursal Norte');
+    await insertDevices(t.db, [
+      { lifecycle: 'pre_enrolled', groupId: group },
+      { lifecycle: 'pre_enrolled', groupId: null },
+      { lifecycle: 'operating', groupId: group },
+    ]);
+  });
+  afterAll(() => t.dispose());
+
+  /** The SQL the repository sends for one page of the list. */
+  async function pageSql(query: Record<string, string>): Promise<{ sql: string; params: unknown[] }> {
+    const q = deviceListQuery.parse(query);
+    const sent: { sql: string; params: unknown[] }[] = [];
+    const recorder = {
+      query: (sql: string, params: unknown[] = []) => {
+        sent.push({ sql, params });
+        return Promise.resolve({ rows: [] });
+      },
+    } as unknown as Queryable;
+    await new DevicesRepository(recorder).list(filterOf(q), new Date(), q.sort, q.order, q.perPage, (q.page - 1) * q.perPage);
+    expect(sent).toHaveLength(1);
+    return sent[0]!;
+  }
+
+  const cases: [groupId: string | undefined, sort: DeviceSort, index: string][] = [
+    [undefined, 'createdAt', 'devices_status_created'],
+    [undefined, 'imei', 'devices_status_imei'],
+    ['group', 'createdAt', 'devices_pre_enrolled_group_created'],
+    ['group', 'imei', 'devices_pre_enrolled_group_imei'],
+    ['none', 'createdAt', 'devices_pre_enrolled_group_created'],
+    ['none', 'imei', 'devices_pre_enrolled_group_imei'],
+  ];
+  test.each(cases.flatMap(([g, sort, index]) => (['asc', 'desc'] as const).map((order) => [g ?? 'all', sort, order, index] as const)))(
+    'pre-enrolled, group %s, by %s %s: the page keys come from %s in order',
+    async (g, sort, order, index) => {
+      const groupId = g === 'all' ? undefined : g === 'group' ? String(group) : 'none';
+      const { sql, params } = await pageSql({ stage: 'preEnrolled', sort, order, page: '3', perPage: '25', ...(groupId ? { groupId } : {}) });
+      const plan = await transaction(t.db, async (tx) => {
+        for (const setting of ['enable_seqscan', 'enable_bitmapscan', 'enable_sort']) await tx.query(`SET LOCAL ${setting} = off`);
+        const res = await tx.query<Record<string, unknown>>(`EXPLAIN (FORMAT JSON) ${sql}`, params);
+        const raw = Object.values(res.rows[0]!)[0];
+        return ((typeof raw === 'string' ? JSON.parse(raw) : raw) as { Plan: PlanNode }[])[0]!.Plan;
+      });
+      const all = nodes(plan);
+      expect(all.map((n) => n['Index Name']).filter(Boolean)).toContain(index);
+      // The only sort is that of the page's 25 rows after they are joined (above the keys' limit).
+      const limits = all.filter((n) => n['Node Type'] === 'Limit');
+      expect(limits).toHaveLength(1);
+      expect(nodes(limits[0]!).some((n) => n['Node Type'] === 'Sort')).toBe(false);
+    },
+  );
+});
