@@ -25,6 +25,7 @@ import { spawnServer } from '../tests/helpers/spawnServer';
 import { DIST, build, isBuildStale, precompress, publicOptions } from './build';
 import { FloorLogin } from './floor/floorLogin';
 import { bundleSizes } from './bundleSizes';
+import { machineEndLine, machineLine } from './benchMachine';
 
 const arg = (name: string, def: number) => Number(process.argv.find((a) => a.startsWith(`--${name}=`))?.split('=')[1] ?? def);
 const DURATION = arg('duration', 5);
@@ -304,10 +305,7 @@ async function p3(lines: string[]) {
 }
 
 if (isBuildStale()) await build();
-const lines: string[] = [
-  `Measured ${new Date().toISOString().slice(0, 10)} on ${os.cpus().length} × ${os.cpus()[0]?.model ?? 'cpu'}, ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}; load average at the start ${os.loadavg()[0]!.toFixed(1)}.`,
-  `Command: \`npm run bench -- ${process.argv.slice(2).join(' ')}\``,
-];
+const lines: string[] = [machineLine(), `Command: \`npm run bench -- ${process.argv.slice(2).join(' ')}\``];
 if (ONLY.includes('p1')) {
   lines.push('', '### P1: server-rendered pages vs express.static serving the same bytes (target ≥ 90 %)', '');
   await p1(lines);
@@ -320,5 +318,5 @@ if (ONLY.includes('p3')) {
   lines.push('', '### P3: /login hydrated, as a ratio to a bare React 19 page hydrating the same form (target ≤ 1.5×)', '');
   await p3(lines);
 }
-lines.push('', `Load average at the end ${os.loadavg()[0]!.toFixed(1)}.`);
+lines.push('', machineEndLine());
 console.log(`\n${lines.join('\n')}\n`);

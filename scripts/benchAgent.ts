@@ -54,6 +54,7 @@ import type { ActionResult } from '../shared/contracts/deviceActions';
 import { runCheckinLoad } from '../server/simulator/load';
 import { createTestDb } from '../tests/helpers/testDb';
 import { freePort } from '../tests/helpers/spawnServer';
+import { machineEndLine, machineLine } from './benchMachine';
 import { DIST, ROOT, build, serverOptions } from './build';
 
 const opt = (name: string) => process.argv.find((a) => a.startsWith(`--${name}=`))?.split('=')[1];
@@ -339,8 +340,7 @@ try {
   const [a, b] = servers as [Replica, Replica];
 
   out(
-    `Measured ${new Date().toISOString().slice(0, 10)} on ${os.cpus().length} × ${os.cpus()[0]?.model.trim() ?? 'cpu'} (nproc ${os.availableParallelism()}), ` +
-      `${(os.totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}, PostgreSQL ${pgVersion}; load average at the start ${loadAtStart}.`,
+    machineLine(`PostgreSQL ${pgVersion}, load average before seeding ${loadAtStart}`),
     `Command: \`npm run bench:agent -- --devices=${DEVICES} --agents=${AGENTS} --connections=${CONNECTIONS} --duration=${DURATION} --warmup=${WARMUP} --polls=${POLLS} --writes=${WRITES.join(',')}${CPU_PROF ? ' --cpu-prof' : ''}\``,
     '',
     '| what | result |',
@@ -537,7 +537,7 @@ try {
       `p50 ${ms(pct(unnamed, 50))} / ${ms(pct(prepared, 50))}, p99 ${ms(pct(unnamed, 99))} / ${ms(pct(prepared, 99))} |`,
     `| EXPLAIN ANALYZE check-in read / last-seen write (UPDATE devices, rolled back) | ${timeOf(readPlan)} / ${timeOf(writePlan)} |`,
     '',
-    `Load average at the end: ${load()} (the whole run took ${((performance.now() - started) / 60000).toFixed(1)} min).`,
+    `${machineEndLine()} The whole run took ${((performance.now() - started) / 60000).toFixed(1)} min.`,
     '',
     'Check-in read plan:',
     '```',

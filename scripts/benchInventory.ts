@@ -12,7 +12,6 @@
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import os from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { createApp } from '../server/app';
 import { loadConfig } from '../server/config';
@@ -27,6 +26,7 @@ import { DEVICE_SORTS, luhnCheckDigit } from '../shared/contracts/devices';
 import type { BulkPreview, Job } from '../shared/contracts/jobs';
 import { DEVICE_STATUS, STATUS_FILTERS } from '../shared/constants/domain';
 import { createTestDb, type Engine } from '../tests/helpers/testDb';
+import { machineEndLine, machineLine } from './benchMachine';
 import { DIST, build, isBuildStale } from './build';
 
 const opt = (name: string) => process.argv.find((a) => a.startsWith(`--${name}=`))?.split('=')[1];
@@ -237,12 +237,13 @@ async function measure(engine: Engine, lines: string[]): Promise<void> {
 
 if (isBuildStale()) await build();
 const lines: string[] = [
-  `Measured ${new Date().toISOString().slice(0, 10)} on ${os.cpus().length} × ${os.cpus()[0]?.model ?? 'cpu'}, ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}.`,
+  machineLine(),
   `Command: \`npm run bench:inventory -- --devices=${DEVICES} --requests=${REQUESTS} --engines=${ENGINES.join(',')}\``,
   '',
   '| what | result |',
   '|---|---|',
 ];
 for (const engine of ENGINES) await measure(engine, lines);
+lines.push('', machineEndLine());
 console.log(`\n${lines.join('\n')}\n`);
 process.exit(0);
