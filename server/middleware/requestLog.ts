@@ -79,19 +79,16 @@ export function requestLog(logger: Logger, options: RequestLogOptions): RequestH
     const log = new RequestLogger(logger, req);
     req.log = log;
     const start = process.hrtime.bigint();
-    let done = false;
-    const finished = () => {
-      if (done) return;
-      done = true;
+    // 'close' comes once per response, after 'finish' when it was sent whole, alone when the
+    // client went away first.
+    res.on('close', () => {
       const status = res.statusCode;
       const level = options.level(status, req.originalUrl);
       if (level === 'silent' || !logger.isLevelEnabled(level)) return;
       const responseTime = Number(process.hrtime.bigint() - start) / 1e6;
       const fields = { res: { statusCode: status }, responseTime, ...(res.writableFinished ? {} : { aborted: true }) };
       log[level](status >= 500 ? { ...fields, err: new Error(`failed with status code ${status}`) } : fields, options.message);
-    };
-    res.once('finish', finished);
-    res.once('close', finished);
+    });
     next();
   };
 }
