@@ -1,6 +1,6 @@
 /**
  * What every benchmark prints about the machine it ran on. The machines are shared and their
- * speed drifts (the same loop has taken from 0.7 to 1.3 s on one of them within an hour), so each
+ * speed drifts (the same loop has taken from 0.54 to 1.58 s on one of them, within one run), so each
  * run also times a fixed loop at its start and end: figures from runs far apart, or from two
  * machines, compare only with that in view.
  */
