@@ -78,14 +78,15 @@ export function requestLog(logger: Logger, options: RequestLogOptions): RequestH
     res.setHeader('x-request-id', id);
     const log = new RequestLogger(logger, req);
     req.log = log;
-    const start = process.hrtime.bigint();
+    const start = Date.now();
     // 'close' comes once per response, after 'finish' when it was sent whole, alone when the
     // client went away first.
     res.on('close', () => {
       const status = res.statusCode;
       const level = options.level(status, req.originalUrl);
       if (level === 'silent' || !logger.isLevelEnabled(level)) return;
-      const responseTime = Number(process.hrtime.bigint() - start) / 1e6;
+      // Whole milliseconds, as pino-http wrote them.
+      const responseTime = Date.now() - start;
       const fields = { res: { statusCode: status }, responseTime, ...(res.writableFinished ? {} : { aborted: true }) };
       log[level](status >= 500 ? { ...fields, err: new Error(`failed with status code ${status}`) } : fields, options.message);
     });
