@@ -68,7 +68,7 @@ export const clientOptions: esbuild.BuildOptions = {
  * chunk that holds a module of its own: in the app's build the sign-in page's first load was 38
  * files, 25 of them under 2 KB, each fetched, compiled and linked on its own (docs/benchmarks.md).
  * Built apart, with its pages in the entry (client/app/publicPages.tsx), its first load is its
- * entry file and the few chunks it shares with what it loads later (the sign-in library, toasts).
+ * entry file and esbuild's runtime chunk, shared with what it loads later (the sign-in library).
  */
 export const publicOptions: esbuild.BuildOptions = { ...clientOptions, entryPoints: [PUBLIC_ENTRY, PUBLIC_STYLES_ENTRY] };
 

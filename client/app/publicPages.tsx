@@ -35,7 +35,8 @@ export const PUBLIC: Partial<Record<RoutePath, LazyPage>> = {
 /**
  * The page table of the public pages' entry (client/entry.public.tsx): the sign-in page and the
  * bare pages in the entry's own file, every signed-in route a load of the signed-in app's document.
- * Its build holds nothing of the signed-in app, so the sign-in page's first load is one file.
+ * Its build holds nothing of the signed-in app: the sign-in page's first load is the entry and
+ * esbuild's runtime chunk.
  */
 export const PUBLIC_PAGES: PageTable = {
   page: (route) => PUBLIC[route.path] ?? SIGNED_IN_PAGE,

@@ -19,10 +19,9 @@ export const rootReducer = combineSlices(sessionSlice, { [uiSlice.name]: uiSlice
 export type RootState = ReturnType<typeof rootReducer> & { [K in (typeof apiSlice)['reducerPath']]: ReturnType<(typeof apiSlice)['reducer']> };
 
 /**
- * A fresh store without the api slice: the signed-in app's entry attaches it (attachApi) before the
- * first render of a signed-in page and after it on a public page it navigated to; the public pages'
- * entry never does (they call no portal API). Servers and tests use makeStore
- * (client/app/makeStore.ts), which attaches it at once.
+ * A fresh store without the api slice: the signed-in app's entry attaches it (attachApi) before its
+ * first render; the public pages' entry never does (they call no portal API). Servers and tests use
+ * makeStore (client/app/makeStore.ts), which attaches it at once.
  */
 export function createStore(preloadedState: Partial<RootState> | undefined, extra: ApiExtra) {
   const dynamic = createDynamicMiddleware();
