@@ -112,10 +112,14 @@ export async function submitSignIn(page: Page, email: string, password: string):
   await page.getByRole('button', { name: MESSAGES.loginSubmit, exact: true }).click();
 }
 
-/** Waits until a signed-in page is hydrated and shows the layout with the user's record. */
+/**
+ * Waits until a signed-in page is hydrated and shows the layout with the user's record, both in
+ * one document: the sign-in page changes the URL in its own router before the browser loads the
+ * signed-in app, so a hydrated /login document followed by the app's server-rendered header would
+ * otherwise pass for a hydrated app.
+ */
 export async function waitForLayout(page: Page, timeout = 15_000): Promise<void> {
-  await waitForHydration(page);
-  await page.getByTestId('user-names').waitFor({ state: 'visible', timeout });
+  await page.locator('html[data-hydrated="true"] [data-testid="user-names"]').waitFor({ state: 'visible', timeout });
 }
 
 /**
