@@ -1,6 +1,6 @@
 /**
- * The counters the statement triggers keep (device_counts, device_fact_counts, activity_hourly),
- * each beside a recount of the rows they count: tests compare the two after changes.
+ * The counters the statement triggers keep (device_counts, device_fact_counts, activity_hourly,
+ * released_hourly), each beside a recount of the rows they count: tests compare the two after changes.
  */
 import type { Queryable } from '../../server/db/Db';
 
@@ -39,4 +39,13 @@ export const activityRecount = (db: Queryable) =>
        SELECT date_trunc('hour', requested_at, 'UTC') AS hour, 1 AS kind, action AS key FROM device_commands
        UNION ALL SELECT date_trunc('hour', enrolled_at, 'UTC'), 2, device_type FROM devices WHERE enrolled_at IS NOT NULL
      ) e GROUP BY 1, 2, 3 ORDER BY 1, 2, 3`,
+  );
+
+export const releasedCounts = (db: Queryable) => rows(db, `SELECT hour, n::int AS n FROM released_hourly WHERE n <> 0 ORDER BY 1`);
+/** The live released devices per UTC hour of their release (what the dashboard and releasedFrom read). */
+export const releasedRecount = (db: Queryable) =>
+  rows(
+    db,
+    `SELECT date_trunc('hour', released_at, 'UTC') AS hour, count(*)::int AS n
+       FROM devices WHERE deleted_at IS NULL AND base_status = 9 AND released_at IS NOT NULL GROUP BY 1 ORDER BY 1`,
   );

@@ -3,7 +3,7 @@
  * trigger first asks whether a row changed a column it reads and stops there when none did.
  * After last-seen writes, reported facts that move (OS, agent version, carrier), status changes
  * through the agent and the portal, and multi-row updates where rows trade values, every counter
- * (device_counts, device_fact_counts, activity_hourly) equals a recount, and the outbox gets an
+ * (device_counts, device_fact_counts, activity_hourly, released_hourly) equals a recount, and the outbox gets an
  * event for a status change and none for a last-seen write. Also the named statements of the
  * check-in: prepared once per connection on PostgreSQL, accepted and ignored by PGlite.
  */
@@ -16,7 +16,16 @@ import type { CheckinResponse, EnrollResponse } from '../../shared/contracts/age
 import { AgentRepository } from '../../server/agent/agentRepository';
 import { createPgDb } from '../../server/db/pgDb';
 import { adminApi, type AdminApi } from '../helpers/adminApi';
-import { activityCounts, activityRecount, deviceCounts, deviceCountsRecount, factCounts, factCountsRecount } from '../helpers/counterRecounts';
+import {
+  activityCounts,
+  activityRecount,
+  deviceCounts,
+  deviceCountsRecount,
+  factCounts,
+  factCountsRecount,
+  releasedCounts,
+  releasedRecount,
+} from '../helpers/counterRecounts';
 import { testImei } from '../helpers/inventoryFixtures';
 import { createTestDb, testEngines, type TestDb } from '../helpers/testDb';
 
@@ -41,6 +50,7 @@ describe.each(testEngines())('check-in writes and the counters of devices on %s'
     expect(await counts()).toEqual(await deviceCountsRecount(t.db));
     expect(await facts()).toEqual(await factCountsRecount(t.db));
     expect(await activity()).toEqual(await activityRecount(t.db));
+    expect(await releasedCounts(t.db)).toEqual(await releasedRecount(t.db));
   }
   const events = async () =>
     (await t.db.query<{ type: string; order_key: number }>('SELECT type, order_key FROM webhook_events ORDER BY id')).rows.map(

@@ -19,7 +19,7 @@ import { AGENT_CLOCK_MS, AgentClock } from '../../server/agent/agentClock';
 import { createLogger } from '../../server/logger';
 import { prng } from '../../server/db/seed/prng';
 import { adminApi, type AdminApi } from '../helpers/adminApi';
-import { activityCounts, activityRecount, factCounts, factCountsRecount } from '../helpers/counterRecounts';
+import { activityCounts, activityRecount, factCounts, factCountsRecount, releasedCounts, releasedRecount } from '../helpers/counterRecounts';
 import { insertDevices, insertGroup, setPendingCommand, testImei, type DeviceFixture } from '../helpers/inventoryFixtures';
 import { createTestDb, testEngines, type TestDb } from '../helpers/testDb';
 
@@ -335,6 +335,39 @@ describe.each(testEngines())('dashboard API (%s)', (engine) => {
     expect(JSON.stringify(bad.body)).toContain('Zona horaria');
   });
 
+  test("this month's releases in a zone whose offset is not whole hours: the hour that straddles the month's start counted exactly", async () => {
+    await reset();
+    // Kolkata is UTC+5:30: its month starts at hh:30 UTC, inside a UTC hour of released_hourly.
+    const zone = 'Asia/Kolkata';
+    const monthStart = (await t.db.query<{ at: Date }>(`SELECT date_trunc('month', now() AT TIME ZONE $1) AT TIME ZONE $1 AS at`, [zone])).rows[0]!
+      .at;
+    expect(monthStart.getUTCMinutes()).toBe(30);
+    const at = (minutes: number) => new Date(monthStart.getTime() + minutes * 60_000);
+    // Released at their last contact (the fixture inserts them released): 20 and 1 minutes before
+    // the month's start (the same UTC hour as the next two), 0 and 20 minutes after, 2 hours after,
+    // and 40 days before.
+    const ids = await insertDevices(
+      t.db,
+      [-20, -1, 0, 20, 120, -40 * 24 * 60].map((m): DeviceFixture => ({ lifecycle: 'released', lastSeenAt: at(m) })),
+    );
+    const releasedFrom = `status=${DEVICE_STATUS.liberado}&releasedFrom=${encodeURIComponent(monthStart.toISOString())}`;
+    const expectReleased = async (n: number) => {
+      expect((await general(zone)).totals.releasedThisMonth).toBe(n);
+      expect(await listTotal(releasedFrom)).toBe(n);
+      expect(await releasedCounts(t.db)).toEqual(await releasedRecount(t.db));
+    };
+    await expectReleased(3);
+    // Counted out: soft-deleted (the one at the start), hard-deleted (20 minutes after), back in
+    // operation (2 hours after); the one a minute before, released again now: counted in.
+    await request(app()).delete(`/api/v5/devices/${ids[2]}`).set(admin).expect(204);
+    await t.db.query('DELETE FROM devices WHERE id = $1', [ids[3]]);
+    await t.db.query(`UPDATE devices SET lifecycle = 'operating' WHERE id = $1`, [ids[4]]);
+    await expectReleased(0);
+    await t.db.query(`UPDATE devices SET lifecycle = 'operating' WHERE id = $1`, [ids[1]]);
+    await t.db.query(`UPDATE devices SET lifecycle = 'released' WHERE id = $1`, [ids[1]]);
+    await expectReleased(1);
+  });
+
   test('the counters equal a recount after random changes (API, agent side, direct writes)', async () => {
     await reset();
     const rnd = prng(2026);
@@ -465,6 +498,7 @@ describe.each(testEngines())('dashboard API (%s)', (engine) => {
       expect([step, await factCounts(t.db)]).toEqual([step, await factCountsRecount(t.db)]);
       expect([step, await pending()]).toEqual([step, await pendingRecount()]);
       expect([step, await activityCounts(t.db)]).toEqual([step, await activityRecount(t.db)]);
+      expect([step, await releasedCounts(t.db)]).toEqual([step, await releasedRecount(t.db)]);
       if (step % 10 === 9) {
         // Some devices go quiet, then the clock counts them.
         await t.db.query(`UPDATE devices SET last_seen_at = now() - interval '5 days' WHERE id % 3 = $1 AND last_seen_at IS NOT NULL`, [step % 3]);

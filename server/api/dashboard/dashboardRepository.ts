@@ -61,9 +61,9 @@ const PRE_ENROLLED = DEVICE_STATUS.PRE_ENROLLED;
 
 /**
  * The dashboards' reads. Each is a read of a maintained counter (device_counts,
- * device_fact_counts, activity_hourly, offline_snapshot, pending_command_counts) or an index
- * range whose size is what it counts (this month's releases, the stuck commands), never a scan of
- * the fleet.
+ * device_fact_counts, activity_hourly, released_hourly, offline_snapshot, pending_command_counts)
+ * or an index range whose size is what it counts (the stuck commands, the releases of the hour
+ * that straddles the month's start), never a scan of the fleet.
  */
 export class DashboardRepository {
   constructor(private readonly db: Queryable) {}
@@ -126,7 +126,9 @@ export class DashboardRepository {
    * The counters of the general dashboard in one statement (one round trip; PGlite runs
    * statements one after another): devices per type and base status, the top groups, the
    * pending commands, the offline snapshot, the first instant of `now`'s month in `timeZone` and
-   * the live devices released since (an index range of devices_released).
+   * the live devices released since: the whole UTC hours from released_hourly (migration 0019),
+   * the hour that straddles the month's start, in a zone whose offset is not whole hours, from an
+   * index range of devices_released.
    */
   async counters(now: Date, timeZone: string, topGroups: number): Promise<DashboardCounters> {
     const res = await this.db.query<{
@@ -148,9 +150,14 @@ export class DashboardRepository {
               (SELECT coalesce(sum(n), 0)::int FROM pending_command_counts) AS pending,
               (SELECT row_to_json(o) FROM (SELECT offline_after_hours, computed_at, counts FROM offline_snapshot) o) AS snapshot,
               m.month_start,
-              (SELECT count(*)::int FROM devices
-                WHERE deleted_at IS NULL AND base_status = ${DEVICE_STATUS.liberado} AND released_at >= m.month_start) AS released
-         FROM m`,
+              (SELECT coalesce(sum(n), 0)::int FROM released_hourly WHERE hour >= m.first_hour)
+              + (SELECT count(*)::int FROM devices
+                  WHERE deleted_at IS NULL AND base_status = ${DEVICE_STATUS.liberado}
+                    AND released_at >= m.month_start AND released_at < m.first_hour) AS released
+         FROM (SELECT month_start,
+                      CASE WHEN date_trunc('hour', month_start, 'UTC') = month_start THEN month_start
+                           ELSE date_trunc('hour', month_start, 'UTC') + interval '1 hour' END AS first_hour
+                 FROM m) m`,
       [now, timeZone, topGroups],
     );
     const r = res.rows[0]!;

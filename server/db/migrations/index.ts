@@ -16,6 +16,7 @@ import m0015 from './0015_integration.sql';
 import m0016 from './0016_device_search.sql';
 import m0017 from './0017_last_seen_triggers.sql';
 import m0018 from './0018_pre_enrolled_indexes.sql';
+import m0019 from './0019_released_hourly.sql';
 
 export interface Migration {
   /** The file name without `.sql`: a four-digit number, an underscore, a name. */
@@ -43,4 +44,5 @@ export const migrations: readonly Migration[] = [
   { id: '0016_device_search', sql: m0016 },
   { id: '0017_last_seen_triggers', sql: m0017 },
   { id: '0018_pre_enrolled_indexes', sql: m0018 },
+  { id: '0019_released_hourly', sql: m0019 },
 ];

@@ -271,6 +271,6 @@ export async function fleetCounterMismatches(q: Queryable): Promise<CounterMisma
  * their statistics and visibility map (index-only scans skip the rows).
  */
 export async function settleAfterSeed(db: Db): Promise<void> {
-  await db.exec('VACUUM FULL activity_hourly, device_fact_counts, device_counts, pending_command_counts');
+  await db.exec('VACUUM FULL activity_hourly, device_fact_counts, device_counts, pending_command_counts, released_hourly');
   await db.exec('VACUUM ANALYZE');
 }
