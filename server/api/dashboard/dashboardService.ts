@@ -53,9 +53,17 @@ function agentVersions(facts: readonly FactRow[], type: DeviceTypeCode, current:
   };
 }
 
+/** A YYYY-MM-DD formatter per zone (the zones requests named: building one costs about 0.15 ms). */
+const dayFormats = new Map<string, Intl.DateTimeFormat>();
+
 /** The last `n` days ending on `now`'s day in `timeZone`, oldest first, as YYYY-MM-DD (the days the SQL sums into). */
 export function lastDays(now: Date, timeZone: string, n: number): string[] {
-  const today = new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' }).format(now);
+  let format = dayFormats.get(timeZone);
+  if (!format) {
+    format = new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' });
+    dayFormats.set(timeZone, format);
+  }
+  const today = format.format(now);
   const [y, m, d] = today.split('-').map(Number) as [number, number, number];
   return Array.from({ length: n }, (_, i) => new Date(Date.UTC(y, m - 1, d - (n - 1 - i))).toISOString().slice(0, 10));
 }
