@@ -1,6 +1,6 @@
 import { Suspense, useLayoutEffect } from 'react';
-import { Route, Routes } from 'react-router-dom';
-import { ROUTES, type PortalRoute } from '../../shared/constants/routes';
+import { useLocation } from 'react-router-dom';
+import { findRoute, type PortalRoute } from '../../shared/constants/routes';
 import { PageSpinner } from '../components/PageSpinner';
 import { NotFoundPage } from '../features/not-found/NotFoundPage';
 import { ScrollOnNavigate } from '../layout/ScrollOnNavigate';
@@ -14,6 +14,16 @@ function RouteElement({ route, pages }: { route: PortalRoute; pages: PageTable }
     </Suspense>
   );
   return route.frame === 'app' ? <pages.frame.Component path={route.path}>{page}</pages.frame.Component> : page;
+}
+
+/**
+ * The route table's page for the location, or the not-found page: the same lookup as the server's
+ * (status code, entry), so a path renders what its status says. React Router keeps the location
+ * and the navigation; it is given no route table to rank and match on each render.
+ */
+function CurrentRoute({ pages }: { pages: PageTable }) {
+  const route = findRoute(useLocation().pathname);
+  return route ? <RouteElement route={route} pages={pages} /> : <NotFoundPage />;
 }
 
 /**
@@ -31,12 +41,7 @@ export function App({ pages }: { pages: PageTable }) {
   return (
     <>
       <ScrollOnNavigate />
-      <Routes>
-        {ROUTES.map((route) => (
-          <Route key={route.path} path={route.path} element={<RouteElement route={route} pages={pages} />} />
-        ))}
-        <Route path="*" element={<NotFoundPage />} />
-      </Routes>
+      <CurrentRoute pages={pages} />
     </>
   );
 }

@@ -42,6 +42,13 @@ describe('server-side rendering', () => {
     expect(res.text).toContain(`<title>${PRODUCT_NAME}</title>`);
   });
 
+  test('a route spelled in another case is outside the table: the page says what the status says', async () => {
+    const { app } = await buildTestApp(t.db);
+    const res = await request(app).get('/LOGIN').expect(404);
+    expect(res.text).toContain('Página no encontrada');
+    expect(res.text).not.toContain('Correo electrónico');
+  });
+
   test('trailing slashes and query strings keep the route', async () => {
     const { app } = await buildTestApp(t.db);
     const res = await request(app).get('/login/?current_session_expire=1').expect(200);
