@@ -3,6 +3,7 @@
  * released_hourly), each beside a recount of the rows they count: tests compare the two after changes.
  */
 import type { Queryable } from '../../server/db/Db';
+import { DEVICE_STATUS } from '../../shared/constants/domain';
 
 type Rows = Record<string, unknown>[];
 const rows = async (db: Queryable, sql: string): Promise<Rows> => (await db.query<Record<string, unknown>>(sql)).rows;
@@ -47,5 +48,5 @@ export const releasedRecount = (db: Queryable) =>
   rows(
     db,
     `SELECT date_trunc('hour', released_at, 'UTC') AS hour, count(*)::int AS n
-       FROM devices WHERE deleted_at IS NULL AND base_status = 9 AND released_at IS NOT NULL GROUP BY 1 ORDER BY 1`,
+       FROM devices WHERE deleted_at IS NULL AND base_status = ${DEVICE_STATUS.liberado} AND released_at IS NOT NULL GROUP BY 1 ORDER BY 1`,
   );
