@@ -1,7 +1,7 @@
 import { DEVICE_STATUS } from '../../../shared/constants/domain';
 import { deviceFilter } from '../../../shared/contracts/devices';
 import { OFFLINE_OVERLAID } from '../../../shared/deviceStatus';
-import { IN_FLIGHT_STATUSES, deviceWhere } from './deviceQueries';
+import { IN_FLIGHT_STATUSES, deviceWhere, keyPrefixOf } from './deviceQueries';
 import { countersWhere } from './devicesRepository';
 
 const CUTOFF = new Date('2026-01-01T00:00:00Z');
@@ -49,4 +49,16 @@ test('a search: digits alone are a prefix; otherwise each word with a digit or w
   const noLetters = deviceWhere(deviceFilter.parse({ search: 'SN-7 2' }), CUTOFF);
   expect(noLetters.toString()).not.toContain('search_words');
   expect(noLetters.params).toEqual(['%sn-7%', '%2%']);
+});
+
+test('a search of exactly four digits, with nothing but the stage besides, is read from the key prefixes', () => {
+  const of = (q: Record<string, string>) => keyPrefixOf(deviceFilter.parse(q));
+  expect(of({ search: '3555' })).toBe('3555');
+  expect(of({ search: ' 3555 ', stage: 'enrolled' })).toBe('3555');
+  expect(of({ search: '3555', stage: 'preEnrolled' })).toBe('3555');
+  // Other lengths, other characters, other filters: the search of the devices.
+  for (const search of ['355', '35551', '35a5', '35-5']) expect(of({ search })).toBeUndefined();
+  expect(of({ stage: 'enrolled' })).toBeUndefined();
+  for (const other of [{ status: '3' }, { deviceType: '1' }, { groupId: 'none' }, { inFlight: 'true' }, { agentVersion: '3.3.0' }, { agentVersionNot: '3.4.1' }])
+    expect(of({ search: '3555', stage: 'enrolled', ...other })).toBeUndefined();
 });

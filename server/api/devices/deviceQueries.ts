@@ -184,6 +184,21 @@ export const likeEscape = (s: string): string => s.replace(/[\\%_]/g, (c) => `\\
 /** A search of digits alone: a prefix of either IMEI, the serial or the credit reference (otherwise a search of words). */
 export const isDigitSearch = (search: string): boolean => /^\d+$/.test(search.trim());
 
+/** The length of the prefixes device_keys is ordered by (migration 0020): shorter than a TAC, they match whole models. */
+export const KEY_PREFIX_DIGITS = 4;
+
+/**
+ * The digits of a search of exactly KEY_PREFIX_DIGITS digits, when nothing but the stage also
+ * filters the list: its page is read from device_keys in the order of the registration
+ * (DevicesRepository.listByKeyPrefix). Any other search or filter is answered by deviceWhere.
+ */
+export function keyPrefixOf(filter: DeviceFilter): string | undefined {
+  const text = filter.search?.trim();
+  if (text === undefined || text.length !== KEY_PREFIX_DIGITS || !isDigitSearch(text)) return undefined;
+  const others = Object.entries(filter).filter(([k, v]) => k !== 'stage' && k !== 'search' && v !== undefined);
+  return others.length === 0 ? text : undefined;
+}
+
 /**
  * The live devices (not deleted) matching `filter`, on the alias `d`. `cutoff` is the offline
  * cutoff (the status filter needs it). Search: a run of digits is a prefix of either IMEI, the

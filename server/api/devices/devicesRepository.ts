@@ -120,6 +120,39 @@ export class DevicesRepository {
     return { data: res.rows.map((r) => toDevice(r, cutoff)), matches: res.rows[0] === undefined ? undefined : Number(res.rows[0].matches) };
   }
 
+  /**
+   * One page, newest or oldest first, of a search of KEY_PREFIX_DIGITS digits that only the stage
+   * also filters (keyPrefixOf), from device_key_prefixes (migration 0020): the prefix's devices
+   * read in the order of the registration until the page is full, and how many there are (an
+   * index-only count). Only live devices have rows there.
+   */
+  async listByKeyPrefix(
+    stage: DeviceFilter['stage'],
+    prefix: string,
+    cutoff: Date,
+    order: 'asc' | 'desc',
+    limit: number,
+    offset: number,
+  ): Promise<{ data: Device[]; matches: number }> {
+    const w = new SqlWhere().add(`k.prefix = $1`);
+    w.params.push(prefix);
+    if (stage === 'enrolled') w.add('NOT k.pre_enrolled');
+    else if (stage === 'preEnrolled') w.add('k.pre_enrolled');
+    const dir = order === 'asc' ? 'ASC' : 'DESC';
+    const [page, count] = await Promise.all([
+      this.db.query<DeviceRow>(
+        `SELECT ${DEVICE_COLUMNS}
+           FROM (SELECT k.device_id FROM device_key_prefixes k ${w} ORDER BY k.created_at ${dir}, k.device_id ${dir}
+                  LIMIT ${w.param(limit)} OFFSET ${w.param(offset)}) p
+           JOIN devices d ON d.id = p.device_id ${DEVICE_JOINS}
+          ORDER BY ${orderBy('createdAt', order)}`,
+        w.params,
+      ),
+      this.db.query<{ n: string | number }>(`SELECT count(*) AS n FROM device_key_prefixes k ${w}`, w.params.slice(0, 1)),
+    ]);
+    return { data: page.rows.map((r) => toDevice(r, cutoff)), matches: Number(count.rows[0]!.n) };
+  }
+
   /** The number of matching devices, counting no further than `cap` (then `cap` is answered). */
   async countUpTo(filter: DeviceFilter, cutoff: Date, cap: number): Promise<number> {
     const w = deviceWhere(filter, cutoff);

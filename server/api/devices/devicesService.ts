@@ -19,7 +19,7 @@ import { transaction } from '../../db/transactionScope';
 import { AppError } from '../../errors';
 import { csvZone } from '../../audit/csv';
 import { exportHeader, exportLines, importTemplate, invalidRows, markTaken, readImportCsv, validateImportRows } from './deviceCsv';
-import type { InventorySettings } from './deviceQueries';
+import { keyPrefixOf, type InventorySettings } from './deviceQueries';
 import { DevicesRepository } from './devicesRepository';
 
 /**
@@ -104,8 +104,16 @@ export class DevicesService {
     // too many rows when the matches are a few thousand (docs/benchmarks.md, 2026-11-24).
     // A search of digits likewise (IMEI prefixes: the planner reads the sort's index past
     // thousands of rows when the prefix's devices are old ones; its ranges gather them at once).
-    const estimate = filter.search !== undefined ? await repo.estimate(filter, cutoff) : undefined;
     const offset = (q.page - 1) * q.perPage;
+    // Four digits match whole models (thousands of devices): their page is read in the order of
+    // the registration from device_key_prefixes and stops when full, their number counted in its
+    // index (migration 0020); shown as exact up to EXACT_COUNT_CAP, as the gathered matches are.
+    const prefix = q.sort === 'createdAt' ? keyPrefixOf(filter) : undefined;
+    if (prefix !== undefined) {
+      const page = await repo.listByKeyPrefix(filter.stage, prefix, cutoff, q.order, q.perPage, offset);
+      return { data: page.data, total: page.matches, totalIsEstimate: page.matches > EXACT_COUNT_CAP };
+    }
+    const estimate = filter.search !== undefined ? await repo.estimate(filter, cutoff) : undefined;
     if (estimate !== undefined && estimate <= SEARCH_GATHER_MAX) {
       // The gathered matches are all of them: their number is the total (one statement), shown as
       // exact up to EXACT_COUNT_CAP as any bounded count is, and flagged above it as before.

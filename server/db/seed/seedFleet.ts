@@ -190,8 +190,8 @@ export async function seedFleet(db: Db, opts: SeedFleetOptions): Promise<SeedFle
   });
 }
 
-/** Tables the seed writes many rows to (device_search: the searched text, when the schema has it). */
-const LOADED_TABLES = ['devices', 'device_commands', 'device_search'];
+/** Tables the seed writes many rows to (device_search, device_key_prefixes: the searched text and key prefixes, when the schema has them). */
+const LOADED_TABLES = ['devices', 'device_commands', 'device_search', 'device_key_prefixes'];
 
 /**
  * Drops the indexes of the loaded tables that neither are unique nor back a constraint, and
