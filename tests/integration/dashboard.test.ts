@@ -165,8 +165,23 @@ describe.each(testEngines())('dashboard API (%s)', (engine) => {
       { groupId: north, name: 'Norte', count: 3 },
     ]);
     expect(g.stuckCommands.total).toBe(1);
+    const stuckRow = (
+      await t.db.query<{ requested_at: Date; imei: string; last_seen_at: Date }>(
+        'SELECT c.requested_at, d.imei, d.last_seen_at FROM device_commands c JOIN devices d ON d.id = c.device_id WHERE c.id = $1',
+        [stuck],
+      )
+    ).rows[0]!;
     expect(g.stuckCommands.rows).toEqual([
-      expect.objectContaining({ commandId: stuck, deviceId: ids[0], action: DEVICE_ACTION.LOCK, deliveredAt: null }),
+      {
+        commandId: stuck,
+        deviceId: ids[0],
+        imei: stuckRow.imei,
+        deviceType: 1,
+        action: DEVICE_ACTION.LOCK,
+        requestedAt: new Date(stuckRow.requested_at).toISOString(),
+        deliveredAt: null,
+        lastSeenAt: new Date(stuckRow.last_seen_at).toISOString(),
+      },
     ]);
     const today = g.days[g.days.length - 1]!;
     expect(g.enrollmentsPerDay).toEqual([

@@ -34,8 +34,7 @@ describe.each(testEngines())('device key prefixes on %s', (engine) => {
   const app = () => api.ta.app;
   const list = async (query: Record<string, string>) =>
     (await request(app()).get('/api/v5/devices').query(query).set(admin).expect(200)).body as DeviceList;
-  const found = async (search: string) =>
-    (await list({ search, perPage: '100' })).data.map((d) => d.id).sort((a, b) => a - b);
+  const found = async (search: string) => (await list({ search, perPage: '100' })).data.map((d) => d.id).sort((a, b) => a - b);
   /** Rows the table should hold and does not, or holds and should not. */
   const unmatched = async () =>
     Number(
@@ -176,8 +175,13 @@ describe.each(testEngines())('device key prefixes on %s', (engine) => {
 
     // The enrollment: the device moves from the registered devices' page to the enrolled ones'.
     const group = await insertGroup(t.db, 'Sucursal Poniente');
-    await request(app()).put(`/api/v5/devices/${created.id}`).set(admin).send({ ...body, imei: testImei(1, '5522'), imei2: testImei(2, '5523'), groupId: group }).expect(200);
-    const qr = (await request(app()).post('/api/v5/enrollment-tokens').set(admin).send({ groupId: group }).expect(201)).body as EnrollmentTokenCreated;
+    await request(app())
+      .put(`/api/v5/devices/${created.id}`)
+      .set(admin)
+      .send({ ...body, imei: testImei(1, '5522'), imei2: testImei(2, '5523'), groupId: group })
+      .expect(200);
+    const qr = (await request(app()).post('/api/v5/enrollment-tokens').set(admin).send({ groupId: group }).expect(201))
+      .body as EnrollmentTokenCreated;
     const enrolled = await request(app())
       .post('/agent/v1/enroll')
       .send({ enrollmentToken: qr.shortCode, imei: testImei(1, '5522'), deviceType: 1, osVersion: '14', agentVersion: '2.4.1' });
@@ -190,12 +194,20 @@ describe.each(testEngines())('device key prefixes on %s', (engine) => {
     // A CSV import: every imported device is found.
     const csv = ['imei,tipo,marca,modelo,cliente,referencia_credito'];
     for (let i = 0; i < 30; i++) csv.push(`${testImei(600 + i, '5524')},Móvil,Motorola,Moto G24,Leocadia Ybarra ${i},5524-${i}`);
-    await request(app()).post('/api/v5/devices/import?mode=commit').set(admin).set('Content-Type', 'text/csv; charset=utf-8').send(csv.join('\n')).expect(200);
+    await request(app())
+      .post('/api/v5/devices/import?mode=commit')
+      .set(admin)
+      .set('Content-Type', 'text/csv; charset=utf-8')
+      .send(csv.join('\n'))
+      .expect(200);
     expect(await found('5524')).toHaveLength(30);
     expect(await unmatched()).toBe(0);
 
     // A bulk lock changes the devices, never their rows; a bulk deletion removes them.
-    const ids = await insertDevices(t.db, Array.from({ length: 12 }, (_, i) => ({ imei: testImei(700 + i, '5525'), ...(i < 4 ? { lifecycle: 'pre_enrolled' as const } : {}) })));
+    const ids = await insertDevices(
+      t.db,
+      Array.from({ length: 12 }, (_, i) => ({ imei: testImei(700 + i, '5525'), ...(i < 4 ? { lifecycle: 'pre_enrolled' as const } : {}) })),
+    );
     const before = await Promise.all(ids.map(prefixRows));
     const lock = { selection: { ids: ids.slice(4) }, payload: { action: DEVICE_ACTION.LOCK, lockType: 'PorCredito', message: 'Pago vencido' } };
     let job = (await request(app()).post('/api/v5/devices/bulk-actions').set(admin).send(lock).expect(202)).body as Job;

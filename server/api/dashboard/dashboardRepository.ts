@@ -48,6 +48,10 @@ export interface DashboardCounters {
   snapshot: OfflineSnapshot | undefined;
   monthStart: Date;
   releasedThisMonth: number;
+  /** Activity per day (YYYY-MM-DD) of the zone over the last DASHBOARD_DAYS days ending on `now`'s day. */
+  activity: ActivityRow[];
+  /** The commands in flight requested before `stuckSince` (and deliverable by then), oldest first, and how many. */
+  stuck: { total: number; rows: StuckRow[] };
 }
 export interface FactRow {
   fact: number;
@@ -108,29 +112,20 @@ export class DashboardRepository {
     await this.db.query('UPDATE offline_snapshot SET counts = $1', [JSON.stringify(counts)]);
   }
 
-  /** Activity per day (YYYY-MM-DD) of `timeZone` over the last DASHBOARD_DAYS days ending on `now`'s day. */
-  async activity(now: Date, timeZone: string): Promise<ActivityRow[]> {
-    const res = await this.db.query<ActivityRow>(
-      `SELECT to_char(day, 'YYYY-MM-DD') AS day, kind, key, n
-         FROM (SELECT date_trunc('day', hour AT TIME ZONE $2) AS day, kind, key, sum(n)::int AS n
-                 FROM activity_hourly
-                WHERE hour >= (date_trunc('day', $1::timestamptz AT TIME ZONE $2) - make_interval(days => $3 - 1)) AT TIME ZONE $2
-                  AND hour <= $1::timestamptz
-                GROUP BY 1, 2, 3) a`,
-      [now, timeZone, DASHBOARD_DAYS],
-    );
-    return res.rows;
-  }
-
   /**
-   * The counters of the general dashboard in one statement (one round trip; PGlite runs
-   * statements one after another): devices per type and base status, the top groups, the
+   * Everything the general dashboard reads, in one statement (one round trip; PGlite runs
+   * statements one after another, and on a small machine parallel statements only wait for each
+   * other's CPU: docs/benchmarks.md): devices per type and base status, the top groups, the
    * pending commands, the offline snapshot, the first instant of `now`'s month in `timeZone` and
-   * the live devices released since: the whole UTC hours from released_hourly (migration 0019),
+   * the live devices released since (the whole UTC hours from released_hourly, migration 0019;
    * the hour that straddles the month's start, in a zone whose offset is not whole hours, from an
-   * index range of devices_released.
+   * index range of devices_released), the activity per day of the zone over the last
+   * DASHBOARD_DAYS days ending on `now`'s day, and the commands in flight requested before
+   * `stuckSince` (and deliverable by then), oldest first, and how many. A deleted device's waiting
+   * commands are cancelled with it, so every stuck command is a live device's.
    */
-  async counters(now: Date, timeZone: string, topGroups: number): Promise<DashboardCounters> {
+  async general(now: Date, timeZone: string, topGroups: number, stuckSince: Date): Promise<DashboardCounters> {
+    const stuckWhere = `c.status = 'pending' AND c.requested_at < $4 AND c.deliver_after < $4`;
     const res = await this.db.query<{
       statuses: StatusCountRow[];
       groups: GroupCountRow[];
@@ -138,6 +133,13 @@ export class DashboardRepository {
       snapshot: { offline_after_hours: number; computed_at: string; counts: OfflineCounts } | null;
       month_start: Date;
       released: number;
+      activity: ActivityRow[];
+      stuck: (Omit<StuckRow, 'requested_at' | 'delivered_at' | 'last_seen_at'> & {
+        requested_at: string;
+        delivered_at: string | null;
+        last_seen_at: string | null;
+      })[];
+      stuck_total: number;
     }>(
       `WITH m AS (SELECT date_trunc('month', $1::timestamptz AT TIME ZONE $2) AT TIME ZONE $2 AS month_start)
        SELECT (SELECT coalesce(json_agg(s), '[]') FROM (SELECT device_type, base_status, sum(n)::int AS n FROM device_counts
@@ -153,14 +155,27 @@ export class DashboardRepository {
               (SELECT coalesce(sum(n), 0)::int FROM released_hourly WHERE hour >= m.first_hour)
               + (SELECT count(*)::int FROM devices
                   WHERE deleted_at IS NULL AND base_status = ${DEVICE_STATUS.liberado}
-                    AND released_at >= m.month_start AND released_at < m.first_hour) AS released
+                    AND released_at >= m.month_start AND released_at < m.first_hour) AS released,
+              (SELECT coalesce(json_agg(a), '[]')
+                 FROM (SELECT to_char(date_trunc('day', hour AT TIME ZONE $2), 'YYYY-MM-DD') AS day, kind, key, sum(n)::int AS n
+                         FROM activity_hourly
+                        WHERE hour >= (date_trunc('day', $1::timestamptz AT TIME ZONE $2) - make_interval(days => ${DASHBOARD_DAYS} - 1)) AT TIME ZONE $2
+                          AND hour <= $1::timestamptz
+                        GROUP BY date_trunc('day', hour AT TIME ZONE $2), kind, key) a) AS activity,
+              (SELECT coalesce(json_agg(s ORDER BY s.requested_at, s.id), '[]')
+                 FROM (SELECT c.id, c.device_id, d.imei, d.device_type, c.action, c.requested_at, c.delivered_at, d.last_seen_at
+                         FROM (SELECT c.id, c.device_id, c.action, c.requested_at, c.delivered_at FROM device_commands c
+                                WHERE ${stuckWhere} ORDER BY c.requested_at, c.id LIMIT ${DASHBOARD_STUCK_ROWS}) c
+                         JOIN devices d ON d.id = c.device_id) s) AS stuck,
+              (SELECT count(*)::int FROM device_commands c WHERE ${stuckWhere}) AS stuck_total
          FROM (SELECT month_start,
                       CASE WHEN date_trunc('hour', month_start, 'UTC') = month_start THEN month_start
                            ELSE date_trunc('hour', month_start, 'UTC') + interval '1 hour' END AS first_hour
                  FROM m) m`,
-      [now, timeZone, topGroups],
+      [now, timeZone, topGroups, stuckSince],
     );
     const r = res.rows[0]!;
+    const date = (v: string | null) => (v === null ? null : new Date(v));
     return {
       statuses: r.statuses,
       groups: r.groups,
@@ -170,27 +185,17 @@ export class DashboardRepository {
         : undefined,
       monthStart: new Date(r.month_start),
       releasedThisMonth: r.released,
+      activity: r.activity,
+      stuck: {
+        total: r.stuck_total,
+        rows: r.stuck.map((s) => ({
+          ...s,
+          requested_at: new Date(s.requested_at),
+          delivered_at: date(s.delivered_at),
+          last_seen_at: date(s.last_seen_at),
+        })),
+      },
     };
-  }
-
-  /**
-   * Commands in flight requested before `since` (and deliverable by then), oldest first, and how
-   * many. A deleted device's waiting commands are cancelled with it, so every one is a live device's.
-   */
-  async stuckCommands(since: Date): Promise<{ total: number; rows: StuckRow[] }> {
-    const where = `c.status = 'pending' AND c.requested_at < $1 AND c.deliver_after < $1`;
-    const [rows, total] = await Promise.all([
-      this.db.query<StuckRow>(
-        `SELECT c.id, c.device_id, d.imei, d.device_type, c.action, c.requested_at, c.delivered_at, d.last_seen_at
-           FROM (SELECT c.id, c.device_id, c.action, c.requested_at, c.delivered_at FROM device_commands c
-                  WHERE ${where} ORDER BY c.requested_at, c.id LIMIT ${DASHBOARD_STUCK_ROWS}) c
-           JOIN devices d ON d.id = c.device_id
-          ORDER BY c.requested_at, c.id`,
-        [since],
-      ),
-      this.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM device_commands c WHERE ${where}`, [since]),
-    ]);
-    return { total: total.rows[0]!.n, rows: rows.rows };
   }
 
   /** Every counted fact value with its devices. */

@@ -112,11 +112,8 @@ export class DashboardService {
     const timeZone = query.tz ?? 'UTC';
     const repo = new DashboardRepository(this.db);
     const stuckSince = new Date(now.getTime() - DASHBOARD_STUCK_AFTER_HOURS * 3600_000);
-    const [counters, activityRows, stuck] = await Promise.all([
-      repo.counters(now, timeZone, DASHBOARD_TOP_GROUPS),
-      repo.activity(now, timeZone),
-      repo.stuckCommands(stuckSince),
-    ]);
+    const counters = await repo.general(now, timeZone, DASHBOARD_TOP_GROUPS, stuckSince);
+    const { activity: activityRows, stuck } = counters;
     const statusRows = counters.statuses;
     const offlineRows = await this.offlineCounts(repo, counters.snapshot);
     const days = lastDays(now, timeZone, DASHBOARD_DAYS);

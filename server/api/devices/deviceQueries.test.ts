@@ -59,6 +59,13 @@ test('a search of exactly four digits, with nothing but the stage besides, is re
   // Other lengths, other characters, other filters: the search of the devices.
   for (const search of ['355', '35551', '35a5', '35-5']) expect(of({ search })).toBeUndefined();
   expect(of({ stage: 'enrolled' })).toBeUndefined();
-  for (const other of [{ status: '3' }, { deviceType: '1' }, { groupId: 'none' }, { inFlight: 'true' }, { agentVersion: '3.3.0' }, { agentVersionNot: '3.4.1' }])
-    expect(of({ search: '3555', stage: 'enrolled', ...other })).toBeUndefined();
+  const others: Record<string, string>[] = [
+    { status: '3' },
+    { deviceType: '1' },
+    { groupId: 'none' },
+    { inFlight: 'true' },
+    { agentVersion: '3.3.0' },
+    { agentVersionNot: '3.4.1' },
+  ];
+  for (const other of others) expect(of({ search: '3555', stage: 'enrolled', ...other })).toBeUndefined();
 });
