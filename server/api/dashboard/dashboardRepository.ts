@@ -63,6 +63,88 @@ export interface FactRow {
 
 const PRE_ENROLLED = DEVICE_STATUS.PRE_ENROLLED;
 
+/** The general dashboard's row (GENERAL_READS). */
+interface GeneralRow {
+  statuses: StatusCountRow[];
+  groups: GroupCountRow[];
+  pending: number;
+  snapshot: { offline_after_hours: number; computed_at: string; counts: OfflineCounts } | null;
+  month_start: Date;
+  released: number;
+  activity: ActivityRow[];
+  stuck: (Omit<StuckRow, 'requested_at' | 'delivered_at' | 'last_seen_at'> & {
+    requested_at: string;
+    delivered_at: string | null;
+    last_seen_at: string | null;
+  })[];
+  stuck_total: number;
+}
+
+const STUCK_WHERE = `c.status = 'pending' AND c.requested_at < {since} AND c.deliver_after < {since}`;
+
+/**
+ * The general dashboard's reads, one row each, with named values ({now}, {tz}, {top}, {since}):
+ * - counters: devices per type and base status, the top groups, the pending commands, the
+ *   offline snapshot, the first instant of the month of {now} in {tz} and the live devices
+ *   released since (the whole UTC hours from released_hourly, migration 0019; the hour that
+ *   straddles the month's start, in a zone whose offset is not whole hours, from an index range
+ *   of devices_released);
+ * - activity: per day (YYYY-MM-DD) of {tz} over the last DASHBOARD_DAYS days ending on {now}'s day;
+ * - stuck: the commands in flight requested before {since} (and deliverable by then), oldest
+ *   first, and how many (a deleted device's waiting commands are cancelled with it, so each is a
+ *   live device's).
+ */
+const GENERAL_READS = {
+  counters: `WITH m AS (SELECT date_trunc('month', {now}::timestamptz AT TIME ZONE {tz}) AT TIME ZONE {tz} AS month_start)
+    SELECT (SELECT coalesce(json_agg(s), '[]') FROM (SELECT device_type, base_status, sum(n)::int AS n FROM device_counts
+                                                     GROUP BY 1, 2 HAVING sum(n) <> 0) s) AS statuses,
+           (SELECT coalesce(json_agg(g ORDER BY g.n DESC, g.group_id IS NULL, g.group_id), '[]')
+              FROM (SELECT nullif(c.group_id, 0) AS group_id, dg.name, c.n
+                      FROM (SELECT group_id, sum(n)::int AS n FROM device_counts WHERE base_status <> ${PRE_ENROLLED}
+                             GROUP BY 1 HAVING sum(n) > 0 ORDER BY 2 DESC, group_id = 0, 1 LIMIT {top}) c
+                      LEFT JOIN device_groups dg ON dg.id = c.group_id) g) AS groups,
+           (SELECT coalesce(sum(n), 0)::int FROM pending_command_counts) AS pending,
+           (SELECT row_to_json(o) FROM (SELECT offline_after_hours, computed_at, counts FROM offline_snapshot) o) AS snapshot,
+           m.month_start,
+           (SELECT coalesce(sum(n), 0)::int FROM released_hourly WHERE hour >= m.first_hour)
+           + (SELECT count(*)::int FROM devices
+               WHERE deleted_at IS NULL AND base_status = ${DEVICE_STATUS.liberado}
+                 AND released_at >= m.month_start AND released_at < m.first_hour) AS released
+      FROM (SELECT month_start,
+                   CASE WHEN date_trunc('hour', month_start, 'UTC') = month_start THEN month_start
+                        ELSE date_trunc('hour', month_start, 'UTC') + interval '1 hour' END AS first_hour
+              FROM m) m`,
+  activity: `SELECT (SELECT coalesce(json_agg(a), '[]')
+              FROM (SELECT to_char(date_trunc('day', hour AT TIME ZONE {tz}), 'YYYY-MM-DD') AS day, kind, key, sum(n)::int AS n
+                      FROM activity_hourly
+                     WHERE hour >= (date_trunc('day', {now}::timestamptz AT TIME ZONE {tz}) - make_interval(days => ${DASHBOARD_DAYS} - 1)) AT TIME ZONE {tz}
+                       AND hour <= {now}::timestamptz
+                     GROUP BY date_trunc('day', hour AT TIME ZONE {tz}), kind, key) a) AS activity`,
+  stuck: `SELECT (SELECT coalesce(json_agg(s ORDER BY s.requested_at, s.id), '[]')
+              FROM (SELECT c.id, c.device_id, d.imei, d.device_type, c.action, c.requested_at, c.delivered_at, d.last_seen_at
+                      FROM (SELECT c.id, c.device_id, c.action, c.requested_at, c.delivered_at FROM device_commands c
+                             WHERE ${STUCK_WHERE} ORDER BY c.requested_at, c.id LIMIT ${DASHBOARD_STUCK_ROWS}) c
+                      JOIN devices d ON d.id = c.device_id) s) AS stuck,
+           (SELECT count(*)::int FROM device_commands c WHERE ${STUCK_WHERE}) AS stuck_total`,
+};
+
+/** `sql` with its {name} placeholders as $1, $2 … in order of first use, and their values. */
+export function bindNamed(sql: string, values: Record<string, unknown>): { sql: string; params: unknown[] } {
+  const params: unknown[] = [];
+  const numbers = new Map<string, number>();
+  const text = sql.replace(/\{(\w+)\}/g, (_, name: string) => {
+    if (!(name in values)) throw new Error(`bindNamed: no value for {${name}}`);
+    let n = numbers.get(name);
+    if (n === undefined) {
+      params.push(values[name]);
+      n = params.length;
+      numbers.set(name, n);
+    }
+    return `$${n}`;
+  });
+  return { sql: text, params };
+}
+
 /**
  * The dashboards' reads. Each is a read of a maintained counter (device_counts,
  * device_fact_counts, activity_hourly, released_hourly, offline_snapshot, pending_command_counts)
@@ -113,68 +195,22 @@ export class DashboardRepository {
   }
 
   /**
-   * Everything the general dashboard reads, in one statement (one round trip; PGlite runs
-   * statements one after another, and on a small machine parallel statements only wait for each
-   * other's CPU: docs/benchmarks.md): devices per type and base status, the top groups, the
-   * pending commands, the offline snapshot, the first instant of `now`'s month in `timeZone` and
-   * the live devices released since (the whole UTC hours from released_hourly, migration 0019;
-   * the hour that straddles the month's start, in a zone whose offset is not whole hours, from an
-   * index range of devices_released), the activity per day of the zone over the last
-   * DASHBOARD_DAYS days ending on `now`'s day, and the commands in flight requested before
-   * `stuckSince` (and deliverable by then), oldest first, and how many. A deleted device's waiting
-   * commands are cancelled with it, so every stuck command is a live device's.
+   * Everything the general dashboard reads (GENERAL_READS), one row: in one statement when
+   * `oneStatement` (PGlite runs statements one after another: one round trip and one plan), else
+   * its three reads in parallel on the pool (PostgreSQL: on the 2-core machine of
+   * docs/benchmarks.md, p50 about 1 ms lower than one statement; PGlite about 2 ms higher).
    */
-  async general(now: Date, timeZone: string, topGroups: number, stuckSince: Date): Promise<DashboardCounters> {
-    const stuckWhere = `c.status = 'pending' AND c.requested_at < $4 AND c.deliver_after < $4`;
-    const res = await this.db.query<{
-      statuses: StatusCountRow[];
-      groups: GroupCountRow[];
-      pending: number;
-      snapshot: { offline_after_hours: number; computed_at: string; counts: OfflineCounts } | null;
-      month_start: Date;
-      released: number;
-      activity: ActivityRow[];
-      stuck: (Omit<StuckRow, 'requested_at' | 'delivered_at' | 'last_seen_at'> & {
-        requested_at: string;
-        delivered_at: string | null;
-        last_seen_at: string | null;
-      })[];
-      stuck_total: number;
-    }>(
-      `WITH m AS (SELECT date_trunc('month', $1::timestamptz AT TIME ZONE $2) AT TIME ZONE $2 AS month_start)
-       SELECT (SELECT coalesce(json_agg(s), '[]') FROM (SELECT device_type, base_status, sum(n)::int AS n FROM device_counts
-                                                        GROUP BY 1, 2 HAVING sum(n) <> 0) s) AS statuses,
-              (SELECT coalesce(json_agg(g ORDER BY g.n DESC, g.group_id IS NULL, g.group_id), '[]')
-                 FROM (SELECT nullif(c.group_id, 0) AS group_id, dg.name, c.n
-                         FROM (SELECT group_id, sum(n)::int AS n FROM device_counts WHERE base_status <> ${PRE_ENROLLED}
-                                GROUP BY 1 HAVING sum(n) > 0 ORDER BY 2 DESC, group_id = 0, 1 LIMIT $3) c
-                         LEFT JOIN device_groups dg ON dg.id = c.group_id) g) AS groups,
-              (SELECT coalesce(sum(n), 0)::int FROM pending_command_counts) AS pending,
-              (SELECT row_to_json(o) FROM (SELECT offline_after_hours, computed_at, counts FROM offline_snapshot) o) AS snapshot,
-              m.month_start,
-              (SELECT coalesce(sum(n), 0)::int FROM released_hourly WHERE hour >= m.first_hour)
-              + (SELECT count(*)::int FROM devices
-                  WHERE deleted_at IS NULL AND base_status = ${DEVICE_STATUS.liberado}
-                    AND released_at >= m.month_start AND released_at < m.first_hour) AS released,
-              (SELECT coalesce(json_agg(a), '[]')
-                 FROM (SELECT to_char(date_trunc('day', hour AT TIME ZONE $2), 'YYYY-MM-DD') AS day, kind, key, sum(n)::int AS n
-                         FROM activity_hourly
-                        WHERE hour >= (date_trunc('day', $1::timestamptz AT TIME ZONE $2) - make_interval(days => ${DASHBOARD_DAYS} - 1)) AT TIME ZONE $2
-                          AND hour <= $1::timestamptz
-                        GROUP BY date_trunc('day', hour AT TIME ZONE $2), kind, key) a) AS activity,
-              (SELECT coalesce(json_agg(s ORDER BY s.requested_at, s.id), '[]')
-                 FROM (SELECT c.id, c.device_id, d.imei, d.device_type, c.action, c.requested_at, c.delivered_at, d.last_seen_at
-                         FROM (SELECT c.id, c.device_id, c.action, c.requested_at, c.delivered_at FROM device_commands c
-                                WHERE ${stuckWhere} ORDER BY c.requested_at, c.id LIMIT ${DASHBOARD_STUCK_ROWS}) c
-                         JOIN devices d ON d.id = c.device_id) s) AS stuck,
-              (SELECT count(*)::int FROM device_commands c WHERE ${stuckWhere}) AS stuck_total
-         FROM (SELECT month_start,
-                      CASE WHEN date_trunc('hour', month_start, 'UTC') = month_start THEN month_start
-                           ELSE date_trunc('hour', month_start, 'UTC') + interval '1 hour' END AS first_hour
-                 FROM m) m`,
-      [now, timeZone, topGroups, stuckSince],
+  async general(now: Date, timeZone: string, topGroups: number, stuckSince: Date, oneStatement: boolean): Promise<DashboardCounters> {
+    const values = { now, tz: timeZone, top: topGroups, since: stuckSince };
+    const reads = Object.values(GENERAL_READS);
+    const statements = oneStatement ? [`SELECT * FROM ${reads.map((sql, i) => `(${sql}) r${i}`).join(' CROSS JOIN ')}`] : reads;
+    const results = await Promise.all(
+      statements.map((sql) => {
+        const bound = bindNamed(sql, values);
+        return this.db.query<Partial<GeneralRow>>(bound.sql, bound.params);
+      }),
     );
-    const r = res.rows[0]!;
+    const r = Object.assign({}, ...results.map((res) => res.rows[0])) as GeneralRow;
     const date = (v: string | null) => (v === null ? null : new Date(v));
     return {
       statuses: r.statuses,

@@ -112,7 +112,7 @@ export class DashboardService {
     const timeZone = query.tz ?? 'UTC';
     const repo = new DashboardRepository(this.db);
     const stuckSince = new Date(now.getTime() - DASHBOARD_STUCK_AFTER_HOURS * 3600_000);
-    const counters = await repo.general(now, timeZone, DASHBOARD_TOP_GROUPS, stuckSince);
+    const counters = await repo.general(now, timeZone, DASHBOARD_TOP_GROUPS, stuckSince, this.db.engine === 'pglite');
     const { activity: activityRows, stuck } = counters;
     const statusRows = counters.statuses;
     const offlineRows = await this.offlineCounts(repo, counters.snapshot);
