@@ -8,16 +8,9 @@ import { deviceListQuery, type DeviceSort } from '../../shared/contracts/devices
 import { DevicesRepository } from '../../server/api/devices/devicesRepository';
 import { filterOf } from '../../server/api/devices/devicesService';
 import type { Queryable } from '../../server/db/Db';
-import { transaction } from '../../server/db/transactionScope';
 import { insertDevices, insertGroup } from '../helpers/inventoryFixtures';
+import { expectPageFromIndex } from '../helpers/queryPlans';
 import { createTestDb, testEngines, type TestDb } from '../helpers/testDb';
-
-interface PlanNode {
-  'Node Type': string;
-  'Index Name'?: string;
-  Plans?: PlanNode[];
-}
-const nodes = (n: PlanNode): PlanNode[] => [n, ...(n.Plans ?? []).flatMap(nodes)];
 
 describe.each(testEngines())('list indexes (%s)', (engine) => {
   let t: TestDb;
@@ -61,18 +54,7 @@ describe.each(testEngines())('list indexes (%s)', (engine) => {
     async (g, sort, order, index) => {
       const groupId = g === 'all' ? undefined : g === 'group' ? String(group) : 'none';
       const { sql, params } = await pageSql({ stage: 'preEnrolled', sort, order, page: '3', perPage: '25', ...(groupId ? { groupId } : {}) });
-      const plan = await transaction(t.db, async (tx) => {
-        for (const setting of ['enable_seqscan', 'enable_bitmapscan', 'enable_sort']) await tx.query(`SET LOCAL ${setting} = off`);
-        const res = await tx.query<Record<string, unknown>>(`EXPLAIN (FORMAT JSON) ${sql}`, params);
-        const raw = Object.values(res.rows[0]!)[0];
-        return ((typeof raw === 'string' ? JSON.parse(raw) : raw) as { Plan: PlanNode }[])[0]!.Plan;
-      });
-      const all = nodes(plan);
-      expect(all.map((n) => n['Index Name']).filter(Boolean)).toContain(index);
-      // The only sort is that of the page's 25 rows after they are joined (above the keys' limit).
-      const limits = all.filter((n) => n['Node Type'] === 'Limit');
-      expect(limits).toHaveLength(1);
-      expect(nodes(limits[0]!).some((n) => n['Node Type'] === 'Sort')).toBe(false);
+      await expectPageFromIndex(t.db, sql, params, index);
     },
   );
 });

@@ -1,0 +1,37 @@
+import type { Db } from '../../server/db/Db';
+import { transaction } from '../../server/db/transactionScope';
+
+export interface PlanNode {
+  'Node Type': string;
+  'Index Name'?: string;
+  Plans?: PlanNode[];
+}
+
+/** A plan node and every node below it. */
+export const planNodes = (n: PlanNode): PlanNode[] => [n, ...(n.Plans ?? []).flatMap(planNodes)];
+
+/**
+ * The plan of `sql` with sequential scans, bitmaps and sorts priced out: a plan that still
+ * sorts, or names no index, has no index that can give the order asked.
+ */
+export async function indexOrderPlan(db: Db, sql: string, params: unknown[]): Promise<PlanNode> {
+  return transaction(db, async (tx) => {
+    for (const setting of ['enable_seqscan', 'enable_bitmapscan', 'enable_sort']) await tx.query(`SET LOCAL ${setting} = off`);
+    const res = await tx.query<Record<string, unknown>>(`EXPLAIN (FORMAT JSON) ${sql}`, params);
+    const raw = Object.values(res.rows[0]!)[0];
+    return ((typeof raw === 'string' ? JSON.parse(raw) : raw) as { Plan: PlanNode }[])[0]!.Plan;
+  });
+}
+
+/**
+ * Asserts that the page query `sql` reads `index` and sorts nothing below its one LIMIT (the
+ * only sort is that of the page's rows once they are joined, above the keys' limit), the
+ * plan asked with the other ways priced out (indexOrderPlan).
+ */
+export async function expectPageFromIndex(db: Db, sql: string, params: unknown[], index: string): Promise<void> {
+  const all = planNodes(await indexOrderPlan(db, sql, params));
+  expect(all.map((n) => n['Index Name']).filter(Boolean)).toContain(index);
+  const limits = all.filter((n) => n['Node Type'] === 'Limit');
+  expect(limits).toHaveLength(1);
+  expect(planNodes(limits[0]!).some((n) => n['Node Type'] === 'Sort')).toBe(false);
+}
