@@ -184,12 +184,12 @@ export const likeEscape = (s: string): string => s.replace(/[\\%_]/g, (c) => `\\
 /** A search of digits alone: a prefix of either IMEI, the serial or the credit reference (otherwise a search of words). */
 export const isDigitSearch = (search: string): boolean => /^\d+$/.test(search.trim());
 
-/** The length of the prefixes device_keys is ordered by (migration 0020): shorter than a TAC, they match whole models. */
+/** The length of the prefixes device_key_prefixes is ordered by (migration 0020): shorter than a TAC, they match whole models. */
 export const KEY_PREFIX_DIGITS = 4;
 
 /**
  * The digits of a search of exactly KEY_PREFIX_DIGITS digits, when nothing but the stage also
- * filters the list: its page is read from device_keys in the order of the registration
+ * filters the list: its page is read from device_key_prefixes in the order of the registration
  * (DevicesRepository.listByKeyPrefix). Any other search or filter is answered by deviceWhere.
  */
 export function keyPrefixOf(filter: DeviceFilter): string | undefined {

@@ -134,8 +134,8 @@ export class DevicesRepository {
     limit: number,
     offset: number,
   ): Promise<{ data: Device[]; matches: number }> {
-    const w = new SqlWhere().add(`k.prefix = $1`);
-    w.params.push(prefix);
+    const w = new SqlWhere();
+    w.add(`k.prefix = ${w.param(prefix)}`);
     if (stage === 'enrolled') w.add('NOT k.pre_enrolled');
     else if (stage === 'preEnrolled') w.add('k.pre_enrolled');
     const dir = order === 'asc' ? 'ASC' : 'DESC';
