@@ -1,4 +1,6 @@
 import { randomUUID } from 'node:crypto';
+import request from 'supertest';
+import type { BulkBodyInput, Job } from '../../shared/contracts/jobs';
 import type { Db } from '../../server/db/Db';
 import { bootstrap } from '../../server/db/seed/bootstrap';
 import { signJwt } from '../../server/identity/jwt';
@@ -22,6 +24,8 @@ export interface AdminApi {
   /** A profile written directly (test set-up, not the API). */
   addProfile(nombre: string, paths: readonly string[], actions: readonly number[]): Promise<number>;
   count(table: 'admins' | 'profiles' | 'audit_log' | 'identity_users'): Promise<number>;
+  /** A bulk action through the API (202), run to its end by the app's job runner; the job as GET /jobs/:id answers it. */
+  bulkAction(headers: Record<string, string>, body: BulkBodyInput): Promise<Job>;
 }
 
 /** The app on `db` with the demo data (admin@, inventario@, soporte@demo.local) and helpers. */
@@ -86,6 +90,11 @@ export async function adminApi(db: Db, opts: Parameters<typeof buildTestApp>[1] 
     async count(table) {
       const res = await db.query<{ n: number }>(`SELECT count(*) AS n FROM ${table}`);
       return res.rows[0]!.n;
+    },
+    async bulkAction(headers, body) {
+      const queued = (await request(ta.app).post('/api/v5/devices/bulk-actions').set(headers).send(body).expect(202)).body as Job;
+      await ta.app.jobRunner.idle();
+      return (await request(ta.app).get(`/api/v5/jobs/${queued.id}`).set(headers).expect(200)).body as Job;
     },
   };
 }

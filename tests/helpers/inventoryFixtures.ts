@@ -140,3 +140,10 @@ export async function insertManyDevices(db: Queryable, count: number, f: DeviceF
   );
   return res.rows.map((r) => Number(r.id)).sort((a, b) => a - b);
 }
+
+/** Removes devices for good, with their commands and job results (not something the API does: the triggers must hold). */
+export async function removeDevices(db: Queryable, ids: readonly number[]): Promise<void> {
+  await db.query('DELETE FROM device_commands WHERE device_id = ANY($1::bigint[])', [[...ids]]);
+  await db.query('DELETE FROM job_results WHERE device_id = ANY($1::bigint[])', [[...ids]]);
+  await db.query('DELETE FROM devices WHERE id = ANY($1::bigint[])', [[...ids]]);
+}

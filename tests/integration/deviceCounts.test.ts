@@ -1,7 +1,7 @@
 import request from 'supertest';
 import type { Job } from '../../shared/contracts/jobs';
 import { adminApi, type AdminApi } from '../helpers/adminApi';
-import { insertDevices, insertGroup, insertManyDevices, testImei } from '../helpers/inventoryFixtures';
+import { insertDevices, insertGroup, insertManyDevices, removeDevices, testImei } from '../helpers/inventoryFixtures';
 import { createTestDb, testEngines, type TestDb } from '../helpers/testDb';
 
 /**
@@ -117,9 +117,7 @@ describe.each(testEngines())('device_counts stays equal to a recount on %s', (en
     await expectConsistent();
 
     // Hard deletes (not something the API does, but the trigger must hold).
-    await t.db.query('DELETE FROM device_commands WHERE device_id = $1', [c]);
-    await t.db.query('DELETE FROM job_results WHERE device_id = $1', [c]);
-    await t.db.query('DELETE FROM devices WHERE id = $1', [c]);
+    await removeDevices(t.db, [c!]);
     await expectConsistent();
   });
 });

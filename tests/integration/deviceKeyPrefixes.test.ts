@@ -3,12 +3,11 @@ import type { EnrollResponse } from '../../shared/contracts/agent';
 import { DEVICE_ACTION } from '../../shared/constants/deviceActions';
 import { deviceListQuery, type DeviceList } from '../../shared/contracts/devices';
 import type { EnrollmentTokenCreated } from '../../shared/contracts/enrollment';
-import type { Job } from '../../shared/contracts/jobs';
 import { DevicesRepository } from '../../server/api/devices/devicesRepository';
 import { EXACT_COUNT_CAP } from '../../server/api/devices/devicesService';
 import type { Queryable } from '../../server/db/Db';
 import { adminApi, type AdminApi } from '../helpers/adminApi';
-import { insertDevices, insertGroup, insertManyDevices, testImei } from '../helpers/inventoryFixtures';
+import { insertDevices, insertGroup, insertManyDevices, removeDevices, testImei } from '../helpers/inventoryFixtures';
 import { expectPageFromIndex } from '../helpers/queryPlans';
 import { createTestDb, testEngines, type TestDb } from '../helpers/testDb';
 
@@ -202,24 +201,22 @@ describe.each(testEngines())('device key prefixes on %s', (engine) => {
       Array.from({ length: 12 }, (_, i) => ({ imei: testImei(700 + i, '5525'), ...(i < 4 ? { lifecycle: 'pre_enrolled' as const } : {}) })),
     );
     const before = await Promise.all(ids.map(prefixRows));
-    const lock = { selection: { ids: ids.slice(4) }, payload: { action: DEVICE_ACTION.LOCK, lockType: 'PorCredito', message: 'Pago vencido' } };
-    let job = (await request(app()).post('/api/v5/devices/bulk-actions').set(admin).send(lock).expect(202)).body as Job;
-    await api.ta.app.jobRunner.idle();
-    job = (await request(app()).get(`/api/v5/jobs/${job.id}`).set(admin).expect(200)).body as Job;
+    const lock = {
+      selection: { ids: ids.slice(4) },
+      payload: { action: DEVICE_ACTION.LOCK, lockType: 'PorCredito' as const, message: 'Pago vencido' },
+    };
+    const job = await api.bulkAction(admin, lock);
     expect([job.status, job.succeeded]).toEqual(['completed', 8]);
     expect(await Promise.all(ids.map(prefixRows))).toEqual(before);
 
     const del = { selection: { ids: ids.slice(0, 4) }, payload: { action: DEVICE_ACTION.DELETE_DEVICE } };
-    await request(app()).post('/api/v5/devices/bulk-actions').set(admin).send(del).expect(202);
-    await api.ta.app.jobRunner.idle();
+    await api.bulkAction(admin, del);
     expect(await found('5525')).toEqual(ids.slice(4).sort((a, b) => a - b));
     expect(await prefixRows(ids[0]!)).toEqual([]);
     expect(await unmatched()).toBe(0);
 
     // A device removed for good loses its rows.
-    await t.db.query('DELETE FROM device_commands WHERE device_id = ANY($1::bigint[])', [ids.slice(4, 6)]);
-    await t.db.query('DELETE FROM job_results WHERE device_id = ANY($1::bigint[])', [ids.slice(4, 6)]);
-    await t.db.query('DELETE FROM devices WHERE id = ANY($1::bigint[])', [ids.slice(4, 6)]);
+    await removeDevices(t.db, ids.slice(4, 6));
     expect(await prefixRows(ids[4]!)).toEqual([]);
     expect(await unmatched()).toBe(0);
   });

@@ -1,9 +1,8 @@
 import request from 'supertest';
 import { DEVICE_ACTION } from '../../shared/constants/deviceActions';
 import type { DeviceList } from '../../shared/contracts/devices';
-import type { Job } from '../../shared/contracts/jobs';
 import { adminApi, type AdminApi } from '../helpers/adminApi';
-import { insertDevices, testImei } from '../helpers/inventoryFixtures';
+import { insertDevices, removeDevices, testImei } from '../helpers/inventoryFixtures';
 import { createTestDb, testEngines, type TestDb } from '../helpers/testDb';
 
 /**
@@ -110,22 +109,20 @@ describe.each(testEngines())('device search table on %s', (engine) => {
       })),
     );
     const rows = await Promise.all(ids.map(searchRow));
-    const lock = { selection: { ids: ids.slice(4) }, payload: { action: DEVICE_ACTION.LOCK, lockType: 'PorCredito', message: 'Pago vencido' } };
-    let job = (await request(app()).post('/api/v5/devices/bulk-actions').set(admin).send(lock).expect(202)).body as Job;
-    await api.ta.app.jobRunner.idle();
-    job = (await request(app()).get(`/api/v5/jobs/${job.id}`).set(admin).expect(200)).body as Job;
+    const lock = {
+      selection: { ids: ids.slice(4) },
+      payload: { action: DEVICE_ACTION.LOCK, lockType: 'PorCredito' as const, message: 'Pago vencido' },
+    };
+    const job = await api.bulkAction(admin, lock);
     expect([job.status, job.succeeded]).toEqual(['completed', 8]);
     expect(await Promise.all(ids.map(searchRow))).toEqual(rows);
     expect(await found('casimira oyarz')).toEqual([...ids].sort((a, b) => a - b));
 
     const del = { selection: { ids: ids.slice(0, 4) }, payload: { action: DEVICE_ACTION.DELETE_DEVICE } };
-    await request(app()).post('/api/v5/devices/bulk-actions').set(admin).send(del).expect(202);
-    await api.ta.app.jobRunner.idle();
+    await api.bulkAction(admin, del);
     expect(await found('casimira')).toEqual(ids.slice(4).sort((a, b) => a - b));
 
-    await t.db.query('DELETE FROM device_commands WHERE device_id = ANY($1::bigint[])', [ids.slice(0, 4)]);
-    await t.db.query('DELETE FROM job_results WHERE device_id = ANY($1::bigint[])', [ids.slice(0, 4)]);
-    await t.db.query('DELETE FROM devices WHERE id = ANY($1::bigint[])', [ids.slice(0, 4)]);
+    await removeDevices(t.db, ids.slice(0, 4));
     expect(await searchRow(ids[0]!)).toBeUndefined();
     expect(await unmatched()).toBe(0);
   });
