@@ -35,3 +35,17 @@ export async function expectPageFromIndex(db: Db, sql: string, params: unknown[]
   expect(limits).toHaveLength(1);
   expect(planNodes(limits[0]!).some((n) => n['Node Type'] === 'Sort')).toBe(false);
 }
+
+/**
+ * Asserts that the page query `sql`, read in halves (inFlightHalves), takes each half's keys from
+ * its index in `indexes` (in order) and sorts nothing below the half's LIMIT: only the merge of the
+ * halves' first keys, and the page's rows once joined, may be sorted (indexOrderPlan).
+ */
+export async function expectHalvesFromIndexes(db: Db, sql: string, params: unknown[], indexes: readonly string[]): Promise<void> {
+  const root = await indexOrderPlan(db, sql, params);
+  // The halves' limits are the innermost ones (the page's limit holds them).
+  const isLimit = (n: PlanNode) => n['Node Type'] === 'Limit';
+  const halves = planNodes(root).filter((n) => isLimit(n) && !planNodes(n).slice(1).some(isLimit));
+  expect(halves.map((h) => planNodes(h).find((n) => n['Index Name'])?.['Index Name'])).toEqual(indexes);
+  for (const half of halves) expect(planNodes(half).some((n) => n['Node Type'] === 'Sort')).toBe(false);
+}

@@ -4,7 +4,7 @@ import { OFFLINE_OVERLAID, statusSql } from '../../../shared/deviceStatus';
 import type { Queryable } from '../../db/Db';
 import type { ExportRecord } from './deviceCsv';
 import { exportLineSql, instantSql, zoneJoinSql } from './deviceExportSql';
-import { DEVICE_COLUMNS, DEVICE_JOINS, SqlWhere, deviceWhere, inFlightSql, toDevice, type DeviceRow } from './deviceQueries';
+import { DEVICE_COLUMNS, DEVICE_JOINS, SqlWhere, deviceWhere, inFlightHalves, inFlightSql, toDevice, type DeviceRow } from './deviceQueries';
 
 /**
  * The ORDER BY of each sort, id last as the tie-breaker, every key in the same direction so
@@ -75,18 +75,31 @@ export interface DeviceForEdit {
 export class DevicesRepository {
   constructor(private readonly db: Queryable) {}
 
-  /** One page of the filtered list, read in the order of the sort's index (listGathered for few matches). */
+  /**
+   * One page of the filtered list, read in the order of the sort's index (listGathered for few
+   * matches); a filter read in two halves (inFlightHalves) takes the first offset + limit keys of
+   * each, in order, and pages their merge.
+   */
   async list(filter: DeviceFilter, cutoff: Date, sort: DeviceSort, order: 'asc' | 'desc', limit: number, offset: number): Promise<Device[]> {
     const w = deviceWhere(filter, cutoff);
+    const halves = inFlightHalves(filter, w);
     // The page's keys first, then its rows: the rows the offset skips are read from the index of
     // the sort and filter alone (an index-only scan when it holds every column the filter reads),
     // and only the page's rows are fetched and joined. The IMEI sort pages by the IMEI alone,
     // unique among live devices (its indexes do not hold the id).
     const key = sort === 'imei' ? 'imei' : 'id';
     const keyOrder = sort === 'imei' ? `d.imei ${order === 'asc' ? 'ASC' : 'DESC'}` : orderBy(sort, order);
+    const keyColumns = sort === 'imei' ? 'd.imei' : `${SORT_KEYS[sort].join(', ')}, d.id`;
+    const page = `LIMIT ${w.param(limit)} OFFSET ${w.param(offset)}`;
+    let keys = `SELECT d.${key} FROM devices d ${halves[0]} ORDER BY ${keyOrder} ${page}`;
+    if (halves.length > 1) {
+      const reach = w.param(offset + limit);
+      const parts = halves.map((half) => `(SELECT ${keyColumns} FROM devices d ${half} ORDER BY ${keyOrder} LIMIT ${reach})`);
+      keys = `SELECT d.${key} FROM (${parts.join(' UNION ALL ')}) d ORDER BY ${keyOrder} ${page}`;
+    }
     const res = await this.db.query<DeviceRow>(
       `SELECT ${DEVICE_COLUMNS}
-         FROM (SELECT d.${key} FROM devices d ${w} ORDER BY ${keyOrder} LIMIT ${w.param(limit)} OFFSET ${w.param(offset)}) p
+         FROM (${keys}) p
          JOIN devices d ON d.${key} = p.${key}${key === 'imei' ? ' AND d.deleted_at IS NULL' : ''} ${DEVICE_JOINS}
         ORDER BY ${orderBy(sort, order)}`,
       w.params,
@@ -153,11 +166,14 @@ export class DevicesRepository {
     return { data: page.rows.map((r) => toDevice(r, cutoff)), matches: Number(count.rows[0]!.n) };
   }
 
-  /** The number of matching devices, counting no further than `cap` (then `cap` is answered). */
+  /** The number of matching devices, counting no further than `cap` (then `cap` is answered); per half (inFlightHalves). */
   async countUpTo(filter: DeviceFilter, cutoff: Date, cap: number): Promise<number> {
     const w = deviceWhere(filter, cutoff);
-    const res = await this.db.query<{ n: number }>(`SELECT count(*) AS n FROM (SELECT 1 FROM devices d ${w} LIMIT ${w.param(cap)}) s`, w.params);
-    return Number(res.rows[0]!.n);
+    const halves = inFlightHalves(filter, w);
+    const limit = w.param(cap);
+    const counts = halves.map((half) => `(SELECT count(*) FROM (SELECT 1 FROM devices d ${half} LIMIT ${limit}) s)`);
+    const res = await this.db.query<{ n: string | number }>(`SELECT ${counts.join(' + ')} AS n`, w.params);
+    return Math.min(cap, Number(res.rows[0]!.n));
   }
 
   /** The exact total from the maintained counters, when they can answer the filter. */

@@ -18,6 +18,7 @@ import m0017 from './0017_last_seen_triggers.sql';
 import m0018 from './0018_pre_enrolled_indexes.sql';
 import m0019 from './0019_released_hourly.sql';
 import m0020 from './0020_device_key_prefixes.sql';
+import m0021 from './0021_list_indexes_without_in_flight.sql';
 
 export interface Migration {
   /** The file name without `.sql`: a four-digit number, an underscore, a name. */
@@ -47,4 +48,5 @@ export const migrations: readonly Migration[] = [
   { id: '0018_pre_enrolled_indexes', sql: m0018 },
   { id: '0019_released_hourly', sql: m0019 },
   { id: '0020_device_key_prefixes', sql: m0020 },
+  { id: '0021_list_indexes_without_in_flight', sql: m0021 },
 ];

@@ -1,0 +1,176 @@
+/**
+ * The enrolled devices' list indexes hold no device with a command in flight (migration 0021), so
+ * that a lock, an unlock or a release writes fewer indexes; the list reads those devices from the
+ * in-flight indexes as a second half (inFlightHalves). These tests hold the list to the devices
+ * themselves (every filter the halves serve, each sort, both orders, page after page, the totals),
+ * the indexes a lock writes to the set chosen, and each half's page to its index, read in order.
+ */
+import request from 'supertest';
+import { DEVICE_ACTION } from '../../shared/constants/deviceActions';
+import { deviceListQuery, type DeviceList, type DeviceSort } from '../../shared/contracts/devices';
+import { DevicesRepository } from '../../server/api/devices/devicesRepository';
+import { filterOf } from '../../server/api/devices/devicesService';
+import type { Queryable } from '../../server/db/Db';
+import { adminApi, type AdminApi } from '../helpers/adminApi';
+import { insertDevices, insertGroup, testImei } from '../helpers/inventoryFixtures';
+import { expectHalvesFromIndexes } from '../helpers/queryPlans';
+import { createTestDb, testEngines, type TestDb } from '../helpers/testDb';
+
+/** The indexes of `devices` a row with a lock in flight is written into (every other one leaves it out). */
+const WRITTEN_BY_A_LOCK = [
+  'devices_credit_prefix',
+  'devices_group_id',
+  'devices_imei',
+  'devices_imei2',
+  'devices_in_flight_created',
+  'devices_in_flight_imei',
+  'devices_in_flight_last_seen',
+  'devices_pkey',
+  'devices_serial_prefix',
+  'devices_status',
+  'devices_status_created',
+  'devices_status_imei',
+];
+
+describe.each(testEngines())('the list read in two halves on %s', (engine) => {
+  let t: TestDb;
+  let api: AdminApi;
+  let admin: Record<string, string>;
+  let group: number;
+  let ids: number[];
+
+  const list = async (query: Record<string, string>) =>
+    (await request(api.ta.app).get('/api/v5/devices').query(query).set(admin).expect(200)).body as DeviceList;
+
+  beforeAll(async () => {
+    t = await createTestDb(engine);
+    api = await adminApi(t.db);
+    admin = await api.headersOf('admin@demo.local');
+    group = await insertGroup(t.db, 'Sucursal Centro');
+    const base = Date.UTC(2026, 0, 1);
+    ids = await insertDevices(
+      t.db,
+      Array.from({ length: 40 }, (_, i) => ({
+        imei: testImei(1000 + ((i * 17) % 40), '35'),
+        deviceType: i % 3 === 0 ? (2 as const) : (1 as const),
+        groupId: i % 2 === 0 ? group : null,
+        agentVersion: i % 4 === 1 ? '3.1.0' : '3.2.0',
+        lockState: i % 5 === 2 ? ('locked' as const) : ('active' as const),
+        // Some registered, or last seen, at the same instant (the id breaks the tie).
+        createdAt: new Date(base + Math.floor(i / 2) * 60_000),
+        lastSeenAt: new Date(base + ((i * 7) % 13) * 3_600_000),
+      })),
+    );
+    // A third of them get a command in flight, as the API gives it: locks and an unlock, in bulk.
+    const lock = await api.bulkAction(admin, {
+      selection: { ids: ids.filter((_, i) => i % 3 === 1 && i % 5 !== 2) },
+      payload: { action: DEVICE_ACTION.LOCK, lockType: 'PorCredito', message: 'Pago vencido' },
+    });
+    const unlock = await api.bulkAction(admin, {
+      selection: { ids: ids.filter((_, i) => i % 5 === 2 && i % 2 === 0) },
+      payload: { action: DEVICE_ACTION.UNLOCK },
+    });
+    expect([lock.status, unlock.status]).toEqual(['completed', 'completed']);
+    expect(lock.succeeded + unlock.succeeded).toBeGreaterThan(10);
+  });
+  afterAll(async () => {
+    await api.ta.app.jobRunner.stop();
+    await t.dispose();
+  });
+
+  test('a device with a lock in flight is written into the indexes that keep every status, and no other', async () => {
+    const [id] = ids.filter((_, i) => i % 3 === 1 && i % 5 !== 2);
+    const indexes = await t.db.query<{ name: string; predicate: string | null }>(
+      `SELECT c.relname AS name, pg_get_expr(i.indpred, i.indrelid) AS predicate
+         FROM pg_index i JOIN pg_class c ON c.oid = i.indexrelid
+        WHERE i.indrelid = 'devices'::regclass ORDER BY c.relname`,
+    );
+    const written: string[] = [];
+    for (const index of indexes.rows) {
+      const admits = await t.db.query(`SELECT 1 FROM devices WHERE id = $1 AND (${index.predicate ?? 'true'})`, [id]);
+      if (admits.rowCount) written.push(index.name);
+    }
+    // The fixture's device has a second IMEI in none of them: devices_imei2 leaves it out too.
+    expect(written).toEqual(WRITTEN_BY_A_LOCK.filter((n) => n !== 'devices_imei2'));
+  });
+
+  const filters: [name: string, query: () => Record<string, string>, where: () => [string, unknown[]]][] = [
+    ['no filter', () => ({}), () => ['true', []]],
+    ['a type', () => ({ deviceType: '2' }), () => ['device_type = 2', []]],
+    ['a group', () => ({ groupId: String(group) }), () => ['group_id = $1', [group]]],
+    ['no group', () => ({ groupId: 'none' }), () => ['group_id IS NULL', []]],
+    ['an agent version', () => ({ agentVersion: '3.1.0' }), () => ["agent_version = '3.1.0'", []]],
+    ['a type and a group', () => ({ deviceType: '1', groupId: String(group) }), () => ['device_type = 1 AND group_id = $1', [group]]],
+  ];
+  const orderSql: Record<DeviceSort, string> = { createdAt: 'created_at %s, id %s', lastSeenAt: 'last_seen_at %s, id %s', imei: 'imei %s' };
+
+  test.each(filters)('%s: every sort, both orders, page after page, and the total, as the devices hold them', async (_, query, where) => {
+    const [condition, params] = where();
+    for (const sort of ['createdAt', 'lastSeenAt', 'imei'] as const) {
+      for (const order of ['asc', 'desc'] as const) {
+        const expected = (
+          await t.db.query<{ id: string }>(
+            `SELECT id FROM devices WHERE deleted_at IS NULL AND lifecycle <> 'pre_enrolled' AND ${condition}
+              ORDER BY ${orderSql[sort].replaceAll('%s', order)}`,
+            params,
+          )
+        ).rows.map((r) => Number(r.id));
+        const inFlight = (
+          await t.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM devices WHERE id = ANY($1::bigint[]) AND pending_action IS NOT NULL`, [
+            expected,
+          ])
+        ).rows[0]!.n;
+        expect(inFlight).toBeGreaterThan(0);
+        const seen: number[] = [];
+        for (let page = 1; page <= Math.ceil(expected.length / 4) + 1; page += 1) {
+          const body = await list({ stage: 'enrolled', sort, order, page: String(page), perPage: '4', ...query() });
+          expect(body.total).toBe(expected.length);
+          seen.push(...body.data.map((d) => d.id));
+        }
+        expect(seen).toEqual(expected);
+      }
+    }
+  });
+
+  /** The SQL the repository sends for one page of the list. */
+  async function pageSql(query: Record<string, string>): Promise<{ sql: string; params: unknown[] }> {
+    const q = deviceListQuery.parse(query);
+    const sent: { sql: string; params: unknown[] }[] = [];
+    const recorder = {
+      query: (sql: string, params: unknown[] = []) => {
+        sent.push({ sql, params });
+        return Promise.resolve({ rows: [] });
+      },
+    } as unknown as Queryable;
+    await new DevicesRepository(recorder).list(filterOf(q), new Date(), q.sort, q.order, q.perPage, (q.page - 1) * q.perPage);
+    expect(sent).toHaveLength(1);
+    return sent[0]!;
+  }
+
+  const IN_FLIGHT: Record<DeviceSort, string> = {
+    createdAt: 'devices_in_flight_created',
+    lastSeenAt: 'devices_in_flight_last_seen',
+    imei: 'devices_in_flight_imei',
+  };
+  const cases: [filter: string, query: () => Record<string, string>, sort: DeviceSort, index: string][] = [
+    ['none', () => ({}), 'createdAt', 'devices_enrolled_created'],
+    ['none', () => ({}), 'lastSeenAt', 'devices_enrolled_last_seen'],
+    ['none', () => ({}), 'imei', 'devices_enrolled_imei'],
+    ['type', () => ({ deviceType: '2' }), 'createdAt', 'devices_type_created'],
+    ['type', () => ({ deviceType: '2' }), 'lastSeenAt', 'devices_type_last_seen'],
+    ['type', () => ({ deviceType: '2' }), 'imei', 'devices_type_imei'],
+    ['group', () => ({ groupId: String(group) }), 'createdAt', 'devices_group_created'],
+    ['group', () => ({ groupId: String(group) }), 'lastSeenAt', 'devices_group_last_seen'],
+    ['group', () => ({ groupId: String(group) }), 'imei', 'devices_group_imei'],
+    ['agent version', () => ({ agentVersion: '3.1.0' }), 'createdAt', 'devices_agent_version'],
+    ['agent version', () => ({ agentVersion: '3.1.0' }), 'lastSeenAt', 'devices_agent_version_last_seen'],
+    ['agent version', () => ({ agentVersion: '3.1.0' }), 'imei', 'devices_agent_version_imei'],
+  ];
+  test.each(cases.flatMap(([f, query, sort, index]) => (['asc', 'desc'] as const).map((order) => [f, sort, order, index, query] as const)))(
+    'filter %s, by %s %s: the first half from %s, the second from the in-flight index, each in order',
+    async (_, sort, order, index, query) => {
+      const { sql, params } = await pageSql({ stage: 'enrolled', sort, order, page: '3', perPage: '25', ...query() });
+      await expectHalvesFromIndexes(t.db, sql, params, [index, IN_FLIGHT[sort]]);
+    },
+  );
+});
