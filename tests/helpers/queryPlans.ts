@@ -1,4 +1,7 @@
-import type { Db } from '../../server/db/Db';
+import { deviceListQuery } from '../../shared/contracts/devices';
+import { DevicesRepository } from '../../server/api/devices/devicesRepository';
+import { filterOf } from '../../server/api/devices/devicesService';
+import type { Db, Queryable } from '../../server/db/Db';
 import { transaction } from '../../server/db/transactionScope';
 
 export interface PlanNode {
@@ -48,4 +51,19 @@ export async function expectHalvesFromIndexes(db: Db, sql: string, params: unkno
   const halves = planNodes(root).filter((n) => isLimit(n) && !planNodes(n).slice(1).some(isLimit));
   expect(halves.map((h) => planNodes(h).find((n) => n['Index Name'])?.['Index Name'])).toEqual(indexes);
   for (const half of halves) expect(planNodes(half).some((n) => n['Node Type'] === 'Sort')).toBe(false);
+}
+
+/** The one statement DevicesRepository.list sends for a page of the devices list asked as `query` (the API's parameters). */
+export async function listPageSql(query: Record<string, string>): Promise<{ sql: string; params: unknown[] }> {
+  const q = deviceListQuery.parse(query);
+  const sent: { sql: string; params: unknown[] }[] = [];
+  const recorder = {
+    query: (sql: string, params: unknown[] = []) => {
+      sent.push({ sql, params });
+      return Promise.resolve({ rows: [] });
+    },
+  } as unknown as Queryable;
+  await new DevicesRepository(recorder).list(filterOf(q), new Date(), q.sort, q.order, q.perPage, (q.page - 1) * q.perPage);
+  expect(sent).toHaveLength(1);
+  return sent[0]!;
 }

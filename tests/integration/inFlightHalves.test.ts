@@ -7,13 +7,10 @@
  */
 import request from 'supertest';
 import { DEVICE_ACTION } from '../../shared/constants/deviceActions';
-import { deviceListQuery, type DeviceList, type DeviceSort } from '../../shared/contracts/devices';
-import { DevicesRepository } from '../../server/api/devices/devicesRepository';
-import { filterOf } from '../../server/api/devices/devicesService';
-import type { Queryable } from '../../server/db/Db';
+import type { DeviceList, DeviceSort } from '../../shared/contracts/devices';
 import { adminApi, type AdminApi } from '../helpers/adminApi';
 import { insertDevices, insertGroup, testImei } from '../helpers/inventoryFixtures';
-import { expectHalvesFromIndexes } from '../helpers/queryPlans';
+import { expectHalvesFromIndexes, listPageSql } from '../helpers/queryPlans';
 import { createTestDb, testEngines, type TestDb } from '../helpers/testDb';
 
 /** The indexes of `devices` a row with a lock in flight is written into (every other one leaves it out). */
@@ -133,21 +130,6 @@ describe.each(testEngines())('the list read in two halves on %s', (engine) => {
     }
   });
 
-  /** The SQL the repository sends for one page of the list. */
-  async function pageSql(query: Record<string, string>): Promise<{ sql: string; params: unknown[] }> {
-    const q = deviceListQuery.parse(query);
-    const sent: { sql: string; params: unknown[] }[] = [];
-    const recorder = {
-      query: (sql: string, params: unknown[] = []) => {
-        sent.push({ sql, params });
-        return Promise.resolve({ rows: [] });
-      },
-    } as unknown as Queryable;
-    await new DevicesRepository(recorder).list(filterOf(q), new Date(), q.sort, q.order, q.perPage, (q.page - 1) * q.perPage);
-    expect(sent).toHaveLength(1);
-    return sent[0]!;
-  }
-
   const IN_FLIGHT: Record<DeviceSort, string> = {
     createdAt: 'devices_in_flight_created',
     lastSeenAt: 'devices_in_flight_last_seen',
@@ -170,7 +152,7 @@ describe.each(testEngines())('the list read in two halves on %s', (engine) => {
   test.each(cases.flatMap(([f, query, sort, index]) => (['asc', 'desc'] as const).map((order) => [f, sort, order, index, query] as const)))(
     'filter %s, by %s %s: the first half from %s, the second from an in-flight index, each in order',
     async (f, sort, order, index, query) => {
-      const { sql, params } = await pageSql({ stage: 'enrolled', sort, order, page: '3', perPage: '25', ...query() });
+      const { sql, params } = await listPageSql({ stage: 'enrolled', sort, order, page: '3', perPage: '25', ...query() });
       await expectHalvesFromIndexes(t.db, sql, params, [index, f === 'type' && sort === 'imei' ? 'devices_in_flight_type_imei' : IN_FLIGHT[sort]]);
     },
   );

@@ -4,12 +4,9 @@
  * in the order of its sort (migration 0018), on both engines: the plan is asked with sequential
  * scans, bitmaps and sorts priced out, so the test fails when no index can give that order.
  */
-import { deviceListQuery, type DeviceSort } from '../../shared/contracts/devices';
-import { DevicesRepository } from '../../server/api/devices/devicesRepository';
-import { filterOf } from '../../server/api/devices/devicesService';
-import type { Queryable } from '../../server/db/Db';
+import type { DeviceSort } from '../../shared/contracts/devices';
 import { insertDevices, insertGroup } from '../helpers/inventoryFixtures';
-import { expectPageFromIndex } from '../helpers/queryPlans';
+import { expectPageFromIndex, listPageSql } from '../helpers/queryPlans';
 import { createTestDb, testEngines, type TestDb } from '../helpers/testDb';
 
 describe.each(testEngines())('list indexes (%s)', (engine) => {
@@ -26,21 +23,6 @@ describe.each(testEngines())('list indexes (%s)', (engine) => {
   });
   afterAll(() => t.dispose());
 
-  /** The SQL the repository sends for one page of the list. */
-  async function pageSql(query: Record<string, string>): Promise<{ sql: string; params: unknown[] }> {
-    const q = deviceListQuery.parse(query);
-    const sent: { sql: string; params: unknown[] }[] = [];
-    const recorder = {
-      query: (sql: string, params: unknown[] = []) => {
-        sent.push({ sql, params });
-        return Promise.resolve({ rows: [] });
-      },
-    } as unknown as Queryable;
-    await new DevicesRepository(recorder).list(filterOf(q), new Date(), q.sort, q.order, q.perPage, (q.page - 1) * q.perPage);
-    expect(sent).toHaveLength(1);
-    return sent[0]!;
-  }
-
   const cases: [groupId: string | undefined, sort: DeviceSort, index: string][] = [
     [undefined, 'createdAt', 'devices_status_created'],
     [undefined, 'imei', 'devices_status_imei'],
@@ -53,7 +35,7 @@ describe.each(testEngines())('list indexes (%s)', (engine) => {
     'pre-enrolled, group %s, by %s %s: the page keys come from %s in order',
     async (g, sort, order, index) => {
       const groupId = g === 'all' ? undefined : g === 'group' ? String(group) : 'none';
-      const { sql, params } = await pageSql({ stage: 'preEnrolled', sort, order, page: '3', perPage: '25', ...(groupId ? { groupId } : {}) });
+      const { sql, params } = await listPageSql({ stage: 'preEnrolled', sort, order, page: '3', perPage: '25', ...(groupId ? { groupId } : {}) });
       await expectPageFromIndex(t.db, sql, params, index);
     },
   );
