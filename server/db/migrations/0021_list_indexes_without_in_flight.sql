@@ -4,10 +4,10 @@
 -- desbloqueo temporal en curso). A lock, an unlock or a release moves the device into an in-flight
 -- status: its new row version is no longer written into these twelve indexes, only into the ones
 -- that keep every status (docs/benchmarks.md, [scale]: a 5,000-device lock's UPDATE wrote 24 index
--- entries per row (23 for a device without a second IMEI) and took 1.2–1.8 s at 10^6 devices; 12 and
--- 0.43–0.91 s without them; 13 with the index at the end of this file). Those devices stay listed: a list that does not choose a status
--- or in-flight-ness is read as two halves (deviceQueries.ts, inFlightHalves): these indexes, and
--- the in-flight ones, each in order.
+-- entries per row, 23 for a device without a second IMEI, and took 1.2-1.8 s at 10^6 devices; 12
+-- and 0.43-0.91 s without them; 13 with the index at the end of this file). Those devices stay
+-- listed: a list that does not choose a status or in-flight-ness is read as two halves
+-- (deviceQueries.ts, inFlightHalves): these indexes, and the in-flight ones, each in order.
 DROP INDEX devices_enrolled_created, devices_enrolled_last_seen, devices_enrolled_imei,
   devices_type_created, devices_type_last_seen, devices_type_imei,
   devices_group_created, devices_group_last_seen, devices_group_imei,
