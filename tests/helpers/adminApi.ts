@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import request from 'supertest';
+import type { ImportResult } from '../../shared/contracts/deviceImport';
 import type { BulkBodyInput, Job } from '../../shared/contracts/jobs';
 import type { Db } from '../../server/db/Db';
 import { bootstrap } from '../../server/db/seed/bootstrap';
@@ -26,6 +27,8 @@ export interface AdminApi {
   count(table: 'admins' | 'profiles' | 'audit_log' | 'identity_users'): Promise<number>;
   /** A bulk action through the API (202), run to its end by the app's job runner; the job as GET /jobs/:id answers it. */
   bulkAction(headers: Record<string, string>, body: BulkBodyInput): Promise<Job>;
+  /** A CSV import committed through the API (UTF-8, one line per string, the header first); its answer. */
+  importCsv(headers: Record<string, string>, lines: readonly string[]): Promise<ImportResult>;
 }
 
 /** The app on `db` with the demo data (admin@, inventario@, soporte@demo.local) and helpers. */
@@ -95,6 +98,15 @@ export async function adminApi(db: Db, opts: Parameters<typeof buildTestApp>[1] 
       const queued = (await request(ta.app).post('/api/v5/devices/bulk-actions').set(headers).send(body).expect(202)).body as Job;
       await ta.app.jobRunner.idle();
       return (await request(ta.app).get(`/api/v5/jobs/${queued.id}`).set(headers).expect(200)).body as Job;
+    },
+    async importCsv(headers, lines) {
+      const res = await request(ta.app)
+        .post('/api/v5/devices/import?mode=commit')
+        .set(headers)
+        .set('Content-Type', 'text/csv; charset=utf-8')
+        .send(lines.join('\n'))
+        .expect(200);
+      return res.body as ImportResult;
     },
   };
 }

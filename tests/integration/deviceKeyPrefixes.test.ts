@@ -186,12 +186,7 @@ describe.each(testEngines())('device key prefixes on %s', (engine) => {
     // A CSV import: every imported device is found.
     const csv = ['imei,tipo,marca,modelo,cliente,referencia_credito'];
     for (let i = 0; i < 30; i++) csv.push(`${testImei(600 + i, '5524')},Móvil,Motorola,Moto G24,Leocadia Ybarra ${i},5524-${i}`);
-    await request(app())
-      .post('/api/v5/devices/import?mode=commit')
-      .set(admin)
-      .set('Content-Type', 'text/csv; charset=utf-8')
-      .send(csv.join('\n'))
-      .expect(200);
+    await api.importCsv(admin, csv);
     expect(await found('5524')).toHaveLength(30);
     expect(await unmatched()).toBe(0);
 

@@ -87,12 +87,7 @@ describe.each(testEngines())('device search table on %s', (engine) => {
   test('a CSV import: every imported device is searchable', async () => {
     const csv = ['imei,tipo,marca,modelo,cliente,referencia_credito'];
     for (let i = 0; i < 30; i++) csv.push(`${testImei(500 + i, '35')},Móvil,Motorola,Moto G24,Leocadia Ybarra ${i},CR-IMP-${1000 + i}`);
-    await request(app())
-      .post('/api/v5/devices/import?mode=commit')
-      .set(admin)
-      .set('Content-Type', 'text/csv; charset=utf-8')
-      .send(csv.join('\n'))
-      .expect(200);
+    await api.importCsv(admin, csv);
     expect(await found('leocadia ybar')).toHaveLength(30);
     expect(await found('imp-1017')).toHaveLength(1);
     expect(await unmatched()).toBe(0);
