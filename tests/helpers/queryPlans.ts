@@ -7,24 +7,29 @@ import { transaction } from '../../server/db/transactionScope';
 export interface PlanNode {
   'Node Type': string;
   'Index Name'?: string;
+  'Index Cond'?: string;
   Plans?: PlanNode[];
 }
 
 /** A plan node and every node below it. */
 export const planNodes = (n: PlanNode): PlanNode[] => [n, ...(n.Plans ?? []).flatMap(planNodes)];
 
-/**
- * The plan of `sql` with sequential scans, bitmaps and sorts priced out: a plan that still
- * sorts, or names no index, has no index that can give the order asked.
- */
-export async function indexOrderPlan(db: Db, sql: string, params: unknown[]): Promise<PlanNode> {
+/** The plan of `sql` under the planner `settings` given (enable_seqscan: 'off', cpu_index_tuple_cost: '100'…). */
+export async function planWith(db: Db, sql: string, params: unknown[], settings: Readonly<Record<string, string>>): Promise<PlanNode> {
   return transaction(db, async (tx) => {
-    for (const setting of ['enable_seqscan', 'enable_bitmapscan', 'enable_sort']) await tx.query(`SET LOCAL ${setting} = off`);
+    for (const [name, value] of Object.entries(settings)) await tx.query(`SET LOCAL ${name} = ${value}`);
     const res = await tx.query<Record<string, unknown>>(`EXPLAIN (FORMAT JSON) ${sql}`, params);
     const raw = Object.values(res.rows[0]!)[0];
     return ((typeof raw === 'string' ? JSON.parse(raw) : raw) as { Plan: PlanNode }[])[0]!.Plan;
   });
 }
+
+/**
+ * The plan of `sql` with sequential scans, bitmaps and sorts priced out: a plan that still
+ * sorts, or names no index, has no index that can give the order asked.
+ */
+export const indexOrderPlan = (db: Db, sql: string, params: unknown[]): Promise<PlanNode> =>
+  planWith(db, sql, params, { enable_seqscan: 'off', enable_bitmapscan: 'off', enable_sort: 'off' });
 
 /**
  * Asserts that the page query `sql` reads `index` and sorts nothing below its one LIMIT (the

@@ -318,15 +318,17 @@ describe.each(testEngines())('dashboard API (%s)', (engine) => {
           ORDER BY indexname`,
       )
     ).rows;
-    // Four hold only devices in flight (0013, 0021), twelve leave them out (0021).
+    // Six hold only devices in flight (0013, 0021, 0022), twelve leave them out (0021).
     expect(defs.filter((d) => d.indexdef.includes('= ANY (ARRAY[')).map((d) => d.indexname)).toEqual([
       'devices_in_flight_created',
+      'devices_in_flight_group_imei',
       'devices_in_flight_imei',
       'devices_in_flight_last_seen',
       'devices_in_flight_type_imei',
+      'devices_in_flight_version_imei',
     ]);
     expect(defs.filter((d) => d.indexdef.includes('<> ALL (ARRAY[')).length).toBe(12);
-    expect(defs).toHaveLength(16);
+    expect(defs).toHaveLength(18);
     for (const { indexdef } of defs) {
       const codes = /ARRAY\[([^\]]+)\]/
         .exec(indexdef)?.[1]

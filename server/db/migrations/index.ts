@@ -19,6 +19,7 @@ import m0018 from './0018_pre_enrolled_indexes.sql';
 import m0019 from './0019_released_hourly.sql';
 import m0020 from './0020_device_key_prefixes.sql';
 import m0021 from './0021_list_indexes_without_in_flight.sql';
+import m0022 from './0022_in_flight_filters.sql';
 
 export interface Migration {
   /** The file name without `.sql`: a four-digit number, an underscore, a name. */
@@ -49,4 +50,5 @@ export const migrations: readonly Migration[] = [
   { id: '0019_released_hourly', sql: m0019 },
   { id: '0020_device_key_prefixes', sql: m0020 },
   { id: '0021_list_indexes_without_in_flight', sql: m0021 },
+  { id: '0022_in_flight_filters', sql: m0022 },
 ];
