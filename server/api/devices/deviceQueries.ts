@@ -183,8 +183,10 @@ export const inFlightSql = (inFlight: boolean, column: string): string => `${col
  * enrolled devices' indexes (all, by type, by group, by agent version, in the order of each sort)
  * hold no device with a command in flight (migration 0021: a lock or an unlock writes none of
  * them), so a filter that chooses neither a status nor whether a command is in flight is read as
- * two halves, the devices without one and those with one (the in-flight indexes of 0013), each in
- * the order of the sort. A filter that chooses is one WHERE.
+ * two halves, the devices without one and those with one (the in-flight indexes of 0013 in the
+ * order of each sort; by type, group and agent version in IMEI order, 0021-0022, which also find a
+ * small group's or a rare version's few devices in flight by their condition), each in the order
+ * of the sort. A filter that chooses is one WHERE.
  */
 export function inFlightHalves(filter: DeviceFilter, where: SqlWhere): string[] {
   const chosen = filter.status !== undefined || filter.inFlight !== undefined || filter.releasedFrom !== undefined || filter.stage === 'preEnrolled';
