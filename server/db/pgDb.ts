@@ -55,13 +55,29 @@ export interface PgDb extends Db {
   withSessionLock<T>(key: number, fn: () => Promise<T>): Promise<T>;
 }
 
+/**
+ * max_parallel_workers_per_gather of every session the server opens. PostgreSQL plans a page
+ * whose filter matches sparsely (a half of the list with a common word, docs/benchmarks.md
+ * 2026-11-28) as a Gather Merge of two workers; starting them and waiting for a row of each took
+ * 13 ms of a 21 ms page of 25 rows that takes 3 ms without them, and 180 ms against 43 ms for a
+ * tenth page. The export's batches and the offline count were no faster with workers (95–100k vs
+ * 103–109k rows/s; 30–46 vs 28–32 ms). Set per session, above a role's or the server's setting.
+ */
+export const PARALLEL_WORKERS_PER_GATHER = 0;
+
 /** PostgreSQL through a connection pool. */
 export function createPgDb(opts: PgOptions): PgDb {
+  // No parallel plans (PARALLEL_WORKERS_PER_GATHER): every statement here reads a page, a
+  // device or a batch by index, and a parallel plan's workers start before its first row.
+  const options = [
+    `-c max_parallel_workers_per_gather=${PARALLEL_WORKERS_PER_GATHER}`,
+    ...(opts.searchPath ? [`-c search_path=${opts.searchPath}`] : []),
+  ];
   const settings = {
     connectionString: opts.connectionString,
     application_name: opts.applicationName ?? 'portal',
     connectionTimeoutMillis: 5000,
-    ...(opts.searchPath ? { options: `-c search_path=${opts.searchPath}` } : {}),
+    options: options.join(' '),
   };
   const pool = new pg.Pool({ ...settings, max: opts.max ?? 10, idleTimeoutMillis: 30000 });
   // An idle client losing its connection must not crash the process; the next query reconnects.

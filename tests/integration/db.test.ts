@@ -1,5 +1,6 @@
 import { migrate } from '../../server/db/migrate';
 import { migrations } from '../../server/db/migrations/index';
+import { PARALLEL_WORKERS_PER_GATHER } from '../../server/db/pgDb';
 import { createTestDb, testEngines, type TestDb } from '../helpers/testDb';
 
 describe.each(testEngines())('Db on %s', (engine) => {
@@ -44,6 +45,18 @@ describe.each(testEngines())('Db on %s', (engine) => {
     expect(res.rows[0]!.n).toBe(0);
     // The database is usable afterwards.
     await t.db.query('SELECT 1');
+  });
+
+  test('no statement gets parallel workers, in a transaction or not (PGlite has none to give)', async () => {
+    const setting = async (q: Pick<typeof t.db, 'query'>) =>
+      (await q.query<{ max_parallel_workers_per_gather: string }>('SHOW max_parallel_workers_per_gather')).rows[0]!.max_parallel_workers_per_gather;
+    expect(PARALLEL_WORKERS_PER_GATHER).toBe(0);
+    const seen = await Promise.all([1, 2, 3].map(() => setting(t.db)));
+    seen.push(await t.db.transaction((tx) => setting(tx)));
+    expect(seen).toEqual(['0', '0', '0', '0']);
+    // The session's other setting (a test schema's search path) is still there.
+    const table = await t.db.query<{ n: string | null }>("SELECT to_regclass('items')::text AS n");
+    expect(table.rows[0]!.n).toBe('items');
   });
 
   test('migrations are recorded and applied once', async () => {
