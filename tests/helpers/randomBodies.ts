@@ -58,3 +58,13 @@ export function randomBodies(fields: readonly string[], count: number, seed = 20
 export function sendJson<T extends { send(body: string | object): T; set(name: string, value: string): T }>(call: T, body: unknown): T {
   return body !== null && typeof body === 'object' ? call.send(body) : call.set('Content-Type', 'application/json').send(JSON.stringify(body));
 }
+
+/**
+ * The value the server reads from what sendJson sends for `body`: JSON drops a key whose value
+ * is undefined and writes NaN as null, so a body invalid as a JavaScript value may be valid once
+ * sent (`{ values: { foo: undefined } }` arrives as `{ values: {} }`). Judge generated bodies by this.
+ */
+export function asSent(body: unknown): unknown {
+  const text = JSON.stringify(body);
+  return text === undefined ? undefined : (JSON.parse(text) as unknown);
+}
