@@ -11,6 +11,11 @@ const FOCUS_WAIT_MS = 3000;
 const positions = new Map<string, number>();
 
 const USER_INPUT = ['wheel', 'touchstart', 'keydown', 'mousedown'] as const;
+/** The input that shows the user is busy on the page (a click, a tap, a key). */
+const ACTING_INPUT = ['touchstart', 'keydown', 'mousedown'] as const;
+
+/** The history entry the browser is on (BrowserRouter keeps its location.key in history.state). */
+const currentEntry = (): unknown => (window.history.state as { key?: unknown } | null)?.key;
 
 /**
  * Runs `ready` now and after each change of the document until it returns true, for at most
@@ -43,18 +48,30 @@ function focusHeading(): boolean {
 
 /**
  * Scroll and focus on route changes (BrowserRouter has no ScrollRestoration): a new page opens
- * at the top with focus on its h1; Back and Forward restore the position the entry was left at.
+ * at the top with focus on its h1 (unless the user clicked or typed on it while it loaded); Back
+ * and Forward restore the position the entry was left at.
  */
 export function ScrollOnNavigate() {
   const location = useLocation();
   const navigationType = useNavigationType();
   const previous = useRef<{ pathname: string; hash: string } | null>(null);
+  /**
+   * The history entry the user last clicked, tapped or typed on. A navigation changes the entry
+   * at once and renders the page later (a transition waiting for its code): input on the new
+   * entry before it renders means the user is busy there (a menu opened, a field typed in).
+   */
+  const actedOn = useRef<unknown>(undefined);
 
   useLayoutEffect(() => {
     const before = window.history.scrollRestoration;
     window.history.scrollRestoration = 'manual';
+    const acted = (e: Event) => {
+      if (!(e instanceof KeyboardEvent && e.repeat)) actedOn.current = currentEntry();
+    };
+    for (const e of ACTING_INPUT) window.addEventListener(e, acted, { capture: true, passive: true });
     return () => {
       window.history.scrollRestoration = before;
+      for (const e of ACTING_INPUT) window.removeEventListener(e, acted, { capture: true });
     };
   }, []);
 
@@ -74,7 +91,9 @@ export function ScrollOnNavigate() {
     if (action === 'top') {
       // Instant: Bootstrap's `scroll-behavior: smooth` would otherwise animate the jump.
       window.scrollTo({ top: 0, left: 0, behavior: 'instant' });
-      return whenReady(focusHeading, FOCUS_WAIT_MS, false);
+      // The focus is the user's once they acted on this page, before or while its heading comes.
+      const busy = () => actedOn.current === location.key;
+      return whenReady(() => busy() || focusHeading(), FOCUS_WAIT_MS, false);
     }
     if (action === 'restore') {
       const target = positions.get(location.key) ?? 0;
