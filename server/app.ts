@@ -1,4 +1,3 @@
-import compression from 'compression';
 import express, { type Express } from 'express';
 import expressStaticGzip from 'express-static-gzip';
 import { rateLimit } from 'express-rate-limit';
@@ -7,6 +6,7 @@ import type { PublicConfig } from '../shared/contracts/publicConfig';
 import type { Config } from './config';
 import type { Db } from './db/Db';
 import { apiNotFound, errorHandler } from './errors';
+import { compressResponses } from './middleware/compress';
 import { requestLog } from './middleware/requestLog';
 import { securityHeaders } from './middleware/securityHeaders';
 import { healthRouter } from './health/healthRouter';
@@ -114,7 +114,6 @@ export function publicConfig(config: Config): PublicConfig {
 
 /** Paths whose requests are not logged: the probes and the metrics scrape. */
 const UNLOGGED = /^\/(healthz|readyz|metrics)(\?|$)/;
-const ACCEPTS_COMPRESSION = /gzip|deflate|br|\*/i;
 
 function connectSources(pub: PublicConfig): string[] {
   const sources = ["'self'"];
@@ -189,10 +188,7 @@ export function createApp(deps: AppDeps): PortalApp {
     if (readiness.isShuttingDown) res.setHeader('Connection', 'close');
     next();
   });
-  // compression() negotiates and wraps every response; a request that accepts no compressed
-  // encoding at all (a monitor, a load balancer's check) skips that work.
-  const compress = compression();
-  app.use((req, res, next) => (ACCEPTS_COMPRESSION.test(req.headers['accept-encoding'] ?? '') ? compress(req, res, next) : next()));
+  app.use(compressResponses());
 
   app.use(healthRouter(readiness, metrics));
   if (deps.identity) {
