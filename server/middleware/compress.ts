@@ -51,9 +51,6 @@ function compress(body: Buffer, encoding: Exclude<Encoding, 'identity'>): Buffer
   return zlib.deflateSync(body);
 }
 
-/** Compressible as compression() judges it by default (text, JSON, JavaScript, XML…). */
-const COMPRESSIBLE = /^(text\/|application\/(json|javascript|xml|[\w.+-]+\+json|[\w.+-]+\+xml)\b)/i;
-
 /**
  * A whole body compressed in place: mounted after compression(), it wraps res.end, so a body that
  * arrives whole is sent already encoded (compression() then leaves it: 'already encoded') and
@@ -72,7 +69,7 @@ function compressWhole(): RequestHandler {
     res.end = function (this: Response, chunk?: unknown, ...rest: unknown[]) {
       const text = typeof rest[0] === 'string' ? (rest[0] as BufferEncoding) : 'utf8';
       const length = typeof chunk === 'string' ? Buffer.byteLength(chunk, text) : Buffer.isBuffer(chunk) ? chunk.length : -1;
-      if (length >= 0 && !written && !this.headersSent && req.method !== 'HEAD' && eligible(this, length)) {
+      if (length >= 0 && !written && !this.headersSent && req.method !== 'HEAD' && eligible(req, this, length)) {
         const encoding = negotiate(req);
         if (encoding !== undefined && encoding !== 'identity') {
           const encoded = compress(typeof chunk === 'string' ? Buffer.from(chunk, text) : (chunk as Buffer), encoding);
@@ -89,11 +86,12 @@ function compressWhole(): RequestHandler {
   };
 }
 
-function eligible(res: Response, length: number): boolean {
+/** Within the bounds, and what compression() itself would compress (its own type filter, no-transform). */
+function eligible(req: Request, res: Response, length: number): boolean {
   if (length < WHOLE_BODY_MIN_BYTES || length > WHOLE_BODY_MAX_BYTES) return false;
   if (res.statusCode === 204 || res.statusCode === 304) return false;
   const encoding = res.getHeader('Content-Encoding');
   if (encoding !== undefined && encoding !== 'identity') return false;
   if (/\bno-transform\b/i.test(String(res.getHeader('Cache-Control') ?? ''))) return false;
-  return COMPRESSIBLE.test(String(res.getHeader('Content-Type') ?? ''));
+  return compression.filter(req, res);
 }
