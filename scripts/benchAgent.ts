@@ -3,7 +3,9 @@
  * server running as two processes (two replicas) on one PostgreSQL database.
  *   throughput  the agent simulator's load mode (server/simulator/load.ts: POST /agent/v1/checkin,
  *               wait=0, a different agent's token per request) against one replica, then
- *               round-robin against both: requests/s, p50/p97.5/p99 latency, non-2xx answers
+ *               round-robin against both: as fast as they answer (closed loop: the most
+ *               check-ins per second), then at --rate check-ins due per second (open loop: the
+ *               latency an agent sees at that rate); requests/s, p50/p97.5/p99 latency, non-2xx
  *   delivery    long polls (wait=25) held on replica A; a LOCK created for each of those devices
  *               through the portal API on replica B (and, separately, on A itself), one at a time:
  *               time from the POST's answer to the long poll's answer carrying the command
@@ -23,7 +25,8 @@
  *
  * Options: --devices=N (1000000), --agents=N (100000), --connections=N (50), --duration=S (20),
  * --warmup=S (5), --polls=N (200), --writes=S[,S…] (0.1: shares of writing check-ins, one
- * throughput pair per share), --cpu-prof (profile both servers, print where their time goes).
+ * set of throughput runs per share), --rate=N (2000: check-ins due per second in the open-loop runs;
+ * 0 skips them), --cpu-prof (profile both servers, print where their time goes).
  * Needs TEST_DATABASE_URL. The schema is dropped at the end. Paste the printed Markdown into
  * docs/benchmarks.md.
  *
@@ -65,6 +68,8 @@ const DURATION = Number(opt('duration') ?? 20);
 const WARMUP = Number(opt('warmup') ?? 5);
 const POLLS = Number(opt('polls') ?? 200);
 const WRITES = (opt('writes') ?? '0.1').split(',').map(Number);
+/** The rate of the open-loop runs: P7's 2,000 check-ins per second (0: closed loop only). */
+const RATE = Number(opt('rate') ?? 2000);
 const CPU_PROF = process.argv.includes('--cpu-prof');
 const ADMIN = 'admin@demo.local';
 /** The benchmark's token derivation key (never a real credential). */
@@ -341,23 +346,39 @@ try {
 
   out(
     machineLine(`PostgreSQL ${pgVersion}, load average before seeding ${loadAtStart}`),
-    `Command: \`npm run bench:agent -- --devices=${DEVICES} --agents=${AGENTS} --connections=${CONNECTIONS} --duration=${DURATION} --warmup=${WARMUP} --polls=${POLLS} --writes=${WRITES.join(',')}${CPU_PROF ? ' --cpu-prof' : ''}\``,
+    `Command: \`npm run bench:agent -- --devices=${DEVICES} --agents=${AGENTS} --connections=${CONNECTIONS} --duration=${DURATION} --warmup=${WARMUP} --polls=${POLLS} --writes=${WRITES.join(',')} --rate=${RATE}${CPU_PROF ? ' --cpu-prof' : ''}\``,
     '',
     '| what | result |',
     '|---|---|',
     `| seeding ${n0(DEVICES)} devices (demo generator) + ${n0(AGENTS)} agents (tokens, last seen) | ${fleetSeconds.toFixed(0)} s + ${agentsSeconds.toFixed(0)} s |`,
   );
 
-  // 3. Throughput: wait=0 check-ins, each request the next agent of a shuffled list.
+  // 3. Throughput: wait=0 check-ins, each request the next agent of a shuffled list: as fast as the
+  // servers answer (closed loop), then at the target rate (open loop, latency from each check-in's
+  // due instant): server/simulator/load.ts says why both.
   let next = 0;
   const nextToken = () => tokens.get(agentIds[next++ % agentIds.length]!)!;
-  const cannon = (urls: string[], seconds: number) =>
-    runCheckinLoad({ urls, connections: CONNECTIONS, durationSeconds: seconds, nextToken, report: () => ({ batteryLevel: 20 + (next % 80) }) });
+  const checkins = (urls: string[], seconds: number, ratePerSecond?: number) =>
+    runCheckinLoad({
+      urls,
+      connections: CONNECTIONS,
+      durationSeconds: seconds,
+      nextToken,
+      ratePerSecond,
+      report: () => ({ batteryLevel: 20 + (next % 80) }),
+    });
+  type Run = { label: string; urls: string[]; rate?: number };
+  const runs: Run[] = [
+    { label: 'one replica, as fast as it answers', urls: [a.url] },
+    { label: 'both replicas, round-robin, as fast as they answer', urls: [a.url, b.url] },
+  ];
+  if (RATE > 0)
+    runs.push(
+      { label: `one replica, ${n0(RATE)}/s due`, urls: [a.url], rate: RATE },
+      { label: `both replicas, round-robin, ${n0(RATE)}/s due`, urls: [a.url, b.url], rate: RATE },
+    );
   for (const writes of WRITES) {
-    for (const [label, urls] of [
-      ['one replica', [a.url]],
-      ['both replicas, round-robin', [a.url, b.url]],
-    ] as const) {
+    for (const { label, urls, rate } of runs) {
       const resetStart = performance.now();
       // The readers' last-seen time, one instant 30 s ahead: told apart from the times the run
       // writes when the share is counted (by the end of the run it is in the past too).
@@ -369,10 +390,10 @@ try {
       );
       await db.exec('VACUUM devices');
       const resetMs = performance.now() - resetStart;
-      await cannon([...urls], WARMUP);
+      await checkins(urls, WARMUP, rate);
       const runStart = new Date();
       const cpuBefore = cpuSnapshot(servers.map((x) => x.proc.pid!));
-      const r = await cannon([...urls], DURATION);
+      const r = await checkins(urls, DURATION, rate);
       const cpu = cpuShare(cpuBefore, cpuSnapshot(servers.map((x) => x.proc.pid!)), r.seconds, r.requests);
       // A writing check-in records its last-seen time (a reader's stays 30 s ahead of the reset).
       const written = Number(
@@ -389,7 +410,7 @@ try {
       out(
         `| check-ins, ${label}, ${CONNECTIONS} connections, ${DURATION} s, writes asked ${(writes * 100).toFixed(0)} % ` +
           `(measured ${ok ? ((100 * written) / ok).toFixed(0) : '-'} %) | **${n0(r.perSecond)} req/s**, ` +
-          `p50 ${r.latencyMs.p50} ms, p97.5 ${r.latencyMs.p97_5} ms, p99 ${r.latencyMs.p99} ms, max ${r.latencyMs.max} ms; ` +
+          `p50 ${r.latencyMs.p50} ms, p97.5 ${r.latencyMs.p97_5} ms, **p99 ${r.latencyMs.p99} ms**, max ${r.latencyMs.max} ms; ` +
           `${r.non2xx} non-2xx, ${r.errors} errors, ${r.timeouts} timeouts |`,
         `| CPU during that run | ${cpu} |`,
       );

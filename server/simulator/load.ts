@@ -1,13 +1,27 @@
 /**
- * The simulator's load mode: agents that already hold their device tokens check in as fast as
- * the server answers (`wait: 0`, no pacing, no long poll, no scenario), over a fixed number of
- * keep-alive connections, each request the next agent's token. It measures check-ins per second
- * and their latency (target P7, docs/benchmarks.md). A fleet large enough for that (10^6 devices,
- * 10^5 agents) cannot enroll through the API in a useful time (enrollments are rate limited per
- * IP), so the tokens come from whoever seeded the devices: `npm run bench:agent` seeds them in
- * the database and drives this mode. The load generator is autocannon (HTTP/1.1 pipelining off):
- * one Node process can send thousands of requests a second, which `fetch` per agent cannot.
+ * The simulator's load mode: agents that already hold their device tokens check in (`wait: 0`, no
+ * long poll, no scenario) over a fixed number of keep-alive connections, each request the next
+ * agent's token. It measures check-ins per second and their latency (target P7,
+ * docs/benchmarks.md). A fleet large enough for that (10^6 devices, 10^5 agents) cannot enroll
+ * through the API in a useful time (enrollments are rate limited per IP), so the tokens come from
+ * whoever seeded the devices: `npm run bench:agent` seeds them in the database and drives this mode.
+ *
+ * Two ways to load the server:
+ * - closed loop (no `ratePerSecond`): each connection sends its next check-in as soon as the last is
+ *   answered, so the server runs as fast as it can: the most check-ins per second it answers. Its
+ *   latency is that of a saturated server with `connections` requests always waiting (on average
+ *   connections ÷ throughput, by Little's law), so it says how many connections were open, not how
+ *   long an agent waits at a given rate. The load generator is autocannon (HTTP/1.1, pipelining off):
+ *   one Node process can send thousands of requests a second, which `fetch` per agent cannot.
+ * - open loop (`ratePerSecond`): check-ins are due on a fixed schedule (one every 1/rate seconds),
+ *   as a fleet's agents check in whatever the server's speed, and each latency counts from the
+ *   instant the check-in was due, so a check-in that waited for a free connection or for the
+ *   server's backlog counts that wait (no coordinated omission). This is the latency at that rate.
+ *   Node's own HTTP client with a keep-alive pool of `connections` sockets (autocannon's rate
+ *   limit sends each connection's share of a second back to back, which is a burst, not a rate).
  */
+import http from 'node:http';
+import { performance } from 'node:perf_hooks';
 import autocannon from 'autocannon';
 
 export interface CheckinLoadOptions {
@@ -19,6 +33,8 @@ export interface CheckinLoadOptions {
   nextToken: () => string;
   /** What the check-in reports (besides `wait: 0`); the default reports a battery level. */
   report?: (request: number) => Record<string, unknown>;
+  /** Check-ins due per second (open loop); unset, as many as the server answers (closed loop). */
+  ratePerSecond?: number;
 }
 
 export interface CheckinLoadResult {
@@ -32,10 +48,20 @@ export interface CheckinLoadResult {
   timeouts: number;
 }
 
-/** Check-ins as fast as the server(s) answer for `durationSeconds`. */
+/** How long an open-loop check-in may take before it counts as a timeout (autocannon's default). */
+const OPEN_LOOP_TIMEOUT_MS = 10_000;
+
+const CHECKIN_PATH = '/agent/v1/checkin';
+const defaultReport = (i: number) => ({ batteryLevel: 20 + (i % 80) });
+
+/** Check-ins for `durationSeconds`: as fast as the server(s) answer, or at `ratePerSecond`. */
 export async function runCheckinLoad(opts: CheckinLoadOptions): Promise<CheckinLoadResult> {
+  return opts.ratePerSecond ? runOpenLoop(opts, opts.ratePerSecond) : runClosedLoop(opts);
+}
+
+async function runClosedLoop(opts: CheckinLoadOptions): Promise<CheckinLoadResult> {
   let sent = 0;
-  const report = opts.report ?? ((i: number) => ({ batteryLevel: 20 + (i % 80) }));
+  const report = opts.report ?? defaultReport;
   const r = await autocannon({
     url: (opts.urls.length === 1 ? opts.urls[0] : [...opts.urls]) as string,
     connections: opts.connections,
@@ -43,7 +69,7 @@ export async function runCheckinLoad(opts: CheckinLoadOptions): Promise<CheckinL
     requests: [
       {
         method: 'POST',
-        path: '/agent/v1/checkin',
+        path: CHECKIN_PATH,
         setupRequest: (req) => ({
           ...req,
           headers: { ...req.headers, 'content-type': 'application/json', authorization: `Bearer ${opts.nextToken()}` },
@@ -61,5 +87,108 @@ export async function runCheckinLoad(opts: CheckinLoadOptions): Promise<CheckinL
     non2xx: r.non2xx,
     errors: r.errors,
     timeouts: r.timeouts,
+  };
+}
+
+/** The value below which `p` % of the sorted `xs` fall (nearest rank). */
+function percentile(sorted: readonly number[], p: number): number {
+  if (sorted.length === 0) return 0;
+  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((sorted.length * p) / 100) - 1))]!;
+}
+
+async function runOpenLoop(opts: CheckinLoadOptions, rate: number): Promise<CheckinLoadResult> {
+  const report = opts.report ?? defaultReport;
+  const targets = opts.urls.map((u) => {
+    const url = new URL(u);
+    // The connections split over the servers, as autocannon's closed loop splits them.
+    const agent = new http.Agent({ keepAlive: true, maxSockets: Math.max(1, Math.round(opts.connections / opts.urls.length)) });
+    return { hostname: url.hostname, port: url.port, agent };
+  });
+  const total = Math.max(1, Math.floor(rate * opts.durationSeconds));
+  const latencies: number[] = [];
+  let ok = 0;
+  let non2xx = 0;
+  let errors = 0;
+  let timeouts = 0;
+  let settled = 0;
+  let sent = 0;
+  let lastAnswer = 0;
+  let allSettled!: () => void;
+  const done = new Promise<void>((resolve) => (allSettled = resolve));
+
+  const send = (i: number, due: number) => {
+    const target = targets[i % targets.length]!;
+    const body = JSON.stringify({ wait: 0, ...report(i) });
+    let outcome: 'ok' | 'non2xx' | 'error' | 'timeout' | undefined;
+    // Each check-in ends once: answered, failed, or timed out (its destroy then also emits 'error').
+    const end = (how: NonNullable<typeof outcome>) => {
+      if (outcome) return;
+      outcome = how;
+      if (how === 'ok') ok++;
+      else if (how === 'non2xx') non2xx++;
+      else if (how === 'timeout') timeouts++;
+      else errors++;
+      if (++settled === total) allSettled();
+    };
+    const req = http.request(
+      {
+        hostname: target.hostname,
+        port: target.port,
+        path: CHECKIN_PATH,
+        method: 'POST',
+        agent: target.agent,
+        timeout: OPEN_LOOP_TIMEOUT_MS,
+        headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body), authorization: `Bearer ${opts.nextToken()}` },
+      },
+      (res) => {
+        res.resume();
+        res.once('end', () => {
+          lastAnswer = performance.now();
+          latencies.push(lastAnswer - due);
+          end(res.statusCode! >= 200 && res.statusCode! < 300 ? 'ok' : 'non2xx');
+        });
+      },
+    );
+    req.once('timeout', () => {
+      end('timeout');
+      req.destroy();
+    });
+    req.once('error', () => end('error'));
+    req.end(body);
+  };
+
+  const start = performance.now();
+  await new Promise<void>((resolve) => {
+    const tick = () => {
+      // Every check-in now due is sent, each with its own due instant (the timer is late at times).
+      const due = Math.min(total, Math.floor(((performance.now() - start) * rate) / 1000) + 1);
+      while (sent < due) {
+        send(sent, start + (sent * 1000) / rate);
+        sent++;
+      }
+      if (sent < total) setTimeout(tick, 1);
+      else resolve();
+    };
+    tick();
+  });
+  await done;
+  for (const t of targets) t.agent.destroy();
+  const seconds = ((lastAnswer || performance.now()) - start) / 1000;
+  latencies.sort((a, b) => a - b);
+  const round = (x: number) => Math.round(x * 10) / 10;
+  return {
+    requests: total,
+    seconds,
+    perSecond: (ok + non2xx) / seconds,
+    latencyMs: {
+      p50: round(percentile(latencies, 50)),
+      p97_5: round(percentile(latencies, 97.5)),
+      p99: round(percentile(latencies, 99)),
+      max: round(latencies.at(-1) ?? 0),
+    },
+    ok,
+    non2xx,
+    errors,
+    timeouts,
   };
 }
