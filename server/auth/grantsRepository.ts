@@ -49,6 +49,8 @@ export class GrantsRepository {
            OR (a.sub IS NULL AND lower(a.correo) = lower($2) AND $3 >= floor(extract(epoch FROM a.created_at)))
         ORDER BY a.sub IS NULL LIMIT 1`,
       [auth.sub, auth.email, auth.authTime],
+      // Every portal API request reads it: parsed and planned once per pooled connection.
+      { name: 'grants_for_identity' },
     );
     return res.rows[0] && toGrants(res.rows[0]);
   }

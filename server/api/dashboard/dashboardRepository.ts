@@ -204,11 +204,14 @@ export class DashboardRepository {
   async general(now: Date, timeZone: string, topGroups: number, stuckSince: Date, oneStatement: boolean): Promise<DashboardCounters> {
     const values = { now, tz: timeZone, top: topGroups, since: stuckSince };
     const reads = Object.values(GENERAL_READS);
-    const statements = oneStatement ? [`SELECT * FROM ${reads.map((sql, i) => `(${sql}) r${i}`).join(' CROSS JOIN ')}`] : reads;
+    // On the pool, each read is a named statement: parsed and planned once per connection.
+    const statements: [sql: string, name?: string][] = oneStatement
+      ? [[`SELECT * FROM ${reads.map((sql, i) => `(${sql}) r${i}`).join(' CROSS JOIN ')}`]]
+      : Object.entries(GENERAL_READS).map(([key, sql]) => [sql, `dashboard_general_${key}`]);
     const results = await Promise.all(
-      statements.map((sql) => {
+      statements.map(([sql, name]) => {
         const bound = bindNamed(sql, values);
-        return this.db.query<Partial<GeneralRow>>(bound.sql, bound.params);
+        return this.db.query<Partial<GeneralRow>>(bound.sql, bound.params, name ? { name } : undefined);
       }),
     );
     const r = Object.assign({}, ...results.map((res) => res.rows[0])) as GeneralRow;
