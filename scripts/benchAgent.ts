@@ -25,8 +25,8 @@
  *
  * Options: --devices=N (1000000), --agents=N (100000), --connections=N (50), --duration=S (20),
  * --warmup=S (5), --polls=N (200), --writes=S[,S…] (0.1: shares of writing check-ins, one
- * set of throughput runs per share), --rate=N (2000: check-ins due per second in the open-loop runs;
- * 0 skips them), --cpu-prof (profile both servers, print where their time goes).
+ * set of throughput runs per share), --rate=N[,N…] (2000: check-ins due per second in the open-loop runs,
+ * one pair of runs per rate; 0 skips them), --cpu-prof (profile both servers, print where their time goes).
  * Needs TEST_DATABASE_URL. The schema is dropped at the end. Paste the printed Markdown into
  * docs/benchmarks.md.
  *
@@ -68,8 +68,11 @@ const DURATION = Number(opt('duration') ?? 20);
 const WARMUP = Number(opt('warmup') ?? 5);
 const POLLS = Number(opt('polls') ?? 200);
 const WRITES = (opt('writes') ?? '0.1').split(',').map(Number);
-/** The rate of the open-loop runs: P7's 2,000 check-ins per second (0: closed loop only). */
-const RATE = Number(opt('rate') ?? 2000);
+/** The rates of the open-loop runs: P7's 2,000 check-ins per second by default (0: closed loop only). */
+const RATES = (opt('rate') ?? '2000')
+  .split(',')
+  .map(Number)
+  .filter((r) => r !== 0);
 const CPU_PROF = process.argv.includes('--cpu-prof');
 const ADMIN = 'admin@demo.local';
 /** The benchmark's token derivation key (never a real credential). */
@@ -80,6 +83,7 @@ const BATCH = 10_000;
 const url = process.env.TEST_DATABASE_URL;
 if (!url) throw new Error('bench:agent necesita TEST_DATABASE_URL (PostgreSQL)');
 if (WRITES.some((w) => !(w >= 0 && w <= 1))) throw new Error('--writes: proporciones entre 0 y 1');
+if (RATES.some((r) => !(r > 0))) throw new Error('--rate: check-ins por segundo mayores que 0 (0 para omitir el lazo abierto)');
 
 const pct = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((xs.length * p) / 100))]!;
 const ms = (x: number) => `${x.toFixed(1)} ms`;
@@ -98,7 +102,7 @@ const tokenOf = (deviceId: number) => `mld_${createHmac('sha256', BENCH_KEY).upd
  * CPU seconds used so far (Linux /proc): the whole machine (busy and total), each replica, every
  * PostgreSQL process, this process. Differences over a run tell who used the cores.
  */
-function cpuSnapshot(pids: number[]): { busy: number; total: number; replicas: number[]; postgres: number; self: number } | undefined {
+function cpuSnapshot(pids: number[]): { busy: number; total: number; replicas: number[]; postgres: Map<number, number>; self: number } | undefined {
   if (!fs.existsSync('/proc/stat')) return undefined;
   const TICK = 100;
   const ticksOf = (pid: number | 'self') => {
@@ -113,10 +117,10 @@ function cpuSnapshot(pids: number[]): { busy: number; total: number; replicas: n
   const cpu = fs.readFileSync('/proc/stat', 'utf8').split('\n')[0]!.split(/\s+/).slice(1).map(Number);
   const idle = (cpu[3] ?? 0) + (cpu[4] ?? 0);
   const total = cpu.slice(0, 8).reduce((x, y) => x + y, 0);
-  let postgres = 0;
+  const postgres = new Map<number, number>();
   for (const pid of fs.readdirSync('/proc').filter((d) => /^\d+$/.test(d))) {
     try {
-      if (fs.readFileSync(`/proc/${pid}/comm`, 'utf8').trim() === 'postgres') postgres += ticksOf(Number(pid));
+      if (fs.readFileSync(`/proc/${pid}/comm`, 'utf8').trim() === 'postgres') postgres.set(Number(pid), ticksOf(Number(pid)));
     } catch {
       // ended meanwhile
     }
@@ -129,7 +133,9 @@ function cpuShare(a: ReturnType<typeof cpuSnapshot>, b: ReturnType<typeof cpuSna
   if (!a || !b) return 'n/a';
   const c = (x: number) => (x / seconds).toFixed(2);
   const replicas = b.replicas.map((x, i) => x - a.replicas[i]!);
-  const pg = b.postgres - a.postgres;
+  // Per process: one started during the run counts whole; one that ended (a backend, an autovacuum
+  // worker) took its time with it (it is left in "everything else", never subtracted).
+  const pg = [...b.postgres].reduce((sum, [pid, ticks]) => sum + ticks - (a.postgres.get(pid) ?? 0), 0);
   const self = b.self - a.self;
   const busy = b.busy - a.busy;
   const sum = replicas.reduce((x, y) => x + y, 0);
@@ -346,7 +352,7 @@ try {
 
   out(
     machineLine(`PostgreSQL ${pgVersion}, load average before seeding ${loadAtStart}`),
-    `Command: \`npm run bench:agent -- --devices=${DEVICES} --agents=${AGENTS} --connections=${CONNECTIONS} --duration=${DURATION} --warmup=${WARMUP} --polls=${POLLS} --writes=${WRITES.join(',')} --rate=${RATE}${CPU_PROF ? ' --cpu-prof' : ''}\``,
+    `Command: \`npm run bench:agent -- --devices=${DEVICES} --agents=${AGENTS} --connections=${CONNECTIONS} --duration=${DURATION} --warmup=${WARMUP} --polls=${POLLS} --writes=${WRITES.join(',')} --rate=${RATES.join(',') || 0}${CPU_PROF ? ' --cpu-prof' : ''}\``,
     '',
     '| what | result |',
     '|---|---|',
@@ -372,10 +378,10 @@ try {
     { label: 'one replica, as fast as it answers', urls: [a.url] },
     { label: 'both replicas, round-robin, as fast as they answer', urls: [a.url, b.url] },
   ];
-  if (RATE > 0)
+  for (const rate of RATES)
     runs.push(
-      { label: `one replica, ${n0(RATE)}/s due`, urls: [a.url], rate: RATE },
-      { label: `both replicas, round-robin, ${n0(RATE)}/s due`, urls: [a.url, b.url], rate: RATE },
+      { label: `one replica, ${n0(rate)}/s due`, urls: [a.url], rate },
+      { label: `both replicas, round-robin, ${n0(rate)}/s due`, urls: [a.url, b.url], rate },
     );
   for (const writes of WRITES) {
     for (const { label, urls, rate } of runs) {
