@@ -113,4 +113,29 @@ describe('the load mode at a set rate (open loop)', () => {
       await server.close();
     }
   });
+
+  test('an answer cut off in the middle counts as an error and the run still ends', async () => {
+    const server = http.createServer((req, res) => {
+      req.resume();
+      req.on('end', () => {
+        res.writeHead(200, { 'content-type': 'application/json', 'content-length': '100' });
+        res.write('{"partial":');
+        setTimeout(() => res.socket?.destroy(), 5);
+      });
+    });
+    server.listen(0, '127.0.0.1');
+    await new Promise((r) => server.once('listening', r));
+    try {
+      const result = await runCheckinLoad({
+        urls: [`http://127.0.0.1:${(server.address() as AddressInfo).port}`],
+        connections: 2,
+        durationSeconds: 1,
+        ratePerSecond: 10,
+        nextToken: () => 'token',
+      });
+      expect(result).toMatchObject({ requests: 10, ok: 0, non2xx: 0, errors: 10, timeouts: 0 });
+    } finally {
+      await new Promise((r) => server.close(r));
+    }
+  });
 });

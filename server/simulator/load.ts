@@ -142,6 +142,10 @@ async function runOpenLoop(opts: CheckinLoadOptions, rate: number): Promise<Chec
       },
       (res) => {
         res.resume();
+        // A connection cut in the middle of an answer ends it as an error (no 'end' comes).
+        res.once('close', () => {
+          if (!res.complete) end('error');
+        });
         res.once('end', () => {
           lastAnswer = performance.now();
           latencies.push(lastAnswer - due);
