@@ -21,6 +21,7 @@ import { createLogger } from '../server/logger';
 import { prng } from '../server/db/seed/prng';
 import { seedFleet, settleAfterSeed } from '../server/db/seed/seedFleet';
 import { loadClientAssets } from '../server/ssr/manifest';
+import { percentile } from '../server/simulator/load';
 import { discoverPortal, signInPortal } from '../server/simulator/portalApi';
 import { DEVICE_SORTS, luhnCheckDigit } from '../shared/contracts/devices';
 import type { BulkPreview, Job } from '../shared/contracts/jobs';
@@ -36,7 +37,6 @@ const ENGINES = (opt('engines')?.split(',') ?? (process.env.TEST_DATABASE_URL ? 
 const ADMIN = 'admin@demo.local';
 const DEMO_PASSWORD = 'Demo-Portal-2026!';
 
-const pct = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((xs.length * p) / 100))]!;
 const ms = (x: number) => `${x.toFixed(1)} ms`;
 
 async function measure(engine: Engine, lines: string[]): Promise<void> {
@@ -114,7 +114,7 @@ async function measure(engine: Engine, lines: string[]): Promise<void> {
       const key = f.split('=')[0] || 'none';
       byFilter.set(key, [...(byFilter.get(key) ?? []), took]);
     }
-    const worst = [...byFilter.entries()].map(([k, xs]) => `${k} ${ms(pct(xs, 95))}`).join(', ');
+    const worst = [...byFilter.entries()].map(([k, xs]) => `${k} ${ms(percentile(xs, 95))}`).join(', ');
 
     // The pre-enrolled devices page: all, each group or none, by IMEI or registration, either order.
     const preFilters = ['', ...groups.map((g) => `groupId=${g}`), 'groupId=none'];
@@ -167,13 +167,13 @@ async function measure(engine: Engine, lines: string[]): Promise<void> {
     }
 
     lines.push(
-      `| ${engine} list page (${all.length} requests: ${filters.length} filters × 5 sorts × 2 orders, pages 1–50) | p95 ${ms(pct(all, 95))}, median ${ms(pct(all, 50))}, max ${ms(Math.max(...all))} |`,
+      `| ${engine} list page (${all.length} requests: ${filters.length} filters × 5 sorts × 2 orders, pages 1–50) | p95 ${ms(percentile(all, 95))}, median ${ms(percentile(all, 50))}, max ${ms(Math.max(...all))} |`,
       `| ${engine} list page p95 per filter | ${worst} |`,
-      `| ${engine} pre-enrolled page (${pre.length} requests: all, each group, none × 2 sorts × 2 orders, pages 1–50) | p95 ${ms(pct(pre, 95))}, median ${ms(pct(pre, 50))} |`,
-      `| ${engine} IMEI prefix search (${search.length} requests, 4–10 digits) | p95 ${ms(pct(search, 95))}, median ${ms(pct(search, 50))} |`,
-      `| ${engine} text search (${text.length} requests: customer words as typed, ñ removed, accents or not) | p95 ${ms(pct(text, 95))}, median ${ms(pct(text, 50))} |`,
-      `| ${engine} dashboard general (${general.length} requests) | p95 ${ms(pct(general, 95))}, median ${ms(pct(general, 50))} |`,
-      `| ${engine} dashboard android (${android.length} requests) | p95 ${ms(pct(android, 95))}, median ${ms(pct(android, 50))} |`,
+      `| ${engine} pre-enrolled page (${pre.length} requests: all, each group, none × 2 sorts × 2 orders, pages 1–50) | p95 ${ms(percentile(pre, 95))}, median ${ms(percentile(pre, 50))} |`,
+      `| ${engine} IMEI prefix search (${search.length} requests, 4–10 digits) | p95 ${ms(percentile(search, 95))}, median ${ms(percentile(search, 50))} |`,
+      `| ${engine} text search (${text.length} requests: customer words as typed, ñ removed, accents or not) | p95 ${ms(percentile(text, 95))}, median ${ms(percentile(text, 50))} |`,
+      `| ${engine} dashboard general (${general.length} requests) | p95 ${ms(percentile(general, 95))}, median ${ms(percentile(general, 50))} |`,
+      `| ${engine} dashboard android (${android.length} requests) | p95 ${ms(percentile(android, 95))}, median ${ms(percentile(android, 50))} |`,
     );
     console.log(lines.slice(-7).join('\n'));
 

@@ -20,6 +20,7 @@ import os from 'node:os';
 import { performance } from 'node:perf_hooks';
 import type { Db } from '../server/db/Db';
 import { createLogger } from '../server/logger';
+import { percentile } from '../server/simulator/load';
 import { WebhookDispatcher } from '../server/webhooks/webhookDispatcher';
 import { WebhooksService } from '../server/webhooks/webhooksService';
 import { insertManyDevices } from '../tests/helpers/inventoryFixtures';
@@ -34,7 +35,6 @@ const pgUrl = process.argv.find((a) => /^postgres(ql)?:\/\//.test(a)) ?? process
 if (pgUrl) process.env.TEST_DATABASE_URL = pgUrl;
 const ENGINES = (opt('engines')?.split(',') ?? (pgUrl ? ['pglite', 'postgres'] : ['pglite'])) as Engine[];
 
-const pct = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((xs.length * p) / 100))]!;
 const ms = (x: number) => `${x.toFixed(0)} ms`;
 
 interface Result {
@@ -122,8 +122,8 @@ async function run(engine: Engine): Promise<Result> {
       events: DEVICES,
       seconds: span,
       perSecond: DEVICES / span,
-      p50: pct(lags, 50),
-      p99: pct(lags, 99),
+      p50: percentile(lags, 50),
+      p99: percentile(lags, 99),
       max: Math.max(...lags),
       commitSeconds: (committed - started) / 1000,
     };

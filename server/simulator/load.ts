@@ -90,9 +90,10 @@ async function runClosedLoop(opts: CheckinLoadOptions): Promise<CheckinLoadResul
   };
 }
 
-/** The value below which `p` % of the sorted `xs` fall (nearest rank). */
-function percentile(sorted: readonly number[], p: number): number {
-  if (sorted.length === 0) return 0;
+/** The value below which `p` % of `xs` fall (nearest rank; 0 for none): the benchmarks' percentile too. */
+export function percentile(xs: readonly number[], p: number): number {
+  if (xs.length === 0) return 0;
+  const sorted = [...xs].sort((a, b) => a - b);
   return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((sorted.length * p) / 100) - 1))]!;
 }
 
@@ -178,7 +179,6 @@ async function runOpenLoop(opts: CheckinLoadOptions, rate: number): Promise<Chec
   await done;
   for (const t of targets) t.agent.destroy();
   const seconds = ((lastAnswer || performance.now()) - start) / 1000;
-  latencies.sort((a, b) => a - b);
   const round = (x: number) => Math.round(x * 10) / 10;
   return {
     requests: total,
@@ -188,7 +188,7 @@ async function runOpenLoop(opts: CheckinLoadOptions, rate: number): Promise<Chec
       p50: round(percentile(latencies, 50)),
       p97_5: round(percentile(latencies, 97.5)),
       p99: round(percentile(latencies, 99)),
-      max: round(latencies.at(-1) ?? 0),
+      max: round(percentile(latencies, 100)),
     },
     ok,
     non2xx,
