@@ -43,6 +43,7 @@ import { AgentRepository } from './agent/agentRepository';
 import { agentRouter } from './agent/agentRouter';
 import { AgentService } from './agent/agentService';
 import { CommandWaiters } from './agent/commandWaiters';
+import { PresenceWriter } from './agent/presenceWriter';
 import { UsersService } from './api/users/usersService';
 import type { TokenVerifiers } from './auth/tokenVerifier';
 import type { IdentityDirectory } from './identity/IdentityDirectory';
@@ -92,7 +93,15 @@ export interface PortalApp extends Express {
   /** The inventory's offline threshold and clock (the demo fleet registers devices with them). */
   inventory: InventorySettings;
   /** The device side: its service (the demo fleet and the server's clock use it) and the long polls to end at shutdown. */
-  agent: { service: AgentService; waiters: CommandWaiters; enrollment: EnrollmentTokensService; stop(): Promise<void> };
+  agent: {
+    service: AgentService;
+    waiters: CommandWaiters;
+    /** Check-ins' reports, written in batches; after `stop`, each at once (the server flushes it before closing the database). */
+    presence: PresenceWriter;
+    enrollment: EnrollmentTokensService;
+    /** Shutdown: waiting check-ins answer now, and the reports recorded so far are written. */
+    stop(): Promise<void>;
+  };
   /** The dashboards' numbers (the server's clock refreshes their offline snapshot). */
   dashboard: DashboardService;
   /** Sends the webhooks' outbox; server/index.ts starts and stops it. */
@@ -144,12 +153,14 @@ export function createApp(deps: AppDeps): PortalApp {
   const inventory: InventorySettings = { offlineAfterHours: config.deviceOfflineAfterHours, now: deps.now ?? (() => new Date()) };
   app.inventory = inventory;
   const waiters = new CommandWaiters(db);
+  const presence = new PresenceWriter(db, logger, config.agent.presenceFlushMs, (outcome, devices) => agentMetrics.presence(outcome, devices));
   const agentMetrics = createAgentMetrics(
     metrics.registry,
     () => waiters.size,
     () => new AgentRepository(db),
+    () => presence.size,
   );
-  const agentService = new AgentService(db, inventory, waiters, agentMetrics);
+  const agentService = new AgentService(db, inventory, waiters, agentMetrics, presence);
   app.use('/agent/v1', agentRouter(agentService, agentMetrics, config.agent, logger));
   app.use(
     requestLog(logger, {
@@ -255,7 +266,16 @@ export function createApp(deps: AppDeps): PortalApp {
   mount(api, '/v5/api-keys', apiKeysRouter(can, new ApiKeysService(db, inventory)), mounts);
   mount(api, '/v5/webhooks', webhooksRouter(can, new WebhooksService(db, config.webhooks)), mounts);
   app.webhooks = new WebhookDispatcher(db, config.webhooks, logger);
-  app.agent = { service: agentService, waiters, enrollment, stop: () => waiters.stop() };
+  app.agent = {
+    service: agentService,
+    waiters,
+    presence,
+    enrollment,
+    stop: async () => {
+      await waiters.stop();
+      await presence.stop();
+    },
+  };
   api.use(apiNotFound);
   // Deny by default: a route without a declared permission stops the server here.
   app.apiRoutes = listRoutes(api, '/api', mounts);

@@ -12,7 +12,9 @@ describe('loadConfig', () => {
       database: { url: undefined, dataDir: './data', poolMax: 10 },
       shutdown: { delayMs: 5000, timeoutMs: 10000 },
       identity: { mode: 'embedded', ...LOCAL_POOL },
+      agent: { presenceFlushMs: 1000 },
     });
+    expect(loadConfig({ AGENT_PRESENCE_FLUSH_MS: '250' }, '1').agent.presenceFlushMs).toBe(250);
   });
 
   test('a bad value stops start-up naming the variable', () => {
@@ -29,6 +31,8 @@ describe('loadConfig', () => {
     expect(bad({ DATABASE_URL: 'mysql://x' }).message).toMatch(/DATABASE_URL: debe empezar con postgres/);
     expect(bad({ LOG_LEVEL: 'loud', SHUTDOWN_DELAY_MS: '-1' }).variables.sort()).toEqual(['LOG_LEVEL', 'SHUTDOWN_DELAY_MS']);
     expect(bad({ NODE_ENV: 'staging' }).variables).toEqual(['NODE_ENV']);
+    expect(bad({ AGENT_PRESENCE_FLUSH_MS: '5' }).variables).toEqual(['AGENT_PRESENCE_FLUSH_MS']);
+    expect(bad({ AGENT_PRESENCE_FLUSH_MS: '60000' }).message).toMatch(/AGENT_PRESENCE_FLUSH_MS: debe ser como máximo 10000/);
   });
 
   test('production defaults to Cognito and requires the pool and client ids', () => {

@@ -58,6 +58,8 @@ export const envSchema = z
     DEMO_AGENTS: intFrom(50).pipe(z.number().max(2000, 'debe ser como máximo 2000')),
     AGENT_RATE_LIMIT_PER_MINUTE: intFrom(120, 1),
     AGENT_ENROLL_RATE_LIMIT_PER_MINUTE: intFrom(30, 1),
+    /** How long a check-in's report (last seen, versions, battery) waits to be written with others' (server/agent/presenceWriter.ts). */
+    AGENT_PRESENCE_FLUSH_MS: intFrom(1000, 10).pipe(z.number().max(10_000, 'debe ser como máximo 10000')),
     /** Where agents reach the service (the QR code's server URL); the portal's own origin when absent. */
     AGENT_SERVER_URL: z.url({ protocol: /^https?$/, error: 'debe ser una URL http(s)' }).optional(),
     /** Requests per minute and API key to the integration API. */
@@ -194,7 +196,7 @@ export interface Config {
   demoDevices: number;
   /** Simulated agents of the embedded demo (0: none). */
   demoAgents: number;
-  agent: { perDevicePerMinute: number; enrollPerIpPerMinute: number; serverUrl?: string };
+  agent: { perDevicePerMinute: number; enrollPerIpPerMinute: number; serverUrl?: string; presenceFlushMs: number };
   /** Requests per minute and API key to the integration API (counted per replica). */
   integrationRateLimitPerMinute: number;
   webhooks: {
@@ -261,6 +263,7 @@ export function loadConfig(source: NodeJS.ProcessEnv, portalVersion: string): Co
       perDevicePerMinute: env.AGENT_RATE_LIMIT_PER_MINUTE,
       enrollPerIpPerMinute: env.AGENT_ENROLL_RATE_LIMIT_PER_MINUTE,
       serverUrl: env.AGENT_SERVER_URL?.replace(/\/+$/, ''),
+      presenceFlushMs: env.AGENT_PRESENCE_FLUSH_MS,
     },
     integrationRateLimitPerMinute: env.INTEGRATION_RATE_LIMIT_PER_MINUTE,
     webhooks: {

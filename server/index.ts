@@ -85,6 +85,8 @@ async function main(): Promise<void> {
     },
     // The job runner lets its batch in flight commit before the database closes.
     close: async () => {
+      // The reports of check-ins answered while the server stopped are written.
+      await app.agent.presence.flush();
       await agentClock.stop();
       await app.jobRunner.stop();
       // Sends in flight finish (each bounded by its timeout) and record their outcome.

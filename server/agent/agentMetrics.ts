@@ -1,5 +1,6 @@
 import { Counter, Gauge, Histogram, type Registry } from 'prom-client';
 import type { AgentRepository } from './agentRepository';
+import type { PresenceOutcome } from './presenceWriter';
 
 export type CheckinOutcome = 'commands' | 'empty' | 'unauthorized' | 'rate_limited' | 'invalid' | 'error';
 
@@ -8,14 +9,22 @@ export interface AgentMetrics {
   checkin(outcome: CheckinOutcome): void;
   /** A command reached a device (first delivery) or was completed by it, `seconds` after it was requested. */
   latency(stage: 'delivered' | 'acknowledged' | 'rejected', action: number, seconds: number): void;
+  /** Check-in reports of `devices` devices written by a presence batch, skipped by it (held or superseded), or not written. */
+  presence(outcome: PresenceOutcome, devices: number): void;
 }
 
 /**
  * Registers the agent metrics on the app's registry: check-ins by outcome, open long polls,
- * pending commands by action (read at scrape time, at most once a second), and the command
- * latency from its request to its delivery and to its acknowledgement.
+ * pending commands by action (read at scrape time, at most once a second), the command
+ * latency from its request to its delivery and to its acknowledgement, and the check-in reports
+ * waiting for their presence batch and what became of them.
  */
-export function createAgentMetrics(registry: Registry, openPolls: () => number, repo: () => AgentRepository): AgentMetrics {
+export function createAgentMetrics(
+  registry: Registry,
+  openPolls: () => number,
+  repo: () => AgentRepository,
+  presencePending: () => number,
+): AgentMetrics {
   const checkins = new Counter({
     name: 'agent_checkins_total',
     help: 'Check-ins de agentes por resultado',
@@ -54,8 +63,25 @@ export function createAgentMetrics(registry: Registry, openPolls: () => number, 
     buckets: [0.05, 0.1, 0.25, 0.5, 1, 2, 5, 15, 60, 300, 3600, 86400],
     registers: [registry],
   });
+  new Gauge({
+    name: 'agent_presence_pending',
+    help: 'Reportes de check-in (última conexión, versiones, batería) en espera de su escritura por lotes en esta réplica',
+    registers: [registry],
+    collect() {
+      this.set(presencePending());
+    },
+  });
+  const presence = new Counter({
+    name: 'agent_presence_reports_total',
+    help: 'Reportes de check-in escritos por lotes (written), omitidos por estar la fila en uso o ya actualizada (skipped) o no escritos (failed)',
+    labelNames: ['outcome'] as const,
+    registers: [registry],
+  });
   return {
     checkin: (outcome) => checkins.inc({ outcome }),
+    presence: (outcome, devices) => {
+      if (devices > 0) presence.inc({ outcome }, devices);
+    },
     latency: (stage, action, seconds) => latency.observe({ stage, action: String(action) }, Math.max(0, seconds)),
   };
 }

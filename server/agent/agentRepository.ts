@@ -187,34 +187,71 @@ export class AgentRepository {
   }
 
   /**
-   * What a check-in reports when no fact moves: one statement (the registry's updated_at is left
-   * alone), prepared once per connection for each set of reported fields (at most 32 shapes).
+   * What check-ins reported when no fact moved, many devices in one statement (PresenceWriter).
+   * Each field is written only where its device reported it (`shape`, a bit per field). A row
+   * another transaction holds is skipped, never waited for (a bulk action may hold thousands, in
+   * another order), and so is one whose stored last-seen time is later (a check-in that moved facts,
+   * or another replica, wrote after this report). Returns the rows written.
    */
-  async refresh(id: number, reported: Reported): Promise<void> {
-    const sets: string[] = [];
-    const params: unknown[] = [id];
-    const shape = this.reportedSets(reported, sets, params);
-    await this.db.query(`UPDATE devices SET ${sets.join(', ')} WHERE id = $1 AND deleted_at IS NULL`, params, { name: `agent_refresh_${shape}` });
+  async refreshMany(reports: readonly (readonly [number, Reported])[]): Promise<number> {
+    const cols: unknown[][] = [[], [], [], [], [], [], [], [], []];
+    for (const [id, r] of reports) {
+      const shape =
+        (r.osVersion !== undefined ? 1 : 0) |
+        (r.agentVersion !== undefined ? 2 : 0) |
+        (r.sim !== undefined ? 4 : 0) |
+        (r.batteryLevel !== undefined ? 8 : 0) |
+        (r.agentLockState !== undefined ? 16 : 0);
+      const row = [
+        id,
+        r.lastSeenAt,
+        shape,
+        r.osVersion ?? null,
+        r.agentVersion ?? null,
+        r.sim?.iccid ?? null,
+        r.sim?.carrier ?? null,
+        r.batteryLevel ?? null,
+        r.agentLockState ?? null,
+      ];
+      row.forEach((v, i) => cols[i]!.push(v));
+    }
+    const kept = (column: string, bit: number) => `${column} = CASE WHEN r.shape & ${bit} = 0 THEN d.${column} ELSE r.${column} END`;
+    const res = await this.db.query(
+      `WITH r AS (
+         SELECT * FROM unnest($1::bigint[], $2::timestamptz[], $3::int[], $4::text[], $5::text[], $6::text[], $7::text[], $8::smallint[], $9::text[])
+           AS r (id, seen, shape, os_version, agent_version, sim_iccid, sim_carrier, battery_level, agent_lock_state)
+       ), free AS (
+         SELECT d.id FROM devices d JOIN r ON r.id = d.id
+          WHERE d.deleted_at IS NULL AND (d.last_seen_at IS NULL OR d.last_seen_at <= r.seen)
+          ORDER BY d.id
+            FOR UPDATE OF d SKIP LOCKED
+       )
+       UPDATE devices d
+          SET last_seen_at = r.seen, ${kept('os_version', 1)}, ${kept('agent_version', 2)}, ${kept('sim_iccid', 4)}, ${kept('sim_carrier', 4)},
+              ${kept('battery_level', 8)}, ${kept('agent_lock_state', 16)}
+         FROM r JOIN free USING (id)
+        WHERE d.id = r.id AND d.deleted_at IS NULL AND (d.last_seen_at IS NULL OR d.last_seen_at <= r.seen)`,
+      cols,
+      { name: 'agent_presence' },
+    );
+    return res.rowCount;
   }
 
-  /** Adds the SET items of what was reported; returns which fields those are (one bit each), naming the statement's shape. */
-  private reportedSets(reported: Reported, sets: string[], params: unknown[]): number {
-    let shape = 0;
-    const set = (column: string, value: unknown, bit: number) => {
+  /** Adds the SET items of what was reported. */
+  private reportedSets(reported: Reported, sets: string[], params: unknown[]): void {
+    const set = (column: string, value: unknown) => {
       params.push(value);
       sets.push(`${column} = $${params.length}`);
-      shape |= bit;
     };
-    set('last_seen_at', reported.lastSeenAt, 0);
-    if (reported.osVersion !== undefined) set('os_version', reported.osVersion, 1);
-    if (reported.agentVersion !== undefined) set('agent_version', reported.agentVersion, 2);
+    set('last_seen_at', reported.lastSeenAt);
+    if (reported.osVersion !== undefined) set('os_version', reported.osVersion);
+    if (reported.agentVersion !== undefined) set('agent_version', reported.agentVersion);
     if (reported.sim !== undefined) {
-      set('sim_iccid', reported.sim?.iccid ?? null, 4);
-      set('sim_carrier', reported.sim?.carrier ?? null, 4);
+      set('sim_iccid', reported.sim?.iccid ?? null);
+      set('sim_carrier', reported.sim?.carrier ?? null);
     }
-    if (reported.batteryLevel !== undefined) set('battery_level', reported.batteryLevel, 8);
-    if (reported.agentLockState !== undefined) set('agent_lock_state', reported.agentLockState, 16);
-    return shape;
+    if (reported.batteryLevel !== undefined) set('battery_level', reported.batteryLevel);
+    if (reported.agentLockState !== undefined) set('agent_lock_state', reported.agentLockState);
   }
 
   /** What enrollment writes besides the facts: identity details the registry lacks, when, the group. */

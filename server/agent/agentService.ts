@@ -36,6 +36,7 @@ import { verifyOfflineCode, OFFLINE_NONCE_WINDOW } from '../api/devices/offlineC
 import type { AgentMetrics } from './agentMetrics';
 import { AgentRepository, factsOf, type AgentCommandRow, type AgentDeviceRow, type Reported } from './agentRepository';
 import type { CommandWaiters } from './commandWaiters';
+import type { PresenceWriter } from './presenceWriter';
 import { newDeviceToken, tokenHash } from './agentTokens';
 
 /**
@@ -80,6 +81,7 @@ export class AgentService {
     private readonly settings: InventorySettings,
     private readonly waiters: CommandWaiters,
     private readonly metrics: AgentMetrics,
+    private readonly presence: PresenceWriter,
   ) {}
 
   private cutoff(now: Date): Date {
@@ -243,8 +245,12 @@ export class AgentService {
       facts = written;
       seen = now;
     } else if (writes === 'reported') {
-      // Nothing the state machine looks at changed: one statement, no lock.
-      await repo.refresh(row.id, this.reportedOf(body, now));
+      // Nothing the state machine looks at changed: written with other devices' reports, within a
+      // second, without holding the answer (presenceWriter.ts says why that is safe). A device the
+      // portal shows Sin conexión is written now: its status there changes with this check-in.
+      const reported = this.reportedOf(body, now);
+      if (!row.last_seen_at || new Date(row.last_seen_at) < this.cutoff(now)) await repo.refreshMany([[row.id, reported]]);
+      else this.presence.add(row.id, reported);
       seen = now;
     }
     let commands = row.has_commands ? await this.deliver(row.id, now) : [];

@@ -12,6 +12,7 @@ import type { Device } from '../../shared/contracts/devices';
 import type { EnrollmentTokenCreated } from '../../shared/contracts/enrollment';
 import { DEVICE_STATUS } from '../../shared/constants/domain';
 import { AGENT_MESSAGES as A } from '../../shared/areaMessages';
+import { enrollDevice } from '../helpers/agentFixtures';
 import { adminApi, type AdminApi } from '../helpers/adminApi';
 import { testImei } from '../helpers/inventoryFixtures';
 import { buildTestApp } from '../helpers/testApp';
@@ -51,26 +52,7 @@ describe.each(testEngines())('agent API (%s)', (engine) => {
   const act = (id: number, body: Record<string, unknown>) => portal('post', `/devices/${id}/actions`).send(body);
 
   /** A registered device of the group, its group token, and its enrollment. */
-  async function enrolledDevice(): Promise<{ id: number; imei: string; token: string; enrolled: EnrollResponse }> {
-    const imei = testImei(9000 + ++serial);
-    const created = await portal('post', '/devices').send({ imei, deviceType: 1, brand: 'Motorola', model: 'Moto G24', groupId });
-    expect(created.status).toBe(201);
-    const qr = await portal('post', '/enrollment-tokens').send({ groupId });
-    expect(qr.status).toBe(201);
-    const res = await request(app())
-      .post('/agent/v1/enroll')
-      .send({
-        enrollmentToken: (qr.body as EnrollmentTokenCreated).shortCode.toLowerCase(),
-        imei,
-        deviceType: 1,
-        osVersion: '14',
-        agentVersion: '2.4.1',
-        sim: SIM,
-      });
-    expect(res.status).toBe(201);
-    const enrolled = res.body as EnrollResponse;
-    return { id: (created.body as Device).id, imei, token: enrolled.deviceToken, enrolled };
-  }
+  const enrolledDevice = () => enrollDevice(app(), admin, { imei: testImei(9000 + ++serial), groupId, sim: SIM });
 
   test('enroll → enrolando, first check-in → enrolado; the QR token answers a device token and the offline secret', async () => {
     const { id, token, enrolled } = await enrolledDevice();

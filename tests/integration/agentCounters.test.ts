@@ -1,5 +1,5 @@
 /**
- * The check-in's last-seen write and the statement triggers of `devices` (migration 0017): each
+ * The check-in's last-seen write (a presence batch) and the statement triggers of `devices` (migration 0017): each
  * trigger first asks whether a row changed a column it reads and stops there when none did.
  * After last-seen writes, reported facts that move (OS, agent version, carrier), status changes
  * through the agent and the portal, and multi-row updates where rows trade values, every counter
@@ -10,11 +10,10 @@
 import { createHash } from 'node:crypto';
 import request from 'supertest';
 import type { ActionResult } from '../../shared/contracts/deviceActions';
-import type { Device } from '../../shared/contracts/devices';
-import type { EnrollmentTokenCreated } from '../../shared/contracts/enrollment';
-import type { CheckinResponse, EnrollResponse } from '../../shared/contracts/agent';
+import type { CheckinResponse } from '../../shared/contracts/agent';
 import { AgentRepository } from '../../server/agent/agentRepository';
 import { createPgDb } from '../../server/db/pgDb';
+import { enrollDevice } from '../helpers/agentFixtures';
 import { adminApi, type AdminApi } from '../helpers/adminApi';
 import {
   activityCounts,
@@ -60,23 +59,7 @@ describe.each(testEngines())('check-in writes and the counters of devices on %s'
   const stale = (id: number) => t.db.query(`UPDATE devices SET last_seen_at = now() - interval '10 minutes' WHERE id = $1`, [id]);
   const lastSeen = async (id: number) => (await t.db.query<{ s: Date }>('SELECT last_seen_at AS s FROM devices WHERE id = $1', [id])).rows[0]!.s;
 
-  async function enrolledDevice(group: number): Promise<{ id: number; token: string }> {
-    const imei = testImei(8100 + ++serial);
-    const created = await portal('post', '/devices').send({ imei, deviceType: 1, brand: 'Motorola', model: 'Moto G24', groupId: group });
-    expect(created.status).toBe(201);
-    const qr = await portal('post', '/enrollment-tokens').send({ groupId: group });
-    const res = await request(app())
-      .post('/agent/v1/enroll')
-      .send({
-        enrollmentToken: (qr.body as EnrollmentTokenCreated).shortCode.toLowerCase(),
-        imei,
-        deviceType: 1,
-        osVersion: '14',
-        agentVersion: '2.4.1',
-      });
-    expect(res.status).toBe(201);
-    return { id: (created.body as Device).id, token: (res.body as EnrollResponse).deviceToken };
-  }
+  const enrolledDevice = (group: number) => enrollDevice(app(), admin, { imei: testImei(8100 + ++serial), groupId: group });
 
   beforeAll(async () => {
     t = await createTestDb(engine);
@@ -107,21 +90,23 @@ describe.each(testEngines())('check-in writes and the counters of devices on %s'
     const before = await events();
     expect(before).toEqual(expect.arrayContaining([`device.enrolled ${a.id}`, `device.status_changed ${a.id}`]));
 
-    // A last-seen write alone (the one-statement refresh): the time moves, nothing else does.
+    // A last-seen write alone (a presence batch, written here at once): the time moves, nothing else does.
     await stale(a.id);
     const old = await lastSeen(a.id);
     expect((await checkin(a.token, { batteryLevel: 40 })).status).toBe(200);
+    await app().agent.presence.flush();
     expect((await lastSeen(a.id)).getTime()).toBeGreaterThan(old.getTime());
     await expectConsistent();
     expect(await events()).toEqual(before);
 
-    // Reported facts that move (same refresh statement): the fact counters follow, device_counts does not move.
+    // Reported facts that move (the same batch statement): the fact counters follow, device_counts does not move.
     const deviceCounts = await counts();
     await stale(b.id);
     expect((await checkin(b.token, { osVersion: '15', agentVersion: '2.5.0', sim: { iccid: '8952020012345678902', carrier: 'AT&T' } })).status).toBe(
       200,
     );
     expect((await checkin(b.token, { osVersion: '16', sim: { iccid: '8952020012345678902', carrier: 'Movistar' } })).status).toBe(200);
+    await app().agent.presence.flush();
     expect(await facts()).toEqual(expect.arrayContaining([expect.objectContaining({ fact: 1, value: '16', n: 1 })]));
     await expectConsistent();
     expect(await counts()).toEqual(deviceCounts);
@@ -187,14 +172,15 @@ describe.each(testEngines())('check-in writes and the counters of devices on %s'
     }
   });
 
-  test('the check-in read and the last-seen write are named statements: prepared once per connection on PostgreSQL', async () => {
+  test('the check-in read and the presence batch are named statements: prepared once per connection on PostgreSQL', async () => {
     const c = await enrolledDevice(groupId);
     const hash = createHash('sha256').update(c.token).digest();
+    const seen = (s: number) => new Date(Date.now() + s * 1000);
     if (engine === 'pglite') {
       // The name is accepted and ignored: the same answers as an unnamed statement.
       const repo = new AgentRepository(t.db);
       expect((await repo.checkinByToken(hash, new Date()))?.id).toBe(c.id);
-      await repo.refresh(c.id, { lastSeenAt: new Date(), batteryLevel: 12 });
+      expect(await repo.refreshMany([[c.id, { lastSeenAt: seen(1), batteryLevel: 12 }]])).toBe(1);
       expect((await t.db.query('SELECT battery_level FROM devices WHERE id = $1', [c.id])).rows).toEqual([{ battery_level: 12 }]);
       return;
     }
@@ -205,12 +191,12 @@ describe.each(testEngines())('check-in writes and the counters of devices on %s'
       const repo = new AgentRepository(one);
       for (let i = 0; i < 3; i++) {
         expect((await repo.checkinByToken(hash, new Date()))?.id).toBe(c.id);
-        await repo.refresh(c.id, { lastSeenAt: new Date(), batteryLevel: 20 + i });
+        expect(await repo.refreshMany([[c.id, { lastSeenAt: seen(i + 1), batteryLevel: 20 + i }]])).toBe(1);
       }
-      await repo.refresh(c.id, { lastSeenAt: new Date(), osVersion: '15', batteryLevel: 30 });
+      expect(await repo.refreshMany([[c.id, { lastSeenAt: seen(5), osVersion: '15', batteryLevel: 30 }]])).toBe(1);
       await one.transaction((tx) => new AgentRepository(tx).checkinByToken(hash, new Date()));
       const prepared = (await one.query<{ name: string }>('SELECT name FROM pg_prepared_statements ORDER BY name')).rows.map((r) => r.name);
-      expect(prepared).toEqual(['agent_checkin', 'agent_refresh_8', 'agent_refresh_9']);
+      expect(prepared).toEqual(['agent_checkin', 'agent_presence']);
       expect((await one.query('SELECT battery_level, os_version FROM devices WHERE id = $1', [c.id])).rows).toEqual([
         { battery_level: 30, os_version: '15' },
       ]);

@@ -299,6 +299,7 @@ describe.each(testEngines())('dashboard API (%s)', (engine) => {
 
     // The agent reports a new version; then the device is released.
     expect((await agent('/checkin', { agentVersion: '3.5.0' })).status).toBe(200);
+    await app().agent.presence.flush(); // a report: written with the replica's next batch
     a = await android();
     expect(a.agentVersions.smartphone.rows).toEqual([{ value: '3.5.0', count: 1, current: false }]);
     const release = await request(app()).post(`/api/v5/devices/${id}/actions`).set(admin).send({ action: DEVICE_ACTION.RELEASE });

@@ -6,11 +6,9 @@
  */
 import request from 'supertest';
 import type { ActionResult } from '../../shared/contracts/deviceActions';
-import type { Device } from '../../shared/contracts/devices';
-import type { EnrollmentTokenCreated } from '../../shared/contracts/enrollment';
-import type { EnrollResponse } from '../../shared/contracts/agent';
 import type { Job } from '../../shared/contracts/jobs';
 import { WEBHOOK_EVENT_TYPES, type WebhookEventType } from '../../shared/constants/integration';
+import { enrollDevice } from '../helpers/agentFixtures';
 import { adminApi, type AdminApi } from '../helpers/adminApi';
 import { insertDevices, testImei } from '../helpers/inventoryFixtures';
 import { createTestDb, testEngines, type TestDb } from '../helpers/testDb';
@@ -60,23 +58,7 @@ describe.each(testEngines())('webhook events (outbox triggers) on %s', (engine) 
     return (res.body as { webhook: { id: number } }).webhook.id;
   }
 
-  async function enrolledDevice(): Promise<{ id: number; token: string }> {
-    const imei = testImei(7000 + ++serial);
-    const created = await portal('post', '/devices').send({ imei, deviceType: 1, brand: 'Motorola', model: 'Moto G24', groupId });
-    expect(created.status).toBe(201);
-    const qr = await portal('post', '/enrollment-tokens').send({ groupId });
-    const res = await request(app())
-      .post('/agent/v1/enroll')
-      .send({
-        enrollmentToken: (qr.body as EnrollmentTokenCreated).shortCode.toLowerCase(),
-        imei,
-        deviceType: 1,
-        osVersion: '14',
-        agentVersion: '2.4.1',
-      });
-    expect(res.status).toBe(201);
-    return { id: (created.body as Device).id, token: (res.body as EnrollResponse).deviceToken };
-  }
+  const enrolledDevice = () => enrollDevice(app(), admin, { imei: testImei(7000 + ++serial), groupId });
 
   beforeAll(async () => {
     t = await createTestDb(engine);
