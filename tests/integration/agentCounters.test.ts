@@ -1,6 +1,7 @@
 /**
- * The check-in's last-seen write (a presence batch) and the statement triggers of `devices` (migration 0017): each
- * trigger first asks whether a row changed a column it reads and stops there when none did.
+ * The check-in's last-seen write (a presence batch) and the statement triggers of `devices`
+ * (migration 0017): each trigger first asks whether a row changed a column it reads and stops
+ * there when none did.
  * After last-seen writes, reported facts that move (OS, agent version, carrier), status changes
  * through the agent and the portal, and multi-row updates where rows trade values, every counter
  * (device_counts, device_fact_counts, activity_hourly, released_hourly) equals a recount, and the outbox gets an
