@@ -7,7 +7,7 @@
  */
 import request from 'supertest';
 import type { EnrollResponse } from '../../shared/contracts/agent';
-import { androidDashboardResponse, generalDashboardResponse, type GeneralDashboard } from '../../shared/contracts/dashboard';
+import { DASHBOARD_DAYS, androidDashboardResponse, generalDashboardResponse, type GeneralDashboard } from '../../shared/contracts/dashboard';
 import type { DeviceList } from '../../shared/contracts/devices';
 import type { EnrollmentTokenCreated } from '../../shared/contracts/enrollment';
 import type { Job } from '../../shared/contracts/jobs';
@@ -15,6 +15,8 @@ import { DEVICE_ACTION } from '../../shared/constants/deviceActions';
 import { DEVICE_STATUS } from '../../shared/constants/domain';
 import { OFFLINE_OVERLAID } from '../../shared/deviceStatus';
 import { IN_FLIGHT_STATUSES } from '../../server/api/devices/deviceQueries';
+import { DashboardRepository } from '../../server/api/dashboard/dashboardRepository';
+import { lastDays } from '../../server/api/dashboard/dashboardService';
 import { AGENT_CLOCK_MS, AgentClock } from '../../server/agent/agentClock';
 import { createLogger } from '../../server/logger';
 import { prng } from '../../server/db/seed/prng';
@@ -360,6 +362,48 @@ describe.each(testEngines())('dashboard API (%s)', (engine) => {
     const bad = await get('/dashboard/general?tz=Marte/Olympus');
     expect(bad.status).toBe(400);
     expect(JSON.stringify(bad.body)).toContain('Zona horaria');
+  });
+
+  test('an hour counts on the day its first instant falls on in the zone, across summer-time changes and zones off whole hours', async () => {
+    await reset();
+    // Around the 2026 changes: Havana leaves summer time at 01:00 (midnight comes twice) and
+    // enters it at midnight (no midnight), Santiago at midnight, New York at 02:00; Kolkata is
+    // UTC+5:30, Lord Howe changes by 30 minutes.
+    const cases: [zone: string, now: string][] = [
+      ['UTC', '2026-11-15T12:00:00Z'],
+      ['America/Mexico_City', '2026-11-15T05:59:00Z'],
+      ['America/Havana', '2026-11-20T04:30:00Z'],
+      ['America/Havana', '2026-03-20T12:00:00Z'],
+      ['America/Santiago', '2026-04-20T03:00:00Z'],
+      ['America/Santiago', '2026-09-20T12:00:00Z'],
+      ['America/New_York', '2026-11-10T04:59:00Z'],
+      ['Asia/Kolkata', '2026-11-15T18:29:00Z'],
+      ['Australia/Lord_Howe', '2026-04-20T12:00:00Z'],
+    ];
+    // Every UTC hour of the 35 days before the latest case, two kinds, a count that names the hour.
+    await t.db.query(
+      `INSERT INTO activity_hourly (hour, kind, key, n)
+       SELECT h, k, (extract(epoch FROM h)::bigint / 3600) % 3, (extract(epoch FROM h)::bigint / 3600) % 97 + 1
+         FROM generate_series(timestamptz '2026-02-10T00:00:00Z', timestamptz '2026-11-25T00:00:00Z', interval '1 hour') h, (VALUES (1), (2)) k(k)`,
+    );
+    const repo = new DashboardRepository(t.db);
+    for (const [zone, at] of cases) {
+      const now = new Date(at);
+      const days = lastDays(now, zone, DASHBOARD_DAYS);
+      const { activity } = await repo.general(now, zone, 5, now, engine === 'pglite');
+      // The definition, row by row: the day of the hour's first instant in the zone.
+      const expected = (
+        await t.db.query<{ day: string; kind: number; key: number; n: number }>(
+          `SELECT day, kind, key, sum(n)::int AS n
+             FROM (SELECT to_char(hour AT TIME ZONE $2, 'YYYY-MM-DD') AS day, kind, key, n FROM activity_hourly WHERE hour <= $1) r
+            WHERE day = ANY($3) GROUP BY 1, 2, 3`,
+          [now, zone, days],
+        )
+      ).rows;
+      const sorted = (rows: { day: string; kind: number; key: number; n: number }[]) => rows.map((r) => `${r.day} ${r.kind} ${r.key} ${r.n}`).sort();
+      expect([zone, at, sorted(activity)]).toEqual([zone, at, sorted(expected)]);
+      expect([zone, at, new Set(activity.map((r) => r.day)).size]).toEqual([zone, at, DASHBOARD_DAYS]);
+    }
   });
 
   test("this month's releases in a zone whose offset is not whole hours: the hour that straddles the month's start counted exactly", async () => {
