@@ -192,8 +192,10 @@ export class AgentRepository {
    * another transaction holds is skipped, never waited for (a bulk action may hold thousands, in
    * another order), and so is one whose stored last-seen time is later (a check-in that moved facts,
    * or another replica, wrote after this report). Returns the rows written.
+   * `wait`: a held row is waited for instead, for the check-in of a device the portal shows Sin
+   * conexión (one row: its status changes with that write, and a lone row lock cannot deadlock).
    */
-  async refreshMany(reports: readonly (readonly [number, Reported])[]): Promise<number> {
+  async refreshMany(reports: readonly (readonly [number, Reported])[], { wait = false }: { wait?: boolean } = {}): Promise<number> {
     const cols: unknown[][] = [[], [], [], [], [], [], [], [], []];
     for (const [id, r] of reports) {
       const shape =
@@ -224,7 +226,7 @@ export class AgentRepository {
          SELECT d.id FROM devices d JOIN r ON r.id = d.id
           WHERE d.deleted_at IS NULL AND (d.last_seen_at IS NULL OR d.last_seen_at <= r.seen)
           ORDER BY d.id
-            FOR UPDATE OF d SKIP LOCKED
+            FOR UPDATE OF d${wait ? '' : ' SKIP LOCKED'}
        )
        UPDATE devices d
           SET last_seen_at = r.seen, ${kept('os_version', 1)}, ${kept('agent_version', 2)}, ${kept('sim_iccid', 4)}, ${kept('sim_carrier', 4)},
@@ -232,7 +234,7 @@ export class AgentRepository {
          FROM r JOIN free USING (id)
         WHERE d.id = r.id AND d.deleted_at IS NULL AND (d.last_seen_at IS NULL OR d.last_seen_at <= r.seen)`,
       cols,
-      { name: 'agent_presence' },
+      { name: wait ? 'agent_presence_wait' : 'agent_presence' },
     );
     return res.rowCount;
   }

@@ -247,9 +247,10 @@ export class AgentService {
     } else if (writes === 'reported') {
       // Nothing the state machine looks at changed: written with other devices' reports, within a
       // second, without holding the answer (presenceWriter.ts says why that is safe). A device the
-      // portal shows Sin conexión is written now: its status there changes with this check-in.
+      // portal shows Sin conexión is written now, waiting for its row if a bulk action holds it:
+      // its status there changes with this check-in.
       const reported = this.reportedOf(body, now);
-      if (!row.last_seen_at || new Date(row.last_seen_at) < this.cutoff(now)) await repo.refreshMany([[row.id, reported]]);
+      if (!row.last_seen_at || new Date(row.last_seen_at) < this.cutoff(now)) await repo.refreshMany([[row.id, reported]], { wait: true });
       else this.presence.add(row.id, reported);
       seen = now;
     }

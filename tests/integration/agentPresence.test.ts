@@ -3,12 +3,14 @@
  * reports (last seen, versions, battery) answers before its report is written; the replica's next
  * batch writes every device's report in one statement, within AGENT_PRESENCE_FLUSH_MS, with the
  * counters kept exact; a batch never moves a last-seen time back, keeps what a device did not
- * report, skips deleted devices and (PostgreSQL) rows another transaction holds, without waiting;
+ * report, skips deleted devices and (PostgreSQL) rows another transaction holds, without waiting,
+ * while the check-in of a device shown Sin conexión writes at once and waits for a held row;
  * the database being away keeps the reports for the next batch; stopping writes what is left.
  */
 import request from 'supertest';
 import type { Device } from '../../shared/contracts/devices';
 import type { CheckinResponse } from '../../shared/contracts/agent';
+import { DEVICE_STATUS } from '../../shared/constants/domain';
 import { AgentRepository } from '../../server/agent/agentRepository';
 import { PRESENCE_BATCH_MAX, PresenceWriter, type PresenceOutcome } from '../../server/agent/presenceWriter';
 import type { Db } from '../../server/db/Db';
@@ -54,6 +56,26 @@ describe.each(testEngines())('check-in reports written in batches on %s', (engin
     const device = await enrollDevice(app(), admin, { imei: testImei(8600 + serial), groupId });
     expect((await checkin(device.token, { sim: { iccid, carrier: 'Telcel' } })).status).toBe(200);
     return { ...device, iccid };
+  }
+
+  /** Holds the device's row in a transaction of its own (as a bulk action does) until released. */
+  async function holdRow(id: number): Promise<{ release: () => Promise<void> }> {
+    let release: () => void = () => undefined;
+    const released = new Promise<void>((r) => (release = r));
+    let locked: () => void = () => undefined;
+    const isLocked = new Promise<void>((r) => (locked = r));
+    const holder = t.db.transaction(async (tx) => {
+      await tx.query('SELECT id FROM devices WHERE id = $1 FOR UPDATE', [id]);
+      locked();
+      await released;
+    });
+    await isLocked;
+    return {
+      release: async () => {
+        release();
+        await holder;
+      },
+    };
   }
 
   beforeAll(async () => {
@@ -178,16 +200,7 @@ describe.each(testEngines())('check-in reports written in batches on %s', (engin
       const held = await enrolledDevice();
       const free = await enrolledDevice();
       const base = (await stored(free.id)).last_seen_at.getTime();
-      let release: () => void = () => undefined;
-      const released = new Promise<void>((r) => (release = r));
-      let locked: () => void = () => undefined;
-      const isLocked = new Promise<void>((r) => (locked = r));
-      const holder = t.db.transaction(async (tx) => {
-        await tx.query('SELECT id FROM devices WHERE id = $1 FOR UPDATE', [held.id]);
-        locked();
-        await released;
-      });
-      await isLocked;
+      const holder = await holdRow(held.id);
       try {
         // Waiting for the held row would never end: the holder lets go only after this answers.
         const n = await new AgentRepository(t.db).refreshMany([
@@ -196,11 +209,40 @@ describe.each(testEngines())('check-in reports written in batches on %s', (engin
         ]);
         expect(n).toBe(1);
       } finally {
-        release();
-        await holder;
+        await holder.release();
       }
       expect((await stored(free.id)).battery_level).toBe(71);
       expect((await stored(held.id)).battery_level).toBeNull();
+    });
+  }
+
+  if (engine === 'postgres') {
+    test('a device shown Sin conexión is written in its check-in even while a bulk action holds its row: the check-in waits for it', async () => {
+      const device = await enrolledDevice();
+      // Not seen for longer than DEVICE_OFFLINE_AFTER_HOURS: the portal shows it Sin conexión.
+      await t.db.query(`UPDATE devices SET last_seen_at = now() - interval '30 days' WHERE id = $1`, [device.id]);
+      const status = async () => ((await portal('get', `/devices/${device.id}`)).body as Device).status;
+      expect(await status()).toBe(DEVICE_STATUS.sin_conexion);
+      const holder = await holdRow(device.id);
+      let answered = false;
+      const answer = checkin(device.token, { batteryLevel: 64 }).then((res) => {
+        answered = true;
+        return res;
+      });
+      try {
+        // Still waiting for the row while it is held.
+        await new Promise((r) => setTimeout(r, 300));
+        expect(answered).toBe(false);
+      } finally {
+        await holder.release();
+      }
+      const res = await answer;
+      expect(res.status).toBe(200);
+      expect(app().agent.presence.size).toBe(0);
+      const row = await stored(device.id);
+      expect(row.battery_level).toBe(64);
+      expect(Date.now() - row.last_seen_at.getTime()).toBeLessThan(60_000);
+      expect(await status()).not.toBe(DEVICE_STATUS.sin_conexion);
     });
   }
 
