@@ -380,7 +380,8 @@ describe.each(testEngines())('dashboard API (%s)', (engine) => {
       ['Asia/Kolkata', '2026-11-15T18:29:00Z'],
       ['Australia/Lord_Howe', '2026-04-20T12:00:00Z'],
     ];
-    // Every UTC hour of the 35 days before the latest case, two kinds, a count that names the hour.
+    // Every UTC hour from February to late November (each case's 30 days and more), two kinds,
+    // a count that names the hour.
     await t.db.query(
       `INSERT INTO activity_hourly (hour, kind, key, n)
        SELECT h, k, (extract(epoch FROM h)::bigint / 3600) % 3, (extract(epoch FROM h)::bigint / 3600) % 97 + 1
