@@ -28,7 +28,9 @@
  * Options: --devices=N (1000000), --agents=N (100000), --connections=N (50), --duration=S (20),
  * --warmup=S (5), --polls=N (200), --writes=S[,S…] (0.1: shares of writing check-ins, one
  * set of throughput runs per share), --rate=N[,N…] (2000: check-ins due per second in the open-loop runs,
- * one pair of runs per rate; 0 skips them), --cpu-prof (profile both servers, print where their time goes).
+ * one pair of runs per rate; 0 skips them), --cpu-prof (profile both servers, print where their time goes),
+ * --trace-gc (print each server's garbage-collection pauses over the whole run: V8's --trace-gc),
+ * --semi-space=MB (the servers' young generation, V8's --max-semi-space-size; Node's default unless given).
  * Needs TEST_DATABASE_URL. The schema is dropped at the end. Paste the printed Markdown into
  * docs/benchmarks.md.
  *
@@ -76,6 +78,8 @@ const RATES = (opt('rate') ?? '2000')
   .map(Number)
   .filter((r) => r !== 0);
 const CPU_PROF = process.argv.includes('--cpu-prof');
+const TRACE_GC = process.argv.includes('--trace-gc');
+const SEMI_SPACE = opt('semi-space');
 const ADMIN = 'admin@demo.local';
 /** The benchmark's token derivation key (never a real credential). */
 const BENCH_KEY = 'macrolock-bench-agent';
@@ -185,6 +189,8 @@ async function startReplica(env: Record<string, string>, name: string): Promise<
   const port = await freePort();
   const args = [
     ...(CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${path.join(WORK_DIR, 'profiles')}`, `--cpu-prof-name=${name}.cpuprofile`] : []),
+    ...(TRACE_GC ? ['--trace-gc'] : []),
+    ...(SEMI_SPACE ? [`--max-semi-space-size=${Number(SEMI_SPACE)}`] : []),
     'dist/server.js',
   ];
   const log = fs.openSync(path.join(WORK_DIR, `${name}.log`), 'w');
@@ -207,6 +213,18 @@ async function startReplica(env: Record<string, string>, name: string): Promise<
     if (ok) return { url: `http://127.0.0.1:${port}`, proc, exited };
     await sleep(100);
   }
+}
+
+/** The pauses of V8's --trace-gc lines in a replica's log: per kind, how many, p50 / p99 / max and their sum. */
+function gcSummary(log: string): string[] {
+  const pauses = new Map<string, number[]>();
+  for (const m of log.matchAll(/: (Scavenge|Mark-Compact|Mark-Compact \(reduce\)|Minor Mark-Compact)\b.*?MB, ([\d.]+) \/ [\d.]+ ms/g)) {
+    pauses.set(m[1]!, [...(pauses.get(m[1]!) ?? []), Number(m[2])]);
+  }
+  return [...pauses].map(
+    ([kind, xs]) =>
+      `${kind}: ${xs.length}, pause p50 ${ms(percentile(xs, 50))}, p99 ${ms(percentile(xs, 99))}, max ${ms(Math.max(...xs))}, ${ms(xs.reduce((a, b) => a + b, 0))} in all`,
+  );
 }
 
 /** Self time of a V8 CPU profile by where the code lives and by function. */
@@ -355,7 +373,7 @@ try {
 
   out(
     machineLine(`PostgreSQL ${pgVersion}, load average before seeding ${loadAtStart}`),
-    `Command: \`npm run bench:agent -- --devices=${DEVICES} --agents=${AGENTS} --connections=${CONNECTIONS} --duration=${DURATION} --warmup=${WARMUP} --polls=${POLLS} --writes=${WRITES.join(',')} --rate=${RATES.join(',') || 0}${CPU_PROF ? ' --cpu-prof' : ''}\``,
+    `Command: \`npm run bench:agent -- --devices=${DEVICES} --agents=${AGENTS} --connections=${CONNECTIONS} --duration=${DURATION} --warmup=${WARMUP} --polls=${POLLS} --writes=${WRITES.join(',')} --rate=${RATES.join(',') || 0}${CPU_PROF ? ' --cpu-prof' : ''}${TRACE_GC ? ' --trace-gc' : ''}${SEMI_SPACE ? ` --semi-space=${SEMI_SPACE}` : ''}\``,
     '',
     '| what | result |',
     '|---|---|',
@@ -599,6 +617,12 @@ if (CPU_PROF) {
   const dir = path.join(WORK_DIR, 'profiles');
   for (const f of fs.readdirSync(dir).filter((f) => f.endsWith('.cpuprofile'))) {
     out('', `CPU profile ${f}:`, ...profileSummary(path.join(dir, f)).map((l) => `- ${l}`));
+  }
+}
+if (TRACE_GC) {
+  for (const name of ['A', 'B']) {
+    const log = fs.readFileSync(path.join(WORK_DIR, `${name}.log`), 'utf8');
+    out('', `Garbage collection of replica ${name} over the whole run (--trace-gc):`, ...gcSummary(log).map((l) => `- ${l}`));
   }
 }
 console.log(`\n${lines.join('\n')}\n`);
