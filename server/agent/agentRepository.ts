@@ -44,6 +44,12 @@ export interface AgentDeviceRow {
   base_status: number;
 }
 
+/** A check-in's read: the hash of its device token and its instant. */
+export interface CheckinKey {
+  hash: Buffer;
+  now: Date;
+}
+
 /** The check-in's one read: the device behind a token, its settings version and whether a command awaits it. */
 export interface CheckinRow extends AgentDeviceRow {
   settings_version: number;
@@ -57,6 +63,20 @@ const COLUMNS = `d.id, d.imei, d.imei2, d.serial, d.brand, d.model, d.device_typ
 
 const SETTINGS_VERSION = `(SELECT coalesce(max(s.version), 0) FROM agent_settings s
    WHERE s.device_type = d.device_type AND (s.group_id IS NULL OR s.group_id = d.group_id))`;
+
+/** Most check-ins one statement reads; the statement's sizes are the powers of two up to it. */
+export const CHECKIN_READ_BATCH = 32;
+const CHECKIN_READ_SIZES = [1, 2, 4, 8, 16, 32] as const;
+
+/** The check-in read of `size` keys: ($1 hash, $2 instant), ($3, $4) … numbered k = 1 … size. */
+const checkinRead = (size: number) =>
+  `SELECT k.k, ${COLUMNS}, ${SETTINGS_VERSION} AS settings_version,
+          EXISTS (SELECT 1 FROM device_commands c WHERE c.device_id = d.id AND c.status = 'pending' AND c.deliver_after <= k.now) AS has_commands
+     FROM (VALUES ${Array.from({ length: size }, (_, i) => `($${2 * i + 1}::bytea, $${2 * i + 2}::timestamptz, ${i + 1})`).join(', ')}) AS k(hash, now, k)
+     JOIN agent_tokens t ON t.token_hash = k.hash
+     JOIN devices d ON d.id = t.device_id
+    WHERE t.revoked_at IS NULL AND d.deleted_at IS NULL`;
+const CHECKIN_READS = new Map(CHECKIN_READ_SIZES.map((n) => [n, checkinRead(n)]));
 
 /** A command the agent may receive. */
 export interface DeliverableRow {
@@ -109,16 +129,29 @@ export class AgentRepository {
 
   /** The check-in's read: the live device behind a live token (one indexed lookup each). */
   async checkinByToken(hash: Buffer, now: Date): Promise<CheckinRow | undefined> {
-    const res = await this.db.query<CheckinRow>(
-      `SELECT ${COLUMNS}, ${SETTINGS_VERSION} AS settings_version,
-              EXISTS (SELECT 1 FROM device_commands c WHERE c.device_id = d.id AND c.status = 'pending' AND c.deliver_after <= $2) AS has_commands
-         FROM agent_tokens t JOIN devices d ON d.id = t.device_id
-        WHERE t.token_hash = $1 AND t.revoked_at IS NULL AND d.deleted_at IS NULL`,
-      [hash, now],
-      { name: 'agent_checkin' },
-    );
-    const row = res.rows[0];
-    return row && { ...row, id: Number(row.id), settings_version: Number(row.settings_version) };
+    return (await this.checkinByTokens([{ hash, now }]))[0];
+  }
+
+  /**
+   * The check-in's read of several check-ins at once (AgentService batches those that arrive
+   * together): the answers in the order asked, each token read at its own instant. One statement
+   * per CHECKIN_READ_BATCH keys, of a few fixed sizes (the keys padded with nulls, which match no
+   * token): a VALUES list of n rows is estimated at n rows, so PostgreSQL keeps each size's
+   * prepared generic plan (an array's unnest is estimated at 10 rows whatever it holds, and its
+   * statement would be planned again at every call).
+   */
+  async checkinByTokens(keys: readonly CheckinKey[]): Promise<(CheckinRow | undefined)[]> {
+    // Every slot set (DataLoader refuses an array whose last slot is a hole).
+    const rows = new Array<CheckinRow | undefined>(keys.length).fill(undefined);
+    for (let from = 0; from < keys.length; from += CHECKIN_READ_BATCH) {
+      const chunk = keys.slice(from, from + CHECKIN_READ_BATCH);
+      const size = CHECKIN_READ_SIZES.find((n) => n >= chunk.length)!;
+      const params: unknown[] = [];
+      for (let i = 0; i < size; i++) params.push(chunk[i]?.hash ?? null, chunk[i]?.now ?? null);
+      const res = await this.db.query<CheckinRow & { k: number }>(CHECKIN_READS.get(size)!, params, { name: `agent_checkin_${size}` });
+      for (const { k, ...row } of res.rows) rows[from + k - 1] = { ...row, id: Number(row.id), settings_version: Number(row.settings_version) };
+    }
+    return rows;
   }
 
   /** The device id behind a live token (acknowledgements, events, settings). */

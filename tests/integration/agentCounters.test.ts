@@ -12,7 +12,7 @@ import { createHash } from 'node:crypto';
 import request from 'supertest';
 import type { ActionResult } from '../../shared/contracts/deviceActions';
 import type { CheckinResponse } from '../../shared/contracts/agent';
-import { AgentRepository } from '../../server/agent/agentRepository';
+import { AgentRepository, CHECKIN_READ_BATCH } from '../../server/agent/agentRepository';
 import { createPgDb } from '../../server/db/pgDb';
 import { enrollDevice } from '../helpers/agentFixtures';
 import { adminApi, type AdminApi } from '../helpers/adminApi';
@@ -173,6 +173,62 @@ describe.each(testEngines())('check-in writes and the counters of devices on %s'
     }
   });
 
+  test('check-ins that arrive together are read in one statement: each with its own token and instant, answered in order', async () => {
+    const [a, b, revoked] = [await enrolledDevice(groupId), await enrolledDevice(groupId), await enrolledDevice(otherGroupId)];
+    for (const c of [a, b, revoked]) expect((await checkin(c.token)).status).toBe(200);
+    await t.db.query('UPDATE agent_tokens SET revoked_at = now() WHERE device_id = $1', [revoked.id]);
+    const lock = (await portal('post', `/devices/${b.id}/actions`).send({ action: 0, lockType: 'PorCredito' })).body as ActionResult;
+    expect(lock.command?.id).toBeGreaterThan(0);
+    const due = (
+      await t.db.query<{ at: Date }>(`SELECT deliver_after AS at FROM device_commands WHERE device_id = $1 AND status = 'pending'`, [b.id])
+    ).rows[0]!.at;
+    const hash = (token: string) => createHash('sha256').update(token).digest();
+    const before = new Date(due.getTime() - 1000);
+
+    // The repository: one row per key in the order asked (a key twice is two rows), none for an
+    // unknown or revoked token, and whether a command awaits the device at that key's instant.
+    const rows = await new AgentRepository(t.db).checkinByTokens([
+      { hash: hash(b.token), now: before },
+      { hash: hash('no es un token'), now: due },
+      { hash: hash(a.token), now: due },
+      { hash: hash(revoked.token), now: due },
+      { hash: hash(b.token), now: due },
+    ]);
+    expect(rows.map((r) => r && [r.id, r.has_commands])).toEqual([[b.id, false], undefined, [a.id, false], undefined, [b.id, true]]);
+
+    // The service: check-ins started in one turn are one statement; a refused token refuses its
+    // own check-in only; beyond CHECKIN_READ_BATCH, the next statement reads the rest.
+    const reads: string[] = [];
+    const spy = jest.spyOn(t.db, 'query');
+    const service = app().agent.service;
+    const req = { ip: null, requestId: null };
+    try {
+      // The refused one last: the last slot of the batch's answer is empty.
+      const answers = await Promise.allSettled([
+        service.checkin(a.token, { wait: 0 }, req),
+        service.checkin(b.token, { wait: 0 }, req),
+        service.checkin(revoked.token, { wait: 0 }, req),
+      ]);
+      expect(answers.map((x) => (x.status === 'fulfilled' ? x.value.deviceId : (x.reason as { code: string }).code))).toEqual([
+        a.id,
+        b.id,
+        'DEVICE_TOKEN_INVALID',
+      ]);
+      const [, locked] = answers as PromiseFulfilledResult<{ answer: CheckinResponse }>[];
+      expect(locked!.value.answer.commands.map((c) => c.id)).toEqual([lock.command!.id]);
+      const many = await Promise.all(Array.from({ length: CHECKIN_READ_BATCH + 1 }, () => service.checkin(a.token, { wait: 0 }, req)));
+      expect(new Set(many.map((m) => m.deviceId))).toEqual(new Set([a.id]));
+      for (const [, params, options] of spy.mock.calls) {
+        if (options?.name?.startsWith('agent_checkin_'))
+          reads.push(`${params!.filter((p, i) => i % 2 === 0 && p !== null).length} of ${options.name}`);
+      }
+    } finally {
+      spy.mockRestore();
+    }
+    // The three together, the locked device's read again after its delivery, then 32 and 1.
+    expect(reads).toEqual(['3 of agent_checkin_4', '1 of agent_checkin_1', `${CHECKIN_READ_BATCH} of agent_checkin_32`, '1 of agent_checkin_1']);
+  });
+
   test('the check-in read and the presence batch are named statements: prepared once per connection on PostgreSQL', async () => {
     const c = await enrolledDevice(groupId);
     const hash = createHash('sha256').update(c.token).digest();
@@ -190,14 +246,18 @@ describe.each(testEngines())('check-in writes and the counters of devices on %s'
     const one = createPgDb({ connectionString: process.env.TEST_DATABASE_URL!, max: 1, searchPath: `${schema},public` });
     try {
       const repo = new AgentRepository(one);
-      for (let i = 0; i < 3; i++) {
-        expect((await repo.checkinByToken(hash, new Date()))?.id).toBe(c.id);
-        expect(await repo.refreshMany([[c.id, { lastSeenAt: seen(i + 1), batteryLevel: 20 + i }]])).toBe(1);
-      }
+      for (let i = 0; i < 8; i++) expect((await repo.checkinByToken(hash, new Date()))?.id).toBe(c.id);
+      for (let i = 0; i < 3; i++) expect(await repo.refreshMany([[c.id, { lastSeenAt: seen(i + 1), batteryLevel: 20 + i }]])).toBe(1);
       expect(await repo.refreshMany([[c.id, { lastSeenAt: seen(5), osVersion: '15', batteryLevel: 30 }]])).toBe(1);
       await one.transaction((tx) => new AgentRepository(tx).checkinByToken(hash, new Date()));
-      const prepared = (await one.query<{ name: string }>('SELECT name FROM pg_prepared_statements ORDER BY name')).rows.map((r) => r.name);
-      expect(prepared).toEqual(['agent_checkin', 'agent_presence']);
+      expect((await repo.checkinByTokens([1, 2, 3].map(() => ({ hash, now: new Date() })))).map((r) => r?.id)).toEqual([c.id, c.id, c.id]);
+      const prepared = await one.query<{ name: string; generic_plans: string; custom_plans: string }>(
+        'SELECT name, generic_plans, custom_plans FROM pg_prepared_statements ORDER BY name',
+      );
+      expect(prepared.rows.map((r) => r.name)).toEqual(['agent_checkin_1', 'agent_checkin_4', 'agent_presence']);
+      // After its first five calls, PostgreSQL runs the read's generic plan (planned once) rather
+      // than planning each call again: what the fixed sizes are for.
+      expect(prepared.rows[0]).toMatchObject({ custom_plans: 5, generic_plans: 4 });
       expect((await one.query('SELECT battery_level, os_version FROM devices WHERE id = $1', [c.id])).rows).toEqual([
         { battery_level: 30, os_version: '15' },
       ]);
