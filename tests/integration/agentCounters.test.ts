@@ -251,7 +251,7 @@ describe.each(testEngines())('check-in writes and the counters of devices on %s'
       expect(await repo.refreshMany([[c.id, { lastSeenAt: seen(5), osVersion: '15', batteryLevel: 30 }]])).toBe(1);
       await one.transaction((tx) => new AgentRepository(tx).checkinByToken(hash, new Date()));
       expect((await repo.checkinByTokens([1, 2, 3].map(() => ({ hash, now: new Date() })))).map((r) => r?.id)).toEqual([c.id, c.id, c.id]);
-      const prepared = await one.query<{ name: string; generic_plans: string; custom_plans: string }>(
+      const prepared = await one.query<{ name: string; generic_plans: number; custom_plans: number }>(
         'SELECT name, generic_plans, custom_plans FROM pg_prepared_statements ORDER BY name',
       );
       expect(prepared.rows.map((r) => r.name)).toEqual(['agent_checkin_1', 'agent_checkin_4', 'agent_presence']);
