@@ -64,9 +64,9 @@ const COLUMNS = `d.id, d.imei, d.imei2, d.serial, d.brand, d.model, d.device_typ
 const SETTINGS_VERSION = `(SELECT coalesce(max(s.version), 0) FROM agent_settings s
    WHERE s.device_type = d.device_type AND (s.group_id IS NULL OR s.group_id = d.group_id))`;
 
-/** Most check-ins one statement reads; the statement's sizes are the powers of two up to it. */
-export const CHECKIN_READ_BATCH = 32;
+/** The sizes of the check-in read's statement; the largest is the most check-ins one statement reads. */
 const CHECKIN_READ_SIZES = [1, 2, 4, 8, 16, 32] as const;
+export const CHECKIN_READ_BATCH: number = CHECKIN_READ_SIZES[CHECKIN_READ_SIZES.length - 1]!;
 
 /** The check-in read of `size` keys: ($1 hash, $2 instant), ($3, $4) … numbered k = 1 … size. */
 const checkinRead = (size: number) =>
