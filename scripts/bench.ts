@@ -5,7 +5,8 @@
  *   P2  first-load JavaScript per route, gzipped (asset manifest)
  *   P3  /login hydrated (the `portal:hydrated` mark after navigation start), as a ratio to the floor:
  *       a bare React 19 page hydrating the same form (scripts/floor/), built with the same esbuild
- *       options and measured in the same run, alternating; Chromium on localhost
+ *       options, served with the response headers /login is served with, and measured in the same
+ *       run, alternating; the same page without those headers too; Chromium on localhost
  * Options: --duration=S (per round, default 5), --rounds=N (default 3), --connections=N (default 10),
  * --p3-runs=N (default 20, after one cold run of each page), --p3-traces=N (traced runs of each page for
  * the breakdown of where the time goes, default 3), --only=p1,p2,p3 (default all).
@@ -112,9 +113,10 @@ function p2(lines: string[]) {
  * The floor page of P3: scripts/floor/floorEntry.tsx built with the esbuild options /login is built
  * with (publicOptions: the compile hint included), its
  * markup rendered by react-dom/server, the assets precompressed as the build does, served by
- * express-static-gzip in a process of its own (as the portal serves its assets).
+ * express-static-gzip in a process of its own (as the portal serves its assets). Its document is
+ * served with `documentHeaders` under `/same-headers/` and without them under `/`.
  */
-async function floorServer(): Promise<{ url: string; proc: ChildProcess; dir: string }> {
+async function floorServer(documentHeaders: Record<string, string>): Promise<{ url: string; proc: ChildProcess; dir: string }> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'portal-floor-'));
   const result = await esbuild.build({
     ...publicOptions,
@@ -139,7 +141,9 @@ async function floorServer(): Promise<{ url: string; proc: ChildProcess; dir: st
     script,
     `import express from ${JSON.stringify(path.join(ROOT, 'node_modules/express/index.js'))};
      import expressStaticGzip from ${JSON.stringify(path.join(ROOT, 'node_modules/express-static-gzip/index.js'))};
-     const app = express(); app.use(expressStaticGzip(${JSON.stringify(dir)}, { enableBrotli: true, orderPreference: ['br', 'gzip'] }));
+     const app = express();
+     app.get('/same-headers/index.html', (req, res, next) => { res.set(${JSON.stringify(documentHeaders)}); req.url = '/index.html'; next(); });
+     app.use(expressStaticGzip(${JSON.stringify(dir)}, { enableBrotli: true, orderPreference: ['br', 'gzip'] }));
      const s = app.listen(0, '127.0.0.1', () => process.send(s.address().port));`,
   );
   const proc = fork(script, { stdio: 'ignore' });
@@ -154,12 +158,31 @@ interface TraceEvent {
   dur?: number;
   pid: number;
   tid: number;
-  args?: { name?: string };
+  args?: { name?: string; data?: { startTime?: number } };
 }
+
+/** The headers of a response that describe that response or its body, not how a page is served. */
+const PER_RESPONSE_HEADERS = new Set([
+  'content-length',
+  'content-type',
+  'content-encoding',
+  'transfer-encoding',
+  'date',
+  'connection',
+  'keep-alive',
+  'etag',
+  'vary',
+  'x-request-id',
+  'set-cookie',
+]);
 
 /** Where a trace's main-thread time went, by kind of work (exclusive times, milliseconds). */
 const TRACE_KINDS: [kind: string, test: RegExp][] = [
   ['HTML parsing', /^ParseHTML$/],
+  [
+    'the window and its script context created',
+    /^V8\.DeserializeContext$|^LocalWindowProxy::|^ContextCreatedNotification$|^InstallConditionalFeatures$/,
+  ],
   ['script compilation', /compile|Compile|parse|Parse|ModuleCache|CodeCache/],
   ['module evaluation (top-level code)', /^v8\.evaluateModule$|^EvaluateScript$|^v8\.run$/],
   ['functions and hydration', /^FunctionCall$|^v8\.callFunction$|Microtask/],
@@ -168,12 +191,20 @@ const TRACE_KINDS: [kind: string, test: RegExp][] = [
   ['resource loading', /URLLoader|Resource|Response|NavigationBody|DocumentLoader|Mojo|ThrottlingURLLoader/],
 ];
 
-function traceBreakdown(buffer: Buffer): { kinds: Map<string, number>; windowMs: number; backgroundCompileMs: number } {
+function traceBreakdown(buffer: Buffer): { kinds: Map<string, number>; windowMs: number; commitMs: number; backgroundCompileMs: number } {
   const events = (JSON.parse(buffer.toString()) as { traceEvents: TraceEvent[] }).traceEvents;
   const mark = events.find((e) => e.name === 'portal:hydrated');
   if (!mark) throw new Error('the trace has no portal:hydrated mark');
-  const start = events.find((e) => e.name === 'navigationStart' && e.pid === mark.pid)?.ts ?? mark.ts;
+  // The mark's own startTime is from its navigation's start (a renderer also starts one for its initial empty document).
+  const start = mark.ts - mark.args!.data!.startTime! * 1000;
   const threadName = new Map(events.filter((e) => e.name === 'thread_name').map((e) => [`${e.pid}:${e.tid}`, e.args?.name]));
+  const commit = events.find(
+    (e) =>
+      e.name === 'DocumentLoader::CommitNavigation' &&
+      e.pid === mark.pid &&
+      threadName.get(`${e.pid}:${e.tid}`) === 'CrRendererMain' &&
+      e.ts >= start,
+  );
   const main = events
     .filter((e) => e.ph === 'X' && e.pid === mark.pid && threadName.get(`${e.pid}:${e.tid}`) === 'CrRendererMain' && e.ts >= start && e.ts < mark.ts)
     .sort((a, b) => a.ts - b.ts || (b.dur ?? 0) - (a.dur ?? 0));
@@ -207,7 +238,7 @@ function traceBreakdown(buffer: Buffer): { kinds: Map<string, number>; windowMs:
           /^v8\.parseOnBackground$|^v8\.compile/.test(e.name),
       )
       .reduce((sum, e) => sum + (e.dur ?? 0), 0) / 1000;
-  return { kinds, windowMs, backgroundCompileMs };
+  return { kinds, windowMs, commitMs: ((commit?.ts ?? start) - start) / 1000, backgroundCompileMs };
 }
 
 /** Milliseconds from navigation start to the `portal:hydrated` mark, in a fresh browser context;
@@ -239,34 +270,28 @@ async function p3(lines: string[]) {
   }
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'portal-bench-'));
   const server = await spawnServer({ cwd: ROOT, env: { DATA_DIR: dataDir, LOG_LEVEL: 'warn', NODE_ENV: 'production', IDENTITY_MODE: 'embedded' } });
-  const floor = await floorServer();
+  // The floor is served with the headers /login is served with (helmet's: the CSP, and the
+  // Cross-Origin-Opener-Policy and Origin-Agent-Cluster that make Chromium give the page a
+  // browsing context group, and here a renderer process, of its own), so that both pages start
+  // alike; it is measured without them as well.
+  const documentHeaders = Object.fromEntries([...(await fetch(`${server.url}/login`)).headers].filter(([name]) => !PER_RESPONSE_HEADERS.has(name)));
+  const floor = await floorServer(documentHeaders);
   const browser = await launchBrowser();
-  const portal: number[] = [];
-  const bare: number[] = [];
+  const pages = [
+    { name: '/login', url: `${server.url}/login` },
+    { name: 'floor (bare React 19, same form), served with the headers of /login', url: `${floor.url}/same-headers/index.html` },
+    { name: 'floor without those headers', url: `${floor.url}/index.html` },
+  ].map((p) => ({ ...p, ms: [] as number[], traces: [] as ReturnType<typeof traceBreakdown>[] }));
+  const [portal, bare, plain] = pages as [(typeof pages)[0], (typeof pages)[0], (typeof pages)[0]];
   const problems: string[] = [];
-  const traces: { portal: Map<string, number>[]; bare: Map<string, number>[]; windows: [number[], number[]]; background: [number[], number[]] } = {
-    portal: [],
-    bare: [],
-    windows: [[], []],
-    background: [[], []],
-  };
   try {
-    // Alternating, so both pages see the same machine; the first of each is the cold one.
+    // Alternating, so the pages see the same machine; the first of each is the cold one.
     for (let i = 0; i < P3_RUNS + 1; i++) {
-      portal.push((await hydratedAt(browser, `${server.url}/login`, problems)).ms);
-      bare.push((await hydratedAt(browser, `${floor.url}/index.html`, [])).ms);
+      for (const page of pages) page.ms.push((await hydratedAt(browser, page.url, page === portal ? problems : [])).ms);
     }
     // Then traced runs (tracing slows a page down, so they are not the timed ones).
     for (let i = 0; i < P3_TRACES; i++) {
-      for (const [which, url] of [
-        [0, `${server.url}/login`],
-        [1, `${floor.url}/index.html`],
-      ] as const) {
-        const b = traceBreakdown((await hydratedAt(browser, url, [], true)).trace!);
-        (which === 0 ? traces.portal : traces.bare).push(b.kinds);
-        traces.windows[which].push(b.windowMs);
-        traces.background[which].push(b.backgroundCompileMs);
-      }
+      for (const page of pages) page.traces.push(traceBreakdown((await hydratedAt(browser, page.url, [], true)).trace!));
     }
   } finally {
     await browser.close();
@@ -275,31 +300,36 @@ async function p3(lines: string[]) {
     fs.rmSync(dataDir, { recursive: true, force: true });
     fs.rmSync(floor.dir, { recursive: true, force: true });
   }
-  const ratio = median(portal.slice(1)) / median(bare.slice(1));
-  // The machine's speed drifts during a run: each pair's own ratio, one load of each a moment apart.
-  const pairRatio = median(portal.slice(1).map((ms, i) => ms / bare[i + 1]!));
+  const warm = (page: (typeof pages)[0]) => page.ms.slice(1);
+  const ratio = median(warm(portal)) / median(warm(bare));
+  // The machine's speed drifts during a run: each round's own ratio, the loads a moment apart.
+  const pairRatio = median(warm(portal).map((ms, i) => ms / warm(bare)[i]!));
   lines.push(
     '| page | first (cold) | median of the next ' + P3_RUNS + ' | max |',
     '|---|---|---|---|',
-    `| /login | ${portal[0]!.toFixed(0)} ms | ${median(portal.slice(1)).toFixed(0)} ms | ${Math.max(...portal.slice(1)).toFixed(0)} ms |`,
-    `| floor (bare React 19, same form) | ${bare[0]!.toFixed(0)} ms | ${median(bare.slice(1)).toFixed(0)} ms | ${Math.max(...bare.slice(1)).toFixed(0)} ms |`,
+    ...pages.map((p) => `| ${p.name} | ${p.ms[0]!.toFixed(0)} ms | ${median(warm(p)).toFixed(0)} ms | ${Math.max(...warm(p)).toFixed(0)} ms |`),
     '',
-    `Ratio of medians: **${ratio.toFixed(2)}×** the floor (target ≤ 1.5×); median of the ${P3_RUNS} pairs' own ratios ${pairRatio.toFixed(2)}×. Console errors or warnings on /login (hydration warnings included): ${problems.length}${problems.length ? `: ${problems.slice(0, 3).join('; ')}` : ''}.`,
+    `Ratio of medians: **${ratio.toFixed(2)}×** the floor (target ≤ 1.5×); median of the ${P3_RUNS} rounds' own ratios ${pairRatio.toFixed(2)}×; ` +
+      `${(median(warm(portal)) / median(warm(plain))).toFixed(2)}× the floor served without the headers of /login. ` +
+      `Console errors or warnings on /login (hydration warnings included): ${problems.length}${problems.length ? `: ${problems.slice(0, 3).join('; ')}` : ''}.`,
   );
   if (P3_TRACES > 0) {
-    const kinds = [...new Set([...traces.portal, ...traces.bare].flatMap((m) => [...m.keys()]))];
-    const med = (maps: Map<string, number>[], k: string) => median(maps.map((m) => m.get(k) ?? 0));
+    const kinds = [...new Set(pages.flatMap((p) => p.traces.flatMap((t) => [...t.kinds.keys()])))];
+    const med = (p: (typeof pages)[0], f: (t: ReturnType<typeof traceBreakdown>) => number) => median(p.traces.map(f)).toFixed(0);
+    const row = (label: string, f: (t: ReturnType<typeof traceBreakdown>) => number) =>
+      `| ${label} | ${pages.map((p) => `${med(p, f)} ms`).join(' | ')} |`;
     lines.push(
       '',
       `Where the time goes: Chromium's trace of ${P3_TRACES} more runs of each (traced runs are slower), from navigation start to the mark; exclusive main-thread time by kind of work, medians.`,
       '',
-      '| main thread | /login | floor |',
-      '|---|---|---|',
+      '| main thread | /login | floor | floor without the headers |',
+      '|---|---|---|---|',
       ...kinds
-        .sort((a, b) => med(traces.portal, b) - med(traces.portal, a))
-        .map((k) => `| ${k} | ${med(traces.portal, k).toFixed(0)} ms | ${med(traces.bare, k).toFixed(0)} ms |`),
-      `| **navigation start → hydrated (traced)** | ${median(traces.windows[0]).toFixed(0)} ms | ${median(traces.windows[1]).toFixed(0)} ms |`,
-      `| script compilation on background threads (not on the main thread) | ${median(traces.background[0]).toFixed(0)} ms | ${median(traces.background[1]).toFixed(0)} ms |`,
+        .sort((a, b) => Number(med(portal, (t) => t.kinds.get(b) ?? 0)) - Number(med(portal, (t) => t.kinds.get(a) ?? 0)))
+        .map((k) => row(k, (t) => t.kinds.get(k) ?? 0)),
+      row('**navigation start → hydrated (traced)**', (t) => t.windowMs),
+      row('navigation start → document committed in its renderer', (t) => t.commitMs),
+      row('script compilation on background threads (not on the main thread)', (t) => t.backgroundCompileMs),
     );
   }
 }

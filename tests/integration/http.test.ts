@@ -13,7 +13,7 @@ describe('HTTP behaviour', () => {
     await t.dispose();
   });
 
-  test('security headers: CSP with frame-ancestors none, no X-Powered-By, no HSTS over plain HTTP', async () => {
+  test('security headers: CSP with frame-ancestors none, the page isolated from other origins, no X-Powered-By, no HSTS over plain HTTP', async () => {
     const { app } = await buildTestApp(t.db, { env: { NODE_ENV: 'production', IDENTITY_MODE: 'embedded' } });
     const res = await request(app).get('/login').expect(200);
     const csp = res.headers['content-security-policy'] as string;
@@ -22,6 +22,10 @@ describe('HTTP behaviour', () => {
     expect(csp).toContain("object-src 'none'");
     expect(res.headers['x-powered-by']).toBeUndefined();
     expect(res.headers['x-content-type-options']).toBe('nosniff');
+    // No window of another origin keeps a reference to the portal's, nor shares its agent cluster
+    // (they cost a renderer process of its own when a tab comes from a page without them: docs/benchmarks.md, P3).
+    expect(res.headers['cross-origin-opener-policy']).toBe('same-origin');
+    expect(res.headers['origin-agent-cluster']).toBe('?1');
     expect(res.headers['strict-transport-security']).toBeUndefined();
   });
 
