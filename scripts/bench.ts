@@ -196,15 +196,23 @@ function traceBreakdown(buffer: Buffer): { kinds: Map<string, number>; windowMs:
   const mark = events.find((e) => e.name === 'portal:hydrated');
   if (!mark) throw new Error('the trace has no portal:hydrated mark');
   // The mark's own startTime is from its navigation's start (a renderer also starts one for its initial empty document).
-  const start = mark.ts - mark.args!.data!.startTime! * 1000;
+  const markStart = mark.args?.data?.startTime;
+  if (markStart === undefined) throw new Error('the portal:hydrated mark has no startTime');
+  const start = mark.ts - markStart * 1000;
   const threadName = new Map(events.filter((e) => e.name === 'thread_name').map((e) => [`${e.pid}:${e.tid}`, e.args?.name]));
-  const commit = events.find(
-    (e) =>
-      e.name === 'DocumentLoader::CommitNavigation' &&
-      e.pid === mark.pid &&
-      threadName.get(`${e.pid}:${e.tid}`) === 'CrRendererMain' &&
-      e.ts >= start,
-  );
+  // The page's document is the renderer's last commit before the mark: a new renderer commits its
+  // initial empty document first, and the harness's next navigation can follow the mark.
+  const commit = events
+    .filter(
+      (e) =>
+        e.name === 'DocumentLoader::CommitNavigation' &&
+        e.ph === 'X' &&
+        e.pid === mark.pid &&
+        threadName.get(`${e.pid}:${e.tid}`) === 'CrRendererMain' &&
+        e.ts >= start &&
+        e.ts < mark.ts,
+    )
+    .reduce<TraceEvent | undefined>((last, e) => (last && last.ts > e.ts ? last : e), undefined);
   const main = events
     .filter((e) => e.ph === 'X' && e.pid === mark.pid && threadName.get(`${e.pid}:${e.tid}`) === 'CrRendererMain' && e.ts >= start && e.ts < mark.ts)
     .sort((a, b) => a.ts - b.ts || (b.dur ?? 0) - (a.dur ?? 0));
@@ -238,8 +246,9 @@ function traceBreakdown(buffer: Buffer): { kinds: Map<string, number>; windowMs:
           /^v8\.parseOnBackground$|^v8\.compile/.test(e.name),
       )
       .reduce((sum, e) => sum + (e.dur ?? 0), 0) / 1000;
-  return { kinds, windowMs, commitMs: ((commit?.ts ?? start) - start) / 1000, backgroundCompileMs };
+  return { kinds, windowMs, commitMs: commit ? (commit.ts - start) / 1000 : NaN, backgroundCompileMs };
 }
+type Trace = ReturnType<typeof traceBreakdown>;
 
 /** Milliseconds from navigation start to the `portal:hydrated` mark, in a fresh browser context;
  * with `trace`, Chromium's trace of the load as well. */
@@ -281,8 +290,9 @@ async function p3(lines: string[]) {
     { name: '/login', url: `${server.url}/login` },
     { name: 'floor (bare React 19, same form), served with the headers of /login', url: `${floor.url}/same-headers/index.html` },
     { name: 'floor without those headers', url: `${floor.url}/index.html` },
-  ].map((p) => ({ ...p, ms: [] as number[], traces: [] as ReturnType<typeof traceBreakdown>[] }));
-  const [portal, bare, plain] = pages as [(typeof pages)[0], (typeof pages)[0], (typeof pages)[0]];
+  ].map((p) => ({ ...p, ms: [] as number[], traces: [] as Trace[] }));
+  type Page = (typeof pages)[number];
+  const [portal, bare, plain] = pages as [Page, Page, Page];
   const problems: string[] = [];
   try {
     // Alternating, so the pages see the same machine; the first of each is the cold one.
@@ -300,7 +310,7 @@ async function p3(lines: string[]) {
     fs.rmSync(dataDir, { recursive: true, force: true });
     fs.rmSync(floor.dir, { recursive: true, force: true });
   }
-  const warm = (page: (typeof pages)[0]) => page.ms.slice(1);
+  const warm = (page: Page) => page.ms.slice(1);
   const ratio = median(warm(portal)) / median(warm(bare));
   // The machine's speed drifts during a run: each round's own ratio, the loads a moment apart.
   const pairRatio = median(warm(portal).map((ms, i) => ms / warm(bare)[i]!));
@@ -315,9 +325,8 @@ async function p3(lines: string[]) {
   );
   if (P3_TRACES > 0) {
     const kinds = [...new Set(pages.flatMap((p) => p.traces.flatMap((t) => [...t.kinds.keys()])))];
-    const med = (p: (typeof pages)[0], f: (t: ReturnType<typeof traceBreakdown>) => number) => median(p.traces.map(f)).toFixed(0);
-    const row = (label: string, f: (t: ReturnType<typeof traceBreakdown>) => number) =>
-      `| ${label} | ${pages.map((p) => `${med(p, f)} ms`).join(' | ')} |`;
+    const med = (p: Page, f: (t: Trace) => number) => median(p.traces.map(f));
+    const row = (label: string, f: (t: Trace) => number) => `| ${label} | ${pages.map((p) => `${med(p, f).toFixed(0)} ms`).join(' | ')} |`;
     lines.push(
       '',
       `Where the time goes: Chromium's trace of ${P3_TRACES} more runs of each (traced runs are slower), from navigation start to the mark; exclusive main-thread time by kind of work, medians.`,
@@ -325,10 +334,10 @@ async function p3(lines: string[]) {
       '| main thread | /login | floor | floor without the headers |',
       '|---|---|---|---|',
       ...kinds
-        .sort((a, b) => Number(med(portal, (t) => t.kinds.get(b) ?? 0)) - Number(med(portal, (t) => t.kinds.get(a) ?? 0)))
+        .sort((a, b) => med(portal, (t) => t.kinds.get(b) ?? 0) - med(portal, (t) => t.kinds.get(a) ?? 0))
         .map((k) => row(k, (t) => t.kinds.get(k) ?? 0)),
       row('**navigation start → hydrated (traced)**', (t) => t.windowMs),
-      row('navigation start → document committed in its renderer', (t) => t.commitMs),
+      row('navigation start → the commit of the document begins in its renderer', (t) => t.commitMs),
       row('script compilation on background threads (not on the main thread)', (t) => t.backgroundCompileMs),
     );
   }
