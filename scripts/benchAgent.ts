@@ -13,7 +13,11 @@
  * server/db/seed/demoDevices.ts, and --agents of its enrolled devices given device tokens. The
  * tokens are derived, for the benchmark only, as 'mld_' + base64url(HMAC-SHA256(BENCH_KEY, device id))
  * (the shape of a real one; real tokens are random, see server/agent/agentTokens.ts), so the
- * load generator recomputes them instead of reading them back; only their SHA-256 is stored.
+ * load generator recomputes them instead of reading them back; only their SHA-256 is stored. Each
+ * agent has a P-256 key pair of its own, as on a device (its public point stored with the token),
+ * and every check-in is signed with it (docs/agent-protocol.md): the load generator signs one
+ * check-in per agent before each run (a signature is good for 5 minutes) and the servers verify
+ * every request, so the runs include the verification's cost.
  *
  * A check-in reports (last seen, versions, battery) only when its last-seen time is five minutes old
  * or something the agent reports changed (LAST_SEEN_WRITE_SECONDS); agents checking in every 30 s
@@ -58,7 +62,8 @@ import { createLogger } from '../server/logger';
 import { DEVICE_ACTION } from '../shared/constants/deviceActions';
 import type { CheckinResponse } from '../shared/contracts/agent';
 import type { ActionResult } from '../shared/contracts/deviceActions';
-import { percentile, runCheckinLoad } from '../server/simulator/load';
+import { percentile, runCheckinLoad, signCheckins, type PreparedCheckin } from '../server/simulator/load';
+import { signRequest } from '../server/agent/requestSignature';
 import { createTestDb } from '../tests/helpers/testDb';
 import { freePort } from '../tests/helpers/spawnServer';
 import { machineEndLine, machineLine } from './benchMachine';
@@ -99,6 +104,7 @@ if (SEMI_SPACE !== undefined && !(Number.isInteger(Number(SEMI_SPACE)) && Number
 const ms = (x: number) => `${x.toFixed(1)} ms`;
 const n0 = (x: number) => Math.round(x).toLocaleString('en-US');
 const sleep = (t: number) => new Promise((r) => setTimeout(r, t));
+const { subtle } = globalThis.crypto;
 const load = () =>
   os
     .loadavg()
@@ -340,13 +346,18 @@ try {
     [eligible[i], eligible[j]] = [eligible[j]!, eligible[i]!];
   }
   const agentIds = eligible.slice(0, AGENTS);
+  const agents = new Map<number, { token: string; keys: { privateKey: CryptoKey } }>();
   for (let i = 0; i < agentIds.length; i += BATCH) {
     const ids = agentIds.slice(i, i + BATCH);
+    const pairs = await Promise.all(ids.map(() => subtle.generateKey({ name: 'ECDSA', namedCurve: 'P-256' }, false, ['sign', 'verify'])));
+    const points = await Promise.all(pairs.map(async (p) => Buffer.from(await subtle.exportKey('raw', p.publicKey)).toString('hex')));
+    ids.forEach((id, k) => agents.set(id, { token: tokenOf(id), keys: pairs[k]! }));
     await db.transaction(async (tx) => {
       await tx.query(
-        `INSERT INTO agent_tokens (token_hash, device_id, created_at)
-         SELECT decode(u.h, 'hex'), u.id, coalesce(d.enrolled_at, now()) FROM unnest($1::text[], $2::bigint[]) AS u(h, id) JOIN devices d ON d.id = u.id`,
-        [ids.map((id) => createHash('sha256').update(tokenOf(id)).digest('hex')), ids],
+        `INSERT INTO agent_tokens (token_hash, device_id, public_key, created_at)
+         SELECT decode(u.h, 'hex'), u.id, decode(u.k, 'hex'), coalesce(d.enrolled_at, now())
+           FROM unnest($1::text[], $2::bigint[], $3::text[]) AS u(h, id, k) JOIN devices d ON d.id = u.id`,
+        [ids.map((id) => createHash('sha256').update(tokenOf(id)).digest('hex')), ids, points],
       );
       await tx.query(
         `UPDATE devices SET last_seen_at = now() - random() * interval '30 seconds', agent_lock_state = NULL WHERE id = ANY($1::bigint[])`,
@@ -358,6 +369,7 @@ try {
   await settleAfterSeed(db);
   const agentsSeconds = (performance.now() - agentsStart) / 1000;
   const tokens = new Map(agentIds.map((id) => [id, tokenOf(id)]));
+  const agentOf = (id: number) => agents.get(id)!;
 
   // 2. Two replicas of the built server on the schema.
   const sep = url.includes('?') ? '&' : '?';
@@ -387,15 +399,21 @@ try {
   // servers answer (closed loop), then at the target rate (open loop, latency from each check-in's
   // due instant): server/simulator/load.ts says why both.
   let next = 0;
-  const nextToken = () => tokens.get(agentIds[next++ % agentIds.length]!)!;
+  let signed: PreparedCheckin[] = [];
+  let signingSeconds = 0;
+  /** Every agent's check-in signed now, in the shuffled order (good for the warmup and the run after it). */
+  const signAll = async () => {
+    const started = performance.now();
+    signed = await signCheckins(agentIds.map(agentOf), (k) => ({ batteryLevel: 20 + (k % 80) }));
+    signingSeconds = (performance.now() - started) / 1000;
+  };
   const checkins = (urls: string[], seconds: number, ratePerSecond?: number) =>
     runCheckinLoad({
       urls,
       connections: CONNECTIONS,
       durationSeconds: seconds,
-      nextToken,
+      nextCheckin: () => signed[next++ % signed.length]!,
       ratePerSecond,
-      report: () => ({ batteryLevel: 20 + (next % 80) }),
     });
   type Run = { label: string; urls: string[]; rate?: number };
   const runs: Run[] = [
@@ -435,6 +453,7 @@ try {
       // would start inside the measured run (whose writes and final sync stall the reads behind them).
       await db.exec('CHECKPOINT').catch((err: unknown) => console.warn(`(CHECKPOINT no disponible: ${String(err)})`));
       const resetMs = performance.now() - resetStart;
+      await signAll();
       await checkins(urls, WARMUP, rate);
       const presenceBefore = await presence();
       const cpuBefore = cpuSnapshot(servers.map((x) => x.proc.pid!));
@@ -458,6 +477,7 @@ try {
           `p50 ${r.latencyMs.p50} ms, p97.5 ${r.latencyMs.p97_5} ms, **p99 ${r.latencyMs.p99} ms**, max ${r.latencyMs.max} ms; ` +
           `${r.non2xx} non-2xx, ${r.errors} errors, ${r.timeouts} timeouts |`,
         `| CPU during that run | ${cpu} |`,
+        `| the load generator signing the ${n0(signed.length)} agents' check-ins before it (not in the run) | ${signingSeconds.toFixed(1)} s |`,
       );
     }
   }
@@ -498,12 +518,15 @@ try {
     return Number(/^agent_long_polls_open (\d+)/m.exec(text)?.[1] ?? 0);
   };
   /** The agent's long poll: asks again after an empty answer, resolves when a command arrives. */
-  const longPoll = async (base: string, token: string, deadline: number) => {
+  const longPoll = async (base: string, deviceId: number, deadline: number) => {
+    const { token, keys } = agentOf(deviceId);
     for (;;) {
+      const sent = JSON.stringify({ wait: 25 });
+      const signature = await signRequest(keys.privateKey, { method: 'POST', path: '/agent/v1/checkin', body: sent });
       const res = await fetch(`${base}/agent/v1/checkin`, {
         method: 'POST',
-        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-        body: JSON.stringify({ wait: 25 }),
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', ...signature },
+        body: sent,
       });
       const body = (await res.json()) as CheckinResponse;
       const at = performance.now();
@@ -514,7 +537,7 @@ try {
   };
   const delivery = async (label: string, pollOn: Replica, createOn: Replica, devices: number[]) => {
     const deadline = Date.now() + 120_000;
-    const polls = devices.map((id) => longPoll(pollOn.url, tokens.get(id)!, deadline));
+    const polls = devices.map((id) => longPoll(pollOn.url, id, deadline));
     // Awaited below; a failure elsewhere first must not leave them unhandled.
     for (const p of polls) p.catch(() => undefined);
     while ((await openPolls(pollOn.url)) < devices.length) await sleep(50);

@@ -4,6 +4,14 @@ import fs from 'node:fs';
 import path from 'node:path';
 import * as esbuild from 'esbuild';
 import { BUILD_STAMP, DIST, build, clientOptions, publicOptions, serverOptions, writeManifest } from './build';
+import { applyDemoDefaults } from './demoEnv';
+
+/** The server's environment in development: the demo's settings (its in-process agents, local webhooks) where unset. */
+function devEnv(): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = { SHUTDOWN_DELAY_MS: '0', ...process.env };
+  applyDemoDefaults(env);
+  return env;
+}
 
 await build();
 
@@ -13,7 +21,7 @@ let restarting = false;
 function startServer() {
   child = spawn(process.execPath, ['--enable-source-maps', path.join(DIST, 'server.js')], {
     stdio: 'inherit',
-    env: { SHUTDOWN_DELAY_MS: '0', ...process.env },
+    env: devEnv(),
   });
 }
 

@@ -7,7 +7,8 @@
  *   npm run integration -- webhook [--listen 4000] [--events device.status_changed,…]
  *       Starts a receiver on 127.0.0.1:<listen>, subscribes it (all events by default), and
  *       prints every delivery whose Standard Webhooks signature verifies; Ctrl-C deletes the
- *       subscription. Loopback targets are allowed outside production only.
+ *       subscription. The portal must allow private targets (WEBHOOK_ALLOW_PRIVATE_TARGETS=true,
+ *       which `npm start` sets outside production; never in production).
  *
  * Both take --url (default http://localhost:3000).
  */

@@ -72,6 +72,43 @@ describe('loadConfig', () => {
     expect(vars({ BOOTSTRAP_ADMIN_EMAIL: 'no-es-correo' })).toEqual(['BOOTSTRAP_ADMIN_EMAIL']);
     expect(vars({ IDENTITY_ACCESS_TOKEN_TTL_SECONDS: '10' })).toEqual(['IDENTITY_ACCESS_TOKEN_TTL_SECONDS']);
   });
+
+  test('webhooks call private targets only when WEBHOOK_ALLOW_PRIVATE_TARGETS=true, never in production', () => {
+    const allow = (env: Record<string, string>) => loadConfig(env, '1').webhooks.allowPrivateTargets;
+    expect(allow({})).toBe(false);
+    expect(allow({ NODE_ENV: 'development' })).toBe(false);
+    expect(allow({ NODE_ENV: 'test' })).toBe(false);
+    expect(allow({ NODE_ENV: 'development', WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true' })).toBe(true);
+    expect(allow({ NODE_ENV: 'test', WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true' })).toBe(true);
+    expect(allow({ NODE_ENV: 'development', WEBHOOK_ALLOW_PRIVATE_TARGETS: 'false' })).toBe(false);
+    const prod = { NODE_ENV: 'production', IDENTITY_MODE: 'embedded' };
+    expect(allow(prod)).toBe(false);
+    expect(allow({ ...prod, WEBHOOK_ALLOW_PRIVATE_TARGETS: 'false' })).toBe(false);
+    const err = (() => {
+      try {
+        loadConfig({ ...prod, WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true' }, '1');
+      } catch (e) {
+        return e as ConfigError;
+      }
+    })();
+    expect(err).toBeInstanceOf(ConfigError);
+    expect(err?.variables).toEqual(['WEBHOOK_ALLOW_PRIVATE_TARGETS']);
+    expect(err?.message).toMatch(/WEBHOOK_ALLOW_PRIVATE_TARGETS: no se admite en producción/);
+    expect(() => loadConfig({ WEBHOOK_ALLOW_PRIVATE_TARGETS: 'yes' }, '1')).toThrow(/WEBHOOK_ALLOW_PRIVATE_TARGETS/);
+  });
+
+  test('enrollments from loopback are limited like any other unless AGENT_ENROLL_EXEMPT_LOOPBACK=true', () => {
+    expect(loadConfig({}, '1').agent.enrollExemptLoopback).toBe(false);
+    expect(loadConfig({ AGENT_ENROLL_EXEMPT_LOOPBACK: 'false' }, '1').agent.enrollExemptLoopback).toBe(false);
+    expect(loadConfig({ AGENT_ENROLL_EXEMPT_LOOPBACK: 'true' }, '1').agent.enrollExemptLoopback).toBe(true);
+    let err: ConfigError | undefined;
+    try {
+      loadConfig({ AGENT_ENROLL_EXEMPT_LOOPBACK: '1' }, '1');
+    } catch (e) {
+      err = e as ConfigError;
+    }
+    expect(err?.variables).toEqual(['AGENT_ENROLL_EXEMPT_LOOPBACK']);
+  });
 });
 
 describe('secrets never reach the console', () => {

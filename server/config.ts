@@ -58,6 +58,8 @@ export const envSchema = z
     DEMO_AGENTS: intFrom(50).pipe(z.number().max(2000, 'debe ser como máximo 2000')),
     AGENT_RATE_LIMIT_PER_MINUTE: intFrom(120, 1),
     AGENT_ENROLL_RATE_LIMIT_PER_MINUTE: intFrom(30, 1),
+    /** Whether enrollments from loopback (this host: the demo's simulated fleet, a local simulator) skip the per-IP limit. */
+    AGENT_ENROLL_EXEMPT_LOOPBACK: z.enum(['true', 'false']).default('false'),
     /** How long a check-in's report (last seen, versions, battery) waits to be written with others' (server/agent/presenceWriter.ts). */
     AGENT_PRESENCE_FLUSH_MS: intFrom(1000, 10).pipe(z.number().max(10_000, 'debe ser como máximo 10000')),
     /** Where agents reach the service (the QR code's server URL); the portal's own origin when absent. */
@@ -68,7 +70,10 @@ export const envSchema = z
     WEBHOOK_MAX_RESPONSE_BYTES: intFrom(65_536, 1024),
     /** Deliveries sent at once by one replica. */
     WEBHOOK_CONCURRENCY: intFrom(32, 1).pipe(z.number().max(64, 'debe ser como máximo 64')),
-    /** Whether webhooks may target loopback, link-local or private addresses (never in production). */
+    /**
+     * Whether webhooks may target loopback, link-local, private or other special-purpose addresses:
+     * only when set to true (the embedded demo does), never in production.
+     */
     WEBHOOK_ALLOW_PRIVATE_TARGETS: z.enum(['true', 'false']).optional(),
   })
   .superRefine((env, ctx) => {
@@ -196,7 +201,14 @@ export interface Config {
   demoDevices: number;
   /** Simulated agents of the embedded demo (0: none). */
   demoAgents: number;
-  agent: { perDevicePerMinute: number; enrollPerIpPerMinute: number; serverUrl?: string; presenceFlushMs: number };
+  agent: {
+    perDevicePerMinute: number;
+    enrollPerIpPerMinute: number;
+    /** Enrollments from loopback skip the per-IP limit (the embedded demo's simulated fleet). */
+    enrollExemptLoopback: boolean;
+    serverUrl?: string;
+    presenceFlushMs: number;
+  };
   /** Requests per minute and API key to the integration API (counted per replica). */
   integrationRateLimitPerMinute: number;
   webhooks: {
@@ -206,7 +218,7 @@ export interface Config {
     maxResponseBytes: number;
     /** Deliveries one replica sends at once. */
     concurrency: number;
-    /** Loopback, link-local and private targets allowed (development and tests; never production). */
+    /** Loopback, link-local, private and other special-purpose targets allowed (only when asked for outside production). */
     allowPrivateTargets: boolean;
   };
   bootstrap: { adminEmail?: string; adminPassword?: string; demoPassword?: string; seedDemo: boolean };
@@ -262,6 +274,7 @@ export function loadConfig(source: NodeJS.ProcessEnv, portalVersion: string): Co
     agent: {
       perDevicePerMinute: env.AGENT_RATE_LIMIT_PER_MINUTE,
       enrollPerIpPerMinute: env.AGENT_ENROLL_RATE_LIMIT_PER_MINUTE,
+      enrollExemptLoopback: env.AGENT_ENROLL_EXEMPT_LOOPBACK === 'true',
       serverUrl: env.AGENT_SERVER_URL?.replace(/\/+$/, ''),
       presenceFlushMs: env.AGENT_PRESENCE_FLUSH_MS,
     },
@@ -270,7 +283,7 @@ export function loadConfig(source: NodeJS.ProcessEnv, portalVersion: string): Co
       timeoutMs: env.WEBHOOK_TIMEOUT_MS,
       maxResponseBytes: env.WEBHOOK_MAX_RESPONSE_BYTES,
       concurrency: env.WEBHOOK_CONCURRENCY,
-      allowPrivateTargets: env.NODE_ENV !== 'production' && (env.WEBHOOK_ALLOW_PRIVATE_TARGETS ?? 'true') === 'true',
+      allowPrivateTargets: env.NODE_ENV !== 'production' && env.WEBHOOK_ALLOW_PRIVATE_TARGETS === 'true',
     },
     tokens: { accessTtlSeconds: env.IDENTITY_ACCESS_TOKEN_TTL_SECONDS, refreshTtlSeconds: env.IDENTITY_REFRESH_TOKEN_TTL_SECONDS },
     bootstrap: {

@@ -169,6 +169,7 @@ export const AUTHZ_MESSAGES = {
   adminSuperior: (verb: 'modificar' | 'deshabilitar' | 'habilitar' | 'eliminar', what: string) =>
     `No puedes ${verb} a un administrador con permisos que tu perfil no tiene: ${what}`,
   roleSuperior: (verb: 'modificar' | 'eliminar', what: string) => `No puedes ${verb} un rol con permisos que tu perfil no tiene: ${what}`,
+  apiKeySuperior: (verb: 'revocar', what: string) => `No puedes ${verb} una clave de API con permisos que tu perfil no tiene: ${what}`,
   lastHolder: (what: string) => `Ningún otro administrador habilitado conserva estos permisos, que no se pueden quitar: ${what}`,
   deviceIdentity: (field: DeviceFieldKey) => `El campo ${FIELD_LABELS.devices[field]} no se puede cambiar en un dispositivo enrolado`,
   deviceAssignment: 'Tu perfil no permite cambiar el cliente, la referencia de crédito ni el grupo de un dispositivo enrolado',
@@ -189,15 +190,28 @@ export const AGENT_MESSAGES = {
     eventType: (label: string) => `El campo ${label} debe ser uno de: offline_code, offline_lock, tamper_lock, sim_removed, temporary_expired`,
     validHours: (label: string, max: number) => `El campo ${label} debe ser un número entero de horas entre 1 y ${max}`,
     scope: `Indique el campo ${FIELD_LABELS.enrollmentTokens.groupId} o el campo ${FIELD_LABELS.enrollmentTokens.deviceId}, no ambos`,
+    publicKey: (label: string) => `El campo ${label} debe ser la clave pública EC P-256 del dispositivo en formato JWK (kty, crv, x, y)`,
+    publicKeyPrivate: (label: string) => `El campo ${label} no debe incluir la clave privada (d)`,
+    instant: (label: string) => `El campo ${label} debe ser una fecha y hora ISO 8601 con zona horaria`,
   },
   auth: {
     missingToken: 'Falta el token del dispositivo (Authorization: Bearer …)',
     invalidToken: 'El token del dispositivo no es válido o fue revocado',
+    signatureMissing: 'Falta la firma de la solicitud (X-Agent-Timestamp, X-Agent-Nonce y X-Agent-Signature)',
+    signatureMalformed: 'La firma de la solicitud no tiene el formato esperado',
+    signatureStale: (minutes: number) =>
+      `La hora de la firma difiere más de ${minutes} minutos de la del servidor: revise la fecha y hora del dispositivo`,
+    signatureInvalid: 'La firma de la solicitud no corresponde a la clave del dispositivo',
+    noKey: 'El dispositivo se enroló sin clave pública: debe enrolarse de nuevo con la autorización de reenrolamiento del portal',
     otherDevice: 'El comando no pertenece a este dispositivo',
     rateLimited: 'Demasiadas solicitudes de este dispositivo; espere antes de reintentar',
   },
   enroll: {
-    invalidToken: 'El token de enrolamiento no es válido, venció o fue revocado',
+    invalidToken: 'El token de enrolamiento no existe: revise el código o escanee el QR de nuevo',
+    tokenExpired: 'El token de enrolamiento venció: genere un código nuevo en el portal',
+    tokenRevoked: 'El token de enrolamiento fue revocado: use el código más reciente del portal',
+    tokenUsed: 'La autorización de enrolamiento de este dispositivo ya se usó: solicite una nueva en el portal',
+    codesVoided: 'Anulado: el dispositivo se enroló de nuevo y recibió otra clave para los códigos offline',
     tokenRequired: 'El enrolamiento requiere el código QR (require_QR_validation)',
     simRequired: 'El enrolamiento requiere una SIM en el dispositivo (require_sim_for_enroll)',
     notRegistered: 'El dispositivo no está registrado y su grupo no admite enrolar dispositivos sin registro',
@@ -205,7 +219,8 @@ export const AGENT_MESSAGES = {
     otherGroup: 'El dispositivo está registrado en otro grupo',
     typeMismatch: 'El tipo de dispositivo no coincide con el registrado',
     released: 'El dispositivo fue liberado: ya no se puede enrolar',
-    alreadyEnrolled: 'El dispositivo ya está enrolado; para enrolarlo de nuevo, libérelo o elimínelo primero',
+    alreadyEnrolled:
+      'El dispositivo ya está enrolado: solo se enrola de nuevo con la autorización de reenrolamiento que un administrador emite en el portal para este dispositivo',
   },
   commands: {
     notFound: 'Comando no encontrado',
@@ -213,11 +228,15 @@ export const AGENT_MESSAGES = {
   },
   events: {
     codeRejected: 'El código offline no es válido, venció o ya se usó',
+    codeExpired: 'El código offline se usó en el dispositivo después de su vencimiento',
+    reportTooLate: (days: number) => `El uso del código offline se reportó más de ${days} días después: ya no se acepta`,
+    redeemedInFuture: 'La fecha de uso del código offline es posterior a la hora del servidor: revise la fecha y hora del dispositivo',
   },
   tokens: {
     notFound: 'Token de enrolamiento no encontrado',
     groupNotFound: `El campo ${FIELD_LABELS.enrollmentTokens.groupId} no corresponde a un grupo existente`,
     deviceNotFound: `El campo ${FIELD_LABELS.enrollmentTokens.deviceId} no corresponde a un dispositivo pre-enrolado`,
+    reenrollNotEnrolled: 'El dispositivo aún no está enrolado: genere su código QR de enrolamiento desde la página de dispositivos pre-enrolados',
     noPackage: (version: string) =>
       `La versión actual de la app de bloqueo (${version}) no tiene URL de descarga ni checksum: el QR solo lleva el servidor y el token, para un agente ya instalado`,
     noVersion:

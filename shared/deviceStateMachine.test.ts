@@ -5,6 +5,7 @@ import {
   agentLocked,
   cancelled,
   checkin,
+  awaitsEnrollment,
   enroll,
   enrollmentRefused,
   hold,
@@ -66,48 +67,78 @@ const refusal = (t: Transition): RefusalCode | undefined => (t.ok ? undefined : 
 type Step = (f: MachineFacts) => Transition;
 
 describe('enroll', () => {
+  test.each<[string, MachineFacts]>([
+    ['pre-enrolled starts enrolling', facts({ lifecycle: 'pre_enrolled' })],
+    ['a refused enrollment tries again', facts({ lifecycle: 'enrolling', failureReason: 'IMEI fuera de rango' })],
+  ])('%s, with or without an authorisation', (_name, before) => {
+    for (const authorised of [false, true]) {
+      const after = accepted(enroll(before, { authorised }));
+      expect(after).toEqual({ ...before, lifecycle: 'enrolling', failureReason: null });
+      expect(status(after)).toBe(S.enrolando);
+    }
+  });
+
   test.each<[string, MachineFacts, Lifecycle, number]>([
-    ['pre-enrolled starts enrolling', facts({ lifecycle: 'pre_enrolled' }), 'enrolling', S.enrolando],
-    ['a refused enrollment tries again', facts({ lifecycle: 'enrolling', failureReason: 'IMEI fuera de rango' }), 'enrolling', S.enrolando],
+    ['enrolling (token issued, no check-in yet)', facts({ lifecycle: 'enrolling' }), 'enrolling', S.enrolando],
     ['enrolled again (reset)', facts({ lifecycle: 'enrolled' }), 'enrolled', S.enrolado],
     ['configured again', facts({ lifecycle: 'configured' }), 'configured', S.configurado],
     ['operating and locked keeps its lock', lockedFacts(), 'operating', S.bloqueado],
     ['reconfigured and locked', lockedFacts({ lifecycle: 'reconfigured' }), 'reconfigured', S.configurado_bloqueado],
     ['suspended stays on hold', facts({ lifecycle: 'suspended', heldLifecycle: 'operating' }), 'suspended', S.SUSPENDED],
-  ])('%s', (_name, before, lifecycle, code) => {
-    const after = accepted(enroll(before));
+  ])('%s: refused without an authorisation (ALREADY_ENROLLED), kept as it is with one', (_name, before, lifecycle, code) => {
+    expect(refusal(enroll(before, { authorised: false }))).toBe('ALREADY_ENROLLED');
+    const after = accepted(enroll(before, { authorised: true }));
     expect(after).toEqual({ ...before, lifecycle, failureReason: null });
     expect(status(after)).toBe(code);
-    expect(revokes(enroll(before))).toBe(false);
+    expect(revokes(enroll(before, { authorised: true }))).toBe(false);
   });
 
-  test('an enrolled device that enrolls again loses a previous failure and keeps its pending command', () => {
+  test('an authorised re-enrollment loses a previous failure and keeps its lock and pending command', () => {
     const before = lockedFacts({ failureReason: 'rechazado', ...pendingOf(cmd(7, A.UNLOCK)) });
     expect(status(before)).toBe(S.desbloqueando);
-    const after = accepted(enroll(before));
+    const after = accepted(enroll(before, { authorised: true }));
     expect(after).toEqual({ ...before, failureReason: null });
   });
 
-  test('a released device is refused (RELEASED)', () => {
-    expect(refusal(enroll(facts({ lifecycle: 'released' })))).toBe('RELEASED');
+  test('a released device is refused (RELEASED), authorised or not', () => {
+    expect(refusal(enroll(facts({ lifecycle: 'released' }), { authorised: false }))).toBe('RELEASED');
+    expect(refusal(enroll(facts({ lifecycle: 'released' }), { authorised: true }))).toBe('RELEASED');
+  });
+});
+
+describe('awaitsEnrollment', () => {
+  test('only a registered device and one whose enrollment was refused before it completed', () => {
+    expect(awaitsEnrollment(facts({ lifecycle: 'pre_enrolled' }))).toBe(true);
+    expect(awaitsEnrollment(facts({ lifecycle: 'enrolling', failureReason: 'Modelo no permitido' }))).toBe(true);
+    for (const lifecycle of ['enrolling', 'enrolled', 'configured', 'operating', 'reconfigured', 'suspended', 'released'] as const) {
+      expect(awaitsEnrollment(facts({ lifecycle }))).toBe(false);
+    }
+    expect(awaitsEnrollment(lockedFacts({ failureReason: 'rechazado' }))).toBe(false);
   });
 });
 
 describe('enrollmentRefused', () => {
-  test.each<Lifecycle>(['pre_enrolled', 'enrolling'])('%s → fallido (21) with the reason', (lifecycle) => {
-    const after = accepted(enrollmentRefused(facts({ lifecycle }), 'Modelo no permitido'));
+  test.each<[string, MachineFacts]>([
+    ['pre-enrolled', facts({ lifecycle: 'pre_enrolled' })],
+    ['refused before', facts({ lifecycle: 'enrolling', failureReason: 'Otra razón' })],
+  ])('%s → fallido (21) with the reason', (_name, before) => {
+    const after = accepted(enrollmentRefused(before, 'Modelo no permitido'));
     expect(after).toEqual(facts({ lifecycle: 'enrolling', failureReason: 'Modelo no permitido' }));
     expect(status(after)).toBe(S.fallido);
   });
 
-  test.each<Lifecycle>(['enrolled', 'configured', 'operating', 'reconfigured', 'suspended', 'released'])(
-    '%s is refused (NOT_ENROLLED)',
+  test.each<Lifecycle>(['enrolling', 'enrolled', 'configured', 'operating', 'reconfigured', 'suspended'])(
+    '%s is left as it is (ALREADY_ENROLLED: no griefing)',
     (lifecycle) => {
       expect(refusal(enrollmentRefused(facts({ lifecycle, heldLifecycle: lifecycle === 'suspended' ? 'enrolled' : null }), 'x'))).toBe(
-        'NOT_ENROLLED',
+        'ALREADY_ENROLLED',
       );
     },
   );
+
+  test('a released device is refused (RELEASED)', () => {
+    expect(refusal(enrollmentRefused(facts({ lifecycle: 'released' }), 'x'))).toBe('RELEASED');
+  });
 });
 
 describe('checkin', () => {
@@ -569,7 +600,12 @@ describe('journeys through the §4 statuses', () => {
   test('PRE_ENROLLED (25) → enroll → enrolando (2) → check-in → enrolado (1) → RESTRICTIONS → configurando (16) → configurado (15)', () => {
     const r = cmd(1, A.RESTRICTIONS);
     expect(
-      walk(facts({ lifecycle: 'pre_enrolled' }), [enroll, (f) => checkin(f, report()), (f) => requested(f, r), (f) => acknowledged(f, r)]),
+      walk(facts({ lifecycle: 'pre_enrolled' }), [
+        (f) => enroll(f, { authorised: false }),
+        (f) => checkin(f, report()),
+        (f) => requested(f, r),
+        (f) => acknowledged(f, r),
+      ]),
     ).toEqual([S.PRE_ENROLLED, S.enrolando, S.enrolado, S.configurando, S.configurado]);
   });
 
@@ -600,7 +636,11 @@ describe('journeys through the §4 statuses', () => {
 
   test('a refused enrollment → fallido (21) → enroll again → enrolando (2) → enrolado (1)', () => {
     expect(
-      walk(facts({ lifecycle: 'pre_enrolled' }), [(f) => enrollmentRefused(f, 'Modelo no permitido'), enroll, (f) => checkin(f, report())]),
+      walk(facts({ lifecycle: 'pre_enrolled' }), [
+        (f) => enrollmentRefused(f, 'Modelo no permitido'),
+        (f) => enroll(f, { authorised: false }),
+        (f) => checkin(f, report()),
+      ]),
     ).toEqual([S.PRE_ENROLLED, S.fallido, S.enrolando, S.enrolado]);
   });
 
@@ -609,7 +649,7 @@ describe('journeys through the §4 statuses', () => {
     const released = accepted(acknowledged(accepted(requested(facts(), release)), release));
     expect(status(released)).toBe(S.liberado);
     expect(refusal(checkin(released, report()))).toBe('RELEASED');
-    expect(refusal(enroll(released))).toBe('RELEASED');
+    expect(refusal(enroll(released, { authorised: true }))).toBe('RELEASED');
     expect(refusal(acknowledged(released, cmd(2, A.LOCK)))).toBe('RELEASED');
     expect(refusal(offlineRedeemed(released, A.UNLOCK_OFFLINE, null))).toBe('RELEASED');
     expect(refusal(agentLocked(released, 'PorNoConexion'))).toBe('RELEASED');
@@ -639,7 +679,8 @@ describe('every lifecycle × lock state', () => {
 
   const commands = DEVICE_ACTIONS.flatMap((a) => [cmd(99, a.code), cmd(98, a.code, { until: LATER.toISOString(), lockType: 'PorNoConexion' })]);
   const events: [string, Step][] = [
-    ['enroll', enroll],
+    ['enroll', (f) => enroll(f, { authorised: false })],
+    ['enroll (authorised)', (f) => enroll(f, { authorised: true })],
     ['enrollmentRefused', (f) => enrollmentRefused(f, 'x')],
     ...[false, true].flatMap((simChanged) =>
       [false, true].map((lockOnSimChange): [string, Step] => [
@@ -661,7 +702,15 @@ describe('every lifecycle × lock state', () => {
   ];
   const reachable = (f: MachineFacts): boolean => !['pre_enrolled', 'released'].includes(f.lifecycle) || f.lockState === 'active';
 
-  const REFUSALS: readonly RefusalCode[] = ['RELEASED', 'NOT_ENROLLED', 'NOT_TEMPORARY', 'ALREADY_SUSPENDED', 'NOT_SUSPENDED', 'NOT_AN_OFFLINE_CODE'];
+  const REFUSALS: readonly RefusalCode[] = [
+    'RELEASED',
+    'NOT_ENROLLED',
+    'ALREADY_ENROLLED',
+    'NOT_TEMPORARY',
+    'ALREADY_SUSPENDED',
+    'NOT_SUSPENDED',
+    'NOT_AN_OFFLINE_CODE',
+  ];
 
   test('each transition refuses with a code or returns valid, consistent facts (never throws)', () => {
     expect(starts.length).toBe(LIFECYCLES.length * LOCK_STATES.length * 2 + (4 - 1) * LOCK_STATES.length * 2);

@@ -34,7 +34,8 @@ export interface MachineCommand {
   payload: Record<string, unknown>;
 }
 
-export type RefusalCode = 'RELEASED' | 'NOT_ENROLLED' | 'NOT_TEMPORARY' | 'ALREADY_SUSPENDED' | 'NOT_SUSPENDED' | 'NOT_AN_OFFLINE_CODE';
+export type RefusalCode =
+  'RELEASED' | 'NOT_ENROLLED' | 'ALREADY_ENROLLED' | 'NOT_TEMPORARY' | 'ALREADY_SUSPENDED' | 'NOT_SUSPENDED' | 'NOT_AN_OFFLINE_CODE';
 
 export type Transition = { ok: true; facts: MachineFacts; revokeToken: boolean } | { ok: false; code: RefusalCode };
 
@@ -68,19 +69,34 @@ const asLockType = (v: unknown): LockType => (v === 'PorNoConexion' || v === 'Po
 // Enrollment ----------------------------------------------------------------------------
 
 /**
- * The agent enrolled with valid credentials. A registered device starts enrolling (enrolado at
- * its first check-in); an enrolled device that enrolls again (reset, agent reinstalled) keeps its
- * facts, lock included, and gets a new token. A released device never enrolls again.
+ * Whether a device may be enrolled by a group's (or the no-group) token: it was registered and
+ * never enrolled, or its enrollment was refused before it completed (Fallido while enrolling).
+ * Any other device re-enrolls only with a token an administrator issued for it.
  */
-export function enroll(f: MachineFacts): Transition {
+export const awaitsEnrollment = (f: Pick<MachineFacts, 'lifecycle' | 'failureReason'>): boolean =>
+  f.lifecycle === 'pre_enrolled' || (f.lifecycle === 'enrolling' && f.failureReason !== null);
+
+/**
+ * The agent enrolled with valid credentials. A device awaiting enrollment starts enrolling
+ * (enrolado at its first check-in). Any other device re-enrolls only when `authorised` (a token
+ * issued for that one device): it keeps its facts, lock and pending command included, and gets
+ * new credentials; without it the enrollment is refused. A released device never enrolls again.
+ */
+export function enroll(f: MachineFacts, { authorised }: { authorised: boolean }): Transition {
   if (f.lifecycle === 'released') return refuse('RELEASED');
-  if (NOT_YET.includes(f.lifecycle)) return ok({ ...f, lifecycle: 'enrolling', failureReason: null });
+  if (awaitsEnrollment(f)) return ok({ ...f, lifecycle: 'enrolling', failureReason: null });
+  if (!authorised) return refuse('ALREADY_ENROLLED');
   return ok({ ...f, failureReason: null });
 }
 
-/** A registered device presented valid credentials but broke an enrollment restriction: fallido with the reason. */
+/**
+ * Valid credentials, but an enrollment restriction was broken: a device awaiting enrollment
+ * becomes fallido with the reason; any other device is left as it is (a refused attempt never
+ * changes an enrolled device).
+ */
 export function enrollmentRefused(f: MachineFacts, reason: string): Transition {
-  if (!NOT_YET.includes(f.lifecycle)) return refuse('NOT_ENROLLED');
+  if (f.lifecycle === 'released') return refuse('RELEASED');
+  if (!awaitsEnrollment(f)) return refuse('ALREADY_ENROLLED');
   return ok({ ...f, lifecycle: 'enrolling', failureReason: reason });
 }
 

@@ -54,6 +54,8 @@ export interface CheckinKey {
 export interface CheckinRow extends AgentDeviceRow {
   settings_version: number;
   has_commands: boolean;
+  /** The point of the public key the token's agent signs with (null: a token from before signatures). */
+  public_key: Buffer | null;
 }
 
 const COLUMNS = `d.id, d.imei, d.imei2, d.serial, d.brand, d.model, d.device_type, d.group_id, d.lifecycle, d.lock_state, d.lock_type,
@@ -70,7 +72,7 @@ export const CHECKIN_READ_BATCH: number = CHECKIN_READ_SIZES[CHECKIN_READ_SIZES.
 
 /** The check-in read of `size` keys: ($1 hash, $2 instant), ($3, $4) … numbered k = 1 … size. */
 const checkinRead = (size: number) =>
-  `SELECT k.k, ${COLUMNS}, ${SETTINGS_VERSION} AS settings_version,
+  `SELECT k.k, ${COLUMNS}, t.public_key, ${SETTINGS_VERSION} AS settings_version,
           EXISTS (SELECT 1 FROM device_commands c WHERE c.device_id = d.id AND c.status = 'pending' AND c.deliver_after <= k.now) AS has_commands
      FROM (VALUES ${Array.from({ length: size }, (_, i) => `($${2 * i + 1}::bytea, $${2 * i + 2}::timestamptz, ${i + 1})`).join(', ')}) AS k(hash, now, k)
      JOIN agent_tokens t ON t.token_hash = k.hash
@@ -112,6 +114,8 @@ export interface EnrollmentTokenRow {
   device_id: number | null;
   expires_at: Date;
   revoked_at: Date | null;
+  /** A device's token that its one enrollment used (revoked then). */
+  used_at: Date | null;
 }
 
 /** What a check-in or an event reports of the device, written with its facts. */
@@ -154,15 +158,16 @@ export class AgentRepository {
     return rows;
   }
 
-  /** The device id behind a live token (acknowledgements, events, settings). */
-  async deviceIdByToken(hash: Buffer): Promise<number | undefined> {
-    const res = await this.db.query<{ device_id: number }>(
-      `SELECT t.device_id FROM agent_tokens t JOIN devices d ON d.id = t.device_id
+  /** The device behind a live token and the public key its agent signs with (acknowledgements, events). */
+  async tokenOwner(hash: Buffer): Promise<{ deviceId: number; publicKey: Buffer | null } | undefined> {
+    const res = await this.db.query<{ device_id: number; public_key: Buffer | null }>(
+      `SELECT t.device_id, t.public_key FROM agent_tokens t JOIN devices d ON d.id = t.device_id
         WHERE t.token_hash = $1 AND t.revoked_at IS NULL AND d.deleted_at IS NULL`,
       [hash],
-      { name: 'agent_device_by_token' },
+      { name: 'agent_token_owner' },
     );
-    return res.rows[0] ? Number(res.rows[0].device_id) : undefined;
+    const row = res.rows[0];
+    return row && { deviceId: Number(row.device_id), publicKey: row.public_key };
   }
 
   /** The device row locked until the end of the transaction (live devices only). */
@@ -324,10 +329,32 @@ export class AgentRepository {
 
   // Tokens ------------------------------------------------------------------------------
 
-  /** A new device token; every earlier one of the device stops working. */
-  async replaceAgentToken(deviceId: number, hash: Buffer, now: Date): Promise<void> {
+  /** A new device token and the key its agent signs with; every earlier token of the device stops working. */
+  async replaceAgentToken(deviceId: number, hash: Buffer, publicKey: Buffer, now: Date): Promise<void> {
     await this.revokeAgentTokens([deviceId], now);
-    await this.db.query('INSERT INTO agent_tokens (token_hash, device_id, created_at) VALUES ($1, $2, $3)', [hash, deviceId, now]);
+    await this.db.query('INSERT INTO agent_tokens (token_hash, device_id, public_key, created_at) VALUES ($1, $2, $3, $4)', [
+      hash,
+      deviceId,
+      publicKey,
+      now,
+    ]);
+  }
+
+  /**
+   * A new offline secret: the offline codes issued with the previous one and not redeemed can no
+   * longer be redeemed (they are cancelled with `reason`). Returns the device's offline counter,
+   * after which the new secret's codes start.
+   */
+  async rotateSecret(deviceId: number, secret: Buffer, reason: string, now: Date): Promise<number> {
+    await this.db.query(
+      `UPDATE device_commands SET status = 'cancelled', result = $2, acknowledged_at = $3 WHERE device_id = $1 AND status = 'issued'`,
+      [deviceId, reason, now],
+    );
+    const res = await this.db.query<{ offline_counter: number }>('UPDATE devices SET secret = $2 WHERE id = $1 RETURNING offline_counter', [
+      deviceId,
+      secret,
+    ]);
+    return Number(res.rows[0]!.offline_counter);
   }
 
   async revokeAgentTokens(deviceIds: readonly number[], now: Date): Promise<void> {
@@ -337,7 +364,7 @@ export class AgentRepository {
   /** The enrollment token with this hash, locked (its use is counted). */
   async lockEnrollmentToken(hash: Buffer): Promise<EnrollmentTokenRow | undefined> {
     const res = await this.db.query<EnrollmentTokenRow>(
-      'SELECT id, group_id, device_id, expires_at, revoked_at FROM enrollment_tokens WHERE token_hash = $1 FOR UPDATE',
+      'SELECT id, group_id, device_id, expires_at, revoked_at, used_at FROM enrollment_tokens WHERE token_hash = $1 FOR UPDATE',
       [hash],
     );
     const row = res.rows[0];
@@ -346,6 +373,18 @@ export class AgentRepository {
 
   async countEnrollmentUse(id: number, now: Date): Promise<void> {
     await this.db.query('UPDATE enrollment_tokens SET uses = uses + 1, last_used_at = $2 WHERE id = $1', [id, now]);
+  }
+
+  /**
+   * After a device enrolled: its own tokens are spent (the one it used is marked used; any other
+   * live one is revoked), so enrolling it again takes a new authorisation.
+   */
+  async spendDeviceTokens(deviceId: number, usedTokenId: number | null, now: Date): Promise<void> {
+    await this.db.query(
+      `UPDATE enrollment_tokens SET revoked_at = $3, used_at = CASE WHEN id = $2 THEN $3 ELSE used_at END
+        WHERE device_id = $1 AND revoked_at IS NULL`,
+      [deviceId, usedTokenId, now],
+    );
   }
 
   // Commands ----------------------------------------------------------------------------

@@ -14,23 +14,29 @@ import { requestLog } from '../middleware/requestLog';
 import { route } from '../middleware/validate';
 import type { Logger } from '../logger';
 import type { AgentMetrics } from './agentMetrics';
-import type { AgentRequest, AgentService } from './agentService';
+import type { AgentCredentials, AgentRequest, AgentService } from './agentService';
 import { bearerOf } from './agentTokens';
+import { bodyDigest, proofOf, SIGNATURE_MAX_SKEW_SECONDS, type ProofRefusal } from './requestSignature';
 
 export interface AgentLimits {
   /** Requests per device token per minute (check-ins, acknowledgements, events, settings). */
   perDevicePerMinute: number;
   /** Enrollment attempts per client IP per minute. */
   enrollPerIpPerMinute: number;
+  /** Enrollments from loopback (the demo's simulated fleet, a local simulator) skip that limit. */
+  enrollExemptLoopback: boolean;
 }
 
 declare module 'express-serve-static-core' {
   interface Locals {
     /** The device token of an agent request (checked by the service against the database). */
     deviceToken?: string;
+    /** The token and the request's signature (checked by the service against the device's key). */
+    agentCredentials?: AgentCredentials;
   }
 }
 
+/** This host as `req.ip` names it (an IPv4 peer of a dual-stack socket is IPv4-mapped). */
 const LOOPBACK = new Set(['127.0.0.1', '::1', '::ffff:127.0.0.1']);
 
 const requestOf = (req: Request): AgentRequest => ({ ip: req.ip ?? null, requestId: req.id === undefined ? null : String(req.id) });
@@ -50,7 +56,22 @@ export function agentRouter(service: AgentService, metrics: AgentMetrics, limits
     res.setHeader('Cache-Control', 'no-store');
     next();
   });
-  router.use(express.json({ limit: '64kb' }));
+  // The digest of the raw body the parser read: what a request's signature covers.
+  const bodyDigests = new WeakMap<object, string>();
+  router.use(
+    express.json({
+      limit: '64kb',
+      verify: (req, _res, buf) => {
+        bodyDigests.set(req, bodyDigest(buf));
+      },
+    }),
+  );
+  const EMPTY_BODY = bodyDigest();
+  const proofMessages: Record<ProofRefusal, string> = {
+    AGENT_SIGNATURE_MISSING: A.auth.signatureMissing,
+    AGENT_SIGNATURE_MALFORMED: A.auth.signatureMalformed,
+    AGENT_SIGNATURE_STALE: A.auth.signatureStale(SIGNATURE_MAX_SKEW_SECONDS / 60),
+  };
 
   const tooMany = (message: string) => new AppError(429, 'RATE_LIMITED', message);
   const bearer: RequestHandler = (req, res, next) => {
@@ -59,7 +80,19 @@ export function agentRouter(service: AgentService, metrics: AgentMetrics, limits
       if (req.path === '/checkin') metrics.checkin('unauthorized');
       throw new AppError(401, 'DEVICE_TOKEN_MISSING', A.auth.missingToken);
     }
+    // The signature's form and freshness are checked here, before any read; the service checks it
+    // against the key the device enrolled with.
+    const proof = proofOf(
+      (name) => req.get(name),
+      { method: req.method, path: req.originalUrl, bodySha256: bodyDigests.get(req) ?? EMPTY_BODY },
+      service.now().getTime(),
+    );
+    if (!proof.ok) {
+      if (req.path === '/checkin') metrics.checkin('unauthorized');
+      throw new AppError(401, proof.code, proofMessages[proof.code]);
+    }
     res.locals.deviceToken = token;
+    res.locals.agentCredentials = { token, proof: proof.proof };
     next();
   };
   // Per device: keyed by the token (a wrong token is refused by the service anyway).
@@ -74,13 +107,17 @@ export function agentRouter(service: AgentService, metrics: AgentMetrics, limits
       next(tooMany(A.auth.rateLimited));
     },
   });
-  // Enrollments from this host itself (the demo's simulated fleet, a local simulator) are not limited.
+  // Per client IP: `req.ip`, the peer address or, with TRUST_PROXY hops, the client address those
+  // proxies forwarded (the default key; IPv6 grouped by /56). Enrollments from this host itself
+  // (the demo's simulated fleet, a local simulator) are exempt only when AGENT_ENROLL_EXEMPT_LOOPBACK says so.
   const perIp = rateLimit({
     windowMs: 60_000,
     limit: limits.enrollPerIpPerMinute,
-    skip: (req) => LOOPBACK.has(req.ip ?? ''),
+    skip: (req) => limits.enrollExemptLoopback && LOOPBACK.has(req.ip ?? ''),
     standardHeaders: 'draft-7',
     legacyHeaders: false,
+    // An X-Forwarded-For that TRUST_PROXY does not trust is ignored on purpose (any client may send
+    // one): it is not the misconfiguration this check reports.
     validate: { xForwardedForHeader: false },
     handler: (_req, _res, next) => next(tooMany(A.auth.rateLimited)),
   });
@@ -103,7 +140,7 @@ export function agentRouter(service: AgentService, metrics: AgentMetrics, limits
     });
     try {
       await route({ body: checkinBody }, async ({ body }) => {
-        const { answer } = await service.checkin(res.locals.deviceToken!, body, requestOf(req), hangUp.signal);
+        const { answer } = await service.checkin(res.locals.agentCredentials!, body, requestOf(req), hangUp.signal);
         if (!res.writableEnded && !hangUp.signal.aborted) res.json(answer);
       })(req, res, next);
     } catch (err) {
@@ -118,7 +155,7 @@ export function agentRouter(service: AgentService, metrics: AgentMetrics, limits
     bearer,
     perDevice,
     route({ params: commandIdParams }, async ({ params }, req, res) => {
-      res.json(await service.complete(res.locals.deviceToken!, params.id, { rejected: false }, requestOf(req)));
+      res.json(await service.complete(res.locals.agentCredentials!, params.id, { rejected: false }, requestOf(req)));
     }),
   );
   router.post(
@@ -126,7 +163,7 @@ export function agentRouter(service: AgentService, metrics: AgentMetrics, limits
     bearer,
     perDevice,
     route({ params: commandIdParams, body: rejectBody }, async ({ params, body }, req, res) => {
-      res.json(await service.complete(res.locals.deviceToken!, params.id, { rejected: true, reason: body.reason }, requestOf(req)));
+      res.json(await service.complete(res.locals.agentCredentials!, params.id, { rejected: true, reason: body.reason }, requestOf(req)));
     }),
   );
   router.post(
@@ -134,11 +171,11 @@ export function agentRouter(service: AgentService, metrics: AgentMetrics, limits
     bearer,
     perDevice,
     route({ body: eventBody }, async ({ body }, req, res) => {
-      res.json(await service.event(res.locals.deviceToken!, body, requestOf(req)));
+      res.json(await service.event(res.locals.agentCredentials!, body, requestOf(req)));
     }),
   );
   router.get('/settings', bearer, perDevice, async (req, res) => {
-    const answer = await service.agentSettings(res.locals.deviceToken!);
+    const answer = await service.agentSettings(res.locals.agentCredentials!);
     // The version names the content: an agent holding it gets a 304 (no body).
     const etag = `"${answer.version}"`;
     res.set('ETag', etag).set('Cache-Control', 'private, no-cache');

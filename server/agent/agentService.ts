@@ -17,8 +17,11 @@ import type {
   EnrollBody,
   EnrollResponse,
   EventResponse,
+  AgentLock,
+  EnrollRefusal as EnrollRefusalCode,
 } from '../../shared/contracts/agent';
-import { CHECKIN_INTERVAL_SECONDS } from '../../shared/contracts/agent';
+import { CHECKIN_INTERVAL_SECONDS, ENROLL_REFUSALS, enrollRefusalMessage } from '../../shared/contracts/agent';
+import { FIELD_LABELS } from '../../shared/constants/fieldLabels';
 import { forAgents, logoUrl } from '../../shared/contracts/agentSettings';
 import { DEVICE_TYPE, type DeviceTypeCode, type LockType } from '../../shared/constants/domain';
 import { effectiveSettings, mergeSettings, type AgentSettings } from '../../shared/agentSettings';
@@ -48,6 +51,7 @@ import {
 import type { CommandWaiters } from './commandWaiters';
 import type { PresenceWriter } from './presenceWriter';
 import { newDeviceToken, tokenHash } from './agentTokens';
+import { publicKeyPoint, SignatureVerifier, type RequestProof } from './requestSignature';
 
 /**
  * A check-in writes the device's last-seen time at most this often when nothing else changed
@@ -58,6 +62,29 @@ export const LAST_SEEN_WRITE_SECONDS = 300;
 export const lastSeenWriteMs = (offlineAfterHours: number): number => Math.min(LAST_SEEN_WRITE_SECONDS * 1000, (offlineAfterHours * 3600_000) / 4);
 
 const unauthorized = () => new AppError(401, 'DEVICE_TOKEN_INVALID', A.auth.invalidToken);
+
+/** What authenticates a request after enrollment: the device token and the request's signature by the agent's key. */
+export interface AgentCredentials {
+  token: string;
+  proof: RequestProof;
+}
+
+/** Codes a late report of an offline code may carry (the device's clock may be this far ahead of the server's). */
+const REDEMPTION_CLOCK_SKEW_MS = 5 * 60_000;
+/** How long after its use an offline code's redemption is still accepted (a device that stayed offline). */
+export const REDEMPTION_REPORT_DAYS = 7;
+
+/** What the device must show, from its facts: what a new agent learns at enrollment and every check-in. */
+export function lockOf(f: machine.MachineFacts): AgentLock {
+  const locked = f.lockState === 'locked';
+  const temporary = f.lockState === 'temporary_active';
+  return {
+    locked,
+    lockType: locked || temporary ? f.lockType : null,
+    message: locked ? f.lockMessage : null,
+    temporaryUntil: temporary && f.temporaryUntil ? iso(f.temporaryUntil) : null,
+  };
+}
 
 /** Where a request to the agent API came from, for the audit log. */
 export interface AgentRequest {
@@ -70,6 +97,10 @@ const deviceActor = (imei: string, req: AgentRequest): AuditActor => ({ adminId:
 /** The server's own clock (temporary unlocks that run out). */
 const SYSTEM_ACTOR: AuditActor = { adminId: null, email: 'sistema', ip: null, requestId: null };
 
+const iso = (d: Date | string): string => new Date(d).toISOString();
+
+const sameFacts = (a: machine.MachineFacts, b: machine.MachineFacts): boolean => JSON.stringify(a) === JSON.stringify(b);
+
 /** What the audit log keeps of a device's facts on the device side. */
 const auditFacts = (f: machine.MachineFacts) => ({
   lifecycle: f.lifecycle,
@@ -81,9 +112,9 @@ const auditFacts = (f: machine.MachineFacts) => ({
   heldLifecycle: f.heldLifecycle,
 });
 
-const iso = (d: Date | string): string => new Date(d).toISOString();
-
 type EnrollOutcome = { ok: true; answer: EnrollResponse } | { ok: false; error: AppError };
+/** The refusals the enrollment decides (IMEI_TAKEN comes from the database). */
+type EnrollRefusal = Exclude<EnrollRefusalCode, 'IMEI_TAKEN'>;
 
 export class AgentService {
   /**
@@ -92,6 +123,7 @@ export class AgentService {
    * costs a share of a statement's round trip rather than one of its own. Nothing is cached.
    */
   private readonly checkins: DataLoader<CheckinKey, CheckinRow | undefined>;
+  private readonly signatures = new SignatureVerifier();
 
   constructor(
     private readonly db: Db,
@@ -107,6 +139,17 @@ export class AgentService {
       // this request's own promise jobs only (DataLoader's default).
       batchScheduleFn: (read) => setImmediate(read),
     });
+  }
+
+  /** The server's clock (the signatures' timestamps are checked against it). */
+  now(): Date {
+    return this.settings.now();
+  }
+
+  /** The request was signed by the key the device enrolled with (401 otherwise). */
+  private async prove(publicKey: Uint8Array | null, proof: RequestProof): Promise<void> {
+    if (!publicKey) throw new AppError(401, 'AGENT_KEY_MISSING', A.auth.noKey);
+    if (!(await this.signatures.verify(publicKey, proof))) throw new AppError(401, 'AGENT_SIGNATURE_INVALID', A.auth.signatureInvalid);
   }
 
   private cutoff(now: Date): Date {
@@ -125,13 +168,20 @@ export class AgentService {
   // Enrollment --------------------------------------------------------------------------
 
   /**
-   * POST /agent/v1/enroll. Invalid, expired or revoked enrollment tokens, and a missing one when
-   * require_QR_validation applies, are refused without touching any device (no credentials, no
-   * change). With valid credentials, a broken restriction (SIM required, another group, another
-   * device type) marks a registered device fallido with the reason, and is refused.
+   * POST /agent/v1/enroll. A device that awaits enrollment (registered, or refused before it
+   * completed) enrolls with its group's token, the no-group token or, where the settings allow,
+   * none; any other device only with a token an administrator issued for that one device
+   * (Autorizar reenrolamiento). Every refusal carries a stable code (ENROLL_REFUSALS); for a known
+   * IMEI it is recorded on the device (audit log, the detail's enrollment attempts), and it marks
+   * Fallido only a device awaiting enrollment. Every enrollment issues a new device token bound
+   * to the agent's public key and a new offline secret: the previous token and the codes derived
+   * from the previous secret stop working. Lock, pending commands and settings are the server's
+   * and survive it.
    */
   async enroll(body: EnrollBody, req: AgentRequest): Promise<EnrollResponse> {
-    const outcome = await transaction(this.db, (tx) => this.enrollIn(tx, body, req)).catch((err: unknown) => {
+    const publicKey = await publicKeyPoint(body.publicKey);
+    if (!publicKey) throw new AppError(400, 'VALIDATION', A.field.publicKey(FIELD_LABELS.agent.publicKey), 'publicKey');
+    const outcome = await transaction(this.db, (tx) => this.enrollIn(tx, body, publicKey, req)).catch((err: unknown) => {
       // The same unregistered device enrolling twice at once: the second finds the IMEI taken.
       if (isUniqueViolation(err)) throw new AppError(409, 'IMEI_TAKEN', M.devices.imeiTaken(body.imei), 'imei');
       throw err;
@@ -140,23 +190,64 @@ export class AgentService {
     return outcome.answer;
   }
 
-  private async enrollIn(tx: Queryable, body: EnrollBody, req: AgentRequest): Promise<EnrollOutcome> {
+  private async enrollIn(tx: Queryable, body: EnrollBody, publicKey: Buffer, req: AgentRequest): Promise<EnrollOutcome> {
     const now = this.settings.now();
     const repo = new AgentRepository(tx);
-    const refused = (status: number, code: string, message: string): EnrollOutcome => ({ ok: false, error: new AppError(status, code, message) });
-
     const token = body.enrollmentToken ? await repo.lockEnrollmentToken(tokenHash(body.enrollmentToken)) : undefined;
-    if (body.enrollmentToken && (!token || token.revoked_at !== null || new Date(token.expires_at) <= now)) {
-      return refused(401, 'ENROLLMENT_TOKEN_INVALID', A.enroll.invalidToken);
-    }
     let device = await repo.lockDeviceByImei(body.imei);
+    const attempt = {
+      enrollmentTokenId: token?.id ?? null,
+      token: !body.enrollmentToken
+        ? 'none'
+        : !token
+          ? 'unknown'
+          : token.device_id !== null
+            ? 'device'
+            : token.group_id !== null
+              ? 'group'
+              : 'no_group',
+      deviceType: body.deviceType,
+      agentVersion: body.agentVersion,
+    };
+
+    /** A refusal; on a known device, recorded (and Fallido for a broken restriction while it awaits enrollment). */
+    const refused = async (code: EnrollRefusal, restriction = false): Promise<EnrollOutcome> => {
+      const message = enrollRefusalMessage(code);
+      if (device) {
+        const before = factsOf(device);
+        const failed = restriction ? machine.enrollmentRefused(before, message) : undefined;
+        if (failed?.ok) await repo.write(device.id, failed.facts, now);
+        await record(tx, {
+          actor: deviceActor(body.imei, req),
+          entity: 'device',
+          entityId: device.id,
+          action: 'enroll_refused',
+          before: auditFacts(before),
+          after: { ...auditFacts(failed?.ok ? failed.facts : before), code, ...attempt },
+          outcome: 'failure',
+          detail: message,
+        });
+      }
+      return { ok: false, error: new AppError(ENROLL_REFUSALS[code], code, message) };
+    };
+
+    if (body.enrollmentToken) {
+      if (!token) return refused('ENROLLMENT_TOKEN_INVALID');
+      if (token.used_at !== null) return refused('ENROLLMENT_TOKEN_USED');
+      if (token.revoked_at !== null) return refused('ENROLLMENT_TOKEN_REVOKED');
+      if (new Date(token.expires_at) <= now) return refused('ENROLLMENT_TOKEN_EXPIRED');
+    }
+    if (device?.lifecycle === 'released') return refused('DEVICE_RELEASED');
     const groupId = token?.group_id ?? device?.group_id ?? null;
     const { settings } = await this.settingsFor(tx, device?.device_type ?? body.deviceType, groupId);
-    if (!token && settings.require_QR_validation) return refused(403, 'ENROLLMENT_TOKEN_REQUIRED', A.enroll.tokenRequired);
-    if (token?.device_id != null && token.device_id !== device?.id) return refused(403, 'ENROLLMENT_OTHER_DEVICE', A.enroll.otherDevice);
+    if (!token && settings.require_QR_validation) return refused('ENROLLMENT_TOKEN_REQUIRED');
+    if (token?.device_id != null && token.device_id !== device?.id) return refused('ENROLLMENT_OTHER_DEVICE');
+    // A token issued for this one device is the portal's authorisation; nothing else re-enrolls an enrolled device.
+    const authorised = token?.device_id != null;
+    if (device && !authorised && !machine.awaitsEnrollment(factsOf(device))) return refused('ALREADY_ENROLLED');
 
     if (!device) {
-      if (!token || token.group_id === null || !settings.allow_unregistered_enrollment) return refused(403, 'NOT_REGISTERED', A.enroll.notRegistered);
+      if (!token || token.group_id === null || !settings.allow_unregistered_enrollment) return refused('NOT_REGISTERED');
       device = await repo.insertDevice({ ...body, groupId: token.group_id, secret: randomBytes(32), now });
       await record(tx, {
         actor: deviceActor(body.imei, req),
@@ -177,33 +268,17 @@ export class AgentService {
         ? device.group_id !== null && device.group_id !== token.group_id
         : token.device_id === null && device.group_id !== null
       : false;
-    const restriction = otherGroup
-      ? { code: 'ENROLLMENT_OTHER_GROUP', message: A.enroll.otherGroup }
+    const restriction: EnrollRefusal | null = otherGroup
+      ? 'ENROLLMENT_OTHER_GROUP'
       : device.device_type !== body.deviceType
-        ? { code: 'ENROLLMENT_TYPE_MISMATCH', message: A.enroll.typeMismatch }
+        ? 'ENROLLMENT_TYPE_MISMATCH'
         : settings.require_sim_for_enroll && !body.sim
-          ? { code: 'ENROLLMENT_SIM_REQUIRED', message: A.enroll.simRequired }
+          ? 'ENROLLMENT_SIM_REQUIRED'
           : null;
-    if (restriction) {
-      const failed = machine.enrollmentRefused(before, restriction.message);
-      if (failed.ok) {
-        await repo.write(device.id, failed.facts, now);
-        await record(tx, {
-          actor,
-          entity: 'device',
-          entityId: device.id,
-          action: 'enroll_refused',
-          before: auditFacts(before),
-          after: auditFacts(failed.facts),
-          outcome: 'failure',
-          detail: restriction.message,
-        });
-      }
-      return refused(403, restriction.code, restriction.message);
-    }
+    if (restriction) return refused(restriction, true);
 
-    const t = machine.enroll(before);
-    if (!t.ok) return refused(409, 'DEVICE_RELEASED', A.enroll.released);
+    const t = machine.enroll(before, { authorised });
+    if (!t.ok) return refused(t.code === 'RELEASED' ? 'DEVICE_RELEASED' : 'ALREADY_ENROLLED');
     const reported: Reported = { lastSeenAt: now, osVersion: body.osVersion, agentVersion: body.agentVersion, sim: body.sim };
     await repo.write(device.id, t.facts, now, reported);
     await repo.writeEnrollment(device.id, {
@@ -214,9 +289,13 @@ export class AgentService {
       groupId: token?.group_id ?? null,
       now,
     });
+    // New credentials, each handed out in this answer only.
+    const secret = randomBytes(32);
+    const offlineNonce = await repo.rotateSecret(device.id, secret, A.enroll.codesVoided, now);
     const credential = newDeviceToken();
-    await repo.replaceAgentToken(device.id, credential.hash, now);
+    await repo.replaceAgentToken(device.id, credential.hash, publicKey, now);
     if (token) await repo.countEnrollmentUse(token.id, now);
+    await repo.spendDeviceTokens(device.id, authorised ? token!.id : null, now);
     await record(tx, {
       actor,
       entity: 'device',
@@ -225,21 +304,21 @@ export class AgentService {
       before: auditFacts(before),
       after: {
         ...auditFacts(t.facts),
-        enrollmentTokenId: token?.id ?? null,
+        ...attempt,
+        reenrolled: !machine.awaitsEnrollment(before),
         osVersion: body.osVersion,
-        agentVersion: body.agentVersion,
         sim: body.sim,
       },
     });
-    const { secret } = await repo.secretOf(device.id);
     return {
       ok: true,
       answer: {
         deviceId: device.id,
         deviceToken: credential.token,
-        offlineSecret: Buffer.from(secret).toString('base64url'),
-        offlineNonce: await repo.lastRedeemedNonce(device.id),
+        offlineSecret: secret.toString('base64url'),
+        offlineNonce,
         status: this.statusOf(device, t.facts, now, now),
+        lock: lockOf(t.facts),
         serverTime: now.toISOString(),
       },
     };
@@ -254,13 +333,19 @@ export class AgentService {
    * now, oldest first. With `wait`, an answer without commands is held until one is created (on
    * any replica) or the wait ends.
    */
-  async checkin(token: string, body: CheckinBody, req: AgentRequest, signal?: AbortSignal): Promise<{ deviceId: number; answer: CheckinResponse }> {
+  async checkin(
+    { token, proof }: AgentCredentials,
+    body: CheckinBody,
+    req: AgentRequest,
+    signal?: AbortSignal,
+  ): Promise<{ deviceId: number; answer: CheckinResponse }> {
     if (body.wait > 0) await this.waiters.ready();
     const hash = tokenHash(token);
     let now = this.settings.now();
     const repo = new AgentRepository(this.db);
     const row = await this.checkins.load({ hash, now });
     if (!row) throw unauthorized();
+    await this.prove(row.public_key, proof);
     let facts = factsOf(row);
     let seen = row.last_seen_at;
     const writes = this.checkinWrites(row, body, now);
@@ -307,6 +392,7 @@ export class AgentService {
         commands,
         settingsVersion: row.settings_version,
         status: this.statusOf(row, facts, now, seen),
+        lock: lockOf(facts),
         nextCheckinSeconds: CHECKIN_INTERVAL_SECONDS,
         serverTime: now.toISOString(),
       },
@@ -394,14 +480,15 @@ export class AgentService {
 
   /** One transaction on the device behind a live token, its row locked (401 for an unknown or revoked token). */
   private async inDevice<T>(
-    token: string,
+    { token, proof }: AgentCredentials,
     fn: (d: { tx: Queryable; repo: AgentRepository; row: AgentDeviceRow; now: Date }) => Promise<T>,
   ): Promise<T> {
-    const deviceId = await new AgentRepository(this.db).deviceIdByToken(tokenHash(token));
-    if (deviceId === undefined) throw unauthorized();
+    const owner = await new AgentRepository(this.db).tokenOwner(tokenHash(token));
+    if (!owner) throw unauthorized();
+    await this.prove(owner.publicKey, proof);
     return transaction(this.db, async (tx) => {
       const repo = new AgentRepository(tx);
-      const row = await repo.lockDevice(deviceId);
+      const row = await repo.lockDevice(owner.deviceId);
       if (!row) throw unauthorized();
       return fn({ tx, repo, row, now: this.settings.now() });
     });
@@ -415,12 +502,12 @@ export class AgentService {
    * first result, whatever it was; another device's command is a 403.
    */
   async complete(
-    token: string,
+    credentials: AgentCredentials,
     commandId: number,
     outcome: { rejected: false } | { rejected: true; reason: string },
     req: AgentRequest,
   ): Promise<CommandOutcome> {
-    return this.inDevice(token, async ({ tx, repo, row, now }) => {
+    return this.inDevice(credentials, async ({ tx, repo, row, now }) => {
       const deviceId = row.id;
       const command = await repo.lockCommand(commandId);
       if (!command || command.status === 'issued' || command.status === 'redeemed') throw new AppError(404, 'COMMAND_NOT_FOUND', A.commands.notFound);
@@ -477,8 +564,8 @@ export class AgentService {
    * device's secret) and redeemed once: the same report again answers `applied: false`; a code
    * that was never issued, expired, or is another device's is refused (409).
    */
-  async event(token: string, e: AgentEvent, req: AgentRequest): Promise<EventResponse> {
-    return this.inDevice(token, async ({ tx, repo, row, now }) => {
+  async event(credentials: AgentCredentials, e: AgentEvent, req: AgentRequest): Promise<EventResponse> {
+    return this.inDevice(credentials, async ({ tx, repo, row, now }) => {
       const deviceId = row.id;
       const before = factsOf(row);
       const actor = deviceActor(row.imei, req);
@@ -488,7 +575,8 @@ export class AgentService {
         ...extra,
       });
       const apply = async (t: machine.Transition, action: AuditAction, detail: string | null, extra: Record<string, unknown> = {}) => {
-        if (!t.ok) return answer(false, before);
+        // An event that changes nothing (the same report again, a replayed request) is answered, not applied.
+        if (!t.ok || (sameFacts(before, t.facts) && !t.revokeToken)) return answer(false, before);
         await repo.write(deviceId, t.facts, now, { lastSeenAt: now });
         if (t.revokeToken) await repo.revokeAgentTokens([deviceId], now);
         await record(tx, {
@@ -505,19 +593,36 @@ export class AgentService {
 
       switch (e.type) {
         case 'offline_code': {
+          // Judged at the instant it was typed on the device: a device that was offline reports
+          // it later, within REDEMPTION_REPORT_DAYS.
+          const redeemedAt = e.redeemedAt;
+          if (redeemedAt.getTime() > now.getTime() + REDEMPTION_CLOCK_SKEW_MS) {
+            throw new AppError(400, 'VALIDATION', A.events.redeemedInFuture, 'redeemedAt');
+          }
+          if (now.getTime() - redeemedAt.getTime() > REDEMPTION_REPORT_DAYS * 86_400_000) {
+            throw new AppError(409, 'OFFLINE_CODE_REPORT_TOO_LATE', A.events.reportTooLate(REDEMPTION_REPORT_DAYS));
+          }
           const { secret, offlineCounter } = await repo.secretOf(deviceId);
           const lastNonce = Math.max(0, offlineCounter - OFFLINE_NONCE_WINDOW);
-          const verified = verifyOfflineCode(secret, e.code, { lastNonce, now });
+          const verified = verifyOfflineCode(secret, e.code, { lastNonce, now: redeemedAt });
           const issued = verified ? await repo.lockOfflineCode(deviceId, verified.nonce) : undefined;
           if (!verified || !issued || issued.action !== verified.action) {
             throw new AppError(409, 'OFFLINE_CODE_REJECTED', A.events.codeRejected);
           }
           if (issued.status === 'redeemed') return answer(false, before, { action: issued.action });
+          if (issued.expires_at !== null && redeemedAt > new Date(issued.expires_at)) {
+            throw new AppError(409, 'OFFLINE_CODE_EXPIRED', A.events.codeExpired);
+          }
+          if (redeemedAt.getTime() < new Date(issued.requested_at).getTime() - REDEMPTION_CLOCK_SKEW_MS) {
+            throw new AppError(409, 'OFFLINE_CODE_REJECTED', A.events.codeRejected);
+          }
           const until = issued.expires_at === null ? null : new Date(issued.expires_at);
           const t = machine.offlineRedeemed(before, issued.action, until);
           if (!t.ok) return answer(false, before, { action: issued.action });
-          await repo.redeemOfflineCode(issued.id, now);
-          const applied = await apply(t, 'redeem_offline_code', null, { command: { id: issued.id, action: issued.action, nonce: issued.nonce } });
+          await repo.redeemOfflineCode(issued.id, redeemedAt);
+          const applied = await apply(t, 'redeem_offline_code', null, {
+            command: { id: issued.id, action: issued.action, nonce: issued.nonce, redeemedAt: redeemedAt.toISOString() },
+          });
           return { ...applied, action: issued.action };
         }
         case 'offline_lock':
@@ -538,10 +643,11 @@ export class AgentService {
   // Settings ----------------------------------------------------------------------------
 
   /** GET /agent/v1/settings: the defaults of the device's type, its global row, its group's row. */
-  async agentSettings(token: string): Promise<AgentSettingsAnswer> {
+  async agentSettings({ token, proof }: AgentCredentials): Promise<AgentSettingsAnswer> {
     const repo = new AgentRepository(this.db);
     const row = await repo.checkinByToken(tokenHash(token), this.settings.now());
     if (!row) throw unauthorized();
+    await this.prove(row.public_key, proof);
     const { settings: effective, version } = await this.settingsFor(this.db, row.device_type, row.group_id);
     const settings = mergeSettings(row.device_type as DeviceTypeCode, effective);
     const apps = new AgentSettingsRepository(this.db);

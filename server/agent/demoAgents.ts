@@ -3,11 +3,14 @@
  * of the group 'Agentes simulados' whose agents run in this process and talk to the agent API
  * over HTTP like real ones, so a new user who locks one sees it go 'Bloqueando' → 'Bloqueado'.
  * The group and its devices are registered once through the inventory services (audited as
- * 'demo'); each start issues the group a new enrollment token and the agents enroll again
- * (an enrolled device that enrolls again keeps its state and gets a new device token).
+ * 'demo'). The agents' keys live in this process only, so each start enrolls them again as a
+ * factory-reset device would: the devices never enrolled use a new token of the group, and each
+ * enrolled one an authorisation of its own, issued as an administrator would ('Autorizar
+ * reenrolamiento', audited as 'demo'); each keeps its state and gets new credentials.
  */
 import type { DeviceTypeCode } from '../../shared/constants/domain';
 import { PATHS } from '../../shared/constants/routes';
+import { AppError } from '../errors';
 import { DevicesService } from '../api/devices/devicesService';
 import type { InventorySettings } from '../api/devices/deviceQueries';
 import { GroupsService } from '../api/groups/groupsService';
@@ -78,6 +81,15 @@ export async function startDemoAgents(opts: {
     }
   }
   const token = await opts.enrollment.create(DEMO_ACTOR, { groupId, deviceId: null, validHours: 24 }, new Set([PATHS.groups]), opts.baseUrl);
+  for (const spec of specs) {
+    try {
+      const own = await opts.enrollment.authorizeReenrollment(DEMO_ACTOR, { deviceId: spec.deviceId!, validHours: 24 }, opts.baseUrl);
+      spec.enrollmentToken = own.token;
+    } catch (err) {
+      // Never enrolled: the group's token. Released: its agent is refused, as a real one would be.
+      if (!(err instanceof AppError && err.status === 409)) throw err;
+    }
+  }
   const abort = new AbortController();
   const fleet = startDemoFleet({
     baseUrl: opts.baseUrl,

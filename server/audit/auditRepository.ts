@@ -139,6 +139,25 @@ export class AuditRepository {
     return res.rows[0]!.n;
   }
 
+  /** A device's enrollments, refused attempts and re-enrollment authorisations, newest first (a partial index of their own). */
+  async deviceEnrollments(deviceId: number, page: { offset: number; limit: number }): Promise<AuditRow[]> {
+    const res = await this.db.query<AuditRecord>(
+      `SELECT ${COLUMNS} FROM audit_log
+        WHERE entity = 'device' AND action IN ('enroll', 'enroll_refused', 'authorize_reenroll') AND entity_id = $1
+        ORDER BY id DESC LIMIT $2 OFFSET $3`,
+      [String(deviceId), page.limit, page.offset],
+    );
+    return res.rows.map(toRow);
+  }
+
+  async countDeviceEnrollments(deviceId: number): Promise<number> {
+    const res = await this.db.query<{ n: number }>(
+      `SELECT count(*) AS n FROM audit_log WHERE entity = 'device' AND action IN ('enroll', 'enroll_refused', 'authorize_reenroll') AND entity_id = $1`,
+      [String(deviceId)],
+    );
+    return Number(res.rows[0]!.n);
+  }
+
   /** The newest id now: an export lists the rows up to it, whatever is written meanwhile. */
   async maxId(): Promise<number> {
     const res = await this.db.query<{ id: number | null }>('SELECT max(id) AS id FROM audit_log');

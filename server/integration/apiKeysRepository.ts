@@ -16,7 +16,13 @@ interface ApiKeyRow {
   last_used_ip: string | null;
   revoked_at: Date | null;
   revoked_by: string | null;
+  /** The role's grants; null once the role of a revoked key was deleted. */
+  paths: string[] | null;
+  actions: number[] | null;
 }
+
+/** A key as stored: what the API answers but `manageable` (judged against each caller), with its role's grants. */
+export type StoredApiKey = Omit<ApiKey, 'manageable'> & { grants: { paths: string[]; actions: number[] } };
 
 /** What authenticating a key needs: its hash, state, role grants and its creator's current grants. */
 export interface KeyForAuth {
@@ -37,12 +43,12 @@ export interface KeyForAuth {
 }
 
 const COLUMNS = `k.id, k.name, k.prefix, k.profile_id, p.nombre AS profile_name, k.allowed_ips, k.expires_at, k.created_by, k.created_at,
-  k.last_used_at, k.last_used_ip, k.revoked_at, k.revoked_by`;
+  k.last_used_at, k.last_used_ip, k.revoked_at, k.revoked_by, p.paths, p.actions`;
 
 const iso = (d: Date | string | null): string | null => (d === null ? null : new Date(d).toISOString());
 
-/** A key as the API answers it, its state at `now`. */
-export function toApiKey(r: ApiKeyRow, now: Date): ApiKey {
+/** A key with its state at `now` and its role's grants. */
+export function toApiKey(r: ApiKeyRow, now: Date): StoredApiKey {
   const state = r.revoked_at !== null ? 'revoked' : r.expires_at !== null && new Date(r.expires_at) <= now ? 'expired' : 'active';
   return {
     id: r.id,
@@ -59,6 +65,7 @@ export function toApiKey(r: ApiKeyRow, now: Date): ApiKey {
     revokedAt: iso(r.revoked_at),
     revokedBy: r.revoked_by,
     state,
+    grants: { paths: r.paths ?? [], actions: r.actions ?? [] },
   };
 }
 
@@ -67,7 +74,7 @@ export class ApiKeysRepository {
   constructor(private readonly db: Queryable) {}
 
   /** Keys not revoked first, then newest first. */
-  async list(page: { offset: number; limit: number }, now: Date): Promise<{ data: ApiKey[]; total: number }> {
+  async list(page: { offset: number; limit: number }, now: Date): Promise<{ data: StoredApiKey[]; total: number }> {
     const [rows, count] = await Promise.all([
       this.db.query<ApiKeyRow>(
         `SELECT ${COLUMNS} FROM api_keys k LEFT JOIN profiles p ON p.id = k.profile_id
@@ -79,7 +86,7 @@ export class ApiKeysRepository {
     return { data: rows.rows.map((r) => toApiKey(r, now)), total: Number(count.rows[0]!.n) };
   }
 
-  async find(id: number, now: Date, forUpdate = false): Promise<ApiKey | undefined> {
+  async find(id: number, now: Date, forUpdate = false): Promise<StoredApiKey | undefined> {
     const res = await this.db.query<ApiKeyRow>(
       `SELECT ${COLUMNS} FROM api_keys k LEFT JOIN profiles p ON p.id = k.profile_id WHERE k.id = $1${forUpdate ? ' FOR UPDATE OF k' : ''}`,
       [id],

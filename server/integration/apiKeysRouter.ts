@@ -19,7 +19,7 @@ export function apiKeysRouter(can: Guard, service: ApiKeysService): Router {
     '/',
     guard(),
     route({ query: listQuery }, async ({ query }, _req, res) => {
-      res.json(await service.list(query));
+      res.json(await service.list(query, res.locals.grants!));
     }),
   );
   router.get('/roles', guard(), async (_req, res) => {
@@ -36,7 +36,7 @@ export function apiKeysRouter(can: Guard, service: ApiKeysService): Router {
     '/:id/revoke',
     guard(),
     route({ params: idParams }, async ({ params }, req, res) => {
-      res.json(await service.revoke(actorOf(req, res), params.id));
+      res.json(await service.revoke(actorOf(req, res), res.locals.grants!.adminId, params.id));
     }),
   );
   return router;

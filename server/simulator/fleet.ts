@@ -80,6 +80,19 @@ export class FleetStats {
     return this.agents;
   }
 
+  /** The enrollments the server refused, by code (most first): what each device showed. */
+  refusals(): FleetRefusal[] {
+    const by = new Map<string, FleetRefusal>();
+    for (const a of this.agents) {
+      if (!a.refusal) continue;
+      const key = `${a.refusal.status} ${a.refusal.code ?? ''} ${a.refusal.message}`;
+      const r = by.get(key) ?? { ...a.refusal, devices: 0 };
+      r.devices++;
+      by.set(key, r);
+    }
+    return [...by.values()].sort((a, b) => b.devices - a.devices || (a.code ?? '').localeCompare(b.code ?? ''));
+  }
+
   /** Each device and its status (null: no answer yet). */
   devices(): { imei: string; status: number | null }[] {
     const out: { imei: string; status: number | null }[] = [];
@@ -258,8 +271,18 @@ export interface RoleResult {
   incomplete: string | null;
 }
 
+/** Enrollments refused with the same answer: its status, stable code and Spanish message. */
+export interface FleetRefusal {
+  status: number;
+  code: string | null;
+  message: string;
+  devices: number;
+}
+
 export interface FleetSummary {
   devices: { imei: string; status: number | null }[];
+  /** Enrollments the server refused, by answer (empty when every agent enrolled). */
+  refusals: FleetRefusal[];
   acknowledged: number;
   rejected: number;
   checkins: number;
@@ -435,6 +458,7 @@ export async function runFleet(opts: FleetOptions): Promise<FleetSummary> {
   const snap = stats.snapshot();
   return {
     devices: stats.devices(),
+    refusals: stats.refusals(),
     acknowledged: snap.acknowledged,
     rejected: snap.rejected,
     checkins: snap.checkins,

@@ -87,6 +87,8 @@ export const CLI_TEXT = {
     `${p.bar} ${p.elapsed} | ${p.statuses} | ${p.rate} comandos/s | errores: ${p.errors}`,
   totals: (p: { checkins: number; acknowledged: number; rejected: number; errors: number }) =>
     `Check-ins: ${p.checkins} · comandos confirmados: ${p.acknowledged} · rechazados: ${p.rejected} · errores: ${p.errors}`,
+  refused: (r: { status: number; code: string | null; message: string; devices: number }) =>
+    `Enrolamiento rechazado (${r.devices} ${r.devices === 1 ? 'dispositivo' : 'dispositivos'}): ${r.status}${r.code ? ` ${r.code}` : ''}: ${r.message}`,
   rolesShort: (short: number, total: number, example: string) => `Roles sin completar: ${short} de ${total} (p. ej. ${example})`,
   offlineNote: (hours: number | null) =>
     hours === null

@@ -48,8 +48,7 @@ describe('the load mode at a set rate (open loop)', () => {
         connections: 4,
         durationSeconds: 1,
         ratePerSecond: 40,
-        nextToken: () => `token-${next++}`,
-        report: (i) => ({ batteryLevel: i }),
+        nextCheckin: (i) => ({ headers: { authorization: `Bearer token-${next++}` }, body: JSON.stringify({ wait: 0, batteryLevel: i }) }),
       });
       expect(result).toMatchObject({ requests: 40, ok: 40, non2xx: 0, errors: 0, timeouts: 0 });
       expect(server.received.map((r) => r.path)).toEqual(Array(40).fill('/agent/v1/checkin'));
@@ -79,7 +78,7 @@ describe('the load mode at a set rate (open loop)', () => {
         connections: 1,
         durationSeconds: 1,
         ratePerSecond: 20,
-        nextToken: () => 'token',
+        nextCheckin: () => ({ headers: { authorization: 'Bearer token' }, body: '{"wait":0}' }),
       });
       expect(result).toMatchObject({ requests: 20, ok: 20, errors: 0 });
       expect(result.latencyMs.p50).toBeGreaterThan(400);
@@ -104,7 +103,7 @@ describe('the load mode at a set rate (open loop)', () => {
         connections: 2,
         durationSeconds: 1,
         ratePerSecond: 20,
-        nextToken: () => 'token',
+        nextCheckin: () => ({ headers: { authorization: 'Bearer token' }, body: '{"wait":0}' }),
       });
       // Round-robin: the even check-ins to the server (half of them answered 429), the odd ones refused.
       expect(result).toMatchObject({ requests: 20, ok: 5, non2xx: 5, errors: 10, timeouts: 0 });
@@ -131,7 +130,7 @@ describe('the load mode at a set rate (open loop)', () => {
         connections: 2,
         durationSeconds: 1,
         ratePerSecond: 10,
-        nextToken: () => 'token',
+        nextCheckin: () => ({ headers: { authorization: 'Bearer token' }, body: '{"wait":0}' }),
       });
       expect(result).toMatchObject({ requests: 10, ok: 0, non2xx: 0, errors: 10, timeouts: 0 });
     } finally {

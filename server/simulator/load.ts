@@ -23,16 +23,21 @@
 import http from 'node:http';
 import { performance } from 'node:perf_hooks';
 import autocannon from 'autocannon';
+import { signRequest } from '../agent/requestSignature';
+
+/** A check-in ready to send: its headers (the agent's bearer token and signature) and the exact body signed. */
+export interface PreparedCheckin {
+  headers: Record<string, string>;
+  body: string;
+}
 
 export interface CheckinLoadOptions {
   /** One server, or several (connections alternate between them: round-robin over replicas). */
   urls: readonly string[];
   connections: number;
   durationSeconds: number;
-  /** The device token of the next check-in. */
-  nextToken: () => string;
-  /** What the check-in reports (besides `wait: 0`); the default reports a battery level. */
-  report?: (request: number) => Record<string, unknown>;
+  /** The next check-in to send (the run's `request`-th): see `signCheckins`. */
+  nextCheckin: (request: number) => PreparedCheckin;
   /** Check-ins due per second (open loop); unset, as many as the server answers (closed loop). */
   ratePerSecond?: number;
 }
@@ -54,6 +59,31 @@ const OPEN_LOOP_TIMEOUT_MS = 10_000;
 const CHECKIN_PATH = '/agent/v1/checkin';
 const defaultReport = (i: number) => ({ batteryLevel: 20 + (i % 80) });
 
+/**
+ * One signed check-in per agent (`wait: 0` and what `report` adds), made now. The server verifies
+ * every request, so a run sends each agent's again and again; a signature is good for 5 minutes
+ * (SIGNATURE_MAX_SKEW_SECONDS): sign again before each run.
+ */
+export async function signCheckins(
+  agents: readonly { token: string; keys: { privateKey: CryptoKey } }[],
+  report: (agent: number) => Record<string, unknown> = defaultReport,
+): Promise<PreparedCheckin[]> {
+  const out: PreparedCheckin[] = [];
+  for (let from = 0; from < agents.length; from += 1000) {
+    const chunk = agents.slice(from, from + 1000);
+    out.push(
+      ...(await Promise.all(
+        chunk.map(async (a, k) => {
+          const body = JSON.stringify({ wait: 0, ...report(from + k) });
+          const signed = await signRequest(a.keys.privateKey, { method: 'POST', path: CHECKIN_PATH, body });
+          return { headers: { authorization: `Bearer ${a.token}`, ...signed }, body };
+        }),
+      )),
+    );
+  }
+  return out;
+}
+
 /** Check-ins for `durationSeconds`: as fast as the server(s) answer, or at `ratePerSecond`. */
 export async function runCheckinLoad(opts: CheckinLoadOptions): Promise<CheckinLoadResult> {
   return opts.ratePerSecond ? runOpenLoop(opts, opts.ratePerSecond) : runClosedLoop(opts);
@@ -61,7 +91,6 @@ export async function runCheckinLoad(opts: CheckinLoadOptions): Promise<CheckinL
 
 async function runClosedLoop(opts: CheckinLoadOptions): Promise<CheckinLoadResult> {
   let sent = 0;
-  const report = opts.report ?? defaultReport;
   const r = await autocannon({
     url: (opts.urls.length === 1 ? opts.urls[0] : [...opts.urls]) as string,
     connections: opts.connections,
@@ -70,11 +99,10 @@ async function runClosedLoop(opts: CheckinLoadOptions): Promise<CheckinLoadResul
       {
         method: 'POST',
         path: CHECKIN_PATH,
-        setupRequest: (req) => ({
-          ...req,
-          headers: { ...req.headers, 'content-type': 'application/json', authorization: `Bearer ${opts.nextToken()}` },
-          body: JSON.stringify({ wait: 0, ...report(sent++) }),
-        }),
+        setupRequest: (req) => {
+          const checkin = opts.nextCheckin(sent++);
+          return { ...req, headers: { ...req.headers, ...checkin.headers, 'content-type': 'application/json' }, body: checkin.body };
+        },
       },
     ],
   });
@@ -98,7 +126,6 @@ export function percentile(xs: readonly number[], p: number): number {
 }
 
 async function runOpenLoop(opts: CheckinLoadOptions, rate: number): Promise<CheckinLoadResult> {
-  const report = opts.report ?? defaultReport;
   const targets = opts.urls.map((u) => {
     const url = new URL(u);
     // The connections split over the servers, as autocannon's closed loop splits them.
@@ -119,7 +146,7 @@ async function runOpenLoop(opts: CheckinLoadOptions, rate: number): Promise<Chec
 
   const send = (i: number, due: number) => {
     const target = targets[i % targets.length]!;
-    const body = JSON.stringify({ wait: 0, ...report(i) });
+    const { headers, body } = opts.nextCheckin(i);
     let outcome: 'ok' | 'non2xx' | 'error' | 'timeout' | undefined;
     // Each check-in ends once: answered, failed, or timed out (its destroy then also emits 'error').
     const end = (how: NonNullable<typeof outcome>) => {
@@ -139,7 +166,7 @@ async function runOpenLoop(opts: CheckinLoadOptions, rate: number): Promise<Chec
         method: 'POST',
         agent: target.agent,
         timeout: OPEN_LOOP_TIMEOUT_MS,
-        headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body), authorization: `Bearer ${opts.nextToken()}` },
+        headers: { ...headers, 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) },
       },
       (res) => {
         res.resume();

@@ -265,9 +265,16 @@ test('paused it enrolls but does not check in until resumed; redeemCode reports 
   expect(agent.status).toBe(DEVICE_STATUS.enrolando);
   expect(api.count('/checkin')).toBe(0);
 
+  // Typed now unless told otherwise: the report carries that instant.
+  const typing = Date.now();
   const answer = await agent.redeemCode('12345678', stop.signal);
+  const typed = Date.now();
   expect(answer).toMatchObject({ applied: true, status: DEVICE_STATUS.desbloqueado_offline });
-  expect(eventBody.parse(api.seen.find((s) => s.path === '/events')!.body)).toEqual({ type: 'offline_code', code: '12345678' });
+  const reported = eventBody.parse(api.seen.find((s) => s.path === '/events')!.body);
+  expect(reported).toEqual({ type: 'offline_code', code: '12345678', redeemedAt: expect.any(Date) });
+  const redeemedAt = (reported as { redeemedAt: Date }).redeemedAt.getTime();
+  expect(redeemedAt).toBeGreaterThanOrEqual(typing);
+  expect(redeemedAt).toBeLessThanOrEqual(typed);
   expect(agent.counters.redeemed).toBe(1);
 
   agent.resume();

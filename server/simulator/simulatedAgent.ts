@@ -25,6 +25,7 @@ import {
   type Sim,
 } from '../../shared/contracts/agent';
 import type { DeviceTypeCode } from '../../shared/constants/domain';
+import { newAgentKeys, signRequest, type AgentKeys } from '../agent/requestSignature';
 import { REJECT_REASONS } from './labels';
 import { backoffMs, between, chance, generateSim, jittered, nextBattery, pick, retryAfterMs, type MsRange, type Rnd } from './random';
 
@@ -187,6 +188,8 @@ export class SimulatedAgent {
   lastError: string | null = null;
   /** The id of the last command carried out. */
   lastCommandId: number | null = null;
+  /** Why the server refused the enrollment (status, stable code, Spanish message), as a device would show it. */
+  refusal: { status: number; code: string | null; message: string } | null = null;
 
   /** The settings the agent applies (the last GET /agent/v1/settings answer), null before the first. */
   get settings(): AgentSettingsAnswer | null {
@@ -197,6 +200,8 @@ export class SimulatedAgent {
   private readonly rnd: Rnd;
   private readonly onStatus?: SimulatedAgentOptions['onStatus'];
   private token: string | null = null;
+  /** The key pair made at enrollment: every later request is signed with it. */
+  private keys: AgentKeys | null = null;
   private settingsVersion: number | null = null;
   private settingsEtag: string | null = null;
   private applied: AgentSettingsAnswer | null = null;
@@ -318,19 +323,24 @@ export class SimulatedAgent {
     extraHeaders: Record<string, string> = {},
   ): Promise<Call<T>> {
     const headers: Record<string, string> = { accept: 'application/json', ...extraHeaders };
-    if (body !== undefined) headers['content-type'] = 'application/json';
-    if (this.token) headers.authorization = `Bearer ${this.token}`;
+    const text = body === undefined ? undefined : JSON.stringify(body);
+    if (text !== undefined) headers['content-type'] = 'application/json';
     try {
-      const res = await fetch(`${this.baseUrl}/agent/v1${path}`, {
+      const url = new URL(`${this.baseUrl}/agent/v1${path}`);
+      if (this.token && this.keys) {
+        headers.authorization = `Bearer ${this.token}`;
+        Object.assign(headers, await signRequest(this.keys.privateKey, { method, path: url.pathname + url.search, body: text }));
+      }
+      const res = await fetch(url, {
         method,
         headers,
-        body: body === undefined ? undefined : JSON.stringify(body),
+        body: text,
         signal: AbortSignal.any([signal, AbortSignal.timeout(timeoutMs)]),
       });
-      const text = await res.text();
+      const answered = await res.text();
       let parsed: unknown = null;
       try {
-        parsed = text ? JSON.parse(text) : null;
+        parsed = answered ? JSON.parse(answered) : null;
       } catch {
         parsed = null;
       }
@@ -361,6 +371,8 @@ export class SimulatedAgent {
   async enroll(signal: AbortSignal): Promise<boolean> {
     this.phase = 'enrolling';
     const s = this.spec;
+    // A new key pair per enrollment, as a reset device makes one.
+    const keys = await newAgentKeys();
     const body: EnrollBodyInput = {
       enrollmentToken: this.enrollToken,
       imei: s.imei,
@@ -372,11 +384,14 @@ export class SimulatedAgent {
       osVersion: s.osVersion ?? null,
       agentVersion: s.agentVersion ?? null,
       sim: this.sim,
+      publicKey: keys.publicJwk,
     };
     for (let attempt = 1; !signal.aborted; attempt++) {
       const res = await this.call<EnrollResponse>('POST', '/enroll', body, signal);
       if (res.ok) {
         this.token = res.body.deviceToken;
+        this.keys = keys;
+        this.refusal = null;
         this.deviceId = res.body.deviceId;
         this.counters.enrolled++;
         this.phase = 'online';
@@ -393,6 +408,7 @@ export class SimulatedAgent {
       } else {
         // Refused (bad token, a broken restriction, released): a real device shows the reason and stops.
         this.counters.enrollFailures++;
+        this.refusal = { status: res.status, code: res.code, message: res.message };
         this.fail(res.message);
         this.phase = 'failed';
         this.notifyWatchers();
@@ -627,10 +643,11 @@ export class SimulatedAgent {
 
   /**
    * The customer typed an offline code the administrator read to them: the agent accepts it and
-   * reports it (POST /agent/v1/events offline_code). Null when the server refused it.
+   * reports it (POST /agent/v1/events offline_code) with the instant it was typed (`redeemedAt`:
+   * earlier when the device was offline then). Null when the server refused it.
    */
-  async redeemCode(code: string, signal: AbortSignal = new AbortController().signal): Promise<EventResponse | null> {
-    const answer = await this.reportEvent({ type: 'offline_code', code }, signal);
+  async redeemCode(code: string, signal: AbortSignal = new AbortController().signal, redeemedAt = new Date()): Promise<EventResponse | null> {
+    const answer = await this.reportEvent({ type: 'offline_code', code, redeemedAt: redeemedAt.toISOString() }, signal);
     if (!answer) return null;
     if (answer.applied) {
       this.counters.redeemed++;

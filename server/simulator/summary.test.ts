@@ -58,6 +58,7 @@ test('the --json summary and the closing lines', () => {
       { imei: '359900000000008', status: DEVICE_STATUS.bloqueado },
       { imei: '359900000000016', status: null },
     ],
+    refusals: [],
     acknowledged: 10,
     rejected: 1,
     checkins: 200,
@@ -69,6 +70,7 @@ test('the --json summary and the closing lines', () => {
   };
   expect(jsonSummary(summary)).toEqual({
     devices: summary.devices,
+    refusals: [],
     acknowledged: 10,
     rejected: 1,
     checkins: 200,
@@ -83,4 +85,26 @@ test('the --json summary and the closing lines', () => {
   expect(lines.some((l) => l.includes('Roles sin completar'))).toBe(false);
   const short = summaryLines({ ...summary, roles: [{ ...summary.roles[0]!, incomplete: 'bloqueo: estado 4' }] });
   expect(short).toContain('  Roles sin completar: 1 de 1 (p. ej. locked: bloqueo: estado 4)');
+});
+
+test('refused enrollments are printed with their status, code and message, most first', () => {
+  const base: FleetSummary = {
+    devices: [{ imei: '359900000000016', status: null }],
+    refusals: [
+      { status: 409, code: 'ALREADY_ENROLLED', message: 'El dispositivo ya está enrolado', devices: 2 },
+      { status: 403, code: 'ENROLLMENT_OTHER_GROUP', message: 'El dispositivo está registrado en otro grupo', devices: 1 },
+    ],
+    acknowledged: 0,
+    rejected: 0,
+    checkins: 0,
+    errors: 3,
+    rateLimited: 0,
+    durationMs: 1_000,
+    statusesSeen: [],
+    roles: [],
+  };
+  const lines = summaryLines(base);
+  expect(lines).toContain('  Enrolamiento rechazado (2 dispositivos): 409 ALREADY_ENROLLED: El dispositivo ya está enrolado');
+  expect(lines).toContain('  Enrolamiento rechazado (1 dispositivo): 403 ENROLLMENT_OTHER_GROUP: El dispositivo está registrado en otro grupo');
+  expect(jsonSummary(base).refusals).toEqual(base.refusals);
 });

@@ -41,6 +41,7 @@ export function formatLine(s: FleetSnapshot, runMs: number, durationMs: number, 
 export function jsonSummary(s: FleetSummary) {
   return {
     devices: s.devices.map((d) => ({ imei: d.imei, status: d.status })),
+    refusals: s.refusals,
     acknowledged: s.acknowledged,
     rejected: s.rejected,
     checkins: s.checkins,
@@ -65,6 +66,7 @@ export function summaryLines(s: FleetSummary): string[] {
     `  ${formatStatuses(byStatus, unknown)}`,
     `  ${CLI_TEXT.totals({ checkins: s.checkins, acknowledged: s.acknowledged, rejected: s.rejected, errors: s.errors })}`,
   ];
+  for (const r of s.refusals) lines.push(`  ${CLI_TEXT.refused(r)}`);
   const short = s.roles.filter((r) => r.incomplete !== null);
   if (short.length > 0) lines.push(`  ${CLI_TEXT.rolesShort(short.length, s.roles.length, `${short[0]!.role}: ${short[0]!.incomplete}`)}`);
   lines.push(`  ${CLI_TEXT.offlineNote(null)}`);

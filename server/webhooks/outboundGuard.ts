@@ -1,8 +1,10 @@
 /**
  * Where a webhook may be sent. A subscription's URL is the lender's; the server only calls
- * public addresses with it in production: never loopback, link-local (the cloud's metadata
- * service), private, shared (CGNAT), unspecified, multicast or reserved ranges, in IPv4 or IPv6
- * (an IPv4 address mapped or translated into IPv6 is judged as the IPv4 address it carries).
+ * public addresses with it (unless `WEBHOOK_ALLOW_PRIVATE_TARGETS=true` outside production): never
+ * loopback, link-local (the cloud's metadata service), private, shared (CGNAT), unspecified,
+ * multicast, documentation, benchmarking or any other special-purpose range of IANA's registries, in
+ * IPv4 or IPv6 (an IPv4 address mapped or translated into IPv6 is judged as the IPv4 address it
+ * carries; the deprecated IPv4-compatible form is refused whatever it carries).
  *
  * The check resolves the host with the system resolver (every address) and the request then
  * connects to one of the checked addresses (see `pinnedLookup`), so a name that resolves to
@@ -12,39 +14,111 @@ import dns from 'node:dns';
 import net from 'node:net';
 import ipaddr from 'ipaddr.js';
 
-/** The Spanish name of every range ipaddr.js knows that a webhook may not call (only `unicast` may be). */
-const RANGE_NAMES: Readonly<Record<string, string>> = {
-  unspecified: 'sin especificar',
-  broadcast: 'difusión',
-  multicast: 'multicast',
-  linkLocal: 'link-local',
-  loopback: 'loopback',
-  carrierGradeNat: 'compartida (CGNAT)',
-  private: 'privada',
-  uniqueLocal: 'privada (ULA)',
-  deprecatedSiteLocal: 'site-local',
-  discard: 'descarte',
-  reserved: 'reservada',
-};
+type Range<T> = { range: [T, number]; reason: string };
+
+/** A CIDR table, narrowest ranges first: the first one that matches names the reason. */
+function table<T extends ipaddr.IPv4 | ipaddr.IPv6>(parse: (cidr: string) => [T, number], rows: [cidr: string, reason: string][]): Range<T>[] {
+  return rows.map(([cidr, reason]) => ({ range: parse(cidr), reason })).sort((a, b) => b.range[1] - a.range[1]);
+}
+
+const reasonIn = <T extends ipaddr.IPv4 | ipaddr.IPv6>(addr: T, ranges: readonly Range<T>[]): string | null =>
+  ranges.find((r) => addr.match(r.range))?.reason ?? null;
+
+/**
+ * IPv4 ranges a webhook may not call: IANA's IPv4 Special-Purpose Address Registry (RFC 6890 and
+ * later; whole blocks, even where a few addresses are marked globally reachable), plus multicast.
+ */
+const IPV4_BLOCKED = table(
+  (cidr) => ipaddr.IPv4.parseCIDR(cidr),
+  [
+    ['0.0.0.0/8', 'sin especificar'], // "this network" (RFC 791)
+    ['10.0.0.0/8', 'privada'], // RFC 1918
+    ['100.64.0.0/10', 'compartida (CGNAT)'], // RFC 6598
+    ['127.0.0.0/8', 'loopback'],
+    ['169.254.0.0/16', 'link-local'], // the cloud's metadata service lives here
+    ['172.16.0.0/12', 'privada'], // RFC 1918
+    ['192.0.0.0/24', 'reservada'], // IETF protocol assignments (DS-Lite, NAT64 discovery, PCP, TURN)
+    ['192.0.2.0/24', 'documentación'], // TEST-NET-1
+    ['192.31.196.0/24', 'reservada'], // AS112-v4
+    ['192.52.193.0/24', 'reservada'], // AMT
+    ['192.88.99.0/24', 'reservada'], // deprecated 6to4 relay anycast
+    ['192.168.0.0/16', 'privada'], // RFC 1918
+    ['192.175.48.0/24', 'reservada'], // direct delegation AS112
+    ['198.18.0.0/15', 'pruebas de rendimiento'], // RFC 2544 benchmarking
+    ['198.51.100.0/24', 'documentación'], // TEST-NET-2
+    ['203.0.113.0/24', 'documentación'], // TEST-NET-3
+    ['224.0.0.0/4', 'multicast'],
+    ['240.0.0.0/4', 'reservada'], // future use
+    ['255.255.255.255/32', 'difusión'],
+  ],
+);
+
+/**
+ * IPv6 ranges a webhook may not call: IANA's IPv6 Special-Purpose Address Registry and the other
+ * non-global blocks. The IPv4-mapped (::ffff:0:0/96) and NAT64 well-known (64:ff9b::/96) prefixes
+ * are not here: `blockedReason` judges the IPv4 address they carry. Whatever is outside 2000::/3,
+ * the global unicast space, is refused as well.
+ */
+const IPV6_BLOCKED = table(
+  (cidr) => ipaddr.IPv6.parseCIDR(cidr),
+  [
+    ['::/128', 'sin especificar'],
+    ['::1/128', 'loopback'],
+    ['64:ff9b:1::/48', 'reservada'], // local-use IPv4/IPv6 translation (RFC 8215)
+    ['100::/64', 'descarte'], // discard-only (RFC 6666)
+    ['2001::/23', 'reservada'], // IETF protocol assignments
+    ['2001::/32', 'túnel Teredo'], // carries an IPv4 address the server would reach through a relay
+    ['2001:2::/48', 'pruebas de rendimiento'], // benchmarking (RFC 5180)
+    ['2001:10::/28', 'reservada'], // ORCHID (deprecated)
+    ['2001:20::/28', 'reservada'], // ORCHIDv2
+    ['2001:db8::/32', 'documentación'],
+    ['2002::/16', 'túnel 6to4'], // carries an IPv4 address the server would reach through a relay
+    ['2620:4f:8000::/48', 'reservada'], // direct delegation AS112
+    ['3fff::/20', 'documentación'], // RFC 9637
+    ['5f00::/16', 'reservada'], // SRv6 SIDs (RFC 9602)
+    ['fc00::/7', 'privada (ULA)'],
+    ['fe80::/10', 'link-local'],
+    ['fec0::/10', 'site-local'], // deprecated
+    ['ff00::/8', 'multicast'],
+  ],
+);
+
+/** IPv6 prefixes whose last 32 bits are an IPv4 address the connection would reach. */
+const IPV4_MAPPED = ipaddr.IPv6.parseCIDR('::ffff:0:0/96');
+const NAT64_WELL_KNOWN = ipaddr.IPv6.parseCIDR('64:ff9b::/96');
+/** IPv4-compatible IPv6 (::a.b.c.d, deprecated by RFC 4291): `::` and `::1` are matched before. */
+const IPV4_COMPATIBLE = ipaddr.IPv6.parseCIDR('::/96');
+const GLOBAL_UNICAST = ipaddr.IPv6.parseCIDR('2000::/3');
+
+const carriedIPv4 = (v6: ipaddr.IPv6): ipaddr.IPv4 => new ipaddr.IPv4(v6.toByteArray().slice(12));
 
 /**
  * Why an IP address may not be called ('loopback', 'privada', …), or null when it is public
- * unicast (ranges from ipaddr.js). An IPv6 address carrying an IPv4 one (mapped, compatible,
- * NAT64) is judged as that IPv4 address; other tunnels (6to4, Teredo) are refused. Anything that
- * is not an IP address is refused too.
+ * unicast. An IPv6 address carrying an IPv4 one is judged as that IPv4 address when mapped
+ * (::ffff:a.b.c.d) or NAT64-translated (64:ff9b::a.b.c.d). The deprecated IPv4-compatible form
+ * (::a.b.c.d) is refused outright: named after what it carries when that is refused too (e.g.
+ * `::a9fe:a9fe` is 'link-local'), 'compatible con IPv4 (obsoleta)' otherwise (`::808:808`): no
+ * public host has such an address, and a stack that still routes it would reach the IPv4 one.
+ * Tunnels (6to4, Teredo) are refused. Anything that is not an IP address is refused too.
  */
 export function blockedReason(ip: string): string | null {
   const text = ip.replace(/%.*$/, '');
-  if (!ipaddr.isValid(text) || net.isIP(text) === 0) return 'no es una dirección IP';
-  const parsed = ipaddr.parse(text);
-  const range = parsed.range();
-  if (parsed.kind() === 'ipv6') {
-    const v6 = parsed as ipaddr.IPv6;
-    if (range === 'ipv4Mapped') return blockedReason(v6.toIPv4Address().toString());
-    if (range === 'rfc6052') return blockedReason(ipaddr.fromByteArray(v6.toByteArray().slice(12)).toString());
+  const family = net.isIP(text);
+  if (family === 0 || !ipaddr.isValid(text)) return 'no es una dirección IP';
+  if (family === 4) return reasonIn(ipaddr.IPv4.parse(text), IPV4_BLOCKED);
+  // In hexadecimal as the URL parser writes it: ipaddr.js reads a trailing dotted quad after `::`
+  // (`::8.8.8.8`) as IPv4-mapped, where the network stack reads IPv4-compatible (`::808:808`).
+  let v6: ipaddr.IPv6;
+  try {
+    v6 = ipaddr.IPv6.parse(new URL(`http://[${text}]/`).hostname.slice(1, -1));
+  } catch {
+    return 'no es una dirección IP';
   }
-  if (range === 'unicast') return null;
-  return RANGE_NAMES[range] ?? 'reservada';
+  if (v6.match(IPV4_MAPPED) || v6.match(NAT64_WELL_KNOWN)) return reasonIn(carriedIPv4(v6), IPV4_BLOCKED);
+  const reason = reasonIn(v6, IPV6_BLOCKED);
+  if (reason) return reason;
+  if (v6.match(IPV4_COMPATIBLE)) return reasonIn(carriedIPv4(v6), IPV4_BLOCKED) ?? 'compatible con IPv4 (obsoleta)';
+  return v6.match(GLOBAL_UNICAST) ? null : 'reservada';
 }
 
 export interface ResolvedAddress {

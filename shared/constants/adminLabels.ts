@@ -138,6 +138,7 @@ export const ADMIN_LABELS = {
       bulk_action: 'Lote de acción masiva',
       enroll: 'Enrolamiento',
       enroll_refused: 'Enrolamiento rechazado',
+      authorize_reenroll: 'Autorizar reenrolamiento',
       acknowledge: 'Comando confirmado por el dispositivo',
       reject: 'Comando rechazado por el dispositivo',
       redeem_offline_code: 'Código offline canjeado',

@@ -98,6 +98,8 @@ export const FIELD_LABELS = {
     code: 'Código offline',
     lockType: 'Tipo de bloqueo',
     detail: 'Detalle',
+    publicKey: 'Clave pública',
+    redeemedAt: 'Fecha de uso',
   },
   users: { correo: 'Correo' },
   apiKeys: { name: 'Nombre', profileId: 'Rol', allowedIps: 'IPs permitidas', expiresAt: 'Vencimiento' },

@@ -61,6 +61,8 @@ export const INTEGRATION_LABELS = {
     confirmRevoke: (name: string, prefix: string) =>
       `¿Revocar la clave ${name} (${prefix})? Las solicitudes que la usen se rechazarán de inmediato; esto no se puede deshacer.`,
     revokedDone: (name: string) => `Clave ${name} revocada`,
+    /** A key whose role holds more than the caller: shown, not revocable (as administrators with more grants). */
+    notManageable: 'Solo lectura: su rol tiene permisos que usted no tiene',
     createdDone: (name: string) => `Clave ${name} creada`,
     // The form
     rolePlaceholder: 'Seleccione el rol',

@@ -379,5 +379,66 @@ export const INVENTORY_LABELS = {
     expires: (at: string) => `Vence el ${at}`,
     token: 'Token',
     serverUrl: 'Servidor',
+    refusalsTitle: '¿El dispositivo rechazó el código?',
+    refusalsIntro: 'El dispositivo muestra el motivo del rechazo. Los más comunes y qué hacer:',
+    refusals: [
+      {
+        code: 'ALREADY_ENROLLED',
+        text: 'El dispositivo ya está enrolado. Un código QR de grupo nunca vuelve a enrolar un dispositivo enrolado: si se restableció de fábrica, un administrador debe usar «Autorizar reenrolamiento» en ese dispositivo.',
+      },
+      { code: 'ENROLLMENT_TOKEN_EXPIRED', text: 'El código venció: genere uno nuevo aquí.' },
+      { code: 'ENROLLMENT_TOKEN_REVOKED', text: 'El código fue revocado o reemplazado («Regenerar»): use el código más reciente.' },
+      {
+        code: 'ENROLLMENT_TOKEN_INVALID',
+        text: 'El código no existe: revise que se haya escrito completo (en TV) o escanee el QR de nuevo.',
+      },
+      {
+        code: 'ENROLLMENT_OTHER_GROUP',
+        text: 'El dispositivo está registrado en otro grupo: use el QR de su grupo o cambie su grupo en el inventario.',
+      },
+      { code: 'NOT_REGISTERED', text: 'El IMEI no está registrado: agréguelo en Dispositivos pre-enrolados antes de enrolarlo.' },
+      { code: 'ENROLLMENT_SIM_REQUIRED', text: 'La configuración exige una SIM: inserte la SIM del cliente y vuelva a intentar.' },
+      { code: 'ENROLLMENT_TYPE_MISMATCH', text: 'El tipo de dispositivo no coincide con el registrado (smartphone o TV): corrija el registro.' },
+      { code: 'DEVICE_RELEASED', text: 'El dispositivo fue liberado: ya no se puede enrolar.' },
+    ],
+  },
+
+  /** 'Autorizar reenrolamiento': one enrolled device enrolls again after a factory reset. */
+  reenrollment: {
+    action: 'Autorizar reenrolamiento',
+    title: (imei: string) => `Autorizar reenrolamiento — dispositivo ${imei}`,
+    intro:
+      'Use esta autorización solo si el dispositivo fue restablecido de fábrica o se reinstaló la app de bloqueo. Un código QR de grupo nunca vuelve a enrolar un dispositivo enrolado.',
+    effects:
+      'Se genera un código solo para este dispositivo, de un solo uso. Al enrolarse recibe credenciales nuevas: las anteriores y los códigos sin conexión emitidos antes dejan de funcionar. Su bloqueo y sus comandos pendientes se conservan.',
+    imei: 'IMEI',
+    customer: 'Cliente',
+    noCustomer: 'Sin cliente registrado',
+    validity: 'Vigencia de la autorización',
+    confirm: 'Autorizar',
+    authorized: 'Reenrolamiento autorizado',
+    resultTitle: 'Código de reenrolamiento',
+  },
+
+  /** The device detail's enrollments: accepted, refused, authorised. */
+  enrollments: {
+    title: 'Enrolamientos',
+    empty: 'Sin intentos de enrolamiento',
+    more: 'Ver más',
+    kinds: { enrolled: 'Enrolado', refused: 'Rechazado', authorized: 'Reenrolamiento autorizado' },
+    reenrolled: 'Reenrolamiento',
+    code: 'Código',
+    reason: 'Motivo',
+    token: 'Credencial',
+    tokens: {
+      none: 'Sin código',
+      unknown: 'Código inexistente',
+      group: 'Código de grupo',
+      no_group: 'Código sin grupo',
+      device: 'Autorización del dispositivo',
+    },
+    by: 'Por',
+    ip: 'IP',
+    expiresAt: 'Vence',
   },
 } as const;

@@ -39,6 +39,41 @@ export type Sim = z.infer<typeof simField>;
 
 const versionField = (label: string) => optionalTextField(label, 40);
 
+/** A base64url coordinate of a P-256 point (32 bytes). */
+const COORDINATE = /^[A-Za-z0-9_-]{43}$/;
+
+/**
+ * The public half of the key pair the agent generated on the device, as a JWK (EC P-256): every
+ * later request is signed with its private half (server/agent/requestSignature.ts). Other JWK
+ * members (kid, use, alg…) are ignored; a private key (`d`) is refused.
+ */
+export const publicKeyField = z
+  .looseObject(
+    {
+      kty: z.literal('EC', { error: A.field.publicKey(L.publicKey) }),
+      crv: z.literal('P-256', { error: A.field.publicKey(L.publicKey) }),
+      x: z.string({ error: A.field.publicKey(L.publicKey) }).regex(COORDINATE, { error: A.field.publicKey(L.publicKey) }),
+      y: z.string({ error: A.field.publicKey(L.publicKey) }).regex(COORDINATE, { error: A.field.publicKey(L.publicKey) }),
+    },
+    { error: fieldError(L.publicKey, A.field.publicKey(L.publicKey)) },
+  )
+  .refine((k) => !('d' in k), { error: A.field.publicKeyPrivate(L.publicKey) })
+  .transform(({ kty, crv, x, y }) => ({ kty, crv, x, y }));
+export type AgentPublicKey = z.infer<typeof publicKeyField>;
+
+/** What the device must show now, as the server knows it (a new agent learns it at enrollment and at every check-in). */
+export const agentLockResponse = z.strictObject({
+  /** The device is locked (Bloqueado, or a temporary unlock whose date has passed). */
+  locked: z.boolean(),
+  /** The lock's type (PorCredito, PorNoConexion, PorCambioSIM, SinKiosko) while locked or temporarily unlocked. */
+  lockType: z.string().nullable(),
+  /** The message the lock screen shows (null: the settings' default). */
+  message: z.string().nullable(),
+  /** A temporary unlock's end (the device locks again then). */
+  temporaryUntil: z.string().nullable(),
+});
+export type AgentLock = z.infer<typeof agentLockResponse>;
+
 /** POST /agent/v1/enroll: what the device says of itself, and the token it read from the QR code (or typed). */
 export const enrollBody = z.object(
   {
@@ -60,11 +95,64 @@ export const enrollBody = z.object(
     osVersion: versionField(L.osVersion).default(null),
     agentVersion: versionField(L.agentVersion).default(null),
     sim: simField.nullable().default(null),
+    publicKey: publicKeyField,
   },
   { error: A.field.body },
 );
 export type EnrollBody = z.infer<typeof enrollBody>;
 export type EnrollBodyInput = z.input<typeof enrollBody>;
+
+/**
+ * Every refusal of POST /agent/v1/enroll: its stable code and HTTP status (the body is
+ * `{ code, message }`, the message in Spanish). A validation error (400 VALIDATION, naming the
+ * field) and the per-IP limit (429 RATE_LIMITED) come before these.
+ */
+export const ENROLL_REFUSALS = {
+  /** The token does not exist (mistyped, or from another installation). */
+  ENROLLMENT_TOKEN_INVALID: 401,
+  ENROLLMENT_TOKEN_EXPIRED: 401,
+  /** Revoked by an administrator or replaced by a newer code of its scope ('Regenerar'). */
+  ENROLLMENT_TOKEN_REVOKED: 401,
+  /** A device's own token (its re-enrollment authorisation) already enrolled it once. */
+  ENROLLMENT_TOKEN_USED: 401,
+  /** No token, and the device's settings require the QR code (require_QR_validation). */
+  ENROLLMENT_TOKEN_REQUIRED: 403,
+  /** A token issued for another device. */
+  ENROLLMENT_OTHER_DEVICE: 403,
+  /** The IMEI is not registered and its group does not admit unregistered devices. */
+  NOT_REGISTERED: 403,
+  /** The device is registered in another group than the token's. */
+  ENROLLMENT_OTHER_GROUP: 403,
+  ENROLLMENT_TYPE_MISMATCH: 403,
+  /** No SIM, and the settings require one (require_sim_for_enroll). */
+  ENROLLMENT_SIM_REQUIRED: 403,
+  /** The device is enrolled: only its re-enrollment authorisation enrolls it again. */
+  ALREADY_ENROLLED: 409,
+  DEVICE_RELEASED: 409,
+  /** Two enrollments of the same unregistered IMEI at once: the other one registered it. */
+  IMEI_TAKEN: 409,
+} as const;
+export type EnrollRefusal = keyof typeof ENROLL_REFUSALS;
+
+/** The Spanish message of an enrollment refusal (IMEI_TAKEN names the IMEI and is built where it happens). */
+export function enrollRefusalMessage(code: Exclude<EnrollRefusal, 'IMEI_TAKEN'>): string {
+  const E = A.enroll;
+  const messages: Record<Exclude<EnrollRefusal, 'IMEI_TAKEN'>, string> = {
+    ENROLLMENT_TOKEN_INVALID: E.invalidToken,
+    ENROLLMENT_TOKEN_EXPIRED: E.tokenExpired,
+    ENROLLMENT_TOKEN_REVOKED: E.tokenRevoked,
+    ENROLLMENT_TOKEN_USED: E.tokenUsed,
+    ENROLLMENT_TOKEN_REQUIRED: E.tokenRequired,
+    ENROLLMENT_OTHER_DEVICE: E.otherDevice,
+    NOT_REGISTERED: E.notRegistered,
+    ENROLLMENT_OTHER_GROUP: E.otherGroup,
+    ENROLLMENT_TYPE_MISMATCH: E.typeMismatch,
+    ENROLLMENT_SIM_REQUIRED: E.simRequired,
+    ALREADY_ENROLLED: E.alreadyEnrolled,
+    DEVICE_RELEASED: E.released,
+  };
+  return messages[code];
+}
 
 export const enrollResponse = z.strictObject({
   deviceId: z.number().int(),
@@ -72,9 +160,11 @@ export const enrollResponse = z.strictObject({
   deviceToken: z.string(),
   /** The key the offline codes are derived with (base64url), for the agent to check them with no network. */
   offlineSecret: z.string(),
-  /** The last offline-code nonce already redeemed (the agent accepts the next ones). */
+  /** The nonce after which this secret's codes start (the agent accepts the next ones). */
   offlineNonce: z.number().int(),
   status: z.number().int(),
+  /** What the device must show now: a re-enrolled device that was locked stays locked. */
+  lock: agentLockResponse,
   serverTime: z.string(),
 });
 export type EnrollResponse = z.infer<typeof enrollResponse>;
@@ -121,6 +211,8 @@ export const checkinResponse = z.strictObject({
   settingsVersion: z.number().int(),
   /** The specification §4 status the portal shows for the device now. */
   status: z.number().int(),
+  /** What the device must show now. */
+  lock: agentLockResponse,
   /** Seconds until the next check-in. */
   nextCheckinSeconds: z.number().int(),
   serverTime: z.string(),
@@ -166,6 +258,11 @@ export const eventBody = z.discriminatedUnion(
     z.object({
       type: z.literal('offline_code'),
       code: z.string({ error: fieldError(L.code, A.field.code(L.code)) }).regex(/^\d{8}$/, { error: A.field.code(L.code) }),
+      /** When the customer typed it on the device (it may be reported later, once the device is online). */
+      redeemedAt: z
+        .string({ error: fieldError(L.redeemedAt, A.field.instant(L.redeemedAt)) })
+        .pipe(z.iso.datetime({ offset: true, error: A.field.instant(L.redeemedAt) }))
+        .transform((v) => new Date(v)),
     }),
     /** The agent locked the device itself after too long without connection ('Por No Conexión'). */
     z.object({ type: z.literal('offline_lock') }),

@@ -66,6 +66,8 @@ export const apiKeyResponse = z.strictObject({
   revokedBy: z.string().nullable(),
   /** active, expired or revoked. */
   state: z.enum(['active', 'expired', 'revoked']),
+  /** False when the key's role holds a path or action the caller lacks: the caller may not revoke it. */
+  manageable: z.boolean(),
 });
 export type ApiKey = z.infer<typeof apiKeyResponse>;
 

@@ -50,6 +50,7 @@ export const AUDIT_GENERAL_ACTIONS = [
   // The device side (the actor is the device's agent, or the server's clock).
   'enroll',
   'enroll_refused',
+  'authorize_reenroll',
   'acknowledge',
   'reject',
   'redeem_offline_code',

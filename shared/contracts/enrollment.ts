@@ -1,7 +1,7 @@
 import * as z from 'zod';
 import { FIELD_LABELS } from '../constants/fieldLabels';
 import { AGENT_MESSAGES as A } from '../areaMessages';
-import { fieldError, idField, intParam } from './fields';
+import { fieldError, idField, intParam, listResponse, pagingParams } from './fields';
 
 const L = FIELD_LABELS.enrollmentTokens;
 
@@ -15,6 +15,15 @@ const L = FIELD_LABELS.enrollmentTokens;
 
 export const ENROLLMENT_TOKEN_DEFAULT_HOURS = 72;
 export const ENROLLMENT_TOKEN_MAX_HOURS = 24 * 30;
+/** A re-enrollment authorisation is short-lived by default: the device is being reset now. */
+export const REENROLLMENT_DEFAULT_HOURS = 24;
+
+const validHoursField = (defaultHours: number) =>
+  z
+    .int({ error: fieldError(L.validHours, A.field.validHours(L.validHours, ENROLLMENT_TOKEN_MAX_HOURS)) })
+    .min(1, { error: A.field.validHours(L.validHours, ENROLLMENT_TOKEN_MAX_HOURS) })
+    .max(ENROLLMENT_TOKEN_MAX_HOURS, { error: A.field.validHours(L.validHours, ENROLLMENT_TOKEN_MAX_HOURS) })
+    .default(defaultHours);
 
 /** Android's device-owner provisioning: the lock app's admin component (package/receiver). */
 export const AGENT_ADMIN_COMPONENT = 'mx.macrolock.agent/.AdminReceiver';
@@ -27,11 +36,7 @@ export const enrollmentTokenBody = z
     {
       groupId: idField(L.groupId).nullable().default(null),
       deviceId: idField(L.deviceId).nullable().default(null),
-      validHours: z
-        .int({ error: fieldError(L.validHours, A.field.validHours(L.validHours, ENROLLMENT_TOKEN_MAX_HOURS)) })
-        .min(1, { error: A.field.validHours(L.validHours, ENROLLMENT_TOKEN_MAX_HOURS) })
-        .max(ENROLLMENT_TOKEN_MAX_HOURS, { error: A.field.validHours(L.validHours, ENROLLMENT_TOKEN_MAX_HOURS) })
-        .default(ENROLLMENT_TOKEN_DEFAULT_HOURS),
+      validHours: validHoursField(ENROLLMENT_TOKEN_DEFAULT_HOURS),
     },
     { error: A.field.body },
   )
@@ -82,3 +87,45 @@ export const enrollmentTokenCreatedResponse = z.strictObject({
   }),
 });
 export type EnrollmentTokenCreated = z.infer<typeof enrollmentTokenCreatedResponse>;
+
+/**
+ * POST /v5/enrollment-tokens/reenrollments ('Autorizar reenrolamiento'): a token for one enrolled
+ * device, which only it can use, once, within `validHours` (default 24): the way a device that was
+ * factory-reset enrolls again. Any earlier live token of the device is revoked.
+ */
+export const reenrollmentBody = z.object(
+  {
+    deviceId: idField(L.deviceId),
+    validHours: validHoursField(REENROLLMENT_DEFAULT_HOURS),
+  },
+  { error: A.field.body },
+);
+export type ReenrollmentBody = z.infer<typeof reenrollmentBody>;
+export type ReenrollmentBodyInput = z.input<typeof reenrollmentBody>;
+
+/** Which token an enrollment attempt presented: none, one that does not exist, a group's, the no-group one, the device's own. */
+export const ENROLLMENT_TOKEN_KINDS = ['none', 'unknown', 'group', 'no_group', 'device'] as const;
+
+/** One entry of a device's enrollments (GET /v5/devices/:id/enrollments): an enrollment, a refusal, an authorisation. */
+export const enrollmentAttemptResponse = z.strictObject({
+  id: z.number().int(),
+  at: z.string(),
+  kind: z.enum(['enrolled', 'refused', 'authorized']),
+  /** A refusal's stable code (ENROLL_REFUSALS). */
+  code: z.string().nullable(),
+  /** A refusal's Spanish message. */
+  message: z.string().nullable(),
+  token: z.enum(ENROLLMENT_TOKEN_KINDS).nullable(),
+  /** An enrollment of a device that had been enrolled before (authorised). */
+  reenrolled: z.boolean(),
+  /** The agent (`dispositivo <IMEI>`) or the administrator who authorised it. */
+  by: z.string().nullable(),
+  ip: z.string().nullable(),
+  /** An authorisation's expiry. */
+  expiresAt: z.string().nullable(),
+});
+export type EnrollmentAttempt = z.infer<typeof enrollmentAttemptResponse>;
+export const enrollmentAttemptsQuery = z.object({ ...pagingParams(10) });
+export type EnrollmentAttemptsQuery = z.infer<typeof enrollmentAttemptsQuery>;
+export const enrollmentAttemptsResponse = listResponse(enrollmentAttemptResponse);
+export type EnrollmentAttempts = z.infer<typeof enrollmentAttemptsResponse>;

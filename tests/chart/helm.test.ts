@@ -619,6 +619,7 @@ describeHelm('rendered chart: configuration', () => {
         agents: {
           serverUrl: 'https://agentes.example.com',
           ratePerDevicePerMinute: 240,
+          enrollExemptLoopback: true,
           ingress: {
             enabled: true,
             className: 'nginx',
@@ -629,9 +630,17 @@ describeHelm('rendered chart: configuration', () => {
       }),
     ]);
     expect(docsOf(plain, 'agent-ingress.yaml')).toEqual([]);
-    expect(configMapOf(plain).data).toMatchObject({ AGENT_RATE_LIMIT_PER_MINUTE: '120', AGENT_ENROLL_RATE_LIMIT_PER_MINUTE: '30' });
+    expect(configMapOf(plain).data).toMatchObject({
+      AGENT_RATE_LIMIT_PER_MINUTE: '120',
+      AGENT_ENROLL_RATE_LIMIT_PER_MINUTE: '30',
+      AGENT_ENROLL_EXEMPT_LOOPBACK: 'false',
+    });
     expect(configMapOf(plain).data?.['AGENT_SERVER_URL']).toBeUndefined();
-    expect(configMapOf(agents).data).toMatchObject({ AGENT_SERVER_URL: 'https://agentes.example.com', AGENT_RATE_LIMIT_PER_MINUTE: '240' });
+    expect(configMapOf(agents).data).toMatchObject({
+      AGENT_SERVER_URL: 'https://agentes.example.com',
+      AGENT_RATE_LIMIT_PER_MINUTE: '240',
+      AGENT_ENROLL_EXEMPT_LOOPBACK: 'true',
+    });
     const ing = asModel(Ingress, one(agents, 'agent-ingress.yaml'));
     const svc = asModel(Service, one(agents, 'service.yaml'));
     expect(ing.spec?.rules).toEqual([

@@ -82,6 +82,8 @@ describe.each(testEngines())('webhooks survive kill -9 of the server (%s)', (eng
       DEMO_AGENTS: '0',
       WEBHOOK_TIMEOUT_MS: String(TIMEOUT_MS),
       WEBHOOK_CONCURRENCY: '4',
+      // The receiver listens on 127.0.0.1.
+      WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
     };
     server = await spawnServer({ cwd: ROOT, env: serverEnv });
     // Four sends in flight, none answered: kill -9 now.

@@ -6,6 +6,7 @@
  */
 import type { CheckinResponse, EnrollResponse } from '../../shared/contracts/agent';
 import { INVENTORY_LABELS as L } from '../../shared/constants/inventoryLabels';
+import { newAgentKeys, signRequest, type AgentKeys } from '../../server/agent/requestSignature';
 import { seriousViolations } from '../helpers/axe';
 import { collectProblems, describeWithBrowser, waitForHydration } from '../helpers/browser';
 import { insertDevices, insertGroup, testImei } from '../helpers/inventoryFixtures';
@@ -13,21 +14,31 @@ import { ADMIN_EMAIL, signIn, toast, usePortalBrowser, waitForLayout } from '../
 
 const GROUP = 'Sucursal QR Centro';
 
+/** A POST to the agent API as the agent sends it: its bearer token, `body` exactly as sent, signed by its key. */
+async function agentPost(url: string, agent: { token: string; keys: AgentKeys }, path: string, body: string, signal?: AbortSignal) {
+  const signed = await signRequest(agent.keys.privateKey, { method: 'POST', path, body });
+  return fetch(`${url}${path}`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${agent.token}`, ...signed },
+    body,
+    signal,
+  });
+}
+
 /** A minimal agent: long-poll check-ins, each command acknowledged after `delayMs`. */
-function runAgent(url: string, token: string, delayMs: number) {
+function runAgent(url: string, agent: { token: string; keys: AgentKeys }, delayMs: number) {
   const stop = new AbortController();
   const received: number[] = [];
-  const headers = { 'Content-Type': 'application/json', Authorization: `Bearer ${token}` };
   const loop = (async () => {
     while (!stop.signal.aborted) {
       try {
-        const res = await fetch(`${url}/agent/v1/checkin`, { method: 'POST', headers, body: JSON.stringify({ wait: 20 }), signal: stop.signal });
+        const res = await agentPost(url, agent, '/agent/v1/checkin', JSON.stringify({ wait: 20 }), stop.signal);
         const answer = (await res.json()) as CheckinResponse;
         for (const c of answer.commands ?? []) {
           if (received.includes(c.id)) continue;
           received.push(c.id);
           await new Promise((r) => setTimeout(r, delayMs));
-          await fetch(`${url}/agent/v1/commands/${c.id}/ack`, { method: 'POST', headers, body: '{}', signal: stop.signal });
+          await agentPost(url, agent, `/agent/v1/commands/${c.id}/ack`, '{}', stop.signal);
         }
       } catch {
         if (!stop.signal.aborted) await new Promise((r) => setTimeout(r, 200));
@@ -75,21 +86,19 @@ describeWithBrowser('the device side in Chromium', () => {
     await page.keyboard.press('Escape');
     await dialog.waitFor({ state: 'detached' });
 
-    // The device's agent enrolls with the code and checks in.
+    // The device's agent enrolls with the code and the public half of the key it signs with, and checks in.
+    const keys = await newAgentKeys();
     const enrolled = await fetch(`${ctx.portal.url}/agent/v1/enroll`, {
       method: 'POST',
       headers: { 'Content-Type': 'application/json' },
-      body: JSON.stringify({ enrollmentToken: shortCode, imei, deviceType: 1, osVersion: '14', agentVersion: '2.4.1' }),
+      body: JSON.stringify({ enrollmentToken: shortCode, imei, deviceType: 1, osVersion: '14', agentVersion: '2.4.1', publicKey: keys.publicJwk }),
     });
     expect(enrolled.status).toBe(201);
     const { deviceToken } = (await enrolled.json()) as EnrollResponse;
-    await fetch(`${ctx.portal.url}/agent/v1/checkin`, {
-      method: 'POST',
-      headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${deviceToken}` },
-      body: '{}',
-    });
+    const identity = { token: deviceToken, keys };
+    expect((await agentPost(ctx.portal.url, identity, '/agent/v1/checkin', '{}')).status).toBe(200);
     // It acknowledges after 1.5 s, so the page can be seen saying 'Bloqueando' first.
-    const agent = runAgent(ctx.portal.url, deviceToken, 1_500);
+    const agent = runAgent(ctx.portal.url, identity, 1_500);
     try {
       await page.goto(`${ctx.portal.url}/inventory-management/devices?search=${imei}`);
       await waitForHydration(page);

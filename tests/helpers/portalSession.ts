@@ -8,6 +8,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
+import { DEMO_DEFAULTS } from '../../scripts/demoEnv';
 import type { Config } from '../../server/config';
 import { ADMIN_PROFILE, DEFAULT_ADMIN_EMAIL, DEMO_ACCOUNTS, bootstrap } from '../../server/db/seed/bootstrap';
 import type { IdentityService } from '../../server/identity/identityService';
@@ -53,7 +54,8 @@ export function packageVersion(root: string): string {
 export async function startPortal(): Promise<Portal> {
   // Loaded on demand: testApp finds dist/ through __dirname, which scripts run by tsx lack.
   const { buildTestApp, testConfig, DIST_DIR } = await import('./testApp');
-  const env = { DEMO_PASSWORD };
+  // The embedded demo's settings (scripts/demoEnv.ts): webhooks to a receiver on 127.0.0.1, agents enrolling from it.
+  const env = { ...DEMO_DEFAULTS, DEMO_PASSWORD };
   const portalVersion = packageVersion(path.resolve(DIST_DIR, '..'));
   const config: Config = { ...testConfig(env), portalVersion };
   const testDb = await createTestDb('pglite');

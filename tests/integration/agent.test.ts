@@ -12,7 +12,7 @@ import type { Device } from '../../shared/contracts/devices';
 import type { EnrollmentTokenCreated } from '../../shared/contracts/enrollment';
 import { DEVICE_STATUS } from '../../shared/constants/domain';
 import { AGENT_MESSAGES as A } from '../../shared/areaMessages';
-import { enrollDevice } from '../helpers/agentFixtures';
+import { agentClient, enrollAgent, enrollDevice, type AgentIdentity } from '../helpers/agentFixtures';
 import { adminApi, type AdminApi } from '../helpers/adminApi';
 import { testImei } from '../helpers/inventoryFixtures';
 import { buildTestApp } from '../helpers/testApp';
@@ -41,13 +41,7 @@ describe.each(testEngines())('agent API (%s)', (engine) => {
 
   const app = () => api.ta.app;
   const portal = (method: 'get' | 'post' | 'delete', path: string) => request(app())[method](`/api/v5${path}`).set(admin);
-  const agent = (token: string) => ({
-    checkin: (body: Record<string, unknown> = {}) => request(app()).post('/agent/v1/checkin').set('Authorization', `Bearer ${token}`).send(body),
-    ack: (id: number) => request(app()).post(`/agent/v1/commands/${id}/ack`).set('Authorization', `Bearer ${token}`).send({}),
-    reject: (id: number, reason: string) =>
-      request(app()).post(`/agent/v1/commands/${id}/reject`).set('Authorization', `Bearer ${token}`).send({ reason }),
-    event: (body: Record<string, unknown>) => request(app()).post('/agent/v1/events').set('Authorization', `Bearer ${token}`).send(body),
-  });
+  const agent = (d: AgentIdentity) => agentClient(app, d);
   const device = async (id: number) => (await portal('get', `/devices/${id}`)).body as Device;
   const act = (id: number, body: Record<string, unknown>) => portal('post', `/devices/${id}/actions`).send(body);
 
@@ -55,12 +49,13 @@ describe.each(testEngines())('agent API (%s)', (engine) => {
   const enrolledDevice = () => enrollDevice(app(), admin, { imei: testImei(9000 + ++serial), groupId, sim: SIM });
 
   test('enroll → enrolando, first check-in → enrolado; the QR token answers a device token and the offline secret', async () => {
-    const { id, token, enrolled } = await enrolledDevice();
+    const dev = await enrolledDevice();
+    const { id, enrolled } = dev;
     expect(enrolled.status).toBe(DEVICE_STATUS.enrolando);
     expect(enrolled.deviceToken).toMatch(/^mld_[\w-]{43}$/);
     expect(Buffer.from(enrolled.offlineSecret, 'base64url')).toHaveLength(32);
     expect((await device(id)).status).toBe(DEVICE_STATUS.enrolando);
-    const first = await agent(token).checkin({ osVersion: '14', sim: SIM });
+    const first = await agent(dev).checkin({ osVersion: '14', sim: SIM });
     expect(first.status).toBe(200);
     expect((first.body as CheckinResponse).status).toBe(DEVICE_STATUS.enrolado);
     const d = await device(id);
@@ -76,10 +71,11 @@ describe.each(testEngines())('agent API (%s)', (engine) => {
   });
 
   test('a LOCK requested in the portal wakes the waiting check-in; the acknowledgement makes the device Bloqueado', async () => {
-    const { id, token } = await enrolledDevice();
-    await agent(token).checkin();
+    const dev = await enrolledDevice();
+    const { id } = dev;
+    await agent(dev).checkin();
     const started = Date.now();
-    const poll = agent(token)
+    const poll = agent(dev)
       .checkin({ wait: 10 })
       .then((r) => r);
     await new Promise((r) => setTimeout(r, 300)); // the check-in is waiting
@@ -99,9 +95,9 @@ describe.each(testEngines())('agent API (%s)', (engine) => {
     expect(answer.status).toBe(DEVICE_STATUS.bloqueando);
     const commandId = answer.commands[0]!.id;
     // Not acknowledged yet: delivered again, never a second command.
-    expect(((await agent(token).checkin()).body as CheckinResponse).commands.map((c) => c.id)).toEqual([commandId]);
+    expect(((await agent(dev).checkin()).body as CheckinResponse).commands.map((c) => c.id)).toEqual([commandId]);
 
-    const ack = await agent(token).ack(commandId);
+    const ack = await agent(dev).ack(commandId);
     expect(ack.status).toBe(200);
     expect(ack.body as CommandOutcome).toMatchObject({ id: commandId, status: 'acknowledged', deviceStatus: DEVICE_STATUS.bloqueado });
     expect(await device(id)).toMatchObject({
@@ -110,14 +106,14 @@ describe.each(testEngines())('agent API (%s)', (engine) => {
       lockMessage: 'Pague su mensualidad',
       pendingCommand: null,
     });
-    const again = await agent(token).ack(commandId);
+    const again = await agent(dev).ack(commandId);
     expect(again.body).toEqual(ack.body);
     const history = (await portal('get', `/devices/${id}/history`)).body as History;
     const entry = history.data.find((c) => c.id === commandId)!;
     expect(entry.status).toBe('acknowledged');
     expect(entry.deliveredAt).not.toBeNull();
     expect(entry.acknowledgedAt).not.toBeNull();
-    expect(((await agent(token).checkin()).body as CheckinResponse).commands).toEqual([]);
+    expect(((await agent(dev).checkin()).body as CheckinResponse).commands).toEqual([]);
     const audit = await api.db.query<{ action: string; actor_email: string }>(
       "SELECT action, actor_email FROM audit_log WHERE entity = 'device' AND entity_id = $1 ORDER BY id",
       [String(id)],
@@ -127,22 +123,23 @@ describe.each(testEngines())('agent API (%s)', (engine) => {
   });
 
   test('unlock: desbloqueando → desbloqueado → activo at the next check-in; a rejection → fallido with the reason', async () => {
-    const { id, token } = await enrolledDevice();
-    await agent(token).checkin();
+    const dev = await enrolledDevice();
+    const { id } = dev;
+    await agent(dev).checkin();
     const lock = (await act(id, { action: 0, lockType: 'PorCredito' })).body as ActionResult;
-    await agent(token).ack(lock.command!.id);
+    await agent(dev).ack(lock.command!.id);
     const unlock = (await act(id, { action: 1 })).body as ActionResult;
     expect(unlock.device!.status).toBe(DEVICE_STATUS.desbloqueando);
-    await agent(token).checkin();
-    await agent(token).ack(unlock.command!.id);
+    await agent(dev).checkin();
+    await agent(dev).ack(unlock.command!.id);
     expect((await device(id)).status).toBe(DEVICE_STATUS.desbloqueado);
-    await agent(token).checkin();
+    await agent(dev).checkin();
     expect((await device(id)).status).toBe(DEVICE_STATUS.activo);
 
     const restrictions = (await act(id, { action: 8 })).body as ActionResult;
     expect(restrictions.device!.status).toBe(DEVICE_STATUS.configurando);
-    await agent(token).checkin();
-    const rejected = await agent(token).reject(restrictions.command!.id, 'Permiso de administrador revocado');
+    await agent(dev).checkin();
+    const rejected = await agent(dev).reject(restrictions.command!.id, 'Permiso de administrador revocado');
     expect(rejected.body as CommandOutcome).toMatchObject({
       status: 'rejected',
       result: 'Permiso de administrador revocado',
@@ -154,34 +151,35 @@ describe.each(testEngines())('agent API (%s)', (engine) => {
       pendingCommand: null,
     });
     // A repeated answer is the first result, whatever it says.
-    expect((await agent(token).ack(restrictions.command!.id)).body).toMatchObject({ status: 'rejected' });
+    expect((await agent(dev).ack(restrictions.command!.id)).body).toMatchObject({ status: 'rejected' });
   });
 
   test('a device token reaches only its own commands (403), unknown or revoked tokens are 401, deletion revokes', async () => {
     const a = await enrolledDevice();
     const b = await enrolledDevice();
-    await agent(a.token).checkin();
+    await agent(a).checkin();
     const lock = (await act(a.id, { action: 0, lockType: 'PorCredito' })).body as ActionResult;
-    const other = await agent(b.token).ack(lock.command!.id);
+    const other = await agent(b).ack(lock.command!.id);
     expect(other.status).toBe(403);
     expect(other.body).toMatchObject({ code: 'OTHER_DEVICE', message: A.auth.otherDevice });
     expect((await device(a.id)).status).toBe(DEVICE_STATUS.bloqueando);
-    expect((await agent('mld_desconocido').checkin()).status).toBe(401);
+    expect((await agent({ ...a, token: 'mld_desconocido' }).checkin()).status).toBe(401);
     expect((await request(app()).post('/agent/v1/checkin').send({})).body).toMatchObject({ code: 'DEVICE_TOKEN_MISSING' });
 
     // Enrolado and activo devices cannot be deleted (§4): a failed one can.
     const restrictions = (await act(b.id, { action: 8 })).body as ActionResult;
-    await agent(b.token).checkin();
-    await agent(b.token).reject(restrictions.command!.id, 'Sin espacio');
+    await agent(b).checkin();
+    await agent(b).reject(restrictions.command!.id, 'Sin espacio');
     expect((await portal('delete', `/devices/${b.id}`)).status).toBe(204);
-    const revoked = await agent(b.token).checkin();
+    const revoked = await agent(b).checkin();
     expect(revoked.status).toBe(401);
     expect(revoked.body).toMatchObject({ code: 'DEVICE_TOKEN_INVALID', message: A.auth.invalidToken });
   });
 
   test('a command not yet delivered can be cancelled; once delivered it cannot', async () => {
-    const { id, token } = await enrolledDevice();
-    await agent(token).checkin();
+    const dev = await enrolledDevice();
+    const { id } = dev;
+    await agent(dev).checkin();
     const lock = (await act(id, { action: 0, lockType: 'PorCredito' })).body as ActionResult;
     expect(lock.command!.cancellable).toBe(true);
     // Soporte sees the devices page but may not lock: it may not cancel a lock either.
@@ -193,10 +191,10 @@ describe.each(testEngines())('agent API (%s)', (engine) => {
     expect(cancelled.status).toBe(200);
     expect(cancelled.body).toMatchObject({ status: 'cancelled', cancellable: false });
     expect(await device(id)).toMatchObject({ status: DEVICE_STATUS.enrolado, pendingCommand: null });
-    expect(((await agent(token).checkin()).body as CheckinResponse).commands).toEqual([]);
+    expect(((await agent(dev).checkin()).body as CheckinResponse).commands).toEqual([]);
 
     const second = (await act(id, { action: 0, lockType: 'PorCredito' })).body as ActionResult;
-    await agent(token).checkin();
+    await agent(dev).checkin();
     const late = await portal('post', `/devices/${id}/actions/${second.command!.id}/cancel`);
     expect(late.status).toBe(409);
     expect((await device(id)).pendingCommand).toMatchObject({ id: second.command!.id });
@@ -204,18 +202,23 @@ describe.each(testEngines())('agent API (%s)', (engine) => {
   });
 
   test('an offline code is redeemed once: desbloqueado offline, then applied: false; a wrong code is refused', async () => {
-    const { id, token } = await enrolledDevice();
-    await agent(token).checkin();
+    const dev = await enrolledDevice();
+    const { id } = dev;
+    await agent(dev).checkin();
     const lock = (await act(id, { action: 0, lockType: 'PorCredito' })).body as ActionResult;
-    await agent(token).ack(lock.command!.id);
+    await agent(dev).ack(lock.command!.id);
     const issued = (await act(id, { action: 9 })).body as ActionResult;
     const code = issued.offlineCode!.code;
-    const first = await agent(token).event({ type: 'offline_code', code });
+    const first = await agent(dev).event({ type: 'offline_code', code, redeemedAt: new Date().toISOString() });
     expect(first.status).toBe(200);
     expect(first.body as EventResponse).toEqual({ applied: true, status: DEVICE_STATUS.desbloqueado_offline, action: 9 });
-    const again = await agent(token).event({ type: 'offline_code', code });
+    const again = await agent(dev).event({ type: 'offline_code', code, redeemedAt: new Date().toISOString() });
     expect(again.body as EventResponse).toMatchObject({ applied: false, action: 9 });
-    const wrong = await agent(token).event({ type: 'offline_code', code: code === '00000000' ? '11111111' : '00000000' });
+    const wrong = await agent(dev).event({
+      type: 'offline_code',
+      code: code === '00000000' ? '11111111' : '00000000',
+      redeemedAt: new Date().toISOString(),
+    });
     expect(wrong.status).toBe(409);
     expect(wrong.body).toMatchObject({ code: 'OFFLINE_CODE_REJECTED' });
     const history = (await portal('get', `/devices/${id}/history`)).body as History;
@@ -223,16 +226,18 @@ describe.each(testEngines())('agent API (%s)', (engine) => {
   });
 
   test('a changed SIM locks a phone Por Cambio SIM (lock_sim_change applies by default)', async () => {
-    const { id, token } = await enrolledDevice();
-    await agent(token).checkin({ sim: SIM });
-    const res = await agent(token).checkin({ sim: { iccid: '8952030098765432109', carrier: 'AT&T' } });
+    const dev = await enrolledDevice();
+    const { id } = dev;
+    await agent(dev).checkin({ sim: SIM });
+    const res = await agent(dev).checkin({ sim: { iccid: '8952030098765432109', carrier: 'AT&T' } });
     expect((res.body as CheckinResponse).status).toBe(DEVICE_STATUS.bloqueado);
     expect(await device(id)).toMatchObject({ lockType: 'PorCambioSIM', simIccid: '8952030098765432109', simCarrier: 'AT&T' });
   });
 
   test('hold → Suspendido, resume → back; the portal route needs the LOCK grant', async () => {
-    const { id, token } = await enrolledDevice();
-    await agent(token).checkin();
+    const dev = await enrolledDevice();
+    const { id } = dev;
+    await agent(dev).checkin();
     const held = await portal('post', `/devices/${id}/hold`);
     expect(held.status).toBe(200);
     expect((held.body as Device).status).toBe(DEVICE_STATUS.SUSPENDED);
@@ -246,50 +251,50 @@ describe.each(testEngines())('agent API (%s)', (engine) => {
   test('enrollment is refused without changes: no token (require_QR_validation), a wrong token, an unregistered device', async () => {
     const imei = testImei(9500);
     const created = (await portal('post', '/devices').send({ imei, deviceType: 1, groupId })).body as Device;
-    const none = await request(app()).post('/agent/v1/enroll').send({ imei, deviceType: 1 });
+    const none = (await enrollAgent(app(), { imei, deviceType: 1 })).res;
     expect(none.status).toBe(403);
     expect(none.body).toMatchObject({ code: 'ENROLLMENT_TOKEN_REQUIRED', message: A.enroll.tokenRequired });
-    const wrong = await request(app()).post('/agent/v1/enroll').send({ enrollmentToken: 'AAAA-BBBB-CCCC', imei, deviceType: 1 });
+    const wrong = (await enrollAgent(app(), { enrollmentToken: 'AAAA-BBBB-CCCC', imei, deviceType: 1 })).res;
     expect(wrong.status).toBe(401);
+    expect(wrong.body).toMatchObject({ code: 'ENROLLMENT_TOKEN_INVALID', message: A.enroll.invalidToken });
     expect((await device(created.id)).status).toBe(DEVICE_STATUS.PRE_ENROLLED);
     const qr = (await portal('post', '/enrollment-tokens').send({ groupId })).body as EnrollmentTokenCreated;
-    const stranger = await request(app())
-      .post('/agent/v1/enroll')
-      .send({ enrollmentToken: qr.token, imei: testImei(9501), deviceType: 1 });
+    const stranger = (await enrollAgent(app(), { enrollmentToken: qr.token, imei: testImei(9501), deviceType: 1 })).res;
     expect(stranger.status).toBe(403);
     expect(stranger.body).toMatchObject({ code: 'NOT_REGISTERED' });
     // The no-group token enrolls only devices with no group: this one is in a group.
     const noGroup = (await portal('post', '/enrollment-tokens').send({})).body as EnrollmentTokenCreated;
-    const outside = await request(app()).post('/agent/v1/enroll').send({ enrollmentToken: noGroup.token, imei, deviceType: 1 });
+    const outside = (await enrollAgent(app(), { enrollmentToken: noGroup.token, imei, deviceType: 1 })).res;
     expect(outside.status).toBe(403);
     expect(outside.body).toMatchObject({ code: 'ENROLLMENT_OTHER_GROUP' });
     expect(await device(created.id)).toMatchObject({ status: DEVICE_STATUS.fallido, failureReason: A.enroll.otherGroup });
     // Valid credentials, wrong device type: the registered device shows fallido with the reason.
-    const mismatch = await request(app()).post('/agent/v1/enroll').send({ enrollmentToken: qr.token, imei, deviceType: 2 });
+    const mismatch = (await enrollAgent(app(), { enrollmentToken: qr.token, imei, deviceType: 2 })).res;
     expect(mismatch.status).toBe(403);
     expect(await device(created.id)).toMatchObject({ status: DEVICE_STATUS.fallido, failureReason: A.enroll.typeMismatch });
   });
 
   test('bad bodies are 400 naming the field, never a 500', async () => {
-    const { token } = await enrolledDevice();
-    const bad = await agent(token).checkin({ wait: 90 });
+    const dev = await enrolledDevice();
+    const bad = await agent(dev).checkin({ wait: 90 });
     expect(bad.status).toBe(400);
     expect(bad.body).toMatchObject({ code: 'VALIDATION', field: 'wait' });
-    const badSim = await agent(token).checkin({ sim: { iccid: 'abc' } });
+    const badSim = await agent(dev).checkin({ sim: { iccid: 'abc' } });
     expect(badSim.body).toMatchObject({ field: 'sim.iccid' });
-    const badEvent = await agent(token).event({ type: 'explode' });
+    const badEvent = await agent(dev).event({ type: 'explode' });
     expect(badEvent.status).toBe(400);
-    const badEnroll = await request(app()).post('/agent/v1/enroll').send({ imei: '123', deviceType: 1 });
+    const badEnroll = (await enrollAgent(app(), { imei: '123', deviceType: 1 })).res;
     expect(badEnroll.body).toMatchObject({ code: 'VALIDATION', field: 'imei' });
-    expect((await agent(token).reject(1, '')).status).toBe(400);
+    expect((await agent(dev).reject(1, '')).status).toBe(400);
   });
 
   test('/metrics counts check-ins by outcome, open long polls, pending commands by action and the command latency', async () => {
-    const { id, token } = await enrolledDevice();
-    await agent(token).checkin();
+    const dev = await enrolledDevice();
+    const { id } = dev;
+    await agent(dev).checkin();
     await act(id, { action: 5, title: 'Aviso', message: 'Su pago vence mañana' });
-    const answer = (await agent(token).checkin()).body as CheckinResponse;
-    await agent(token).ack(answer.commands[0]!.id);
+    const answer = (await agent(dev).checkin()).body as CheckinResponse;
+    await agent(dev).ack(answer.commands[0]!.id);
     const text = (await request(app()).get('/metrics')).text;
     expect(text).toMatch(/agent_checkins_total\{outcome="commands"\} [1-9]/);
     expect(text).toMatch(/agent_checkins_total\{outcome="empty"\} [1-9]/);
@@ -306,11 +311,13 @@ describe.each(testEngines())('agent API (%s)', (engine) => {
     const imei = testImei(9700);
     const created = (await request(timed.ta.app).post('/api/v5/devices').set(headers).send({ imei, deviceType: 1, groupId })).body as Device;
     const qr = (await request(timed.ta.app).post('/api/v5/enrollment-tokens').set(headers).send({ groupId })).body as EnrollmentTokenCreated;
-    const token = (
-      (await request(timed.ta.app).post('/agent/v1/enroll').send({ enrollmentToken: qr.token, imei, deviceType: 1 })).body as EnrollResponse
-    ).deviceToken;
-    const call = (path: string, body: Record<string, unknown> = {}) =>
-      request(timed.ta.app).post(path).set('Authorization', `Bearer ${token}`).send(body);
+    const enrolled = await enrollAgent(timed.ta.app, { enrollmentToken: qr.token, imei, deviceType: 1 });
+    const timedAgent = agentClient(
+      timed.ta.app,
+      { token: (enrolled.res.body as EnrollResponse).deviceToken, keys: enrolled.keys },
+      { now: () => clock },
+    );
+    const call = (path: string, body: Record<string, unknown> = {}) => timedAgent.send('POST', path, body);
     await call('/agent/v1/checkin');
     const lock = (await request(timed.ta.app).post(`/api/v5/devices/${created.id}/actions`).set(headers).send({ action: 0, lockType: 'SinKiosko' }))
       .body as ActionResult;
@@ -342,10 +349,9 @@ describe.each(testEngines())('agent API (%s)', (engine) => {
     const imei = testImei(9800);
     const created = (await request(timed.ta.app).post('/api/v5/devices').set(headers).send({ imei, deviceType: 2, groupId })).body as Device;
     const qr = (await request(timed.ta.app).post('/api/v5/enrollment-tokens').set(headers).send({ groupId })).body as EnrollmentTokenCreated;
-    const token = (
-      (await request(timed.ta.app).post('/agent/v1/enroll').send({ enrollmentToken: qr.shortCode, imei, deviceType: 2 })).body as EnrollResponse
-    ).deviceToken;
-    const checkin = () => request(timed.ta.app).post('/agent/v1/checkin').set('Authorization', `Bearer ${token}`).send({});
+    const enrolled = await enrollAgent(timed.ta.app, { enrollmentToken: qr.shortCode, imei, deviceType: 2 });
+    const checkin = () =>
+      agentClient(timed.ta.app, { token: (enrolled.res.body as EnrollResponse).deviceToken, keys: enrolled.keys }, { now: () => clock }).checkin();
     const get = async () => ((await request(timed.ta.app).get(`/api/v5/devices/${created.id}`).set(headers)).body as Device).status;
     await checkin();
     expect(await get()).toBe(DEVICE_STATUS.enrolado);
@@ -355,13 +361,13 @@ describe.each(testEngines())('agent API (%s)', (engine) => {
     expect(await get()).toBe(DEVICE_STATUS.enrolado);
   });
 
-  test('rate limits: per device token (429 with Retry-After), enrollments per client IP (this host itself is not limited)', async () => {
+  test('rate limits: per device token (429 with Retry-After), enrollments per client IP (this host exempt when the setting says so)', async () => {
     const limited = await adminApi(testDb.db, {
-      env: { AGENT_RATE_LIMIT_PER_MINUTE: '3', AGENT_ENROLL_RATE_LIMIT_PER_MINUTE: '2', TRUST_PROXY: '1' },
+      env: { AGENT_RATE_LIMIT_PER_MINUTE: '3', AGENT_ENROLL_RATE_LIMIT_PER_MINUTE: '2', TRUST_PROXY: '1', AGENT_ENROLL_EXEMPT_LOOPBACK: 'true' },
     });
     try {
-      const { token } = await enrolledDevice();
-      const checkin = () => request(limited.ta.app).post('/agent/v1/checkin').set('Authorization', `Bearer ${token}`).send({});
+      const dev = await enrolledDevice();
+      const checkin = () => agentClient(limited.ta.app, dev).checkin();
       for (let i = 0; i < 3; i++) expect((await checkin()).status).toBe(200);
       const refused = await checkin();
       expect(refused.status).toBe(429);
@@ -369,11 +375,16 @@ describe.each(testEngines())('agent API (%s)', (engine) => {
       expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
       // Another device is not affected.
       const other = await enrolledDevice();
-      expect((await request(limited.ta.app).post('/agent/v1/checkin').set('Authorization', `Bearer ${other.token}`).send({})).status).toBe(200);
+      expect((await agentClient(limited.ta.app, other).checkin()).status).toBe(200);
 
       const enroll = (ip?: string) => {
         const r = request(limited.ta.app).post('/agent/v1/enroll');
-        return (ip ? r.set('X-Forwarded-For', ip) : r).send({ enrollmentToken: 'AAAA-BBBB-CCCC', imei: testImei(9900), deviceType: 1 });
+        return (ip ? r.set('X-Forwarded-For', ip) : r).send({
+          enrollmentToken: 'AAAA-BBBB-CCCC',
+          imei: testImei(9900),
+          deviceType: 1,
+          publicKey: dev.keys.publicJwk,
+        });
       };
       expect((await enroll('203.0.113.7')).status).toBe(401);
       expect((await enroll('203.0.113.7')).status).toBe(401);
@@ -387,8 +398,8 @@ describe.each(testEngines())('agent API (%s)', (engine) => {
 
   test('stopping (shutdown) answers the waiting check-ins at once, empty, and later ones do not wait', async () => {
     const replica = await adminApi(testDb.db);
-    const { token } = await enrolledDevice();
-    const poll = (wait: number) => request(replica.ta.app).post('/agent/v1/checkin').set('Authorization', `Bearer ${token}`).send({ wait });
+    const dev = await enrolledDevice();
+    const poll = (wait: number) => agentClient(replica.ta.app, dev).checkin({ wait });
     await poll(0);
     const started = Date.now();
     const waiting = poll(20).then((r) => r);
@@ -404,16 +415,13 @@ describe.each(testEngines())('agent API (%s)', (engine) => {
 
   if (engine === 'postgres') {
     test('a second replica on the same database wakes the long poll the first one holds', async () => {
-      const { id, token } = await enrolledDevice();
+      const dev = await enrolledDevice();
+      const { id } = dev;
       const other = await buildTestApp(testDb.db, { env: { DEMO_PASSWORD: 'Demo-Portal-2026!' } });
       try {
-        await agent(token).checkin();
+        await agent(dev).checkin();
         const started = Date.now();
-        const poll = request(other.app)
-          .post('/agent/v1/checkin')
-          .set('Authorization', `Bearer ${token}`)
-          .send({ wait: 15 })
-          .then((r) => r);
+        const poll = agentClient(other.app, dev).checkin({ wait: 15 });
         await new Promise((r) => setTimeout(r, 500));
         const lock = (await act(id, { action: 0, lockType: 'PorCredito' })).body as ActionResult;
         const res = await poll;

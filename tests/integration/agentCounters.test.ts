@@ -13,8 +13,9 @@ import request from 'supertest';
 import type { ActionResult } from '../../shared/contracts/deviceActions';
 import type { CheckinResponse } from '../../shared/contracts/agent';
 import { AgentRepository, CHECKIN_READ_BATCH } from '../../server/agent/agentRepository';
+import { signRequest } from '../../server/agent/requestSignature';
 import { createPgDb } from '../../server/db/pgDb';
-import { enrollDevice } from '../helpers/agentFixtures';
+import { agentClient, credentialsOf, enrollDevice, type AgentIdentity } from '../helpers/agentFixtures';
 import { adminApi, type AdminApi } from '../helpers/adminApi';
 import {
   activityCounts,
@@ -39,9 +40,8 @@ describe.each(testEngines())('check-in writes and the counters of devices on %s'
 
   const app = () => api.ta.app;
   const portal = (method: 'get' | 'post', path: string) => request(app())[method](`/api/v5${path}`).set(admin);
-  const checkin = (token: string, body: Record<string, unknown> = {}) =>
-    request(app()).post('/agent/v1/checkin').set('Authorization', `Bearer ${token}`).send(body);
-  const ack = (token: string, id: number) => request(app()).post(`/agent/v1/commands/${id}/ack`).set('Authorization', `Bearer ${token}`).send({});
+  const checkin = (agent: AgentIdentity, body: Record<string, unknown> = {}) => agentClient(app, agent).checkin(body);
+  const ack = (agent: AgentIdentity, id: number) => agentClient(app, agent).ack(id);
 
   const counts = () => deviceCounts(t.db);
   const facts = () => factCounts(t.db);
@@ -64,7 +64,8 @@ describe.each(testEngines())('check-in writes and the counters of devices on %s'
 
   beforeAll(async () => {
     t = await createTestDb(engine);
-    api = await adminApi(t.db);
+    // The webhook below targets a name that does not resolve: allowed only with private targets.
+    api = await adminApi(t.db, { env: { WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true' } });
     admin = await api.headersOf('admin@demo.local');
     groupId = ((await portal('post', '/groups').send({ name: 'Sucursal Contadores' })).body as { id: number }).id;
     otherGroupId = ((await portal('post', '/groups').send({ name: 'Sucursal Otra' })).body as { id: number }).id;
@@ -85,8 +86,8 @@ describe.each(testEngines())('check-in writes and the counters of devices on %s'
     expect(webhook.status).toBe(201);
     const a = await enrolledDevice(groupId);
     const b = await enrolledDevice(otherGroupId);
-    expect((await checkin(a.token)).status).toBe(200); // first check-in: enrolado (facts move)
-    expect((await checkin(b.token)).status).toBe(200);
+    expect((await checkin(a)).status).toBe(200); // first check-in: enrolado (facts move)
+    expect((await checkin(b)).status).toBe(200);
     await expectConsistent();
     const before = await events();
     expect(before).toEqual(expect.arrayContaining([`device.enrolled ${a.id}`, `device.status_changed ${a.id}`]));
@@ -94,7 +95,7 @@ describe.each(testEngines())('check-in writes and the counters of devices on %s'
     // A last-seen write alone (a presence batch, written here at once): the time moves, nothing else does.
     await stale(a.id);
     const old = await lastSeen(a.id);
-    expect((await checkin(a.token, { batteryLevel: 40 })).status).toBe(200);
+    expect((await checkin(a, { batteryLevel: 40 })).status).toBe(200);
     await app().agent.presence.flush();
     expect((await lastSeen(a.id)).getTime()).toBeGreaterThan(old.getTime());
     await expectConsistent();
@@ -103,10 +104,8 @@ describe.each(testEngines())('check-in writes and the counters of devices on %s'
     // Reported facts that move (the same batch statement): the fact counters follow, device_counts does not move.
     const deviceCounts = await counts();
     await stale(b.id);
-    expect((await checkin(b.token, { osVersion: '15', agentVersion: '2.5.0', sim: { iccid: '8952020012345678902', carrier: 'AT&T' } })).status).toBe(
-      200,
-    );
-    expect((await checkin(b.token, { osVersion: '16', sim: { iccid: '8952020012345678902', carrier: 'Movistar' } })).status).toBe(200);
+    expect((await checkin(b, { osVersion: '15', agentVersion: '2.5.0', sim: { iccid: '8952020012345678902', carrier: 'AT&T' } })).status).toBe(200);
+    expect((await checkin(b, { osVersion: '16', sim: { iccid: '8952020012345678902', carrier: 'Movistar' } })).status).toBe(200);
     await app().agent.presence.flush();
     expect(await facts()).toEqual(expect.arrayContaining([expect.objectContaining({ fact: 1, value: '16', n: 1 })]));
     await expectConsistent();
@@ -116,9 +115,9 @@ describe.each(testEngines())('check-in writes and the counters of devices on %s'
     // A status change through the portal and the agent: counted, and one event each.
     const lock = (await portal('post', `/devices/${a.id}/actions`).send({ action: 0, lockType: 'PorCredito' })).body as ActionResult;
     await expectConsistent();
-    const delivered = (await checkin(a.token)).body as CheckinResponse;
+    const delivered = (await checkin(a)).body as CheckinResponse;
     expect(delivered.commands.map((c) => c.id)).toEqual([lock.command!.id]);
-    expect((await ack(a.token, lock.command!.id)).status).toBe(200);
+    expect((await ack(a, lock.command!.id)).status).toBe(200);
     await expectConsistent();
     const after = await events();
     expect(after.slice(before.length)).toEqual([`device.status_changed ${a.id}`, `device.status_changed ${a.id}`]);
@@ -147,20 +146,27 @@ describe.each(testEngines())('check-in writes and the counters of devices on %s'
 
   test('an agent hanging up ends its long poll (the server stops waiting)', async () => {
     const c = await enrolledDevice(groupId);
-    expect((await checkin(c.token)).status).toBe(200);
+    expect((await checkin(c)).status).toBe(200);
     const server = app().listen(0, '127.0.0.1');
     await new Promise((r) => server.once('listening', r));
     try {
       const { port } = server.address() as { port: number };
       const url = `http://127.0.0.1:${port}/agent/v1/checkin`;
-      const headers = { authorization: `Bearer ${c.token}`, 'content-type': 'application/json' };
+      /** The headers of a check-in with `body`, signed by the device's key. */
+      const headers = async (body: string) => ({
+        authorization: `Bearer ${c.token}`,
+        'content-type': 'application/json',
+        ...(await signRequest(c.keys.privateKey, { method: 'POST', path: '/agent/v1/checkin', body })),
+      });
       const waiters = app().agent.waiters;
       // Answered at once (wait 0) on a keep-alive connection: nothing is left waiting.
-      expect((await fetch(url, { method: 'POST', headers, body: JSON.stringify({ wait: 0 }) })).status).toBe(200);
+      const now = JSON.stringify({ wait: 0 });
+      expect((await fetch(url, { method: 'POST', headers: await headers(now), body: now })).status).toBe(200);
       expect(waiters.size).toBe(0);
       // A long poll, then the agent hangs up: the server stops waiting long before its 20 s.
       const hangUp = new AbortController();
-      const poll = fetch(url, { method: 'POST', headers, body: JSON.stringify({ wait: 20 }), signal: hangUp.signal }).catch((e: unknown) => e);
+      const long = JSON.stringify({ wait: 20 });
+      const poll = fetch(url, { method: 'POST', headers: await headers(long), body: long, signal: hangUp.signal }).catch((e: unknown) => e);
       for (let i = 0; i < 100 && waiters.size === 0; i++) await new Promise((r) => setTimeout(r, 20));
       expect(waiters.size).toBe(1);
       hangUp.abort();
@@ -175,7 +181,7 @@ describe.each(testEngines())('check-in writes and the counters of devices on %s'
 
   test('check-ins that arrive together are read in one statement: each with its own token and instant, answered in order', async () => {
     const [a, b, revoked] = [await enrolledDevice(groupId), await enrolledDevice(groupId), await enrolledDevice(otherGroupId)];
-    for (const c of [a, b, revoked]) expect((await checkin(c.token)).status).toBe(200);
+    for (const c of [a, b, revoked]) expect((await checkin(c)).status).toBe(200);
     await t.db.query('UPDATE agent_tokens SET revoked_at = now() WHERE device_id = $1', [revoked.id]);
     const lock = (await portal('post', `/devices/${b.id}/actions`).send({ action: 0, lockType: 'PorCredito' })).body as ActionResult;
     expect(lock.command?.id).toBeGreaterThan(0);
@@ -202,12 +208,14 @@ describe.each(testEngines())('check-in writes and the counters of devices on %s'
     const spy = jest.spyOn(t.db, 'query');
     const service = app().agent.service;
     const req = { ip: null, requestId: null };
+    const signed = (agent: AgentIdentity) => credentialsOf(agent, 'POST', '/agent/v1/checkin', { wait: 0 });
+    const [aCredentials, bCredentials, revokedCredentials] = [await signed(a), await signed(b), await signed(revoked)];
     try {
       // The refused one last: the last slot of the batch's answer is empty.
       const answers = await Promise.allSettled([
-        service.checkin(a.token, { wait: 0 }, req),
-        service.checkin(b.token, { wait: 0 }, req),
-        service.checkin(revoked.token, { wait: 0 }, req),
+        service.checkin(aCredentials, { wait: 0 }, req),
+        service.checkin(bCredentials, { wait: 0 }, req),
+        service.checkin(revokedCredentials, { wait: 0 }, req),
       ]);
       expect(answers.map((x) => (x.status === 'fulfilled' ? x.value.deviceId : (x.reason as { code: string }).code))).toEqual([
         a.id,
@@ -216,7 +224,7 @@ describe.each(testEngines())('check-in writes and the counters of devices on %s'
       ]);
       const [, locked] = answers as PromiseFulfilledResult<{ answer: CheckinResponse }>[];
       expect(locked!.value.answer.commands.map((c) => c.id)).toEqual([lock.command!.id]);
-      const many = await Promise.all(Array.from({ length: CHECKIN_READ_BATCH + 1 }, () => service.checkin(a.token, { wait: 0 }, req)));
+      const many = await Promise.all(Array.from({ length: CHECKIN_READ_BATCH + 1 }, () => service.checkin(aCredentials, { wait: 0 }, req)));
       expect(new Set(many.map((m) => m.deviceId))).toEqual(new Set([a.id]));
       for (const [, params, options] of spy.mock.calls) {
         if (options?.name?.startsWith('agent_checkin_'))

@@ -8,8 +8,9 @@ import request from 'supertest';
 import type { Device } from '../../shared/contracts/devices';
 import type { EnrollmentTokenCreated } from '../../shared/contracts/enrollment';
 import type { EnrollResponse } from '../../shared/contracts/agent';
-import { runCheckinLoad } from '../../server/simulator/load';
+import { runCheckinLoad, signCheckins } from '../../server/simulator/load';
 import { adminApi, type AdminApi } from '../helpers/adminApi';
+import { enrollAgent, type AgentIdentity } from '../helpers/agentFixtures';
 import { testImei } from '../helpers/inventoryFixtures';
 import { createTestDb, testEngines, type TestDb } from '../helpers/testDb';
 
@@ -30,28 +31,29 @@ describe.each(testEngines())('the simulator load mode on %s', (engine) => {
   test('check-ins as fast as the server answers, each with the next agent token', async () => {
     const admin = await api.headersOf('admin@demo.local');
     const groupId = ((await request(api.ta.app).post('/api/v5/groups').set(admin).send({ name: 'Sucursal Carga' })).body as { id: number }).id;
-    const agents: { id: number; token: string }[] = [];
+    const agents: (AgentIdentity & { id: number })[] = [];
     for (let i = 0; i < 3; i++) {
       const imei = testImei(8300 + i);
       const created = await request(api.ta.app).post('/api/v5/devices').set(admin).send({ imei, deviceType: 1, groupId });
       const qr = await request(api.ta.app).post('/api/v5/enrollment-tokens').set(admin).send({ groupId });
-      const res = await request(api.ta.app)
-        .post('/agent/v1/enroll')
-        .send({ enrollmentToken: (qr.body as EnrollmentTokenCreated).shortCode.toLowerCase(), imei, deviceType: 1 });
+      const { res, keys } = await enrollAgent(api.ta.app, {
+        enrollmentToken: (qr.body as EnrollmentTokenCreated).shortCode.toLowerCase(),
+        imei,
+        deviceType: 1,
+      });
       expect(res.status).toBe(201);
-      agents.push({ id: (created.body as Device).id, token: (res.body as EnrollResponse).deviceToken });
+      agents.push({ id: (created.body as Device).id, token: (res.body as EnrollResponse).deviceToken, keys });
     }
     const server = api.ta.app.listen(0, '127.0.0.1');
     await new Promise((r) => server.once('listening', r));
     try {
       const { port } = server.address() as AddressInfo;
-      let next = 0;
+      const signed = await signCheckins(agents, () => ({ batteryLevel: 77 }));
       const result = await runCheckinLoad({
         urls: [`http://127.0.0.1:${port}`],
         connections: 2,
         durationSeconds: 1,
-        nextToken: () => agents[next++ % agents.length]!.token,
-        report: () => ({ batteryLevel: 77 }),
+        nextCheckin: (i) => signed[i % signed.length]!,
       });
       expect(result.requests).toBeGreaterThan(10);
       expect(result).toMatchObject({ ok: result.requests, non2xx: 0, errors: 0, timeouts: 0 });

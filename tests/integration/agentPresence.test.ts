@@ -15,7 +15,7 @@ import { AgentRepository } from '../../server/agent/agentRepository';
 import { PRESENCE_BATCH_MAX, PresenceWriter, type PresenceOutcome } from '../../server/agent/presenceWriter';
 import type { Db } from '../../server/db/Db';
 import { createLogger } from '../../server/logger';
-import { enrollDevice, type EnrolledDevice } from '../helpers/agentFixtures';
+import { agentClient, enrollDevice, type AgentIdentity, type EnrolledDevice } from '../helpers/agentFixtures';
 import { adminApi, type AdminApi } from '../helpers/adminApi';
 import { deviceCounts, deviceCountsRecount, factCounts, factCountsRecount } from '../helpers/counterRecounts';
 import { testImei } from '../helpers/inventoryFixtures';
@@ -31,8 +31,7 @@ describe.each(testEngines())('check-in reports written in batches on %s', (engin
 
   const app = () => api.ta.app;
   const portal = (method: 'get' | 'post' | 'delete', path: string) => request(app())[method](`/api/v5${path}`).set(admin);
-  const checkin = (token: string, body: Record<string, unknown> = {}) =>
-    request(app()).post('/agent/v1/checkin').set('Authorization', `Bearer ${token}`).send(body);
+  const checkin = (agent: AgentIdentity, body: Record<string, unknown> = {}) => agentClient(app, agent).checkin(body);
   /** Makes the device's next check-in report (its last-seen time is older than the write interval). */
   const stale = (id: number) => t.db.query(`UPDATE devices SET last_seen_at = now() - interval '10 minutes' WHERE id = $1`, [id]);
   const stored = async (id: number) =>
@@ -54,7 +53,7 @@ describe.each(testEngines())('check-in reports written in batches on %s', (engin
   async function enrolledDevice(): Promise<EnrolledDevice & { iccid: string }> {
     const iccid = `89520200123456${String(++serial).padStart(5, '0')}`;
     const device = await enrollDevice(app(), admin, { imei: testImei(8600 + serial), groupId });
-    expect((await checkin(device.token, { sim: { iccid, carrier: 'Telcel' } })).status).toBe(200);
+    expect((await checkin(device, { sim: { iccid, carrier: 'Telcel' } })).status).toBe(200);
     return { ...device, iccid };
   }
 
@@ -99,12 +98,12 @@ describe.each(testEngines())('check-in reports written in batches on %s', (engin
     const before = { a: await stored(a.id), b: await stored(b.id) };
     const written = await reported('written');
 
-    const answer = await checkin(a.token, { batteryLevel: 40, osVersion: '15' });
+    const answer = await checkin(a, { batteryLevel: 40, osVersion: '15' });
     expect(answer.status).toBe(200);
     expect((answer.body as CheckinResponse).status).toBe((await portal('get', `/devices/${a.id}`)).body.status);
-    expect((await checkin(b.token, { batteryLevel: 41, sim: { iccid: b.iccid, carrier: 'AT&T' } })).status).toBe(200);
+    expect((await checkin(b, { batteryLevel: 41, sim: { iccid: b.iccid, carrier: 'AT&T' } })).status).toBe(200);
     // A later report of the same device before the batch: merged (its battery, the OS of the first).
-    expect((await checkin(a.token, { batteryLevel: 39 })).status).toBe(200);
+    expect((await checkin(a, { batteryLevel: 39 })).status).toBe(200);
     expect(app().agent.presence.size).toBe(2);
     expect(await stored(a.id)).toEqual(before.a);
     expect(await stored(b.id)).toEqual(before.b);
@@ -120,7 +119,7 @@ describe.each(testEngines())('check-in reports written in batches on %s', (engin
     expect(await factCounts(t.db)).toEqual(await factCountsRecount(t.db));
     expect(await deviceCounts(t.db)).toEqual(await deviceCountsRecount(t.db));
     // Written: the next check-in reads a fresh last-seen time and reports nothing.
-    expect((await checkin(a.token, { batteryLevel: 39 })).status).toBe(200);
+    expect((await checkin(a, { batteryLevel: 39 })).status).toBe(200);
     expect(app().agent.presence.size).toBe(0);
   });
 
@@ -225,7 +224,7 @@ describe.each(testEngines())('check-in reports written in batches on %s', (engin
       expect(await status()).toBe(DEVICE_STATUS.sin_conexion);
       const holder = await holdRow(device.id);
       let answered = false;
-      const answer = checkin(device.token, { batteryLevel: 64 }).then((res) => {
+      const answer = checkin(device, { batteryLevel: 64 }).then((res) => {
         answered = true;
         return res;
       });
@@ -252,12 +251,12 @@ describe.each(testEngines())('check-in reports written in batches on %s', (engin
     const b = await enrolledDevice();
     await stale(a.id);
     await stale(b.id);
-    expect((await checkin(a.token, { batteryLevel: 51 })).status).toBe(200);
+    expect((await checkin(a, { batteryLevel: 51 })).status).toBe(200);
     expect(app().agent.presence.size).toBe(1);
     await app().agent.stop();
     expect(app().agent.presence.size).toBe(0);
     expect((await stored(a.id)).battery_level).toBe(51);
-    expect((await checkin(b.token, { batteryLevel: 52 })).status).toBe(200);
+    expect((await checkin(b, { batteryLevel: 52 })).status).toBe(200);
     await app().agent.presence.flush(); // what server/index.ts awaits before closing the database
     expect((await stored(b.id)).battery_level).toBe(52);
   });

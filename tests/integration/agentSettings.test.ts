@@ -40,7 +40,9 @@ import { DEVICE_STATUS, type DeviceTypeCode } from '../../shared/constants/domai
 import { PATHS } from '../../shared/constants/routes';
 import { AGENT_SETTINGS_MESSAGES as M } from '../../shared/areaMessages';
 import { AGENT_MESSAGES } from '../../shared/areaMessages';
+import { newAgentKeys } from '../../server/agent/requestSignature';
 import { SimulatedAgent } from '../../server/simulator/simulatedAgent';
+import { agentClient, enrollAgent, type AgentIdentity } from '../helpers/agentFixtures';
 import { adminApi, type AdminApi } from '../helpers/adminApi';
 import { testImei } from '../helpers/inventoryFixtures';
 import { asSent, sendJson } from '../helpers/randomBodies';
@@ -124,6 +126,12 @@ const binary = (res: unknown, cb: (err: Error | null, body: unknown) => void) =>
 const pick = (values: SettingsValues, keys: readonly string[]): SettingsValues => Object.fromEntries(keys.map((k) => [k, values[k]!]));
 const keysOf = (t: DeviceTypeCode, s: SettingsSectionKey) => fieldsOf(t, s).map((f) => f.key);
 
+/** The response, after checking its status. */
+function expectStatus(res: request.Response, status: number): request.Response {
+  expect(res.status).toBe(status);
+  return res;
+}
+
 async function until(cond: () => boolean | Promise<boolean>, timeoutMs: number, what: string): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (!(await cond())) {
@@ -189,18 +197,18 @@ describe.each(testEngines())('agent settings API (%s)', (engine) => {
 
   // Devices through the agent API ---------------------------------------------------------
 
-  const agent = (token: string) => ({
-    checkin: async (body: Record<string, unknown> = {}) => {
-      const res = await request(app()).post('/agent/v1/checkin').set('Authorization', `Bearer ${token}`).send(body);
-      expect(res.status).toBe(200);
-      return res.body as CheckinResponse;
-    },
-    settings: (etag?: string) => {
-      const req = request(app()).get('/agent/v1/settings').set('Authorization', `Bearer ${token}`);
-      return etag === undefined ? req : req.set('If-None-Match', etag);
-    },
-  });
-  const version = async (token: string) => (await agent(token).checkin()).settingsVersion;
+  const agent = (device: AgentIdentity) => {
+    const client = agentClient(app, device);
+    return {
+      checkin: async (body: Record<string, unknown> = {}) => {
+        const res = await client.checkin(body);
+        expect(res.status).toBe(200);
+        return res.body as CheckinResponse;
+      },
+      settings: (etag?: string) => client.settings(etag === undefined ? {} : { 'If-None-Match': etag }),
+    };
+  };
+  const version = async (device: AgentIdentity) => (await agent(device).checkin()).settingsVersion;
   const deviceOf = async (id: number) => (await request(app()).get(`/api/v5/devices/${id}`).set(admin).expect(200)).body as Device;
 
   /** A registered device enrolled with its group's QR code (or the no-group one) and checked in once. */
@@ -217,21 +225,19 @@ describe.each(testEngines())('agent settings API (%s)', (engine) => {
       .set(admin)
       .send(groupId ? { groupId } : {});
     expect(qr.status).toBe(201);
-    const res = await request(app())
-      .post('/agent/v1/enroll')
-      .send({
-        enrollmentToken: (qr.body as EnrollmentTokenCreated).token,
-        imei,
-        deviceType,
-        osVersion: '14',
-        agentVersion: o.agentVersion ?? '3.4.1',
-        ...(deviceType === 1 ? { sim: SIM } : {}),
-      });
+    const { res, keys } = await enrollAgent(app(), {
+      enrollmentToken: (qr.body as EnrollmentTokenCreated).token,
+      imei,
+      deviceType,
+      osVersion: '14',
+      agentVersion: o.agentVersion ?? '3.4.1',
+      ...(deviceType === 1 ? { sim: SIM } : {}),
+    });
     expect(res.status).toBe(201);
     const token = (res.body as EnrollResponse).deviceToken;
     reported.set(token, { type: deviceType, version: o.agentVersion ?? '3.4.1' });
-    await agent(token).checkin(deviceType === 1 ? { sim: SIM } : {});
-    return { id: (created.body as Device).id, imei, token };
+    await agent({ token, keys }).checkin(deviceType === 1 ? { sim: SIM } : {});
+    return { id: (created.body as Device).id, imei, token, keys };
   }
 
   const newGroup = async (name: string) => {
@@ -750,8 +756,8 @@ describe.each(testEngines())('agent settings API (%s)', (engine) => {
   test('business apps: create, list, update, delete; groups checked; package names unique in any case; audited; each change a new smartphone settings version', async () => {
     const phone = await enrolled(norte);
     const tv = await enrolled(norte, { deviceType: 2, agentVersion: '1.8.0' });
-    const tvVersion = await version(tv.token);
-    let v = await version(phone.token);
+    const tvVersion = await version(tv);
+    let v = await version(phone);
     const body = {
       name: 'Cobranza Móvil',
       packageName: 'mx.financiera.cobranza',
@@ -777,7 +783,7 @@ describe.each(testEngines())('agent settings API (%s)', (engine) => {
       action: 'create',
       after: { name: 'Cobranza Móvil', packageName: 'mx.financiera.cobranza', groups: ['Sucursal Norte'], sha256: HEX_UPPER.toLowerCase() },
     });
-    const v1 = await version(phone.token);
+    const v1 = await version(phone);
     expect(v1).toBeGreaterThan(v);
     v = v1;
 
@@ -802,7 +808,7 @@ describe.each(testEngines())('agent settings API (%s)', (engine) => {
       body: { code: 'VALIDATION', message: M.businessApps.groupNotFound, field: 'groupIds.1' },
     });
     expect(await tableState()).toEqual(before);
-    expect(await version(phone.token)).toBe(v);
+    expect(await version(phone)).toBe(v);
 
     // Two creations of one package at once (any case): one 201, one 409.
     const race = await Promise.all(
@@ -817,7 +823,7 @@ describe.each(testEngines())('agent settings API (%s)', (engine) => {
     expect(race.find((r) => r.status === 409)!.body).toMatchObject({ code: 'BUSINESS_APP_PACKAGE_TAKEN', field: 'packageName' });
     const raced = race.find((r) => r.status === 201)!.body as BusinessApp;
     await request(app()).delete(`${BASE}/smartphone/business-apps/${raced.id}`).set(admin).expect(204);
-    v = await version(phone.token);
+    v = await version(phone);
     before = await tableState();
     const bad = await request(app())
       .post(`${BASE}/smartphone/business-apps`)
@@ -825,7 +831,7 @@ describe.each(testEngines())('agent settings API (%s)', (engine) => {
       .send({ ...body, packageName: 'cobranza' });
     expect(bad.body).toMatchObject({ code: 'VALIDATION', field: 'packageName' });
     expect(await tableState()).toEqual(before);
-    expect(await version(phone.token)).toBe(v);
+    expect(await version(phone)).toBe(v);
 
     // Update: every smartphone (no group), audited before/after, a new version.
     const other = businessAppResponse.parse(
@@ -837,7 +843,7 @@ describe.each(testEngines())('agent settings API (%s)', (engine) => {
           .expect(201)
       ).body,
     );
-    v = await version(phone.token);
+    v = await version(phone);
     const updated = await request(app())
       .put(`${BASE}/smartphone/business-apps/${app1.id}`)
       .set(admin)
@@ -850,7 +856,7 @@ describe.each(testEngines())('agent settings API (%s)', (engine) => {
       before: { versionName: '1.2.0', versionCode: 12, groups: ['Sucursal Norte'] },
       after: { versionName: '1.3.0', versionCode: 13, groups: [] },
     });
-    const v2 = await version(phone.token);
+    const v2 = await version(phone);
     expect(v2).toBeGreaterThan(v);
     // Renaming onto another app's package: 409; its own package in another case: fine.
     const taken = await request(app())
@@ -870,12 +876,12 @@ describe.each(testEngines())('agent settings API (%s)', (engine) => {
       before: { name: 'Pagos' },
       after: null,
     });
-    expect(await version(phone.token)).toBeGreaterThan(v2);
+    expect(await version(phone)).toBeGreaterThan(v2);
     const gone = await request(app()).delete(`${BASE}/smartphone/business-apps/${other.id}`).set(admin);
     expect(gone.status).toBe(404);
     expect(gone.body).toMatchObject({ code: 'BUSINESS_APP_NOT_FOUND', message: M.businessApps.notFound });
     // Business apps are for smartphones: a TV's settings version did not move.
-    expect(await version(tv.token)).toBe(tvVersion);
+    expect(await version(tv)).toBe(tvVersion);
     await get('/tv/business-apps').expect(404);
   });
 
@@ -927,7 +933,7 @@ describe.each(testEngines())('agent settings API (%s)', (engine) => {
     const byVersion = async (type: Slug, v: string) => (await lockApps(type)).find((x) => x.versionApp === v);
     const phone = await enrolled(centro, { agentVersion: '3.4.1' });
     const tv = await enrolled(centro, { deviceType: 2, agentVersion: '1.8.0' });
-    const tvVersion = await version(tv.token);
+    const tvVersion = await version(tv);
 
     const seeded = (await byVersion('smartphone', '3.4.1'))!;
     expect(seeded).toMatchObject({ deviceType: 1, isCurrent: true, versionName: 'Macrolock' });
@@ -1006,14 +1012,14 @@ describe.each(testEngines())('agent settings API (%s)', (engine) => {
     expect(await tableState()).toEqual(before);
 
     // The devices column: a device reporting 3.5.0 at its check-in moves from one row to the other.
-    await agent(phone.token).checkin({ agentVersion: '3.5.0' });
+    await agent(phone).checkin({ agentVersion: '3.5.0' });
     await app().agent.presence.flush(); // a report: written with the replica's next batch
     reported.set(phone.token, { type: 1, version: '3.5.0' });
     expect((await byVersion('smartphone', '3.5.0'))!.devices).toBe(1);
     expect((await byVersion('smartphone', '3.4.1'))!.devices).toBe(seeded.devices - 1);
 
     // Set current: portal/getVersionApp, the list, the audit, a new version for smartphones only.
-    const v = await version(phone.token);
+    const v = await version(phone);
     const set = await request(app()).post(`${BASE}/smartphone/app-lock/${next.id}/current`).set(admin);
     expect(set.status).toBe(200);
     expect(lockAppResponse.parse(set.body)).toMatchObject({ id: next.id, isCurrent: true, devices: 1 });
@@ -1028,10 +1034,10 @@ describe.each(testEngines())('agent settings API (%s)', (engine) => {
       before: { actual: 'Macrolock (3.4.1)' },
       after: { actual: 'Macrolock (3.5.0)' },
     });
-    const v2 = await version(phone.token);
+    const v2 = await version(phone);
     expect(v2).toBeGreaterThan(v);
-    expect(await version(tv.token)).toBe(tvVersion);
-    const delivered = agentSettingsResponse.parse((await agent(phone.token).settings().expect(200)).body);
+    expect(await version(tv)).toBe(tvVersion);
+    const delivered = agentSettingsResponse.parse(expectStatus(await agent(phone).settings(), 200).body);
     expect(delivered.lockApp).toEqual({
       versionName: 'Macrolock',
       versionApp: '3.5.0',
@@ -1044,7 +1050,7 @@ describe.each(testEngines())('agent settings API (%s)', (engine) => {
     const audits = await auditCount();
     await request(app()).post(`${BASE}/smartphone/app-lock/${next.id}/current`).set(admin).expect(200);
     expect(await auditCount()).toBe(audits);
-    expect(await version(phone.token)).toBe(v2);
+    expect(await version(phone)).toBe(v2);
 
     // Editing the current version is a new settings version (the agents download it).
     const edited = await request(app())
@@ -1053,7 +1059,7 @@ describe.each(testEngines())('agent settings API (%s)', (engine) => {
       .send({ ...body, releaseNotes: '' });
     expect(lockAppResponse.parse(edited.body)).toMatchObject({ releaseNotes: null, isCurrent: true });
     expect(await lastAudit()).toMatchObject({ action: 'update', before: { releaseNotes: body.releaseNotes }, after: { releaseNotes: null } });
-    expect(await version(phone.token)).toBeGreaterThan(v2);
+    expect(await version(phone)).toBeGreaterThan(v2);
 
     // The old one is no longer current: it can go.
     await request(app()).delete(`${BASE}/smartphone/app-lock/${seeded.id}`).set(admin).expect(204);
@@ -1220,8 +1226,8 @@ describe.each(testEngines())('agent settings API (%s)', (engine) => {
     await patchGroup(1, 'lock', norte, { disable_camera: false, offline_lock_days: 60 });
     await patchGroup(1, 'screen', norte, { primary_color: '#AA0000' });
 
-    const fetch = async (token: string): Promise<{ etag: string; body: AgentSettingsAnswer }> => {
-      const res = await agent(token).settings();
+    const fetch = async (device: AgentIdentity): Promise<{ etag: string; body: AgentSettingsAnswer }> => {
+      const res = await agent(device).settings();
       expect(res.status).toBe(200);
       expect(res.headers['cache-control']).toBe('private, no-cache');
       return { etag: res.headers.etag as string, body: agentSettingsResponse.parse(res.body) };
@@ -1237,8 +1243,8 @@ describe.each(testEngines())('agent settings API (%s)', (engine) => {
       [phoneS, sur],
       [phoneNone, null],
     ] as const) {
-      const v = await version(device.token);
-      const { etag, body } = await fetch(device.token);
+      const v = await version(device);
+      const { etag, body } = await fetch(device);
       expect(etag).toBe(`"${v}"`);
       expect(body.version).toBe(v);
       expect(body.settings).toEqual(await mergedValues(1, groupId));
@@ -1246,43 +1252,48 @@ describe.each(testEngines())('agent settings API (%s)', (engine) => {
       expect(body.businessApps.map((a) => a.packageName).sort()).toEqual(expectedApps(groupId));
       expect(body.lockApp).toMatchObject({ versionApp: lockApp.versionApp, versionName: lockApp.versionName });
     }
-    const north = (await fetch(phoneN.token)).body;
+    const north = (await fetch(phoneN)).body;
     expect(north.settings).toMatchObject({ disable_camera: false, offline_lock_days: 60, primary_color: '#aa0000' });
-    expect((await fetch(phoneS.token)).body.settings).toMatchObject({ primary_color: (await section(1, 'screen')).values.primary_color });
-    const tvAnswer = await fetch(tvN.token);
+    expect((await fetch(phoneS)).body.settings).toMatchObject({ primary_color: (await section(1, 'screen')).values.primary_color });
+    const tvAnswer = await fetch(tvN);
     expect(tvAnswer.body.settings).toEqual(await mergedValues(2, norte));
     expect(tvAnswer.body.settings).not.toHaveProperty('disable_camera');
     expect(tvAnswer.body.settings).toHaveProperty('disable_streaming');
     expect(tvAnswer.body).toMatchObject({ businessApps: [], logoUrl: null, lockApp: { versionApp: '1.8.0' } });
 
     // 304 while nothing changed; 200 with the new version after the next save for its group only.
-    const { etag } = await fetch(phoneN.token);
+    const { etag } = await fetch(phoneN);
     for (const tag of [etag, `W/${etag}`, `"0", ${etag}`]) {
-      const res = await agent(phoneN.token).settings(tag);
+      const res = await agent(phoneN).settings(tag);
       expect(res.status).toBe(304);
       expect(res.text ?? '').toBe('');
       expect(res.headers.etag).toBe(etag);
     }
-    await agent(phoneN.token).settings('"0"').expect(200);
-    const southVersion = await version(phoneS.token);
-    const northVersion = await version(phoneN.token);
+    expectStatus(await agent(phoneN).settings('"0"'), 200);
+    const southVersion = await version(phoneS);
+    const northVersion = await version(phoneN);
     await patchGroup(1, 'release', norte, { release_message: 'Gracias, Sucursal Norte' });
-    const newNorth = await version(phoneN.token);
+    const newNorth = await version(phoneN);
     expect(newNorth).toBeGreaterThan(northVersion);
-    expect(await version(phoneS.token)).toBe(southVersion);
-    const after = await agent(phoneN.token).settings(etag);
+    expect(await version(phoneS)).toBe(southVersion);
+    const after = await agent(phoneN).settings(etag);
     expect(after.status).toBe(200);
     expect(after.headers.etag).toBe(`"${newNorth}"`);
     expect(agentSettingsResponse.parse(after.body).settings.release_message).toBe('Gracias, Sucursal Norte');
-    await agent(phoneS.token).settings(`"${southVersion}"`).expect(304);
+    expectStatus(await agent(phoneS).settings(`"${southVersion}"`), 304);
 
     // A global save reaches every device of the type.
     await patchGlobal(1, 'release', { release_uninstall_agent: false });
-    expect(await version(phoneS.token)).toBeGreaterThan(southVersion);
-    expect(await version(phoneNone.token)).toBeGreaterThan(southVersion);
+    expect(await version(phoneS)).toBeGreaterThan(southVersion);
+    expect(await version(phoneNone)).toBeGreaterThan(southVersion);
 
-    await request(app()).get('/agent/v1/settings').expect(401);
-    await request(app()).get('/agent/v1/settings').set('Authorization', 'Bearer mld_desconocido').expect(401);
+    expect((await request(app()).get('/agent/v1/settings').expect(401)).body).toMatchObject({ code: 'DEVICE_TOKEN_MISSING' });
+    // The device's token without a signature, and a token nobody holds signed by some key: refused.
+    expect((await request(app()).get('/agent/v1/settings').set('Authorization', `Bearer ${phoneN.token}`).expect(401)).body).toMatchObject({
+      code: 'AGENT_SIGNATURE_MISSING',
+    });
+    const unknown = expectStatus(await agentClient(app, { token: 'mld_desconocido', keys: await newAgentKeys() }).settings(), 401);
+    expect(unknown.body).toMatchObject({ code: 'DEVICE_TOKEN_INVALID' });
   });
 
   test('the server follows the saved settings: lock_sim_change off for a group, QR not required for TVs', async () => {
@@ -1291,10 +1302,10 @@ describe.each(testEngines())('agent settings API (%s)', (engine) => {
     await patchGroup(1, 'lock', norte, { lock_sim_change: false });
     expect((await section(1, 'lock', sur)).values.lock_sim_change).toBe(true);
 
-    const north = await agent(phoneN.token).checkin({ sim: OTHER_SIM });
+    const north = await agent(phoneN).checkin({ sim: OTHER_SIM });
     expect(north.status).not.toBe(DEVICE_STATUS.bloqueado);
     expect(await deviceOf(phoneN.id)).toMatchObject({ simIccid: OTHER_SIM.iccid, lockType: null });
-    const south = await agent(phoneS.token).checkin({ sim: OTHER_SIM });
+    const south = await agent(phoneS).checkin({ sim: OTHER_SIM });
     expect(south.status).toBe(DEVICE_STATUS.bloqueado);
     expect(await deviceOf(phoneS.id)).toMatchObject({ simIccid: OTHER_SIM.iccid, lockType: 'PorCambioSIM' });
 
@@ -1306,10 +1317,8 @@ describe.each(testEngines())('agent settings API (%s)', (engine) => {
     };
     const tvImei = await register(2);
     const phoneImei = await register(1);
-    const enroll = (imei: string, deviceType: DeviceTypeCode) =>
-      request(app())
-        .post('/agent/v1/enroll')
-        .send({ imei, deviceType, ...(deviceType === 1 ? { sim: SIM } : {}) });
+    const enroll = async (imei: string, deviceType: DeviceTypeCode) =>
+      (await enrollAgent(app(), { imei, deviceType, ...(deviceType === 1 ? { sim: SIM } : {}) })).res;
     const refused = await enroll(tvImei, 2);
     expect(refused.status).toBe(403);
     expect(refused.body).toMatchObject({ code: 'ENROLLMENT_TOKEN_REQUIRED', message: AGENT_MESSAGES.enroll.tokenRequired });

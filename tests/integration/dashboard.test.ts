@@ -21,6 +21,7 @@ import { AGENT_CLOCK_MS, AgentClock } from '../../server/agent/agentClock';
 import { createLogger } from '../../server/logger';
 import { prng } from '../../server/db/seed/prng';
 import { adminApi, type AdminApi } from '../helpers/adminApi';
+import { agentClient, enrollAgent } from '../helpers/agentFixtures';
 import { activityCounts, activityRecount, factCounts, factCountsRecount, releasedCounts, releasedRecount } from '../helpers/counterRecounts';
 import { insertDevices, insertGroup, setPendingCommand, testImei, type DeviceFixture } from '../helpers/inventoryFixtures';
 import { createTestDb, testEngines, type TestDb } from '../helpers/testDb';
@@ -246,20 +247,17 @@ describe.each(testEngines())('dashboard API (%s)', (engine) => {
     expect(g.totals).toMatchObject({ devices: 0, preEnrolled: 1 });
 
     const qr = await request(app()).post('/api/v5/enrollment-tokens').set(admin).send({ groupId });
-    const enrolled = await request(app())
-      .post('/agent/v1/enroll')
-      .send({
-        enrollmentToken: (qr.body as EnrollmentTokenCreated).shortCode,
-        imei,
-        deviceType: 1,
-        osVersion: '14',
-        agentVersion: '3.4.1',
-        sim: { iccid: '8952020012345678901', carrier: 'Telcel' },
-      });
+    const { res: enrolled, keys } = await enrollAgent(app(), {
+      enrollmentToken: (qr.body as EnrollmentTokenCreated).shortCode,
+      imei,
+      deviceType: 1,
+      osVersion: '14',
+      agentVersion: '3.4.1',
+      sim: { iccid: '8952020012345678901', carrier: 'Telcel' },
+    });
     expect(enrolled.status).toBe(201);
-    const token = (enrolled.body as EnrollResponse).deviceToken;
-    const agent = (path: string, body: Record<string, unknown> = {}) =>
-      request(app()).post(`/agent/v1${path}`).set('Authorization', `Bearer ${token}`).send(body);
+    const client = agentClient(app, { token: (enrolled.body as EnrollResponse).deviceToken, keys });
+    const agent = (path: string, body: Record<string, unknown> = {}) => client.send('POST', `/agent/v1${path}`, body);
     expect((await agent('/checkin')).status).toBe(200);
     g = await general();
     expect(g.totals).toMatchObject({ devices: 1, preEnrolled: 0, inFlight: 0 });

@@ -7,6 +7,7 @@ import { DevicesRepository } from '../../server/api/devices/devicesRepository';
 import { EXACT_COUNT_CAP } from '../../server/api/devices/devicesService';
 import type { Queryable } from '../../server/db/Db';
 import { adminApi, type AdminApi } from '../helpers/adminApi';
+import { enrollAgent } from '../helpers/agentFixtures';
 import { insertDevices, insertGroup, insertManyDevices, removeDevices, testImei } from '../helpers/inventoryFixtures';
 import { expectPageFromIndex } from '../helpers/queryPlans';
 import { createTestDb, testEngines, type TestDb } from '../helpers/testDb';
@@ -174,9 +175,13 @@ describe.each(testEngines())('device key prefixes on %s', (engine) => {
       .expect(200);
     const qr = (await request(app()).post('/api/v5/enrollment-tokens').set(admin).send({ groupId: group }).expect(201))
       .body as EnrollmentTokenCreated;
-    const enrolled = await request(app())
-      .post('/agent/v1/enroll')
-      .send({ enrollmentToken: qr.shortCode, imei: testImei(1, '5522'), deviceType: 1, osVersion: '14', agentVersion: '2.4.1' });
+    const { res: enrolled } = await enrollAgent(app(), {
+      enrollmentToken: qr.shortCode,
+      imei: testImei(1, '5522'),
+      deviceType: 1,
+      osVersion: '14',
+      agentVersion: '2.4.1',
+    });
     expect(enrolled.status).toBe(201);
     expect((enrolled.body as EnrollResponse).deviceToken).toBeTruthy();
     expect((await list({ search: '5522', stage: 'preEnrolled' })).data).toEqual([]);

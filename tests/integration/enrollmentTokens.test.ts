@@ -9,6 +9,7 @@ import type { EnrollmentTokenCreated, EnrollmentTokenList } from '../../shared/c
 import { AGENT_ADMIN_COMPONENT, PROVISIONING_EXTRAS } from '../../shared/contracts/enrollment';
 import { AGENT_MESSAGES as A } from '../../shared/areaMessages';
 import { adminApi, type AdminApi } from '../helpers/adminApi';
+import { enrollAgent } from '../helpers/agentFixtures';
 import { insertDevices, insertGroup, testImei } from '../helpers/inventoryFixtures';
 import { createTestDb, testEngines, type TestDb } from '../helpers/testDb';
 
@@ -88,10 +89,14 @@ describe.each(testEngines())('enrollment tokens (%s)', (engine) => {
     // The revoked one no longer enrolls.
     const imei = testImei(5100);
     await insertDevices(t.db, [{ imei, lifecycle: 'pre_enrolled', groupId: group }]);
-    expect((await request(api.ta.app).post('/agent/v1/enroll').send({ enrollmentToken: first.token, imei, deviceType: 1 })).status).toBe(401);
+    const enroll = async (enrollmentToken: string) => {
+      const { res } = await enrollAgent(api.ta.app, { enrollmentToken, imei, deviceType: 1 });
+      return { status: res.status, code: (res.body as { code?: string }).code };
+    };
+    expect(await enroll(first.token)).toEqual({ status: 401, code: 'ENROLLMENT_TOKEN_REVOKED' });
     expect((await request(api.ta.app).delete(`/api/v5/enrollment-tokens/${second.id}`).set(admin)).status).toBe(204);
     expect((await request(api.ta.app).delete(`/api/v5/enrollment-tokens/${second.id}`).set(admin)).status).toBe(404);
-    expect((await request(api.ta.app).post('/agent/v1/enroll').send({ enrollmentToken: second.token, imei, deviceType: 1 })).status).toBe(401);
+    expect(await enroll(second.token)).toEqual({ status: 401, code: 'ENROLLMENT_TOKEN_REVOKED' });
     const audit = await t.db.query<{ action: string }>(
       "SELECT action FROM audit_log WHERE entity = 'enrollment_token' AND entity_id = $1 ORDER BY id",
       [String(second.id)],

@@ -11,9 +11,18 @@ import request from 'supertest';
 import { DEVICE_ACTION } from '../../shared/constants/deviceActions';
 import { PATHS } from '../../shared/constants/routes';
 import { apiKeyActor } from '../../shared/constants/integration';
-import type { ApiKey, ApiKeyCreated, ApiKeyRoles } from '../../shared/contracts/apiKeys';
+import { AUTHZ_MESSAGES } from '../../shared/areaMessages';
+import {
+  apiKeyCreatedResponse,
+  apiKeyListResponse,
+  apiKeyResponse,
+  type ApiKey,
+  type ApiKeyCreated,
+  type ApiKeyRoles,
+} from '../../shared/contracts/apiKeys';
 import { INTEGRATION_BASE, INTEGRATION_ROUTES } from '../../shared/contracts/integration';
 import { actionResultResponse } from '../../shared/contracts/deviceActions';
+import { describeGrant } from '../../server/api/roles/grantChecks';
 import { expressPath } from '../../server/integration/integrationRouter';
 import { adminApi, type AdminApi } from '../helpers/adminApi';
 import { insertDevices, testImei } from '../helpers/inventoryFixtures';
@@ -133,6 +142,38 @@ describe.each(testEngines())('integration API and API keys (%s)', (engine) => {
       const soporte = await api.headersOf('soporte@demo.local');
       expect((await portal(soporte).get('/api-keys')).status).toBe(403);
       expect((await portal(soporte).post('/api-keys', { name: 'X', profileId: limited })).status).toBe(403);
+    });
+
+    test('a key whose role holds more than the caller is theirs to see, not to revoke (403 ESCALATION, as for administrators)', async () => {
+      const lesser = await api.addProfile('Claves sin bloqueo', [PATHS.apiKeys], []);
+      const superiorRole = await api.addProfile('Claves con bloqueo', [PATHS.apiKeys, PATHS.devices], [DEVICE_ACTION.LOCK]);
+      await api.addAdmin('claves-menor@demo.local', lesser);
+      const headers = await api.headersOf('claves-menor@demo.local');
+      const superior = apiKeyCreatedResponse.parse(await createKey({ profileId: superiorRole })).key;
+      const own = apiKeyCreatedResponse.parse(await createKey({ profileId: lesser })).key;
+      expect([superior.manageable, own.manageable]).toEqual([true, true]);
+
+      const listed = apiKeyListResponse.parse((await portal(headers).get('/api-keys?perPage=100').expect(200)).body).data;
+      expect(listed.find((k) => k.id === superior.id)!.manageable).toBe(false);
+      expect(listed.find((k) => k.id === own.id)!.manageable).toBe(true);
+
+      const audited = await api.count('audit_log');
+      const refused = await portal(headers).post(`/api-keys/${superior.id}/revoke`);
+      expect([refused.status, refused.body.code]).toEqual([403, 'ESCALATION']);
+      expect(refused.body.message).toBe(
+        AUTHZ_MESSAGES.apiKeySuperior('revocar', describeGrant({ paths: [PATHS.devices], actions: [DEVICE_ACTION.LOCK] })),
+      );
+      const still = (await t.db.query<{ revoked_at: Date | null }>('SELECT revoked_at FROM api_keys WHERE id = $1', [superior.id])).rows[0]!;
+      expect(still.revoked_at).toBeNull();
+      expect(await api.count('audit_log')).toBe(audited);
+
+      // Within the caller's grants it is revocable; an administrator holding everything revokes the other.
+      expect(apiKeyResponse.parse((await portal(headers).post(`/api-keys/${own.id}/revoke`).expect(200)).body)).toMatchObject({
+        state: 'revoked',
+        manageable: true,
+      });
+      const revoked = apiKeyResponse.parse((await portal().post(`/api-keys/${superior.id}/revoke`).expect(200)).body);
+      expect(revoked).toMatchObject({ state: 'revoked', revokedBy: 'admin@demo.local', manageable: true });
     });
 
     test('a role used by a key that is not revoked cannot be deleted', async () => {

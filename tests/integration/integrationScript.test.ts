@@ -21,7 +21,8 @@ describe('the lender integration from a terminal (scripts/integration.ts)', () =
 
   beforeAll(async () => {
     t = await createTestDb('pglite');
-    api = await adminApi(t.db);
+    // The receiver listens on 127.0.0.1: allowed only with private targets.
+    api = await adminApi(t.db, { env: { WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true' } });
     server = api.ta.app.listen(0, '127.0.0.1');
     await new Promise((resolve) => server.once('listening', resolve));
     base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;

@@ -8,7 +8,7 @@ import request from 'supertest';
 import type { ActionResult } from '../../shared/contracts/deviceActions';
 import type { Job } from '../../shared/contracts/jobs';
 import { WEBHOOK_EVENT_TYPES, type WebhookEventType } from '../../shared/constants/integration';
-import { enrollDevice } from '../helpers/agentFixtures';
+import { agentClient, enrollDevice, type AgentIdentity } from '../helpers/agentFixtures';
 import { adminApi, type AdminApi } from '../helpers/adminApi';
 import { insertDevices, testImei } from '../helpers/inventoryFixtures';
 import { createTestDb, testEngines, type TestDb } from '../helpers/testDb';
@@ -30,13 +30,21 @@ describe.each(testEngines())('webhook events (outbox triggers) on %s', (engine) 
 
   const app = () => api.ta.app;
   const portal = (method: 'get' | 'post' | 'put', path: string) => request(app())[method](`/api/v5${path}`).set(admin);
-  const agent = (token: string) => ({
-    checkin: () => request(app()).post('/agent/v1/checkin').set('Authorization', `Bearer ${token}`).send({}),
-    ack: (id: number) => request(app()).post(`/agent/v1/commands/${id}/ack`).set('Authorization', `Bearer ${token}`).send({}),
-    reject: (id: number, reason: string) =>
-      request(app()).post(`/agent/v1/commands/${id}/reject`).set('Authorization', `Bearer ${token}`).send({ reason }),
-    event: (body: Record<string, unknown>) => request(app()).post('/agent/v1/events').set('Authorization', `Bearer ${token}`).send(body),
-  });
+  /** The device's signed calls to the agent API, each expected to be answered 200. */
+  const agent = (device: AgentIdentity) => {
+    const client = agentClient(app, device);
+    const ok = async (sent: Promise<request.Response>) => {
+      const res = await sent;
+      expect({ status: res.status, body: res.body as unknown }).toEqual({ status: 200, body: expect.anything() });
+      return res;
+    };
+    return {
+      checkin: () => ok(client.checkin({})),
+      ack: (id: number) => ok(client.ack(id)),
+      reject: (id: number, reason: string) => ok(client.reject(id, reason)),
+      event: (body: Record<string, unknown>) => ok(client.event(body)),
+    };
+  };
   const act = (id: number, body: Record<string, unknown>) => portal('post', `/devices/${id}/actions`).send(body);
   let seen = 0;
   /** The events written since the last call. */
@@ -62,7 +70,8 @@ describe.each(testEngines())('webhook events (outbox triggers) on %s', (engine) 
 
   beforeAll(async () => {
     t = await createTestDb(engine);
-    api = await adminApi(t.db);
+    // Subscriptions to a name that does not resolve: allowed only with private targets.
+    api = await adminApi(t.db, { env: { WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true' } });
     admin = await api.headersOf('admin@demo.local');
     groupId = ((await portal('post', '/groups').send({ name: 'Sucursal Webhooks' })).body as { id: number }).id;
   }, 60_000);
@@ -77,11 +86,12 @@ describe.each(testEngines())('webhook events (outbox triggers) on %s', (engine) 
 
   test('no subscription: changes write no event', async () => {
     await newEvents();
-    const { id, token } = await enrolledDevice();
-    await agent(token).checkin();
+    const device = await enrolledDevice();
+    const { id } = device;
+    await agent(device).checkin();
     const lock = (await act(id, { action: 0, lockType: 'PorCredito' })).body as ActionResult;
-    await agent(token).checkin();
-    await agent(token).ack(lock.command!.id);
+    await agent(device).checkin();
+    await agent(device).ack(lock.command!.id);
     expect(await newEvents()).toEqual([]);
   });
 
@@ -91,8 +101,9 @@ describe.each(testEngines())('webhook events (outbox triggers) on %s', (engine) 
     const off = await subscribe(WEBHOOK_EVENT_TYPES, false);
     await newEvents();
 
-    const { id, token } = await enrolledDevice();
-    await agent(token).checkin();
+    const device = await enrolledDevice();
+    const { id } = device;
+    await agent(device).checkin();
     const enrolled = await newEvents();
     expect(enrolled.map((e) => e.type)).toContain('device.enrolled');
     const e1 = enrolled.find((e) => e.type === 'device.enrolled')!;
@@ -114,7 +125,7 @@ describe.each(testEngines())('webhook events (outbox triggers) on %s', (engine) 
     expect(await deliveriesOf(locking.map((e) => e.id))).not.toContainEqual(expect.arrayContaining([off]));
 
     // The agent receives it, then acknowledges it.
-    await agent(token).checkin();
+    await agent(device).checkin();
     const delivered = await newEvents();
     expect(delivered.map((e) => e.type)).toEqual(['command.delivered']);
     expect(delivered[0]).toMatchObject({
@@ -122,7 +133,7 @@ describe.each(testEngines())('webhook events (outbox triggers) on %s', (engine) 
       data: { deviceId: id, commandId: lock.command!.id, action: 0, status: 'pending', deliveredAt: expect.any(String) },
     });
     expect(await deliveriesOf([delivered[0]!.id])).toEqual([[delivered[0]!.id, all, 'pending', id]]);
-    await agent(token).ack(lock.command!.id);
+    await agent(device).ack(lock.command!.id);
     const acked = await newEvents();
     expect(acked.map((e) => e.type).sort()).toEqual(['command.acknowledged', 'device.status_changed']);
     expect(acked.find((e) => e.type === 'command.acknowledged')).toMatchObject({ data: { commandId: lock.command!.id, status: 'acknowledged' } });
@@ -130,9 +141,9 @@ describe.each(testEngines())('webhook events (outbox triggers) on %s', (engine) 
 
     // A rejected command.
     const note = (await act(id, { action: 5, title: 'Aviso', message: 'Su cuota vence mañana' })).body as ActionResult;
-    await agent(token).checkin();
+    await agent(device).checkin();
     await newEvents();
-    await agent(token).reject(note.command!.id, 'sin pantalla');
+    await agent(device).reject(note.command!.id, 'sin pantalla');
     const rejected = await newEvents();
     expect(rejected.find((e) => e.type === 'command.rejected')).toMatchObject({
       data: { commandId: note.command!.id, status: 'rejected', result: expect.any(String) },
@@ -141,7 +152,9 @@ describe.each(testEngines())('webhook events (outbox triggers) on %s', (engine) 
     // An offline code redeemed on the device: no 'command.delivered' for it (it was never sent).
     const issued = (await act(id, { action: 9 })).body as ActionResult;
     await newEvents();
-    expect((await agent(token).event({ type: 'offline_code', code: issued.offlineCode!.code })).status).toBe(200);
+    expect((await agent(device).event({ type: 'offline_code', code: issued.offlineCode!.code, redeemedAt: new Date().toISOString() })).status).toBe(
+      200,
+    );
     const redeemed = await newEvents();
     // (The stored status does not change here: the rejected command left a failure reason, which shows first.)
     expect(redeemed.map((e) => e.type)).toEqual(['offline_code.redeemed']);

@@ -41,9 +41,11 @@ describe.each(testEngines())('webhooks API on %s', (engine) => {
 
   beforeAll(async () => {
     t = await createTestDb(engine);
-    api = await adminApi(t.db);
-    // The production rule for targets (https, public addresses) on the same database.
-    strict = await adminApi(t.db, { env: { WEBHOOK_ALLOW_PRIVATE_TARGETS: 'false' } });
+    // Local and unresolvable targets allowed (WEBHOOK_ALLOW_PRIVATE_TARGETS=true, as in the demo).
+    api = await adminApi(t.db, { env: { WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true' } });
+    // The default rule for targets, production's (https, public addresses), on the same database:
+    // no WEBHOOK_ALLOW_PRIVATE_TARGETS, outside production.
+    strict = await adminApi(t.db);
     admin = await api.headersOf('admin@demo.local');
     strictAdmin = await strict.headersOf('admin@demo.local');
     await api.addAdmin('integra@demo.local', await api.addProfile('Sin webhooks', ['/admin-settings', PATHS.apiKeys], []));
@@ -118,6 +120,8 @@ describe.each(testEngines())('webhooks API on %s', (engine) => {
   });
 
   test('production rule: https only, and never a host that is or resolves to a local or private address (WEBHOOK_URL_REFUSED)', async () => {
+    // The default outside production too: a staging deployment is not open to private targets.
+    expect(strict.ta.config.webhooks.allowPrivateTargets).toBe(false);
     const before = await state();
     for (const url of [
       'https://127.0.0.1/hook',
@@ -128,6 +132,18 @@ describe.each(testEngines())('webhooks API on %s', (engine) => {
       'https://[::ffff:192.168.1.10]/hook',
       'https://[fd00::1]/hook',
       'https://0.0.0.0/',
+      // IPv4-compatible (::/96), NAT64 and 6to4 forms of the metadata service and loopback
+      'https://[::a9fe:a9fe]/latest/meta-data',
+      'https://[::169.254.169.254]/',
+      'https://[::127.0.0.1]/hook',
+      'https://[64:ff9b::a9fe:a9fe]/',
+      'https://[2002:a9fe:a9fe::1]/',
+      // other special-purpose ranges
+      'https://100.64.0.1/',
+      'https://192.0.2.10/',
+      'https://198.18.0.1/',
+      'https://[2001:db8::1]/',
+      'https://[fe80::1]/',
     ]) {
       const res = await create({ name: 'Interna', url, events: ['job.finished'] }, strictAdmin).expect(400);
       expect(res.body).toEqual({
@@ -144,7 +160,7 @@ describe.each(testEngines())('webhooks API on %s', (engine) => {
     expect(await state()).toEqual(before);
     // A public address literal needs no resolution and is accepted.
     await create({ name: 'Pública', url: 'https://93.184.216.34/hook', events: ['job.finished'] }, strictAdmin).expect(201);
-    // Outside production, loopback and http are allowed (tests and development).
+    // With WEBHOOK_ALLOW_PRIVATE_TARGETS=true (outside production only), loopback and http are allowed.
     await create({ name: 'Local', url: 'http://127.0.0.1:9/hook', events: ['job.finished'] }).expect(201);
   });
 

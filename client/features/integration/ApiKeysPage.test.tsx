@@ -35,6 +35,7 @@ const key = (over: Partial<ApiKey>): ApiKey => ({
   revokedAt: null,
   revokedBy: null,
   state: 'active',
+  manageable: true,
   ...over,
 });
 const ACTIVE = key({ lastUsedAt: new Date(Date.now() - 3 * 3_600_000).toISOString(), lastUsedIp: '203.0.113.7' });
@@ -135,6 +136,28 @@ test('the rows: prefix, role, state badges, allowed addresses, expiry, last use 
   // A revoked key cannot be revoked again.
   expect(within(revoked).queryByRole('button')).toBeNull();
   expect(screen.getByText('Página 1 de 1 (3 registros)', { exact: false })).toBeTruthy();
+});
+
+test('a key whose role holds more than the caller is read-only: the reason shows and its revoke button is disabled', async () => {
+  const SUPERIOR = key({ id: 4, name: 'Superior', prefix: 'mlk_Sup00000', profileName: 'Superusuario', manageable: false });
+  keys = [ACTIVE, SUPERIOR, { ...REVOKED, manageable: false }];
+  const user = renderPage();
+  const row = await screen.findByTestId('api-key-row-mlk_Sup00000');
+  expect(within(row).getByTestId('api-key-read-only').textContent).toBe(L.notManageable);
+  const revoke = within(row).getByRole('button', { name: L.revokeOf('Superior') }) as HTMLButtonElement;
+  expect([revoke.disabled, revoke.title]).toEqual([true, L.notManageable]);
+  await user.click(revoke);
+  expect(screen.queryByRole('dialog')).toBeNull();
+  expect(calls.filter((c) => c.url.endsWith('/revoke'))).toHaveLength(0);
+
+  // A key within the caller's grants stays revocable; a revoked one has nothing to manage.
+  const active = screen.getByTestId('api-key-row-mlk_AbCd1234');
+  expect(within(active).queryByTestId('api-key-read-only')).toBeNull();
+  expect((within(active).getByRole('button', { name: L.revokeOf('Sistema de créditos') }) as HTMLButtonElement).disabled).toBe(false);
+  const revoked = screen.getByTestId('api-key-row-mlk_Old00000');
+  expect(within(revoked).queryByTestId('api-key-read-only')).toBeNull();
+  expect(within(revoked).queryByRole('button')).toBeNull();
+  expect(await seriousViolations()).toEqual([]);
 });
 
 test('empty: the message and a create button that opens the form', async () => {

@@ -29,7 +29,10 @@ const apiKeysListParams = z.object({ page: listParam.page(), perPage: listParam.
 
 const STATE_BADGE: Record<ApiKey['state'], string> = { active: 'success', expired: 'warning', revoked: 'secondary' };
 
-/** The key's state: its badge; a revoked key says who revoked it and when. */
+/**
+ * The key's state: its badge; a revoked key says who revoked it and when; one whose role holds
+ * more than the caller says it is read-only.
+ */
 function StateCell({ apiKey }: { apiKey: ApiKey }) {
   return (
     <>
@@ -39,13 +42,20 @@ function StateCell({ apiKey }: { apiKey: ApiKey }) {
       {apiKey.state === 'revoked' && apiKey.revokedAt && (
         <div className="small text-body-secondary text-break">{L.revokedBy(apiKey.revokedBy ?? '-', formatDateTime(apiKey.revokedAt))}</div>
       )}
+      {apiKey.state !== 'revoked' && !apiKey.manageable && (
+        <div className="small text-body-secondary" data-testid="api-key-read-only">
+          <i className="bi bi-lock me-1" aria-hidden="true" />
+          {L.notManageable}
+        </div>
+      )}
     </>
   );
 }
 
 /**
  * The integration's API keys: list (state, allowed addresses, last use), create one (its secret
- * shown once, with a curl example) and revoke one after a confirmation.
+ * shown once, with a curl example) and revoke one after a confirmation. A key whose role holds a
+ * path or action the caller lacks is read-only: its revoke button is disabled, saying why.
  */
 export default function ApiKeysPage({ title }: PageProps) {
   const { params, set } = useListParams(apiKeysListParams);
@@ -162,7 +172,8 @@ export default function ApiKeysPage({ title }: PageProps) {
               size="sm"
               icon="x-octagon"
               label={L.revokeOf(k.name)}
-              title={L.revoke}
+              title={k.manageable ? L.revoke : L.notManageable}
+              disabled={!k.manageable}
               onClick={() => setRevoking(k)}
             />
           )

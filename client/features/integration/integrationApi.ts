@@ -20,7 +20,8 @@ export const integrationApi = apiSlice.injectEndpoints({
   endpoints: (build) => ({
     listApiKeys: build.query<ApiKeyList, PageArgs>({
       query: (args) => http.get('/v5/api-keys', queryParams(args)),
-      providesTags: ['ApiKeys'],
+      // Whether each key is manageable depends on the roles' grants too.
+      providesTags: ['ApiKeys', 'Roles'],
     }),
     listApiKeyRoles: build.query<ApiKeyRoles, void>({
       query: () => http.get('/v5/api-keys/roles'),

@@ -2,7 +2,7 @@ import Dropdown from 'react-bootstrap/Dropdown';
 import { INVENTORY_LABELS as L } from '../../../shared/constants/inventoryLabels';
 import type { Device } from '../../../shared/contracts/devices';
 import { useMenuRoom } from '../../components/useMenuRoom';
-import { cancellablePending, menuItems } from './deviceActionItems';
+import { cancellablePending, menuItems, reenrollable } from './deviceActionItems';
 
 export interface DeviceActionMenuProps {
   device: Pick<Device, 'id' | 'imei' | 'status' | 'lockType' | 'pendingCommand'>;
@@ -17,16 +17,20 @@ export interface DeviceActionMenuProps {
    * and the profile grants its action; omitted where the cancel is offered otherwise.
    */
   onCancelPending?: () => void;
+  /** 'Autorizar reenrolamiento', offered for an enrolled device when the profile grants LOCK. */
+  onReenroll?: () => void;
 }
 
 /**
  * A device's action menu: 'Ver detalle' and every action but HISTORY. An action the rules
  * refuse (specification §4 table, a pending command, the profile) is disabled, with the reason
- * shown under its name and as its title. Last, 'Cancelar comando pendiente' while the command in
- * flight can still be cancelled.
+ * shown under its name and as its title. Then 'Autorizar reenrolamiento' for an enrolled device
+ * (LOCK granted), and last 'Cancelar comando pendiente' while the command in flight can still be
+ * cancelled.
  */
-export function DeviceActionMenu({ device, granted, onAction, onDetail, onCancelPending }: DeviceActionMenuProps) {
+export function DeviceActionMenu({ device, granted, onAction, onDetail, onCancelPending, onReenroll }: DeviceActionMenuProps) {
   const items = menuItems(device, granted);
+  const reenroll = onReenroll !== undefined && reenrollable(device, granted);
   const cancellable = onCancelPending !== undefined && cancellablePending(device, granted) !== null;
   // Taller than the room below the toggle (a row near the bottom): it opens upwards, or scrolls.
   const { setToggle, onToggle, menuStyle } = useMenuRoom();
@@ -74,6 +78,15 @@ export function DeviceActionMenu({ device, granted, onAction, onDetail, onCancel
             {item.reason && <small className="d-block text-wrap portal-disabled-reason">{item.reason}</small>}
           </Dropdown.Item>
         ))}
+        {reenroll && (
+          <>
+            <Dropdown.Divider />
+            <Dropdown.Item as="button" type="button" data-testid="authorize-reenrollment" onClick={onReenroll}>
+              <i className="bi bi-qr-code me-2" aria-hidden="true" />
+              {L.reenrollment.action}
+            </Dropdown.Item>
+          </>
+        )}
         {cancellable && (
           <>
             <Dropdown.Divider />

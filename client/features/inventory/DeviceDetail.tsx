@@ -14,6 +14,7 @@ import { PageSpinner } from '../../components/PageSpinner';
 import { CancelCommandModal, type CancelCommandRequest } from './CancelCommandModal';
 import { DeviceActionMenu } from './DeviceActionMenu';
 import { cancellablePending } from './deviceActionItems';
+import { DeviceEnrollments } from './DeviceEnrollments';
 import { DeviceHistory } from './DeviceHistory';
 import { isInFlight, LIVE_POLL_MS } from './inFlight';
 import { inventoryApi, useGetDeviceQuery } from './inventoryApi';
@@ -160,13 +161,15 @@ export interface DeviceDetailProps {
   granted: ReadonlySet<number>;
   onClose: () => void;
   onAction: (device: Device, code: number) => void;
+  /** 'Autorizar reenrolamiento' from the detail's menu. */
+  onReenroll?: (device: Device) => void;
 }
 
 /**
- * The device detail, from the right: facts, pending command, failure reason, history. While the
+ * The device detail, from the right: facts, pending command, failure reason, enrollments, history. While the
  * device has a command in flight (inFlight.ts) the device and its history refresh every second.
  */
-export function DeviceDetail({ deviceId, granted, onClose, onAction }: DeviceDetailProps) {
+export function DeviceDetail({ deviceId, granted, onClose, onAction, onReenroll }: DeviceDetailProps) {
   const titleId = useId();
   const now = useNow();
   const cached = inventoryApi.endpoints.getDevice.useQueryState(deviceId);
@@ -190,7 +193,12 @@ export function DeviceDetail({ deviceId, granted, onClose, onAction }: DeviceDet
           <>
             <div className="d-flex align-items-center justify-content-between gap-2 mb-3">
               <span className={statusBadgeClass(device.status)}>{statusLabel(device.status)}</span>
-              <DeviceActionMenu device={device} granted={granted} onAction={(code) => onAction(device, code)} />
+              <DeviceActionMenu
+                device={device}
+                granted={granted}
+                onAction={(code) => onAction(device, code)}
+                onReenroll={onReenroll && (() => onReenroll(device))}
+              />
             </div>
             {device.failureReason && (
               <Alert variant="danger">
@@ -205,6 +213,7 @@ export function DeviceDetail({ deviceId, granted, onClose, onAction }: DeviceDet
               </h3>
               <DeviceFacts device={device} now={now} />
             </section>
+            <DeviceEnrollments deviceId={device.id} granted={granted} />
             <DeviceHistory deviceId={device.id} granted={granted} live={live} />
           </>
         )}

@@ -1,6 +1,4 @@
-import { useEffect, useRef, useState } from 'react';
 import Alert from 'react-bootstrap/Alert';
-import Spinner from 'react-bootstrap/Spinner';
 import { ACTION_ORIGINS } from '../../../shared/constants/domain';
 import { DEVICE_ACTION } from '../../../shared/constants/deviceActions';
 import { INVENTORY_LABELS } from '../../../shared/constants/inventoryLabels';
@@ -8,11 +6,9 @@ import { HISTORY_DEFAULT_PER_PAGE, type Command, type CommandStatus } from '../.
 import { actionLabel } from '../../../shared/deviceActionRules';
 import { INVENTORY_MESSAGES } from '../../../shared/areaMessages';
 import { displayValue } from '../../components/EmptyValue';
-import { LoadingButton } from '../../components/LoadingButton';
-import { LIVE_POLL_MS } from './inFlight';
 import { useDeviceHistoryQuery } from './inventoryApi';
+import { PagedTimeline } from './PagedTimeline';
 import { formatDateTime } from '../../components/formatDate';
-import { LoadError } from '../../components/LoadError';
 
 const L = INVENTORY_LABELS.history;
 
@@ -77,61 +73,7 @@ export function HistoryEntry({ entry }: { entry: Command }) {
   );
 }
 
-function HistoryPage({ deviceId, page }: { deviceId: number; page: number }) {
-  const { data } = useDeviceHistoryQuery({ id: deviceId, page, perPage: HISTORY_DEFAULT_PER_PAGE });
-  return (
-    <>
-      {data?.data.map((entry) => (
-        <HistoryEntry key={entry.id} entry={entry} />
-      ))}
-    </>
-  );
-}
-
-/**
- * The history timeline of a device, newest first, a page at a time ('Ver más'). While `live`
- * (a command in flight) the first page refreshes every second, and once more when it ends.
- */
-function HistoryTimeline({ deviceId, live }: { deviceId: number; live: boolean }) {
-  const [pages, setPages] = useState(1);
-  const last = useDeviceHistoryQuery({ id: deviceId, page: pages, perPage: HISTORY_DEFAULT_PER_PAGE });
-  const first = useDeviceHistoryQuery(
-    { id: deviceId, page: 1, perPage: HISTORY_DEFAULT_PER_PAGE },
-    { pollingInterval: live ? LIVE_POLL_MS : 0, skipPollingIfUnfocused: false },
-  );
-  // The device answered (or the window passed) between two polls: the last answer is fetched once.
-  const { refetch } = first;
-  const wasLive = useRef(live);
-  useEffect(() => {
-    if (wasLive.current && !live) void refetch();
-    wasLive.current = live;
-  }, [live, refetch]);
-  if (first.isLoading)
-    return (
-      <div role="status" className="py-3 text-center">
-        <Spinner animation="border" size="sm" aria-hidden="true" />
-        <span className="visually-hidden">{INVENTORY_LABELS.common.loading}</span>
-      </div>
-    );
-  if (first.isError && !first.data) return <LoadError onRetry={() => void first.refetch()} />;
-  const total = last.data?.total ?? first.data?.total ?? 0;
-  if (total === 0) return <p className="mb-0">{L.empty}</p>;
-  const hasMore = pages * HISTORY_DEFAULT_PER_PAGE < total;
-  return (
-    <>
-      <ol className="list-unstyled mb-2" aria-label={L.title}>
-        {Array.from({ length: pages }, (_, i) => (
-          <HistoryPage key={i + 1} deviceId={deviceId} page={i + 1} />
-        ))}
-      </ol>
-      {(hasMore || last.isFetching) && (
-        <LoadingButton variant="outline-primary" size="sm" loading={last.isFetching} onClick={() => setPages((p) => p + 1)}>
-          {L.more}
-        </LoadingButton>
-      )}
-    </>
-  );
-}
+const historyEntry = (entry: Command) => <HistoryEntry key={entry.id} entry={entry} />;
 
 /** The history section: the timeline, or why it is not shown (the profile lacks HISTORY). `live`: a command is in flight. */
 export function DeviceHistory({ deviceId, granted, live = false }: { deviceId: number; granted: ReadonlySet<number>; live?: boolean }) {
@@ -141,7 +83,17 @@ export function DeviceHistory({ deviceId, granted, live = false }: { deviceId: n
         {L.title}
       </h3>
       {granted.has(DEVICE_ACTION.HISTORY) ? (
-        <HistoryTimeline key={deviceId} deviceId={deviceId} live={live} />
+        <PagedTimeline
+          key={deviceId}
+          deviceId={deviceId}
+          useQuery={useDeviceHistoryQuery}
+          perPage={HISTORY_DEFAULT_PER_PAGE}
+          label={L.title}
+          empty={L.empty}
+          more={L.more}
+          entry={historyEntry}
+          live={live}
+        />
       ) : (
         <Alert variant="secondary" className="mb-0">
           {INVENTORY_MESSAGES.actions.notGranted(actionLabel(DEVICE_ACTION.HISTORY))}

@@ -18,6 +18,7 @@ import { devicePollingInterval } from './inFlight';
 import { inventoryApi, useExportDevicesMutation, useListDevicesQuery } from './inventoryApi';
 import { useListGroupsQuery } from '../../api/groupsApi';
 import type { ShownOfflineCode } from './OfflineCodeModal';
+import type { ReenrollmentDevice } from './ReenrollmentModal';
 import { DEVICE_PER_PAGE_OPTIONS, selectionFilter, useDeviceListQuery } from './useDeviceListQuery';
 import { useGrantedActions } from './useGrantedActions';
 import { useNow } from '../../components/useNow';
@@ -25,6 +26,7 @@ import { useNow } from '../../components/useNow';
 // The overlays load when first opened: the page's own chunk stays small.
 const ActionModal = lazy(() => import('./ActionModal').then((m) => ({ default: m.ActionModal })));
 const OfflineCodeModal = lazy(() => import('./OfflineCodeModal').then((m) => ({ default: m.OfflineCodeModal })));
+const ReenrollmentModal = lazy(() => import('./ReenrollmentModal').then((m) => ({ default: m.ReenrollmentModal })));
 const DeviceDetail = lazy(() => import('./DeviceDetail').then((m) => ({ default: m.DeviceDetail })));
 const BulkActionModal = lazy(() => import('./BulkActionModal').then((m) => ({ default: m.BulkActionModal })));
 const CancelCommandModal = lazy(() => import('./CancelCommandModal').then((m) => ({ default: m.CancelCommandModal })));
@@ -81,6 +83,7 @@ export default function DevicesPage({ title }: PageProps) {
   const [offlineCode, setOfflineCode] = useState<ShownOfflineCode | null>(null);
   const [bulk, setBulk] = useState<BulkRequest | null>(null);
   const [cancelRequest, setCancelRequest] = useState<CancelCommandRequest | null>(null);
+  const [reenroll, setReenroll] = useState<ReenrollmentDevice | null>(null);
   const [searchKey, setSearchKey] = useState(0);
 
   const rows = list.data?.data ?? NO_ROWS;
@@ -131,6 +134,8 @@ export default function DevicesPage({ title }: PageProps) {
     const pending = device.pendingCommand;
     if (pending) setCancelRequest({ device: { id: device.id, imei: device.imei }, command: { id: pending.id, action: pending.action } });
   }, []);
+
+  const onReenroll = useCallback((device: Device) => setReenroll({ id: device.id, imei: device.imei, customerName: device.customerName }), []);
 
   const onBulkStart = (action: number) => {
     const byFilter = selection.mode === 'filter';
@@ -224,6 +229,7 @@ export default function DevicesPage({ title }: PageProps) {
         onDetail={q.openDevice}
         onAction={onAction}
         onCancelPending={onCancelPending}
+        onReenroll={onReenroll}
       />
       {list.data && total > 0 && (
         <ListPager
@@ -239,7 +245,9 @@ export default function DevicesPage({ title }: PageProps) {
       )}
 
       <Suspense fallback={null}>
-        {q.device !== null && <DeviceDetail key={q.device} deviceId={q.device} granted={granted} onClose={q.closeDevice} onAction={onAction} />}
+        {q.device !== null && (
+          <DeviceDetail key={q.device} deviceId={q.device} granted={granted} onClose={q.closeDevice} onAction={onAction} onReenroll={onReenroll} />
+        )}
         {actionRequest && (
           <ActionModal
             key={actionRequest.idempotencyKey}
@@ -253,6 +261,7 @@ export default function DevicesPage({ title }: PageProps) {
         )}
         {offlineCode && <OfflineCodeModal shown={offlineCode} onClose={() => setOfflineCode(null)} />}
         {cancelRequest && <CancelCommandModal request={cancelRequest} onClose={() => setCancelRequest(null)} />}
+        {reenroll && <ReenrollmentModal key={reenroll.id} device={reenroll} onClose={() => setReenroll(null)} />}
         {bulk && (
           <BulkActionModal
             action={bulk.action}

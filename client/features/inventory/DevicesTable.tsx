@@ -42,6 +42,7 @@ export interface DevicesTableProps {
   onAction: (device: Device, code: number) => void;
   /** 'Cancelar comando pendiente' of a row's menu. */
   onCancelPending: (device: Device) => void;
+  onReenroll: (device: Device) => void;
 }
 
 function LastSeenCell({ at, now }: { at: string | null; now: number | null }) {
@@ -57,7 +58,7 @@ const rowAttributes = (d: Device) => ({
 
 /** The enrolled devices table: one row per device, sortable headers, selection and row menus. */
 export function DevicesTable(props: DevicesTableProps) {
-  const { now, onDetail, granted, onAction, onCancelPending, isSelected, onToggleRow, pageSelection, onTogglePage, onSort } = props;
+  const { now, onDetail, granted, onAction, onCancelPending, onReenroll, isSelected, onToggleRow, pageSelection, onTogglePage, onSort } = props;
   const columns = useMemo<DataTableColumn<Device, DeviceSort>[]>(
     () => [
       {
@@ -153,9 +154,10 @@ export function DevicesTable(props: DevicesTableProps) {
         onAction={(code) => onAction(d, code)}
         onDetail={() => onDetail(d.id)}
         onCancelPending={() => onCancelPending(d)}
+        onReenroll={() => onReenroll(d)}
       />
     ),
-    [granted, onAction, onDetail, onCancelPending],
+    [granted, onAction, onDetail, onCancelPending, onReenroll],
   );
   return (
     <DataTable

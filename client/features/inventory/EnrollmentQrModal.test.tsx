@@ -119,6 +119,19 @@ describe('EnrollmentQrModal', () => {
     expect(within(dialog).queryByRole('button', { name: L.generate })).toBeNull();
   });
 
+  test("the help tells a store employee what the device's common refusals mean, by the code it shows", async () => {
+    const { user } = renderModal(GROUP_SCOPE, { 'GET /v5/enrollment-tokens': () => ({ data: [] }) });
+    const dialog = await screen.findByRole('dialog', { name: L.titleGroup('Norte Mérida') });
+    const help = within(dialog).getByTestId('enrollment-refusals-help');
+    await user.click(within(help).getByText(L.refusalsTitle));
+    expect(help.hasAttribute('open')).toBe(true);
+    for (const code of ['ALREADY_ENROLLED', 'ENROLLMENT_TOKEN_EXPIRED', 'ENROLLMENT_OTHER_GROUP', 'NOT_REGISTERED']) {
+      const entry = L.refusals.find((r) => r.code === code)!;
+      expect(within(help).getByText(code).nextElementSibling?.textContent).toBe(entry.text);
+    }
+    expect(help.textContent).toContain('Autorizar reenrolamiento');
+  });
+
   test('with a provisioning payload there is no warning and the help is for a reset smartphone', async () => {
     const { user } = renderModal(GROUP_SCOPE, {
       'GET /v5/enrollment-tokens': () => ({ data: [] }),

@@ -4,6 +4,7 @@ import Button from 'react-bootstrap/Button';
 import Col from 'react-bootstrap/Col';
 import Form from 'react-bootstrap/Form';
 import Row from 'react-bootstrap/Row';
+import type { UseFormRegisterReturn } from 'react-hook-form';
 import { INVENTORY_LABELS } from '../../../shared/constants/inventoryLabels';
 import {
   ENROLLMENT_TOKEN_DEFAULT_HOURS,
@@ -65,13 +66,19 @@ function svgDataUri(svg: string): string {
 }
 
 /** The token just created (shown once) and the Blob URL of its SVG for 'Descargar SVG'. */
-interface Shown {
+export interface Shown {
   token: EnrollmentTokenCreated;
   svgUrl: string;
 }
 
+/** A token just created, with the Blob URL of its SVG (revoke it with URL.revokeObjectURL when it is no longer shown). */
+export const shownToken = (token: EnrollmentTokenCreated): Shown => ({
+  token,
+  svgUrl: URL.createObjectURL(new Blob([token.smartphone.qrSvg], { type: 'image/svg+xml' })),
+});
+
 /** What a new token shows: the smartphone QR code, the TV short code, the expiry and the token. */
-function CreatedToken({ shown, scope }: { shown: Shown; scope: EnrollmentScope }) {
+export function CreatedToken({ shown, scope, title = L.resultTitle }: { shown: Shown; scope: EnrollmentScope; title?: string }) {
   const { token } = shown;
   const headingRef = useRef<HTMLHeadingElement>(null);
   const src = useMemo(() => svgDataUri(token.smartphone.qrSvg), [token.smartphone.qrSvg]);
@@ -80,7 +87,7 @@ function CreatedToken({ shown, scope }: { shown: Shown; scope: EnrollmentScope }
   return (
     <section className="border-top pt-3 mt-3" data-testid="enrollment-created">
       <h2 className="h5" ref={headingRef} tabIndex={-1}>
-        {L.resultTitle}
+        {title}
       </h2>
       <Alert variant="info">
         <i className="bi bi-info-circle me-2" aria-hidden="true" />
@@ -121,6 +128,37 @@ function CreatedToken({ shown, scope }: { shown: Shown; scope: EnrollmentScope }
         <dd className="col-sm-9 text-break mb-0">{token.serverUrl}</dd>
       </dl>
     </section>
+  );
+}
+
+/** The select of a token's validity (24 h to 30 days), pointing at its error when there is one. */
+export function ValiditySelect({ error, errorId, ...registration }: UseFormRegisterReturn & { error: string | undefined; errorId: string }) {
+  return (
+    <Form.Select isInvalid={Boolean(error)} aria-invalid={error ? true : undefined} aria-describedby={error ? errorId : undefined} {...registration}>
+      {L.validityOptions.map((o) => (
+        <option key={o.hours} value={o.hours}>
+          {o.label}
+        </option>
+      ))}
+    </Form.Select>
+  );
+}
+
+/** What a store employee does when a device refuses the code: the common refusals, by the code the device shows. */
+function RefusalsHelp() {
+  return (
+    <details className="border-top pt-3 mt-3" data-testid="enrollment-refusals-help">
+      <summary className="fw-semibold">{L.refusalsTitle}</summary>
+      <p className="small mt-2 mb-2">{L.refusalsIntro}</p>
+      <dl className="small mb-0">
+        {L.refusals.map((r) => (
+          <div key={r.code} className="mb-2">
+            <dt className="font-monospace">{r.code}</dt>
+            <dd className="mb-0">{r.text}</dd>
+          </div>
+        ))}
+      </dl>
+    </details>
   );
 }
 
@@ -180,7 +218,7 @@ function EnrollmentBody({ scope, onClose }: { scope: EnrollmentScope; onClose: (
       if (!showServerError(form, error)) setCreateError(error.message);
       return;
     }
-    setShown({ token: res.data, svgUrl: URL.createObjectURL(new Blob([res.data.smartphone.qrSvg], { type: 'image/svg+xml' })) });
+    setShown(shownToken(res.data));
     setConfirming(null);
     toastSuccess(L.generated);
   });
@@ -268,18 +306,7 @@ function EnrollmentBody({ scope, onClose }: { scope: EnrollmentScope; onClose: (
           <Col sm={6}>
             <Form.Group controlId={selectId}>
               <Form.Label>{L.validity}</Form.Label>
-              <Form.Select
-                isInvalid={Boolean(validHoursError)}
-                aria-invalid={validHoursError ? true : undefined}
-                aria-describedby={validHoursError ? `${selectId}-error` : undefined}
-                {...form.register('validHours', { valueAsNumber: true })}
-              >
-                {L.validityOptions.map((o) => (
-                  <option key={o.hours} value={o.hours}>
-                    {o.label}
-                  </option>
-                ))}
-              </Form.Select>
+              <ValiditySelect errorId={`${selectId}-error`} error={validHoursError} {...form.register('validHours', { valueAsNumber: true })} />
             </Form.Group>
           </Col>
           <Col sm={6}>
@@ -303,6 +330,7 @@ function EnrollmentBody({ scope, onClose }: { scope: EnrollmentScope; onClose: (
       </Form>
 
       {shown && <CreatedToken key={shown.token.id} shown={shown} scope={scope} />}
+      <RefusalsHelp />
     </AppModal>
   );
 }

@@ -1,4 +1,5 @@
 import { DEVICE_ACTION, DEVICE_ACTIONS } from '../../../shared/constants/deviceActions';
+import { DEVICE_STATUS } from '../../../shared/constants/domain';
 import type { Device, PendingCommand } from '../../../shared/contracts/devices';
 import { OFFLINE_CODE_ACTIONS } from '../../../shared/contracts/deviceActions';
 import { refusal, type ActionTarget } from '../../../shared/deviceActionRules';
@@ -34,6 +35,15 @@ export function menuItems(device: Pick<Device, 'status' | 'lockType' | 'pendingC
 export function cancellablePending(device: Pick<Device, 'pendingCommand'>, granted: ReadonlySet<number>): PendingCommand | null {
   const pending = device.pendingCommand;
   return pending && pending.deliveredAt === null && granted.has(pending.action) ? pending : null;
+}
+
+/**
+ * Whether the menu offers 'Autorizar reenrolamiento': the profile grants LOCK (the server checks it
+ * too) and the device has enrolled (not pre-enrolled, not released). The server refuses a device
+ * whose enrollment never completed, with the reason.
+ */
+export function reenrollable(device: Pick<Device, 'status'>, granted: ReadonlySet<number>): boolean {
+  return granted.has(DEVICE_ACTION.LOCK) && device.status !== DEVICE_STATUS.PRE_ENROLLED && device.status !== DEVICE_STATUS.liberado;
 }
 
 /** A fresh Idempotency-Key (one per user intent); works outside secure contexts too. */

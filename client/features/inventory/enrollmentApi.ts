@@ -1,4 +1,9 @@
-import type { EnrollmentTokenBodyInput, EnrollmentTokenCreated, EnrollmentTokenList } from '../../../shared/contracts/enrollment';
+import type {
+  EnrollmentTokenBodyInput,
+  EnrollmentTokenCreated,
+  EnrollmentTokenList,
+  ReenrollmentBodyInput,
+} from '../../../shared/contracts/enrollment';
 import { apiSlice } from '../../api/apiSlice';
 import { http } from '../../api/axiosBaseQuery';
 import { queryParams } from '../../api/queryParams';
@@ -21,6 +26,11 @@ export const enrollmentApi = apiSlice.injectEndpoints({
       query: (body) => http.post('/v5/enrollment-tokens', body),
       invalidatesTags: ['EnrollmentTokens', 'Audit'],
     }),
+    /** 'Autorizar reenrolamiento': a one-device, single-use token for an enrolled device (shown once). */
+    authorizeReenrollment: build.mutation<EnrollmentTokenCreated, ReenrollmentBodyInput>({
+      query: (body) => http.post('/v5/enrollment-tokens/reenrollments', body),
+      invalidatesTags: (_r, _e, { deviceId }) => ['Audit', { type: 'Device', id: deviceId }],
+    }),
     revokeEnrollmentToken: build.mutation<void, number>({
       query: (id) => http.delete('/v5/enrollment-tokens', id),
       invalidatesTags: ['EnrollmentTokens', 'Audit'],
@@ -28,4 +38,5 @@ export const enrollmentApi = apiSlice.injectEndpoints({
   }),
 });
 
-export const { useListEnrollmentTokensQuery, useCreateEnrollmentTokenMutation, useRevokeEnrollmentTokenMutation } = enrollmentApi;
+export const { useListEnrollmentTokensQuery, useCreateEnrollmentTokenMutation, useRevokeEnrollmentTokenMutation, useAuthorizeReenrollmentMutation } =
+  enrollmentApi;

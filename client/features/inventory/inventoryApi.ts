@@ -1,4 +1,5 @@
 import type { ActionPayloadInput, ActionResult, Command, History, LockDefaults } from '../../../shared/contracts/deviceActions';
+import type { EnrollmentAttempts } from '../../../shared/contracts/enrollment';
 import type { ImportResult } from '../../../shared/contracts/deviceImport';
 import type { Device, DeviceBodyInput, DeviceList, DeviceSort, DeviceStage } from '../../../shared/contracts/devices';
 import type { Group, GroupBody } from '../../../shared/contracts/groups';
@@ -47,6 +48,11 @@ export const inventoryApi = apiSlice.injectEndpoints({
     }),
     deviceHistory: build.query<History, { id: number; page: number; perPage: number }>({
       query: ({ id, ...paging }) => http.get(`/v5/devices/${id}/history`, paging),
+      providesTags: (_r, _e, { id }) => [{ type: 'Device', id }],
+    }),
+    /** Enrollments, refused attempts and re-enrollment authorisations, newest first. */
+    deviceEnrollments: build.query<EnrollmentAttempts, { id: number; page: number; perPage: number }>({
+      query: ({ id, ...paging }) => http.get(`/v5/devices/${id}/enrollments`, paging),
       providesTags: (_r, _e, { id }) => [{ type: 'Device', id }],
     }),
     createDevice: build.mutation<Device, DeviceBodyInput>({
@@ -133,6 +139,7 @@ export const {
   useListDevicesQuery,
   useGetDeviceQuery,
   useDeviceHistoryQuery,
+  useDeviceEnrollmentsQuery,
   useCreateDeviceMutation,
   useUpdateDeviceMutation,
   useDeleteDeviceMutation,

@@ -2,6 +2,7 @@ import { Router } from 'express';
 import { PATHS } from '../../../shared/constants/routes';
 import { idParams } from '../../../shared/contracts/fields';
 import { actionPayload, commandParams, historyQuery } from '../../../shared/contracts/deviceActions';
+import { enrollmentAttemptsQuery } from '../../../shared/contracts/enrollment';
 import { bulkBody } from '../../../shared/contracts/jobs';
 import { DEVICE_ACTION } from '../../../shared/constants/deviceActions';
 import { actorOf } from '../../audit/actorOf';
@@ -87,6 +88,14 @@ export function deviceActionsRouter(can: Guard, service: DeviceActionsService, j
     can(requireAction(PATHS.devices, DEVICE_ACTION.HISTORY)),
     route({ params: idParams, query: historyQuery }, async ({ params, query }, _req, res) => {
       res.json(await service.history(params.id, query));
+    }),
+  );
+  // Enrollments and refused attempts: part of the device's history, granted with it.
+  router.get(
+    '/:id/enrollments',
+    can(requireAction(PATHS.devices, DEVICE_ACTION.HISTORY)),
+    route({ params: idParams, query: enrollmentAttemptsQuery }, async ({ params, query }, _req, res) => {
+      res.json(await service.enrollments(params.id, query));
     }),
   );
   return router;

@@ -9,7 +9,13 @@ import { actionLabel, refusal } from '../../../shared/deviceActionRules';
 import { STATEFUL_ACTIONS, offlineCutoff } from '../../../shared/deviceStatus';
 import * as machine from '../../../shared/deviceStateMachine';
 import { AGENT_MESSAGES as A, INVENTORY_MESSAGES as M } from '../../../shared/areaMessages';
-import { record, type AuditActor } from '../../audit/auditRepository';
+import { AuditRepository, record, type AuditActor, type AuditRow } from '../../audit/auditRepository';
+import {
+  ENROLLMENT_TOKEN_KINDS,
+  type EnrollmentAttempt,
+  type EnrollmentAttempts,
+  type EnrollmentAttemptsQuery,
+} from '../../../shared/contracts/enrollment';
 import type { Db, Queryable } from '../../db/Db';
 import { transaction } from '../../db/transactionScope';
 import { AppError } from '../../errors';
@@ -278,6 +284,17 @@ export class DeviceActionsService {
     return { data: rows.map((r) => toCommand(r)), total };
   }
 
+  /** GET /devices/:id/enrollments: its enrollments, refused attempts and authorisations, newest first (from the audit log). */
+  async enrollments(id: number, q: EnrollmentAttemptsQuery): Promise<EnrollmentAttempts> {
+    if (!(await new DeviceCommandsRepository(this.db).deviceExists(id))) throw notFound();
+    const audit = new AuditRepository(this.db);
+    const [rows, total] = await Promise.all([
+      audit.deviceEnrollments(id, { offset: (q.page - 1) * q.perPage, limit: q.perPage }),
+      audit.countDeviceEnrollments(id),
+    ]);
+    return { data: rows.map(toEnrollmentAttempt), total };
+  }
+
   /**
    * GET /devices/lock-defaults: the lock type the lock dialog starts on, per device type (the
    * agent setting `default_lock_type`, its group overrides merged over the global value).
@@ -293,4 +310,23 @@ export class DeviceActionsService {
     const groups = await new DeviceCommandsRepository(this.db).selectionGroups(body.selection, cutoff);
     return summarize(groups, body.payload.action);
   }
+}
+
+/** An enrollment entry of the audit log as the device detail lists it. */
+function toEnrollmentAttempt(r: AuditRow): EnrollmentAttempt {
+  const after = (r.after ?? {}) as Record<string, unknown>;
+  const text = (v: unknown) => (typeof v === 'string' ? v : null);
+  const token = ENROLLMENT_TOKEN_KINDS.find((k) => k === after.token) ?? null;
+  return {
+    id: r.id,
+    at: r.at,
+    kind: r.action === 'enroll' ? 'enrolled' : r.action === 'enroll_refused' ? 'refused' : 'authorized',
+    code: r.action === 'enroll_refused' ? text(after.code) : null,
+    message: r.action === 'enroll_refused' ? r.detail : null,
+    token,
+    reenrolled: after.reenrolled === true,
+    by: r.actorEmail,
+    ip: r.ip,
+    expiresAt: r.action === 'authorize_reenroll' ? text(after.expiresAt) : null,
+  };
 }

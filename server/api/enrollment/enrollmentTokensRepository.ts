@@ -1,6 +1,7 @@
 /** The SQL of enrollment tokens and what the provisioning QR code needs (the current lock-app version). */
 import type { Queryable } from '../../db/Db';
 import { appVersionLabel } from '../../../shared/constants/domain';
+import type { Lifecycle } from '../../../shared/deviceStatus';
 
 export interface EnrollmentTokenRow {
   id: number;
@@ -71,12 +72,14 @@ export class EnrollmentTokensRepository {
     return res.rows.length > 0;
   }
 
-  /** Whether a live device is waiting to be enrolled (pre-enrolled, or its enrollment did not complete). */
-  async deviceAwaitsEnrollment(id: number): Promise<boolean> {
-    const res = await this.db.query("SELECT 1 FROM devices WHERE id = $1 AND deleted_at IS NULL AND lifecycle IN ('pre_enrolled', 'enrolling')", [
-      id,
-    ]);
-    return res.rows.length > 0;
+  /** A live device's facts that say whether it awaits enrollment, locked for the token's issue. */
+  async lockDevice(id: number): Promise<{ imei: string; lifecycle: Lifecycle; failureReason: string | null } | undefined> {
+    const res = await this.db.query<{ imei: string; lifecycle: Lifecycle; failure_reason: string | null }>(
+      'SELECT imei, lifecycle, failure_reason FROM devices WHERE id = $1 AND deleted_at IS NULL FOR UPDATE',
+      [id],
+    );
+    const r = res.rows[0];
+    return r && { imei: r.imei, lifecycle: r.lifecycle, failureReason: r.failure_reason };
   }
 
   /** The current smartphone lock-app version's download (what a factory-reset phone installs). */

@@ -1,9 +1,10 @@
 import { Router, type Request } from 'express';
 import { PATHS } from '../../../shared/constants/routes';
-import { enrollmentTokenBody, enrollmentTokenQuery } from '../../../shared/contracts/enrollment';
+import { enrollmentTokenBody, enrollmentTokenQuery, reenrollmentBody } from '../../../shared/contracts/enrollment';
+import { DEVICE_ACTION } from '../../../shared/constants/deviceActions';
 import { idParams } from '../../../shared/contracts/fields';
 import { actorOf } from '../../audit/actorOf';
-import { requirePath, type Guard } from '../../middleware/authorize';
+import { requireAction, requirePath, type Guard } from '../../middleware/authorize';
 import { route } from '../../middleware/validate';
 import type { EnrollmentTokensService } from './enrollmentTokensService';
 
@@ -12,7 +13,8 @@ const originOf = (req: Request): string => `${req.protocol}://${req.get('host') 
 
 /**
  * /api/v5/enrollment-tokens. The groups page grants group and no-group tokens, the pre-enrolled
- * page one device's; the guard admits either page and the service checks the scope's.
+ * page one device's; the guard admits either page and the service checks the scope's. An enrolled
+ * device's re-enrollment authorisation takes the enrolled devices' page and the LOCK action.
  */
 export function enrollmentTokensRouter(can: Guard, service: EnrollmentTokensService): Router {
   const router = Router();
@@ -29,6 +31,13 @@ export function enrollmentTokensRouter(can: Guard, service: EnrollmentTokensServ
     guard,
     route({ body: enrollmentTokenBody }, async ({ body }, req, res) => {
       res.status(201).json(await service.create(actorOf(req, res), body, res.locals.grants!.paths, originOf(req)));
+    }),
+  );
+  router.post(
+    '/reenrollments',
+    can(requireAction(PATHS.devices, DEVICE_ACTION.LOCK)),
+    route({ body: reenrollmentBody }, async ({ body }, req, res) => {
+      res.status(201).json(await service.authorizeReenrollment(actorOf(req, res), body, originOf(req)));
     }),
   );
   router.delete(

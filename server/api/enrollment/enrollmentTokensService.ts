@@ -14,9 +14,11 @@ import {
   type EnrollmentTokenBody,
   type EnrollmentTokenCreated,
   type EnrollmentTokenQuery,
+  type ReenrollmentBody,
 } from '../../../shared/contracts/enrollment';
+import { awaitsEnrollment } from '../../../shared/deviceStateMachine';
 import { MESSAGES } from '../../../shared/messages';
-import { AGENT_MESSAGES as A } from '../../../shared/areaMessages';
+import { AGENT_MESSAGES as A, INVENTORY_MESSAGES as M } from '../../../shared/areaMessages';
 import { newEnrollmentToken } from '../../agent/agentTokens';
 import { record, type AuditActor } from '../../audit/auditRepository';
 import type { Db } from '../../db/Db';
@@ -84,12 +86,11 @@ export class EnrollmentTokensService {
       const repo = new EnrollmentTokensRepository(tx);
       if (scope.groupId !== null && !(await repo.groupExists(scope.groupId)))
         throw new AppError(400, 'VALIDATION', A.tokens.groupNotFound, 'groupId');
-      if (scope.deviceId !== null && !(await repo.deviceAwaitsEnrollment(scope.deviceId))) {
-        throw new AppError(400, 'VALIDATION', A.tokens.deviceNotFound, 'deviceId');
+      if (scope.deviceId !== null) {
+        const device = await repo.lockDevice(scope.deviceId);
+        if (!device || !awaitsEnrollment(device)) throw new AppError(400, 'VALIDATION', A.tokens.deviceNotFound, 'deviceId');
       }
-      const revoked = await repo.revokeScope(scope, now);
-      const expiresAt = new Date(now.getTime() + body.validHours * 3600_000);
-      const created = await repo.insert({ ...scope, hash: secret.hash, hint: secret.hint, adminId: actor.adminId, by: actor.email, now, expiresAt });
+      const { created, revoked } = await this.issue(repo, actor, scope, secret, now, body.validHours);
       await record(tx, {
         actor,
         entity: 'enrollment_token',
@@ -99,7 +100,60 @@ export class EnrollmentTokensService {
       });
       return { row: created, pkg: await repo.currentAgentPackage() };
     });
+    return this.shown(row, secret, pkg, origin);
+  }
 
+  /**
+   * 'Autorizar reenrolamiento': a token for one enrolled device (a factory reset, the agent
+   * reinstalled), which only that device can use, once, before it expires (default 24 h); the
+   * earlier live tokens of the device are revoked. Nothing else enrolls an enrolled device again.
+   * Audited on the device.
+   */
+  async authorizeReenrollment(actor: AuditActor, body: ReenrollmentBody, origin: string): Promise<EnrollmentTokenCreated> {
+    const now = this.settings.now();
+    const secret = newEnrollmentToken();
+    const { row, pkg } = await transaction(this.db, async (tx) => {
+      const repo = new EnrollmentTokensRepository(tx);
+      const device = await repo.lockDevice(body.deviceId);
+      if (!device) throw new AppError(404, 'DEVICE_NOT_FOUND', M.devices.notFound);
+      if (device.lifecycle === 'released') throw new AppError(409, 'DEVICE_RELEASED', A.enroll.released);
+      if (awaitsEnrollment(device)) throw new AppError(409, 'NOT_ENROLLED', A.tokens.reenrollNotEnrolled);
+      const scope = { groupId: null, deviceId: body.deviceId };
+      const { created, revoked } = await this.issue(repo, actor, scope, secret, now, body.validHours);
+      await record(tx, {
+        actor,
+        entity: 'device',
+        entityId: body.deviceId,
+        action: 'authorize_reenroll',
+        after: { imei: device.imei, enrollmentTokenId: created.id, expiresAt: iso(created.expires_at), revokedTokenIds: revoked },
+      });
+      return { row: created, pkg: await repo.currentAgentPackage() };
+    });
+    return this.shown(row, secret, pkg, origin);
+  }
+
+  /** A new token of a scope; the earlier live ones of that scope are revoked. */
+  private async issue(
+    repo: EnrollmentTokensRepository,
+    actor: AuditActor,
+    scope: TokenScope,
+    secret: ReturnType<typeof newEnrollmentToken>,
+    now: Date,
+    validHours: number,
+  ): Promise<{ created: EnrollmentTokenRow; revoked: number[] }> {
+    const revoked = await repo.revokeScope(scope, now);
+    const expiresAt = new Date(now.getTime() + validHours * 3600_000);
+    const created = await repo.insert({ ...scope, hash: secret.hash, hint: secret.hint, adminId: actor.adminId, by: actor.email, now, expiresAt });
+    return { created, revoked };
+  }
+
+  /** What a new token shows once: the token, its short code and the smartphone QR code. */
+  private async shown(
+    row: EnrollmentTokenRow,
+    secret: ReturnType<typeof newEnrollmentToken>,
+    pkg: Awaited<ReturnType<EnrollmentTokensRepository['currentAgentPackage']>>,
+    origin: string,
+  ): Promise<EnrollmentTokenCreated> {
     const serverUrl = this.serverUrl ?? origin;
     const payload =
       pkg?.url && pkg.checksum

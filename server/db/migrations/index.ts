@@ -20,6 +20,7 @@ import m0019 from './0019_released_hourly.sql';
 import m0020 from './0020_device_key_prefixes.sql';
 import m0021 from './0021_list_indexes_without_in_flight.sql';
 import m0022 from './0022_in_flight_filters.sql';
+import m0023 from './0023_lock_integrity.sql';
 
 export interface Migration {
   /** The file name without `.sql`: a four-digit number, an underscore, a name. */
@@ -51,4 +52,5 @@ export const migrations: readonly Migration[] = [
   { id: '0020_device_key_prefixes', sql: m0020 },
   { id: '0021_list_indexes_without_in_flight', sql: m0021 },
   { id: '0022_in_flight_filters', sql: m0022 },
+  { id: '0023_lock_integrity', sql: m0023 },
 ];
