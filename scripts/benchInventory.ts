@@ -55,7 +55,7 @@ async function measure(engine: Engine, lines: string[]): Promise<void> {
   await settleAfterSeed(db);
   const seedSeconds = (performance.now() - seedStart) / 1000;
 
-  const app = createApp({ config, db, logger, assets: loadClientAssets(DIST), ...runtime });
+  const { app, services } = createApp({ config, db, logger, assets: loadClientAssets(DIST), ...runtime });
   const server = http.createServer(app);
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
@@ -228,7 +228,7 @@ async function measure(engine: Engine, lines: string[]): Promise<void> {
     );
     console.log(lines.slice(-4).join('\n'));
   } finally {
-    await app.jobRunner.stop();
+    await services.jobRunner.stop();
     server.closeAllConnections();
     await new Promise((r) => server.close(r));
     await t.dispose();

@@ -12,39 +12,19 @@ import { securityHeaders } from './middleware/securityHeaders';
 import { healthRouter } from './health/healthRouter';
 import { createMetrics, type Metrics } from './health/metrics';
 import { Readiness, databaseCheck, identityKeysCheck } from './health/readiness';
-import { PortalRepository } from './api/portal/portalRepository';
 import { portalRouter } from './api/portal/portalRouter';
 import { adminsRouter } from './api/admins/adminsRouter';
-import { AdminsService } from './api/admins/adminsService';
 import { auditRouter } from './api/audit/auditRouter';
 import { dashboardRouter } from './api/dashboard/dashboardRouter';
-import { DashboardService } from './api/dashboard/dashboardService';
-import { AuditService } from './api/audit/auditService';
 import { rolesRouter } from './api/roles/rolesRouter';
-import { RolesService } from './api/roles/rolesService';
 import { usersRouter } from './api/users/usersRouter';
 import { deviceActionsRouter } from './api/devices/deviceActionsRouter';
-import { DeviceActionsService } from './api/devices/deviceActionsService';
-import type { InventorySettings } from './api/devices/deviceQueries';
 import { devicesRouter } from './api/devices/devicesRouter';
-import { DevicesService } from './api/devices/devicesService';
 import { agentSettingsRouter } from './api/agentSettings/agentSettingsRouter';
-import { AgentSettingsService } from './api/agentSettings/agentSettingsService';
 import { groupsRouter } from './api/groups/groupsRouter';
-import { GroupsService } from './api/groups/groupsService';
-import { JobRunner } from './api/jobs/jobRunner';
 import { jobsRouter } from './api/jobs/jobsRouter';
-import { JobsService } from './api/jobs/jobsService';
-import { UsersRepository } from './api/users/usersRepository';
 import { enrollmentTokensRouter } from './api/enrollment/enrollmentTokensRouter';
-import { EnrollmentTokensService } from './api/enrollment/enrollmentTokensService';
-import { createAgentMetrics } from './agent/agentMetrics';
-import { AgentRepository } from './agent/agentRepository';
 import { agentRouter } from './agent/agentRouter';
-import { AgentService } from './agent/agentService';
-import { CommandWaiters } from './agent/commandWaiters';
-import { PresenceWriter } from './agent/presenceWriter';
-import { UsersService } from './api/users/usersService';
 import type { TokenVerifiers } from './auth/tokenVerifier';
 import type { IdentityDirectory } from './identity/IdentityDirectory';
 import type { IdentityService } from './identity/identityService';
@@ -55,11 +35,9 @@ import type { Logger } from './logger';
 import { ASSET_PREFIX, type ClientAssets } from './ssr/manifest';
 import { ssrRouter } from './ssr/ssrRouter';
 import { apiKeysRouter } from './integration/apiKeysRouter';
-import { ApiKeysService } from './integration/apiKeysService';
 import { integrationRouter } from './integration/integrationRouter';
-import { WebhookDispatcher } from './webhooks/webhookDispatcher';
 import { webhooksRouter } from './webhooks/webhooksRouter';
-import { WebhooksService } from './webhooks/webhooksService';
+import { createServices, type Services } from './services';
 
 /** Path of the embedded identity endpoint on the portal's own origin. */
 export const IDENTITY_ENDPOINT_PATH = '/cognito/';
@@ -81,33 +59,25 @@ export interface AppDeps {
   metrics?: Metrics;
   /** The inventory's clock (tests move it); `Date` by default. */
   now?: () => Date;
+  /** The services (built from the other dependencies when absent). */
+  services?: Services;
 }
 
-export interface PortalApp extends Express {
+/** The portal's Express app (it never listens: server/index.ts and the tests do). */
+export type PortalApp = Express;
+
+/** What createApp builds: the app, the services it mounts, its probes and its declared routes. */
+export interface BuiltApp {
+  app: PortalApp;
+  services: Services;
   readiness: Readiness;
   metrics: Metrics;
-  /** Every API route with its declared permission (the authorization matrix test walks it). */
-  apiRoutes: DeclaredRoute[];
-  /** Runs the bulk-action jobs; server/index.ts starts and stops it. */
-  jobRunner: JobRunner;
-  /** The inventory's offline threshold and clock (the demo fleet registers devices with them). */
-  inventory: InventorySettings;
-  /** The device side: its service (the demo fleet and the server's clock use it) and the long polls to end at shutdown. */
-  agent: {
-    service: AgentService;
-    waiters: CommandWaiters;
-    /** Check-ins' reports, written in batches; after `stop`, each at once (the server flushes it before closing the database). */
-    presence: PresenceWriter;
-    enrollment: EnrollmentTokensService;
-    /** Shutdown: waiting check-ins answer now, and the reports recorded so far are written. */
-    stop(): Promise<void>;
+  routes: {
+    /** Every portal API route with its declared permission (the authorization matrix test walks it). */
+    api: DeclaredRoute[];
+    /** The integration API's routes (the matrix test walks them too). */
+    integration: DeclaredRoute[];
   };
-  /** The dashboards' numbers (the server's clock refreshes their offline snapshot). */
-  dashboard: DashboardService;
-  /** Sends the webhooks' outbox; server/index.ts starts and stops it. */
-  webhooks: WebhookDispatcher;
-  /** The integration API's routes (the authorization matrix test walks them too). */
-  integrationRoutes: DeclaredRoute[];
 }
 
 /** The settings the browser may see. */
@@ -131,18 +101,17 @@ function connectSources(pub: PublicConfig): string[] {
   return sources;
 }
 
-/** Builds the Express app; never listens (server/index.ts owns the port and signals). */
-export function createApp(deps: AppDeps): PortalApp {
+/** Builds the Express app and its services; never listens (server/index.ts owns the port and signals). */
+export function createApp(deps: AppDeps): BuiltApp {
   const { config, db, logger, assets } = deps;
   const readiness = deps.readiness ?? new Readiness([]);
   readiness.add(databaseCheck(db));
   readiness.add(identityKeysCheck(() => deps.verifiers.hydrate()));
   const metrics = deps.metrics ?? createMetrics();
+  const services = deps.services ?? createServices({ config, db, logger, metrics, directory: deps.directory, now: deps.now });
   const pub = publicConfig(config);
 
-  const app = express() as unknown as PortalApp;
-  app.readiness = readiness;
-  app.metrics = metrics;
+  const app = express();
   app.disable('x-powered-by');
   app.set('trust proxy', config.trustProxy);
   app.set('etag', false);
@@ -150,18 +119,7 @@ export function createApp(deps: AppDeps): PortalApp {
   app.use(metrics.middleware);
   // The device side: its own API, authenticated by device tokens (no portal session), before the
   // page middleware (it logs its own requests; see agentRouter).
-  const inventory: InventorySettings = { offlineAfterHours: config.deviceOfflineAfterHours, now: deps.now ?? (() => new Date()) };
-  app.inventory = inventory;
-  const waiters = new CommandWaiters(db);
-  const presence = new PresenceWriter(db, logger, config.agent.presenceFlushMs, (outcome, devices) => agentMetrics.presence(outcome, devices));
-  const agentMetrics = createAgentMetrics(
-    metrics.registry,
-    () => waiters.size,
-    () => new AgentRepository(db),
-    () => presence.size,
-  );
-  const agentService = new AgentService(db, inventory, waiters, agentMetrics, presence);
-  app.use('/agent/v1', agentRouter(agentService, agentMetrics, config.agent, logger));
+  app.use('/agent/v1', agentRouter(services.agent.service, services.agent.metrics, config.agent, logger));
   app.use(
     requestLog(logger, {
       message: 'request completed',
@@ -246,56 +204,32 @@ export function createApp(deps: AppDeps): PortalApp {
   api.use(authenticate(deps.verifiers));
   const can = guard(db);
   const mounts = new Map<unknown, string>();
-  mount(api, '/portal', portalRouter(can, new PortalRepository(db), config.portalVersion), mounts);
-  mount(api, '/v5/users', usersRouter(can, new UsersService(new UsersRepository(db))), mounts);
-  mount(api, '/v5/roles', rolesRouter(can, new RolesService(db)), mounts);
-  mount(api, '/v5/admins', adminsRouter(can, new AdminsService(db, deps.directory, logger)), mounts);
-  mount(api, '/v5/audit', auditRouter(can, new AuditService(db)), mounts);
-  const jobs = new JobsService(db, inventory, logger);
-  app.jobRunner = new JobRunner(jobs);
+  mount(api, '/portal', portalRouter(can, services.portal, config.portalVersion), mounts);
+  mount(api, '/v5/users', usersRouter(can, services.users), mounts);
+  mount(api, '/v5/roles', rolesRouter(can, services.roles), mounts);
+  mount(api, '/v5/admins', adminsRouter(can, services.admins), mounts);
+  mount(api, '/v5/audit', auditRouter(can, services.audit), mounts);
   // The action routes first: /bulk-actions must not be read as a device id.
-  mount(api, '/v5/devices', deviceActionsRouter(can, new DeviceActionsService(db, inventory), jobs), mounts);
-  mount(api, '/v5/devices', devicesRouter(can, new DevicesService(db, inventory)), mounts);
-  mount(api, '/v5/groups', groupsRouter(can, new GroupsService(db)), mounts);
-  mount(api, '/v5/jobs', jobsRouter(can, jobs), mounts);
-  mount(api, '/v5/agent-settings', agentSettingsRouter(can, new AgentSettingsService(db)), mounts);
-  app.dashboard = new DashboardService(db, inventory);
-  mount(api, '/v5/dashboard', dashboardRouter(can, app.dashboard), mounts);
-  const enrollment = new EnrollmentTokensService(db, inventory, config.agent.serverUrl);
-  mount(api, '/v5/enrollment-tokens', enrollmentTokensRouter(can, enrollment), mounts);
-  mount(api, '/v5/api-keys', apiKeysRouter(can, new ApiKeysService(db, inventory)), mounts);
-  mount(api, '/v5/webhooks', webhooksRouter(can, new WebhooksService(db, config.webhooks)), mounts);
-  app.webhooks = new WebhookDispatcher(db, config.webhooks, logger);
-  app.agent = {
-    service: agentService,
-    waiters,
-    presence,
-    enrollment,
-    stop: async () => {
-      await waiters.stop();
-      await presence.stop();
-    },
-  };
+  mount(api, '/v5/devices', deviceActionsRouter(can, services.deviceActions, services.jobs), mounts);
+  mount(api, '/v5/devices', devicesRouter(can, services.devices), mounts);
+  mount(api, '/v5/groups', groupsRouter(can, services.groups), mounts);
+  mount(api, '/v5/jobs', jobsRouter(can, services.jobs), mounts);
+  mount(api, '/v5/agent-settings', agentSettingsRouter(can, services.agentSettings), mounts);
+  mount(api, '/v5/dashboard', dashboardRouter(can, services.dashboard), mounts);
+  mount(api, '/v5/enrollment-tokens', enrollmentTokensRouter(can, services.enrollment), mounts);
+  mount(api, '/v5/api-keys', apiKeysRouter(can, services.apiKeys), mounts);
+  mount(api, '/v5/webhooks', webhooksRouter(can, services.webhooks), mounts);
   api.use(apiNotFound);
   // Deny by default: a route without a declared permission stops the server here.
-  app.apiRoutes = listRoutes(api, '/api', mounts);
-  assertRoutesDeclared(app.apiRoutes);
+  const apiRoutes = listRoutes(api, '/api', mounts);
+  assertRoutesDeclared(apiRoutes);
   // The lender's integration: API keys instead of portal sessions, the same guards and services.
-  const integration = integrationRouter({
-    db,
-    inventory,
-    logger,
-    jobs,
-    devices: new DevicesService(db, inventory),
-    actions: new DeviceActionsService(db, inventory),
-    rateLimitPerMinute: config.integrationRateLimitPerMinute,
-  });
-  app.integrationRoutes = integration.routes;
-  assertRoutesDeclared(app.integrationRoutes);
+  const integration = integrationRouter({ db, services, logger, rateLimitPerMinute: config.integrationRateLimitPerMinute });
+  assertRoutesDeclared(integration.routes);
   app.use(INTEGRATION_BASE, integration.router);
   app.use('/api', api);
 
   app.use(ssrRouter({ config: pub, manifest: assets.manifest, cacheEntries: config.ssrCacheEntries }));
   app.use(errorHandler);
-  return app;
+  return { app, services, readiness, metrics, routes: { api: apiRoutes, integration: integration.routes } };
 }

@@ -66,31 +66,31 @@ async function main(): Promise<void> {
     return { ...runtime, boot: result };
   });
 
-  const app = createApp({ config, db, logger, assets, identity, verifiers, directory });
+  const { app, services, readiness } = createApp({ config, db, logger, assets, identity, verifiers, directory });
   const server = http.createServer(app);
-  const agentClock = new AgentClock(app.agent.service, logger, undefined, app.dashboard);
+  const agentClock = new AgentClock(services.agent.service, logger, undefined, services.dashboard);
   let demoAgents: DemoAgents | undefined;
   // Longer than a load balancer's idle timeout, so it never reuses a socket we just closed.
   server.keepAliveTimeout = 65_000;
   installSignalHandlers({
     server,
-    readiness: app.readiness,
+    readiness,
     logger,
     delayMs: config.shutdown.delayMs,
     timeoutMs: config.shutdown.timeoutMs,
     // Waiting check-ins answer now (their agents come back to another replica).
     stopAccepting: async () => {
       await demoAgents?.stop();
-      await app.agent.stop();
+      await services.agent.stop();
     },
     // The job runner lets its batch in flight commit before the database closes.
     close: async () => {
       // The reports of check-ins answered while the server stopped are written.
-      await app.agent.presence.flush();
+      await services.agent.presence.flush();
       await agentClock.stop();
-      await app.jobRunner.stop();
+      await services.jobRunner.stop();
       // Sends in flight finish (each bounded by its timeout) and record their outcome.
-      await app.webhooks.stop();
+      await services.webhookDispatcher.stop();
       await db.close();
     },
   });
@@ -99,9 +99,9 @@ async function main(): Promise<void> {
     const port = typeof addr === 'object' && addr ? addr.port : config.port;
     logger.info({ port, identity: config.identity.mode, database: db.engine }, `portal listening on http://localhost:${port}`);
     // Bulk-action jobs: queued ones, and those a previous process or another replica left unfinished.
-    app.jobRunner.start();
+    services.jobRunner.start();
     // Webhooks: the outbox's deliveries, and those a previous process or another replica left claimed.
-    app.webhooks.start();
+    services.webhookDispatcher.start();
     // Temporary unlocks that run out are locked again by the server's clock too; it also counts
     // the offline devices for the dashboards.
     agentClock.start();
@@ -111,8 +111,8 @@ async function main(): Promise<void> {
       identity && db.engine === 'pglite' && config.bootstrap.seedDemo && config.demoAgents > 0
         ? startDemoAgents({
             db,
-            inventory: app.inventory,
-            enrollment: app.agent.enrollment,
+            inventory: services.inventory,
+            enrollment: services.enrollment,
             baseUrl: `http://127.0.0.1:${port}`,
             count: config.demoAgents,
             logger,
@@ -133,8 +133,12 @@ async function main(): Promise<void> {
 
 /** The stream the logger writes its lines to (stdout), so plain text can follow them in order. */
 function logStream(logger: pino.Logger): pino.DestinationStream {
-  return (logger as unknown as Record<symbol, pino.DestinationStream | undefined>)[pino.symbols.streamSym] ?? process.stdout;
+  const stream: unknown = Reflect.get(logger, pino.symbols.streamSym);
+  return isStream(stream) ? stream : process.stdout;
 }
+
+const isStream = (value: unknown): value is pino.DestinationStream =>
+  typeof value === 'object' && value !== null && typeof (value as { write?: unknown }).write === 'function';
 
 main().catch((err: unknown) => {
   process.stderr.write(`El servidor no pudo iniciar: ${err instanceof Error ? err.stack : String(err)}\n`);

@@ -30,10 +30,8 @@ export type PresenceOutcome = 'written' | 'skipped' | 'failed';
 
 /** A later report of the same device over an earlier one: the later time, each field the later one reported. */
 function merge(earlier: Reported, later: Reported): Reported {
-  const merged: Reported = { ...earlier };
-  for (const [key, value] of Object.entries(later) as [keyof Reported, unknown][]) {
-    if (value !== undefined) (merged as unknown as Record<string, unknown>)[key] = value;
-  }
+  const reported = Object.fromEntries(Object.entries(later).filter(([, value]) => value !== undefined));
+  const merged: Reported = { ...earlier, ...reported };
   if (earlier.lastSeenAt > later.lastSeenAt) merged.lastSeenAt = earlier.lastSeenAt;
   return merged;
 }

@@ -18,8 +18,12 @@ const { subtle } = globalThis.crypto;
 export const SIGNATURE_HEADERS = { timestamp: 'x-agent-timestamp', nonce: 'x-agent-nonce', signature: 'x-agent-signature' } as const;
 /** How far a request's timestamp may be from the server's clock, either way. */
 export const SIGNATURE_MAX_SKEW_SECONDS = 300;
-/** Imported public keys kept per process (a key's import costs about half a verification). */
-const KEY_CACHE_ENTRIES = 50_000;
+/**
+ * Imported public keys kept per process. An import costs about 60 µs of CPU, a verification
+ * 80 µs; a kept key takes about 5 KB of native memory, so 10,000 of them (50 MB) cover a fleet
+ * that size, and a larger fleet pays the import on most check-ins rather than the memory.
+ */
+const KEY_CACHE_ENTRIES = 10_000;
 
 const EC_KEY = { name: 'ECDSA', namedCurve: 'P-256' } as const;
 const EC_SIGN = { name: 'ECDSA', hash: 'SHA-256' } as const;

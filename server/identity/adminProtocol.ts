@@ -1,6 +1,6 @@
 import { Cognito, CognitoError } from './cognitoErrors';
 import type { IdentityService } from './identityService';
-import type { IdentityUser } from './identityStore';
+import type { IdentityUser } from './identityRepository';
 
 /** The administrator operations the embedded endpoint serves over HTTP (SigV4-signed only). */
 export const ADMIN_OPERATIONS: ReadonlySet<string> = new Set([

@@ -1,6 +1,6 @@
 import type { DirectoryUser, IdentityDirectory } from './IdentityDirectory';
 import type { IdentityService } from './identityService';
-import type { IdentityUser } from './identityStore';
+import type { IdentityUser } from './identityRepository';
 
 const toDirectoryUser = (u: IdentityUser): DirectoryUser => ({
   username: u.username,

@@ -1,6 +1,7 @@
 import { randomInt, randomUUID } from 'node:crypto';
 import { Cognito, checkPasswordPolicy, checkUsername } from './cognitoErrors';
-import type { IdentityStore, IdentityUser, UserStatus } from './identityStore';
+import type { Db } from '../db/Db';
+import { IdentityRepository, type IdentityUser, type UserStatus } from './identityRepository';
 import { createVerifier } from './srp';
 
 export interface CreatedUser {
@@ -27,11 +28,15 @@ export function generatePassword(length = 16): string {
  * tokens, passwords) is identityService.ts.
  */
 export class IdentityAdmin {
+  private readonly repo: IdentityRepository;
+
   constructor(
-    private readonly store: IdentityStore,
+    private readonly db: Db,
     /** The SRP pool name (the part of the pool id after the underscore). */
     private readonly poolName: string,
-  ) {}
+  ) {
+    this.repo = new IdentityRepository(db);
+  }
 
   async adminCreateUser(p: { username: string; attributes?: Record<string, string>; temporaryPassword?: string }): Promise<CreatedUser> {
     const temporaryPassword = checkPasswordPolicy(p.temporaryPassword ?? generatePassword());
@@ -39,7 +44,7 @@ export class IdentityAdmin {
     if (!username) throw Cognito.invalidParameter('Username is required');
     checkUsername(username);
     const { salt, verifier } = createVerifier(this.poolName, username, temporaryPassword);
-    const inserted = await this.store.insertUser({
+    const inserted = await this.repo.insertUser({
       sub: randomUUID(),
       username,
       attributes: { ...p.attributes },
@@ -49,11 +54,11 @@ export class IdentityAdmin {
       enabled: true,
     });
     if (!inserted) throw Cognito.usernameExists();
-    return { user: (await this.store.findUser(username))!, temporaryPassword };
+    return { user: (await this.repo.findUser(username))!, temporaryPassword };
   }
 
   private async mustFind(username: string): Promise<IdentityUser> {
-    const user = await this.store.findUser(username);
+    const user = await this.repo.findUser(username);
     if (!user) throw Cognito.userNotFound();
     return user;
   }
@@ -63,38 +68,40 @@ export class IdentityAdmin {
     checkPasswordPolicy(password);
     const { salt, verifier } = createVerifier(this.poolName, user.username, password);
     const status: UserStatus = permanent ? 'CONFIRMED' : 'FORCE_CHANGE_PASSWORD';
-    await this.store.setPassword(user.sub, salt, verifier, status);
+    await this.repo.setPassword(user.sub, salt, verifier, status);
   }
 
   async adminResetUserPassword(username: string): Promise<void> {
     const user = await this.mustFind(username);
-    await this.store.transaction(async (tx) => {
-      await this.store.setStatus(user.sub, 'RESET_REQUIRED', tx);
-      await this.store.revokeAllOf(user.sub, tx);
+    await this.db.transaction(async (tx) => {
+      const repo = new IdentityRepository(tx);
+      await repo.setStatus(user.sub, 'RESET_REQUIRED');
+      await repo.revokeAllOf(user.sub);
     });
   }
 
   async adminDisableUser(username: string): Promise<void> {
     const user = await this.mustFind(username);
-    await this.store.transaction(async (tx) => {
-      await this.store.setEnabled(user.sub, false, tx);
-      await this.store.revokeAllOf(user.sub, tx);
+    await this.db.transaction(async (tx) => {
+      const repo = new IdentityRepository(tx);
+      await repo.setEnabled(user.sub, false);
+      await repo.revokeAllOf(user.sub);
     });
   }
 
   async adminEnableUser(username: string): Promise<void> {
     const user = await this.mustFind(username);
-    await this.store.setEnabled(user.sub, true);
+    await this.repo.setEnabled(user.sub, true);
   }
 
   async adminDeleteUser(username: string): Promise<void> {
     const user = await this.mustFind(username);
-    await this.store.deleteUser(user.sub);
+    await this.repo.deleteUser(user.sub);
   }
 
   async adminUserGlobalSignOut(username: string): Promise<void> {
     const user = await this.mustFind(username);
-    await this.store.revokeAllOf(user.sub);
+    await this.repo.revokeAllOf(user.sub);
   }
 
   async adminGetUser(username: string): Promise<IdentityUser> {
@@ -102,6 +109,6 @@ export class IdentityAdmin {
   }
 
   listUsers(limit = 60, after?: string): Promise<IdentityUser[]> {
-    return this.store.listUsers(Math.min(Math.max(limit, 1), 60), after);
+    return this.repo.listUsers(Math.min(Math.max(limit, 1), 60), after);
   }
 }

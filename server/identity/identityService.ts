@@ -1,10 +1,10 @@
-import { createHmac, randomBytes, randomInt, randomUUID, timingSafeEqual } from 'node:crypto';
+import { createHash, createHmac, randomBytes, randomInt, randomUUID, timingSafeEqual } from 'node:crypto';
 import type { Db } from '../db/Db';
 import type { Logger } from '../logger';
 import { createTokenVerifiers, type TokenVerifiers } from '../auth/tokenVerifier';
 import { Cognito, CognitoError, checkPasswordPolicy, checkUsername } from './cognitoErrors';
 import { IdentityAdmin } from './identityAdmin';
-import { IdentityStore, sha256, type IdentityUser } from './identityStore';
+import { IdentityRepository, type ChallengeRow, type IdentityUser } from './identityRepository';
 import { signJwt } from './jwt';
 import { loadOrCreateKeys, type SigningKeys } from './keys';
 import type { AdminCredentials } from './sigv4';
@@ -89,6 +89,15 @@ const BASE32 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ234567';
 /** An access key id in the shape of AWS's (20 upper-case characters), marked as local. */
 const newAccessKeyId = () => `LOCAL${Array.from(randomBytes(15), (b) => BASE32[b % 32]).join('')}`;
 
+/** SHA-256 hex: how secrets (SECRET_BLOCK, sessions, refresh tokens, codes) are stored. */
+const sha256 = (value: string) => createHash('sha256').update(value, 'utf8').digest('hex');
+
+/** A secret of the endpoint: the one kept in the database, `create()`d and kept the first time. */
+async function keptSecret(repo: IdentityRepository, name: string, create: () => string): Promise<string> {
+  await repo.insertSecret(name, create());
+  return (await repo.findSecret(name))!;
+}
+
 /**
  * The embedded Cognito-compatible identity endpoint, all kept in the portal's database: this
  * file is the user protocol (SRP sign-in, tokens, refresh, sign-out, passwords); the
@@ -100,9 +109,10 @@ export class IdentityService {
   readonly admin: IdentityAdmin;
   private readonly poolName: string;
   private readonly now: () => number;
+  private readonly repo: IdentityRepository;
 
   private constructor(
-    private readonly store: IdentityStore,
+    private readonly db: Db,
     private readonly keys: SigningKeys,
     readonly verifiers: TokenVerifiers,
     private readonly fakeSaltKey: string,
@@ -114,21 +124,22 @@ export class IdentityService {
     this.issuer = `https://cognito-idp.${opts.region}.amazonaws.com/${opts.userPoolId}`;
     this.poolName = poolNameOf(opts.userPoolId);
     this.now = opts.now ?? Date.now;
-    this.admin = new IdentityAdmin(store, this.poolName);
+    this.repo = new IdentityRepository(db);
+    this.admin = new IdentityAdmin(db, this.poolName);
   }
 
   static async create(db: Db, opts: IdentityOptions): Promise<IdentityService> {
-    const store = new IdentityStore(db);
+    const repo = new IdentityRepository(db);
     const keys = await loadOrCreateKeys(db);
-    const fakeSaltKey = await store.secret('fake_salt_key', () => randomBytes(32).toString('hex'));
+    const fakeSaltKey = await keptSecret(repo, 'fake_salt_key', () => randomBytes(32).toString('hex'));
     // The key that signs (SigV4) administrator calls over HTTP: created on first start, kept in
     // the database like the other secrets, never logged.
     const adminKey: AdminCredentials = {
-      accessKeyId: await store.secret('admin_access_key_id', newAccessKeyId),
-      secretAccessKey: await store.secret('admin_secret_access_key', () => randomBytes(30).toString('base64')),
+      accessKeyId: await keptSecret(repo, 'admin_access_key_id', newAccessKeyId),
+      secretAccessKey: await keptSecret(repo, 'admin_secret_access_key', () => randomBytes(30).toString('base64')),
     };
     const verifiers = createTokenVerifiers({ userPoolId: opts.userPoolId, clientId: opts.clientId, jwks: keys.jwks });
-    return new IdentityService(store, keys, verifiers, fakeSaltKey, adminKey, opts);
+    return new IdentityService(db, keys, verifiers, fakeSaltKey, adminKey, opts);
   }
 
   /**
@@ -229,12 +240,23 @@ export class IdentityService {
   }
 
   private async assertNotLocked(username: string): Promise<void> {
-    if (await this.store.lockedUntil(username, this.date())) throw Cognito.attemptsExceeded();
+    const now = this.date();
+    const until = await this.repo.lockedUntil(username);
+    if (until && until > now) throw Cognito.attemptsExceeded();
   }
 
+  /** Counts a failure; from MAX_FAILED_ATTEMPTS failures on, locks the name for LOCKOUT_MS. */
   private async failSignIn(username: string): Promise<never> {
-    await this.store.recordFailure(username, MAX_FAILED_ATTEMPTS, this.date(LOCKOUT_MS));
+    const lockUntil = this.date(LOCKOUT_MS);
+    await this.repo.countFailure(username);
+    await this.repo.lockAfterFailures(username, MAX_FAILED_ATTEMPTS, lockUntil);
     throw Cognito.incorrect();
+  }
+
+  /** Keeps a challenge under the hash of its secret (SECRET_BLOCK or Session), dropping the expired ones. */
+  private async saveChallenge(secret: string, c: ChallengeRow): Promise<void> {
+    await this.repo.deleteExpiredChallenges();
+    await this.repo.insertChallenge(sha256(secret), c);
   }
 
   /** Cognito's fake-challenge salt of a name that has no user: stable between tries. */
@@ -253,7 +275,7 @@ export class IdentityService {
     const A = parseSrpA(params.SRP_A);
     if (A === null) throw Cognito.invalidParameter('SRP_A is invalid');
     await this.assertNotLocked(typed);
-    const user = await this.store.findUser(typed);
+    const user = await this.repo.findUser(typed);
     // Disabled is told only after the password is proven (afterPasswordProven). A reset by an
     // administrator is told at once: the user must be sent to the forgotten-password flow.
     if (user?.status === 'RESET_REQUIRED') throw Cognito.resetRequired();
@@ -264,7 +286,7 @@ export class IdentityService {
     const v = user ? hexToBigInt(user.verifier) : hexToBigInt(randomBytes(384).toString('hex')) % N;
     const { b, B } = serverEphemeral(v);
     const secretBlock = randomBytes(96).toString('base64');
-    await this.store.saveChallenge(secretBlock, {
+    await this.saveChallenge(secretBlock, {
       kind: 'PASSWORD_VERIFIER',
       username: userId,
       clientId,
@@ -294,7 +316,7 @@ export class IdentityService {
     const signature = required(r, 'PASSWORD_CLAIM_SIGNATURE');
     const timestamp = required(r, 'TIMESTAMP');
     const username = required(r, 'USERNAME');
-    const challenge = await this.store.takeChallenge(block, 'PASSWORD_VERIFIER');
+    const challenge = await this.repo.takeChallenge(sha256(block), 'PASSWORD_VERIFIER');
     if (!challenge || challenge.expiresAt.getTime() < this.now() || challenge.clientId !== clientId) throw Cognito.sessionExpired();
     if (!isValidTimestamp(timestamp)) throw Cognito.invalidParameter('TIMESTAMP is invalid');
     const s = challenge.state as { A: string; b: string; B: string; v: string; typed: string; fake: boolean };
@@ -314,8 +336,8 @@ export class IdentityService {
     });
     const ok = claimVerified && !s.fake && username === challenge.username;
     if (!ok) return this.failSignIn(typed);
-    await this.store.clearFailures(typed);
-    const user = await this.store.findUser(challenge.username);
+    await this.repo.clearFailures(typed);
+    const user = await this.repo.findUser(challenge.username);
     if (!user) throw Cognito.incorrect();
     return this.afterPasswordProven(user, clientId);
   }
@@ -324,13 +346,13 @@ export class IdentityService {
     const typed = required(params, 'USERNAME');
     const password = required(params, 'PASSWORD');
     await this.assertNotLocked(typed);
-    const user = await this.store.findUser(typed);
+    const user = await this.repo.findUser(typed);
     // An unknown name is checked against a dummy verifier: the same work as a known one.
     const matches = user
       ? verifierMatches(this.poolName, user.username, password, user.salt, user.verifier)
       : verifierMatches(this.poolName, typed, password, this.fakeSalt(typed), this.dummyVerifier);
     if (!user || !matches) return this.failSignIn(typed);
-    await this.store.clearFailures(typed);
+    await this.repo.clearFailures(typed);
     return this.afterPasswordProven(user, clientId);
   }
 
@@ -339,7 +361,7 @@ export class IdentityService {
     if (user.status === 'FORCE_CHANGE_PASSWORD') {
       if (user.passwordSetAt.getTime() + TEMP_PASSWORD_VALIDITY_MS < this.now()) throw Cognito.tempPasswordExpired();
       const session = randomBytes(96).toString('base64url');
-      await this.store.saveChallenge(session, {
+      await this.saveChallenge(session, {
         kind: 'NEW_PASSWORD_REQUIRED',
         username: user.username,
         clientId,
@@ -373,28 +395,29 @@ export class IdentityService {
       if (typeof value !== 'string') throw Cognito.invalidParameter(`Invalid value for attribute ${name}`);
       updates[name] = value;
     }
-    const challenge = await this.store.takeChallenge(sessionId, 'NEW_PASSWORD_REQUIRED');
+    const challenge = await this.repo.takeChallenge(sha256(sessionId), 'NEW_PASSWORD_REQUIRED');
     if (!challenge || challenge.expiresAt.getTime() < this.now() || challenge.clientId !== clientId) throw Cognito.sessionExpired();
     if (challenge.username.toLowerCase() !== username.toLowerCase()) throw Cognito.sessionExpired();
-    const user = await this.store.findUser(challenge.username);
+    const user = await this.repo.findUser(challenge.username);
     if (!user) throw Cognito.userNotFound();
     this.assertUsable(user);
     const { salt, verifier } = createVerifier(this.poolName, user.username, password);
-    await this.store.transaction(async (tx) => {
-      await this.store.setPassword(user.sub, salt, verifier, 'CONFIRMED', tx);
-      if (Object.keys(updates).length) await this.store.updateAttributes(user.sub, { ...user.attributes, ...updates }, tx);
+    await this.db.transaction(async (tx) => {
+      const repo = new IdentityRepository(tx);
+      await repo.setPassword(user.sub, salt, verifier, 'CONFIRMED');
+      if (Object.keys(updates).length) await repo.updateAttributes(user.sub, { ...user.attributes, ...updates });
     });
-    const fresh = (await this.store.findUser(user.username))!;
+    const fresh = (await this.repo.findUser(user.username))!;
     return { ChallengeParameters: {}, AuthenticationResult: await this.issueTokens(fresh, clientId) };
   }
 
   private async refresh(clientId: string, params: Params) {
     const token = required(params, 'REFRESH_TOKEN');
-    const row = await this.store.findRefresh(token);
+    const row = await this.repo.findRefresh(sha256(token));
     if (!row || row.clientId !== clientId) throw Cognito.invalidRefresh();
     if (row.revokedAt) throw Cognito.refreshRevoked();
     if (row.expiresAt.getTime() < this.now()) throw Cognito.refreshExpired();
-    const user = await this.store.findUserBySub(row.sub);
+    const user = await this.repo.findUserBySub(row.sub);
     if (!user) throw Cognito.invalidRefresh();
     if (!user.enabled) throw Cognito.disabled();
     const tokens = this.signTokens(user, clientId, row.originJti, row.authTime);
@@ -424,7 +447,7 @@ export class IdentityService {
     const originJti = randomUUID();
     const authTime = Math.floor(this.now() / 1000);
     const refresh = randomBytes(48).toString('base64url');
-    await this.store.insertRefresh(refresh, {
+    await this.repo.insertRefresh(sha256(refresh), {
       sub: user.sub,
       clientId,
       originJti,
@@ -443,8 +466,8 @@ export class IdentityService {
     } catch (err) {
       throw (err as Error).name === 'JwtExpiredError' || /expired/i.test((err as Error).message) ? Cognito.accessExpired() : Cognito.invalidAccess();
     }
-    if (typeof payload.origin_jti !== 'string' || (await this.store.isOriginRevoked(payload.origin_jti))) throw Cognito.accessRevoked();
-    const user = await this.store.findUserBySub(payload.sub);
+    if (typeof payload.origin_jti !== 'string' || (await this.repo.isOriginRevoked(payload.origin_jti))) throw Cognito.accessRevoked();
+    const user = await this.repo.findUserBySub(payload.sub);
     if (!user) throw Cognito.userNotFound();
     if (!user.enabled) throw Cognito.disabled();
     return user;
@@ -468,13 +491,13 @@ export class IdentityService {
       return this.failSignIn(user.username);
     }
     const { salt, verifier } = createVerifier(this.poolName, user.username, proposed);
-    await this.store.setPassword(user.sub, salt, verifier, 'CONFIRMED');
+    await this.repo.setPassword(user.sub, salt, verifier, 'CONFIRMED');
     return {};
   }
 
   async globalSignOut(body: Params) {
     const user = await this.userFromAccessToken(body);
-    await this.store.revokeAllOf(user.sub);
+    await this.repo.revokeAllOf(user.sub);
     return {};
   }
 
@@ -482,9 +505,10 @@ export class IdentityService {
     const token = required(body, 'Token');
     const clientId = this.checkClient(body);
     if (token.split('.').length === 3) throw Cognito.unsupportedToken();
-    const row = await this.store.findRefresh(token);
+    const tokenHash = sha256(token);
+    const row = await this.repo.findRefresh(tokenHash);
     if (row && row.clientId !== clientId) throw new CognitoError('UnauthorizedException', 'Client is not authorized to revoke this token.');
-    if (row) await this.store.revokeRefresh(token);
+    if (row) await this.repo.revokeRefresh(tokenHash);
     return {};
   }
 
@@ -493,13 +517,13 @@ export class IdentityService {
   async forgotPassword(body: Params) {
     this.checkClient(body);
     const username = requiredUsername(body, 'Username');
-    const user = await this.store.findUser(username);
+    const user = await this.repo.findUser(username);
     const email = user?.attributes.email ?? username;
     const masked = email.replace(/^(.)[^@]*@(.)[^.]*/, '$1***@$2***');
     if (user && user.enabled) {
       if (this.opts.logResetCodes) {
         const code = String(randomInt(0, 1_000_000)).padStart(6, '0');
-        await this.store.saveResetCode(user.sub, code, this.date(RESET_CODE_TTL_MS));
+        await this.repo.saveResetCode(user.sub, sha256(code), this.date(RESET_CODE_TTL_MS));
         // Embedded mode has no e-mail: outside production the code is delivered to the server log, and only there.
         this.opts.logger.warn({ username: user.username, code }, `Código de recuperación de contraseña para ${user.username}: ${code}`);
       } else {
@@ -518,27 +542,34 @@ export class IdentityService {
     const username = requiredUsername(body, 'Username');
     const code = required(body, 'ConfirmationCode');
     const password = checkPasswordPolicy(body.Password);
-    const user = await this.store.findUser(username);
-    const saved = user && (await this.store.findResetCode(user.sub));
+    const user = await this.repo.findUser(username);
+    const saved = user && (await this.repo.findResetCode(user.sub));
     if (!user || !saved) throw Cognito.codeMismatch();
     // Wrong codes count per user across codes (a new ForgotPassword does not reset them): from
-    // the sixth attempt within LOCKOUT_MS, even the right code is refused.
-    const attempt = await this.store.recordResetAttempt(user.sub, this.date(), this.date(-LOCKOUT_MS));
-    if (attempt.recent > MAX_FAILED_ATTEMPTS) {
-      await this.store.forgetResetAttempt(attempt.id);
+    // the sixth attempt within LOCKOUT_MS, even the right code is refused. Each attempt is recorded
+    // before they are counted, so concurrent guesses cannot all pass the check.
+    const at = this.date();
+    const forgetBefore = this.date(-LOCKOUT_MS);
+    await this.repo.deleteResetAttemptsBefore(user.sub, forgetBefore);
+    const attempt = await this.repo.insertResetAttempt(user.sub, at);
+    const recent = await this.repo.countResetAttemptsSince(user.sub, forgetBefore);
+    if (recent > MAX_FAILED_ATTEMPTS) {
+      // Refused without checking its code: the attempt is taken back.
+      await this.repo.forgetResetAttempt(attempt);
       throw Cognito.limitExceeded();
     }
     if (saved.expiresAt.getTime() < this.now()) {
-      await this.store.forgetResetAttempt(attempt.id);
+      await this.repo.forgetResetAttempt(attempt);
       throw Cognito.expiredCode();
     }
     if (!timingSafeEqual(Buffer.from(saved.codeHash, 'hex'), Buffer.from(sha256(code), 'hex'))) throw Cognito.codeMismatch();
     const { salt, verifier } = createVerifier(this.poolName, user.username, password);
-    await this.store.transaction(async (tx) => {
-      await this.store.setPassword(user.sub, salt, verifier, 'CONFIRMED', tx);
-      await this.store.deleteResetCode(user.sub, tx);
-      await this.store.clearResetAttempts(user.sub, tx);
-      await this.store.clearFailures(user.username, tx);
+    await this.db.transaction(async (tx) => {
+      const repo = new IdentityRepository(tx);
+      await repo.setPassword(user.sub, salt, verifier, 'CONFIRMED');
+      await repo.deleteResetCode(user.sub);
+      await repo.clearResetAttempts(user.sub);
+      await repo.clearFailures(user.username);
     });
     return {};
   }

@@ -1,5 +1,6 @@
 import { createPrivateKey, generateKeyPairSync, randomBytes, type KeyObject } from 'node:crypto';
 import type { Db } from '../db/Db';
+import { IdentityRepository } from './identityRepository';
 
 export type TokenUse = 'id' | 'access';
 
@@ -38,21 +39,15 @@ function generate(): { pem: string; jwk: PublicJwk } {
  * start and kept in the database, so a restart keeps every issued token valid.
  */
 export async function loadOrCreateKeys(db: Db): Promise<SigningKeys> {
-  const existing = await db.query<{ token_use: TokenUse }>('SELECT token_use FROM identity_keys');
-  const have = new Set(existing.rows.map((r) => r.token_use));
+  const repo = new IdentityRepository(db);
+  const have = new Set(await repo.signingKeyUses());
   for (const use of (['id', 'access'] as const).filter((u) => !have.has(u))) {
     const { pem, jwk } = generate();
-    await db.query(
-      `INSERT INTO identity_keys (kid, token_use, private_pem, public_jwk) VALUES ($1, $2, $3, $4)
-       ON CONFLICT (token_use) DO NOTHING`,
-      [jwk.kid, use, pem, JSON.stringify(jwk)],
-    );
+    await repo.insertSigningKey({ kid: jwk.kid, tokenUse: use, privatePem: pem, publicJwk: jwk });
   }
-  const rows = await db.query<{ token_use: TokenUse; kid: string; private_pem: string; public_jwk: PublicJwk }>(
-    'SELECT token_use, kid, private_pem, public_jwk FROM identity_keys',
-  );
+  const rows = await repo.signingKeys();
   const byUse = Object.fromEntries(
-    rows.rows.map((r) => [r.token_use, { kid: r.kid, privateKey: createPrivateKey(r.private_pem), jwk: r.public_jwk }]),
+    rows.map((r) => [r.tokenUse, { kid: r.kid, privateKey: createPrivateKey(r.privatePem), jwk: r.publicJwk }]),
   ) as Record<TokenUse, SigningKey>;
   return { id: byUse.id, access: byUse.access, jwks: { keys: [byUse.id.jwk, byUse.access.jwk] } };
 }

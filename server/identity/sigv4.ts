@@ -92,7 +92,8 @@ export async function verifySigV4(
   if (!authorization || !authorization.startsWith('AWS4-HMAC-SHA256 ')) throw missing();
   const parsed = AUTHORIZATION.exec(authorization.trim());
   if (!parsed) throw incomplete('Authorization header requires Credential, SignedHeaders and Signature.');
-  const [, credential, signedHeaderList, signature] = parsed as unknown as [string, string, string, string];
+  // The pattern's three groups are not optional: a match has all of them.
+  const [credential = '', signedHeaderList = '', signature = ''] = parsed.slice(1);
 
   const scope = credential.split('/');
   if (scope.length !== 5) throw incomplete('Credential must have exactly 5 slash-delimited elements.');

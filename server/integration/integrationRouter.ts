@@ -22,22 +22,16 @@ import { AppError } from '../errors';
 import type { Logger } from '../logger';
 import { assertActionGranted, guard, listRoutes, requireBodyAction, requirePath, type DeclaredRoute } from '../middleware/authorize';
 import { route } from '../middleware/validate';
-import type { DeviceActionsService } from '../api/devices/deviceActionsService';
-import type { InventorySettings } from '../api/devices/deviceQueries';
-import type { DevicesService } from '../api/devices/devicesService';
 import { idempotencyOf, sendAnswer } from '../api/devices/idempotency';
-import type { JobsService } from '../api/jobs/jobsService';
+import type { Services } from '../services';
 import { apiKeyAuth, apiKeyRateLimit } from './apiKeyAuth';
-import { IntegrationService } from './integrationService';
 import { openApiDocument } from '../../shared/contracts/openapi';
 
 export interface IntegrationDeps {
   db: Db;
-  inventory: InventorySettings;
   logger: Logger;
-  devices: DevicesService;
-  actions: DeviceActionsService;
-  jobs: JobsService;
+  /** The same services the portal API uses (devices, actions, jobs) and the integration's own reads. */
+  services: Pick<Services, 'inventory' | 'devices' | 'deviceActions' | 'jobs' | 'integration'>;
   rateLimitPerMinute: number;
 }
 
@@ -52,7 +46,7 @@ export const expressPath = (r: Pick<IntegrationRoute, 'path'>) => r.path.replace
  */
 export function integrationRouter(deps: IntegrationDeps): { router: Router; routes: DeclaredRoute[] } {
   const { db } = deps;
-  const service = new IntegrationService(db, deps.inventory);
+  const { integration: service, devices, deviceActions: actions, jobs, inventory } = deps.services;
   const router = Router();
   router.use((_req, res, next) => {
     res.setHeader('Cache-Control', 'no-store');
@@ -65,7 +59,7 @@ export function integrationRouter(deps: IntegrationDeps): { router: Router; rout
   const keyed = Router();
   keyed.use(express.json({ limit: '2mb' }));
   keyed.use(apiKeyRateLimit(deps.rateLimitPerMinute));
-  keyed.use(apiKeyAuth(db, deps.inventory, deps.logger));
+  keyed.use(apiKeyAuth(db, inventory, deps.logger));
   const can = guard(db);
   const register = () => can(requirePath(PATHS.addDevice));
   const enrolled = () => can(requirePath(PATHS.devices));
@@ -74,14 +68,14 @@ export function integrationRouter(deps: IntegrationDeps): { router: Router; rout
     '/devices',
     register(),
     route({ body: deviceBody }, async ({ body }, req, res) => {
-      res.status(201).json(await deps.devices.create(actorOf(req, res), body));
+      res.status(201).json(await devices.create(actorOf(req, res), body));
     }),
   );
   keyed.post(
     '/devices/batch',
     register(),
     route({ body: registerBatchBody }, async ({ body }, req, res) => {
-      res.status(201).json({ data: await deps.devices.createMany(actorOf(req, res), body.devices) });
+      res.status(201).json({ data: await devices.createMany(actorOf(req, res), body.devices) });
     }),
   );
   keyed.get(
@@ -98,7 +92,7 @@ export function integrationRouter(deps: IntegrationDeps): { router: Router; rout
       assertActionGranted(res, body.payload.action);
       const idem = idempotencyOf(req, res, body);
       const id = await service.resolveOne(body.device);
-      sendAnswer(res, await deps.actions.act(actorOf(req, res), id, body.payload, idem));
+      sendAnswer(res, await actions.act(actorOf(req, res), id, body.payload, idem));
     }),
   );
   keyed.get(
@@ -122,7 +116,7 @@ export function integrationRouter(deps: IntegrationDeps): { router: Router; rout
           ? await service.resolveMany('imei', body.imeis, BULK_MAX_DEVICES + 1)
           : await service.resolveMany('creditReference', body.creditReferences!, BULK_MAX_DEVICES + 1);
       if (ids.length === 0) throw new AppError(404, 'DEVICE_NOT_FOUND', M.integration.noneFound);
-      const answer = await deps.jobs.create(actorOf(req, res), { selection: { ids }, payload: body.payload }, idem);
+      const answer = await jobs.create(actorOf(req, res), { selection: { ids }, payload: body.payload }, idem);
       sendAnswer(res, { ...answer, body: { job: answer.body, notFound } });
     }),
   );
@@ -130,7 +124,7 @@ export function integrationRouter(deps: IntegrationDeps): { router: Router; rout
     '/jobs/:id',
     enrolled(),
     route({ params: commandIdParams }, async ({ params }, req, res) => {
-      const job = await deps.jobs.get(params.id);
+      const job = await jobs.get(params.id);
       await service.jobRead(actorOf(req, res), params.id);
       res.json(job);
     }),
@@ -139,7 +133,7 @@ export function integrationRouter(deps: IntegrationDeps): { router: Router; rout
     '/jobs/:id/results',
     enrolled(),
     route({ params: commandIdParams, query: jobResultsQuery }, async ({ params, query }, req, res) => {
-      const results = await deps.jobs.results(params.id, query);
+      const results = await jobs.results(params.id, query);
       await service.jobRead(actorOf(req, res), params.id);
       res.json(results);
     }),

@@ -121,25 +121,30 @@ export interface DeclaredRoute {
 }
 
 interface LayerLike {
-  route?: { path: string; methods: Record<string, boolean>; stack: { handle: unknown }[] };
-  handle?: { stack?: LayerLike[] };
+  /** A route's layer: its path, its handlers and (undeclared in Express's types) its methods. */
+  route?: { path: string; methods?: Record<string, boolean>; stack: { handle: unknown }[] };
+  /** A mounted router's layer: the router itself. */
+  handle?: unknown;
 }
+const isRouter = (handle: unknown): handle is { stack: readonly object[] } =>
+  typeof handle === 'function' && Array.isArray((handle as { stack?: unknown }).stack);
 
 /**
  * Every route of a router (mounted routers included) with the permission its first handler
  * declares. `mounts` maps routers to the prefix they are mounted at (Express 5 keeps no readable
  * mount path on its layers).
  */
-export function listRoutes(router: Router, prefix = '', mounts = new Map<unknown, string>()): DeclaredRoute[] {
+export function listRoutes(router: { stack: readonly object[] }, prefix = '', mounts = new Map<unknown, string>()): DeclaredRoute[] {
   const out: DeclaredRoute[] = [];
-  for (const layer of (router as unknown as { stack: LayerLike[] }).stack) {
+  // Express's layers, read as far as listRoutes needs them (its types leave a route's methods out).
+  for (const layer of router.stack as readonly LayerLike[]) {
     if (layer.route) {
       const first = layer.route.stack[0]?.handle as Partial<GuardHandler> | undefined;
-      for (const method of Object.keys(layer.route.methods)) {
+      for (const method of Object.keys(layer.route.methods ?? {})) {
         out.push({ method: method.toUpperCase(), path: `${prefix}${layer.route.path}`, permission: first?.permission });
       }
-    } else if (layer.handle?.stack) {
-      out.push(...listRoutes(layer.handle as unknown as Router, `${prefix}${mounts.get(layer.handle) ?? ''}`, mounts));
+    } else if (isRouter(layer.handle)) {
+      out.push(...listRoutes(layer.handle, `${prefix}${mounts.get(layer.handle) ?? ''}`, mounts));
     }
   }
   return out;

@@ -1,5 +1,7 @@
 import { randomBytes } from 'node:crypto';
-import type { RequestHandler, Response } from 'express';
+import { IncomingMessage, ServerResponse } from 'node:http';
+import { Socket } from 'node:net';
+import type { RequestHandler } from 'express';
 import helmet, { type HelmetOptions } from 'helmet';
 
 declare module 'express-serve-static-core' {
@@ -32,18 +34,17 @@ export function securityHeaders(build: (scriptSrcNonce: string) => HelmetOptions
   const placeholder = `nonce_${randomBytes(12).toString('hex')}`;
   const set: [name: string, parts: string[]][] = [];
   const removed: string[] = [];
-  const recorder = {
-    locals: {},
-    setHeader(name: string, value: string | number | readonly string[]) {
-      set.push([name, String(value).split(placeholder)]);
-      return this;
-    },
-    removeHeader(name: string) {
-      removed.push(name);
-    },
-  } as unknown as Response;
+  // A response of its own (never sent) whose header calls are recorded.
+  const recorder = new ServerResponse(new IncomingMessage(new Socket()));
+  recorder.setHeader = (name: string, value: string | number | readonly string[]) => {
+    set.push([name, String(value).split(placeholder)]);
+    return recorder;
+  };
+  recorder.removeHeader = (name: string) => {
+    removed.push(name);
+  };
   let called = false;
-  helmet(build(placeholder))({} as never, recorder, () => {
+  helmet(build(placeholder))(recorder.req, recorder, () => {
     called = true;
   });
   if (!called) throw new Error('helmet did not answer synchronously');

@@ -96,7 +96,7 @@ export async function adminApi(db: Db, opts: Parameters<typeof buildTestApp>[1] 
     },
     async bulkAction(headers, body) {
       const queued = (await request(ta.app).post('/api/v5/devices/bulk-actions').set(headers).send(body).expect(202)).body as Job;
-      await ta.app.jobRunner.idle();
+      await ta.services.jobRunner.idle();
       return (await request(ta.app).get(`/api/v5/jobs/${queued.id}`).set(headers).expect(200)).body as Job;
     },
     async importCsv(headers, lines) {

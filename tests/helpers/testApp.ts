@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { Writable } from 'node:stream';
-import { createApp, type AppDeps, type PortalApp } from '../../server/app';
+import { createApp, type AppDeps, type BuiltApp } from '../../server/app';
 import { loadConfig, type Config } from '../../server/config';
 import type { Db } from '../../server/db/Db';
 import { createLogger } from '../../server/logger';
@@ -28,8 +28,7 @@ export class LogCapture extends Writable {
   }
 }
 
-export interface TestApp {
-  app: PortalApp;
+export interface TestApp extends BuiltApp {
   logs: LogCapture;
   config: Config;
   deps: AppDeps;
@@ -48,5 +47,5 @@ export async function buildTestApp(
   const logger = createLogger(config.logLevel, logs);
   const runtime = await createIdentity(config, db, logger, opts.now);
   const deps: AppDeps = { config, db, logger, assets: loadClientAssets(DIST_DIR), ...runtime, ...opts.deps };
-  return { app: createApp(deps), logs, config, deps };
+  return { ...createApp(deps), logs, config, deps };
 }

@@ -35,7 +35,7 @@ describe.each(testEngines())('agent API (%s)', (engine) => {
     groupId = (g.body as { id: number }).id;
   });
   afterAll(async () => {
-    await api.ta.app.agent.stop();
+    await api.ta.services.agent.stop();
     await testDb.dispose();
   });
 
@@ -331,9 +331,9 @@ describe.each(testEngines())('agent API (%s)', (engine) => {
     await call(`/agent/v1/commands/${unlock.command!.id}/ack`);
     const get = async () => (await request(timed.ta.app).get(`/api/v5/devices/${created.id}`).set(headers)).body as Device;
     expect(await get()).toMatchObject({ status: DEVICE_STATUS.TEMPORARY_ACTIVE, temporaryUntil: until });
-    expect(await timed.ta.app.agent.service.expireTemporaryUnlocks()).toBe(0);
+    expect(await timed.ta.services.agent.service.expireTemporaryUnlocks()).toBe(0);
     clock += 3 * 3600_000;
-    expect(await timed.ta.app.agent.service.expireTemporaryUnlocks()).toBe(1);
+    expect(await timed.ta.services.agent.service.expireTemporaryUnlocks()).toBe(1);
     expect(await get()).toMatchObject({ status: DEVICE_STATUS.bloqueado, lockType: 'SinKiosko', temporaryUntil: null });
     const audit = await testDb.db.query<{ actor_email: string }>(
       "SELECT actor_email FROM audit_log WHERE entity = 'device' AND entity_id = $1 AND action = 'temporary_expired'",
@@ -392,7 +392,7 @@ describe.each(testEngines())('agent API (%s)', (engine) => {
       expect((await enroll('198.51.100.9')).status).toBe(401);
       for (let i = 0; i < 4; i++) expect((await enroll()).status).toBe(401);
     } finally {
-      await limited.ta.app.agent.stop();
+      await limited.ta.services.agent.stop();
     }
   });
 
@@ -404,7 +404,7 @@ describe.each(testEngines())('agent API (%s)', (engine) => {
     const started = Date.now();
     const waiting = poll(20).then((r) => r);
     await new Promise((r) => setTimeout(r, 300));
-    await replica.ta.app.agent.stop();
+    await replica.ta.services.agent.stop();
     const res = await waiting;
     expect(res.status).toBe(200);
     expect((res.body as CheckinResponse).commands).toEqual([]);
@@ -428,7 +428,7 @@ describe.each(testEngines())('agent API (%s)', (engine) => {
         expect((res.body as CheckinResponse).commands.map((c) => c.id)).toEqual([lock.command!.id]);
         expect(Date.now() - started).toBeLessThan(5000);
       } finally {
-        await other.app.agent.stop();
+        await other.services.agent.stop();
       }
     });
   }

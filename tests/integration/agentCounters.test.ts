@@ -71,8 +71,8 @@ describe.each(testEngines())('check-in writes and the counters of devices on %s'
     otherGroupId = ((await portal('post', '/groups').send({ name: 'Sucursal Otra' })).body as { id: number }).id;
   }, 60_000);
   afterAll(async () => {
-    await api?.ta.app.jobRunner.stop();
-    await api?.ta.app.agent.stop();
+    await api?.ta.services.jobRunner.stop();
+    await api?.ta.services.agent.stop();
     await t?.dispose();
   });
 
@@ -96,7 +96,7 @@ describe.each(testEngines())('check-in writes and the counters of devices on %s'
     await stale(a.id);
     const old = await lastSeen(a.id);
     expect((await checkin(a, { batteryLevel: 40 })).status).toBe(200);
-    await app().agent.presence.flush();
+    await api.ta.services.agent.presence.flush();
     expect((await lastSeen(a.id)).getTime()).toBeGreaterThan(old.getTime());
     await expectConsistent();
     expect(await events()).toEqual(before);
@@ -106,7 +106,7 @@ describe.each(testEngines())('check-in writes and the counters of devices on %s'
     await stale(b.id);
     expect((await checkin(b, { osVersion: '15', agentVersion: '2.5.0', sim: { iccid: '8952020012345678902', carrier: 'AT&T' } })).status).toBe(200);
     expect((await checkin(b, { osVersion: '16', sim: { iccid: '8952020012345678902', carrier: 'Movistar' } })).status).toBe(200);
-    await app().agent.presence.flush();
+    await api.ta.services.agent.presence.flush();
     expect(await facts()).toEqual(expect.arrayContaining([expect.objectContaining({ fact: 1, value: '16', n: 1 })]));
     await expectConsistent();
     expect(await counts()).toEqual(deviceCounts);
@@ -158,7 +158,7 @@ describe.each(testEngines())('check-in writes and the counters of devices on %s'
         'content-type': 'application/json',
         ...(await signRequest(c.keys.privateKey, { method: 'POST', path: '/agent/v1/checkin', body })),
       });
-      const waiters = app().agent.waiters;
+      const waiters = api.ta.services.agent.waiters;
       // Answered at once (wait 0) on a keep-alive connection: nothing is left waiting.
       const now = JSON.stringify({ wait: 0 });
       expect((await fetch(url, { method: 'POST', headers: await headers(now), body: now })).status).toBe(200);
@@ -206,7 +206,7 @@ describe.each(testEngines())('check-in writes and the counters of devices on %s'
     // own check-in only; beyond CHECKIN_READ_BATCH, the next statement reads the rest.
     const reads: string[] = [];
     const spy = jest.spyOn(t.db, 'query');
-    const service = app().agent.service;
+    const service = api.ta.services.agent.service;
     const req = { ip: null, requestId: null };
     const signed = (agent: AgentIdentity) => credentialsOf(agent, 'POST', '/agent/v1/checkin', { wait: 0 });
     const [aCredentials, bCredentials, revokedCredentials] = [await signed(a), await signed(b), await signed(revoked)];

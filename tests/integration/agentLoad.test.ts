@@ -23,8 +23,8 @@ describe.each(testEngines())('the simulator load mode on %s', (engine) => {
     api = await adminApi(t.db, { env: { AGENT_RATE_LIMIT_PER_MINUTE: '100000' } });
   }, 60_000);
   afterAll(async () => {
-    await api?.ta.app.jobRunner.stop();
-    await api?.ta.app.agent.stop();
+    await api?.ta.services.jobRunner.stop();
+    await api?.ta.services.agent.stop();
     await t?.dispose();
   });
 

@@ -45,7 +45,7 @@ describe.each(testEngines())('check-in reports written in batches on %s', (engin
       }>('SELECT last_seen_at, battery_level, os_version, agent_version, sim_carrier FROM devices WHERE id = $1', [id])
     ).rows[0]!;
   const reported = async (outcome: PresenceOutcome) => {
-    const metric = await app().metrics.registry.getSingleMetric('agent_presence_reports_total')!.get();
+    const metric = await api.ta.metrics.registry.getSingleMetric('agent_presence_reports_total')!.get();
     return metric.values.find((v) => v.labels.outcome === outcome)?.value ?? 0;
   };
 
@@ -85,8 +85,8 @@ describe.each(testEngines())('check-in reports written in batches on %s', (engin
     groupId = ((await portal('post', '/groups').send({ name: 'Sucursal Presencia' })).body as { id: number }).id;
   }, 60_000);
   afterAll(async () => {
-    await api?.ta.app.jobRunner.stop();
-    await api?.ta.app.agent.stop();
+    await api?.ta.services.jobRunner.stop();
+    await api?.ta.services.agent.stop();
     await t?.dispose();
   });
 
@@ -104,12 +104,12 @@ describe.each(testEngines())('check-in reports written in batches on %s', (engin
     expect((await checkin(b, { batteryLevel: 41, sim: { iccid: b.iccid, carrier: 'AT&T' } })).status).toBe(200);
     // A later report of the same device before the batch: merged (its battery, the OS of the first).
     expect((await checkin(a, { batteryLevel: 39 })).status).toBe(200);
-    expect(app().agent.presence.size).toBe(2);
+    expect(api.ta.services.agent.presence.size).toBe(2);
     expect(await stored(a.id)).toEqual(before.a);
     expect(await stored(b.id)).toEqual(before.b);
 
-    await app().agent.presence.flush();
-    expect(app().agent.presence.size).toBe(0);
+    await api.ta.services.agent.presence.flush();
+    expect(api.ta.services.agent.presence.size).toBe(0);
     const after = { a: await stored(a.id), b: await stored(b.id) };
     expect(after.a).toMatchObject({ battery_level: 39, os_version: '15', agent_version: '2.4.1', sim_carrier: 'Telcel' });
     expect(after.b).toMatchObject({ battery_level: 41, os_version: '14', agent_version: '2.4.1', sim_carrier: 'AT&T' });
@@ -120,7 +120,7 @@ describe.each(testEngines())('check-in reports written in batches on %s', (engin
     expect(await deviceCounts(t.db)).toEqual(await deviceCountsRecount(t.db));
     // Written: the next check-in reads a fresh last-seen time and reports nothing.
     expect((await checkin(a, { batteryLevel: 39 })).status).toBe(200);
-    expect(app().agent.presence.size).toBe(0);
+    expect(api.ta.services.agent.presence.size).toBe(0);
   });
 
   test('a batch never moves a last-seen time back, keeps what a device did not report and skips deleted devices', async () => {
@@ -237,7 +237,7 @@ describe.each(testEngines())('check-in reports written in batches on %s', (engin
       }
       const res = await answer;
       expect(res.status).toBe(200);
-      expect(app().agent.presence.size).toBe(0);
+      expect(api.ta.services.agent.presence.size).toBe(0);
       const row = await stored(device.id);
       expect(row.battery_level).toBe(64);
       expect(Date.now() - row.last_seen_at.getTime()).toBeLessThan(60_000);
@@ -252,12 +252,12 @@ describe.each(testEngines())('check-in reports written in batches on %s', (engin
     await stale(a.id);
     await stale(b.id);
     expect((await checkin(a, { batteryLevel: 51 })).status).toBe(200);
-    expect(app().agent.presence.size).toBe(1);
-    await app().agent.stop();
-    expect(app().agent.presence.size).toBe(0);
+    expect(api.ta.services.agent.presence.size).toBe(1);
+    await api.ta.services.agent.stop();
+    expect(api.ta.services.agent.presence.size).toBe(0);
     expect((await stored(a.id)).battery_level).toBe(51);
     expect((await checkin(b, { batteryLevel: 52 })).status).toBe(200);
-    await app().agent.presence.flush(); // what server/index.ts awaits before closing the database
+    await api.ta.services.agent.presence.flush(); // what server/index.ts awaits before closing the database
     expect((await stored(b.id)).battery_level).toBe(52);
   });
 });

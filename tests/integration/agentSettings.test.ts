@@ -259,7 +259,7 @@ describe.each(testEngines())('agent settings API (%s)', (engine) => {
     centro = await newGroup('Sucursal Centro');
   }, 60_000);
   afterAll(async () => {
-    await api?.ta.app.agent.stop();
+    await api?.ta.services.agent.stop();
     await t?.dispose();
   });
 
@@ -1013,7 +1013,7 @@ describe.each(testEngines())('agent settings API (%s)', (engine) => {
 
     // The devices column: a device reporting 3.5.0 at its check-in moves from one row to the other.
     await agent(phone).checkin({ agentVersion: '3.5.0' });
-    await app().agent.presence.flush(); // a report: written with the replica's next batch
+    await api.ta.services.agent.presence.flush(); // a report: written with the replica's next batch
     reported.set(phone.token, { type: 1, version: '3.5.0' });
     expect((await byVersion('smartphone', '3.5.0'))!.devices).toBe(1);
     expect((await byVersion('smartphone', '3.4.1'))!.devices).toBe(seeded.devices - 1);

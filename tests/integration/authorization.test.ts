@@ -42,14 +42,14 @@ describe('authorization on the server', () => {
   ];
 
   test('every API route of the app declares its permission', () => {
-    expect(ta.app.apiRoutes.length).toBeGreaterThanOrEqual(3);
-    expect(ta.app.apiRoutes).toEqual(
+    expect(ta.routes.api.length).toBeGreaterThanOrEqual(3);
+    expect(ta.routes.api).toEqual(
       expect.arrayContaining([
         { method: 'GET', path: '/api/portal/getVersion', permission: signedIn() },
         { method: 'POST', path: '/api/v5/users/getUserByEmail', permission: signedIn() },
       ]),
     );
-    for (const route of ta.app.apiRoutes) expect(route.permission).toBeDefined();
+    for (const route of ta.routes.api) expect(route.permission).toBeDefined();
   });
 
   test('deny by default: a route without a declared permission stops start-up', () => {
@@ -338,7 +338,7 @@ describe('authorization on the server', () => {
       }
     };
     const cells: string[] = [];
-    for (const route of ta.app.apiRoutes) {
+    for (const route of ta.routes.api) {
       for (const profile of PROFILES) {
         const url = route.path.replace(/:(\w+)/g, '1');
         const call = request(ta.app)
@@ -353,6 +353,6 @@ describe('authorization on the server', () => {
         expect(res.status).toBeLessThan(500);
       }
     }
-    expect(cells.length).toBe(ta.app.apiRoutes.length * PROFILES.length);
+    expect(cells.length).toBe(ta.routes.api.length * PROFILES.length);
   });
 });

@@ -35,12 +35,12 @@ describe.each(testEngines())('bulk actions on %s', (engine) => {
     actor = { adminId, email: 'admin@demo.local', ip: '127.0.0.1', requestId: 'prueba' };
   }, 60_000);
   afterAll(async () => {
-    await api.ta.app.jobRunner.stop();
+    await api.ta.services.jobRunner.stop();
     await t.dispose();
   });
 
   const app = () => api.ta.app;
-  const runner = () => api.ta.app.jobRunner;
+  const runner = () => api.ta.services.jobRunner;
   const preview = (body: unknown, headers = admin) => sendJson(request(app()).post('/api/v5/devices/bulk-actions/preview').set(headers), body);
   const start = (body: unknown, headers = admin, key?: string) => {
     const call = request(app()).post('/api/v5/devices/bulk-actions').set(headers);

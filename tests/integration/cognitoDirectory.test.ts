@@ -5,7 +5,7 @@ import type { IdentityDirectory } from '../../server/identity/IdentityDirectory'
 import { cognitoDirectory } from '../../server/identity/cognitoDirectory';
 import { embeddedDirectory } from '../../server/identity/embeddedDirectory';
 import type { IdentityService } from '../../server/identity/identityService';
-import type { IdentityUser } from '../../server/identity/identityStore';
+import type { IdentityUser } from '../../server/identity/identityRepository';
 import { NodeSha256, type AdminCredentials } from '../../server/identity/sigv4';
 import { failure, makePool, signIn, type PoolHandle } from '../helpers/cognitoClient';
 import { buildTestApp, type TestApp } from '../helpers/testApp';

@@ -40,7 +40,7 @@ describe.each(testEngines())('dashboard API (%s)', (engine) => {
     admin = await api.headersOf('admin@demo.local');
   });
   afterAll(async () => {
-    await api?.ta.app.agent.stop();
+    await api?.ta.services.agent.stop();
     await t?.dispose();
   });
 
@@ -284,7 +284,7 @@ describe.each(testEngines())('dashboard API (%s)', (engine) => {
     await t.db.query(`UPDATE devices SET last_seen_at = now() - interval '30 days' WHERE id = $1`, [id]);
     g = await general();
     expect(g.totals).toMatchObject({ locked: 1, offline: 0 });
-    const clock = new AgentClock(app().agent.service, createLogger('silent'), AGENT_CLOCK_MS, app().dashboard);
+    const clock = new AgentClock(api.ta.services.agent.service, createLogger('silent'), AGENT_CLOCK_MS, api.ta.services.dashboard);
     await t.db.query(`UPDATE offline_snapshot SET computed_at = now() - interval '26 seconds'`);
     await clock.tick();
     g = await general();
@@ -299,7 +299,7 @@ describe.each(testEngines())('dashboard API (%s)', (engine) => {
 
     // The agent reports a new version; then the device is released.
     expect((await agent('/checkin', { agentVersion: '3.5.0' })).status).toBe(200);
-    await app().agent.presence.flush(); // a report: written with the replica's next batch
+    await api.ta.services.agent.presence.flush(); // a report: written with the replica's next batch
     a = await android();
     expect(a.agentVersions.smartphone.rows).toEqual([{ value: '3.5.0', count: 1, current: false }]);
     const release = await request(app()).post(`/api/v5/devices/${id}/actions`).set(admin).send({ action: DEVICE_ACTION.RELEASE });
@@ -519,7 +519,7 @@ describe.each(testEngines())('dashboard API (%s)', (engine) => {
           .send({ action: DEVICE_ACTION.LOCK, lockType: 'PorCredito' });
       },
       async () => {
-        api.ta.app.jobRunner.jobs.batchSize = 3;
+        api.ta.services.jobRunner.jobs.batchSize = 3;
         const job = await request(app())
           .post('/api/v5/devices/bulk-actions')
           .set(admin)
@@ -528,7 +528,7 @@ describe.each(testEngines())('dashboard API (%s)', (engine) => {
             payload: { action: DEVICE_ACTION.SEND_NOTIFICATION, title: 'Aviso', message: 'Pago' },
           });
         if (job.status === 202) {
-          await api.ta.app.jobRunner.idle();
+          await api.ta.services.jobRunner.idle();
           expect(((await get(`/jobs/${(job.body as Job).id}`)).body as Job).status).toBe('completed');
         }
       },
@@ -572,7 +572,7 @@ describe.each(testEngines())('dashboard API (%s)', (engine) => {
       if (step % 10 === 9) {
         // Some devices go quiet, then the clock counts them.
         await t.db.query(`UPDATE devices SET last_seen_at = now() - interval '5 days' WHERE id % 3 = $1 AND last_seen_at IS NOT NULL`, [step % 3]);
-        await app().dashboard.refreshOffline(0);
+        await api.ta.services.dashboard.refreshOffline(0);
         expect([step, await offline()]).toEqual([step, await offlineRecount()]);
       }
     }

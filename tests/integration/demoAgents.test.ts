@@ -40,7 +40,7 @@ describe('demo agents', () => {
   });
   afterAll(async () => {
     await fleet?.stop();
-    await api.ta.app.agent.stop();
+    await api.ta.services.agent.stop();
     server.closeAllConnections();
     await new Promise((r) => server.close(r));
     await testDb.dispose();
@@ -50,8 +50,8 @@ describe('demo agents', () => {
     const start = () =>
       startDemoAgents({
         db: testDb.db,
-        inventory: api.ta.app.inventory,
-        enrollment: api.ta.app.agent.enrollment,
+        inventory: api.ta.services.inventory,
+        enrollment: api.ta.services.enrollment,
         baseUrl: base,
         count: 3,
         logger: api.ta.deps.logger,

@@ -89,13 +89,13 @@ describe.each(testEngines())('device_counts stays equal to a recount on %s', (en
     await expectConsistent();
 
     // A bulk job over a whole group, in several batches (one statement per batch).
-    api.ta.app.jobRunner.jobs.batchSize = 7;
+    api.ta.services.jobRunner.jobs.batchSize = 7;
     const job = await request(app())
       .post('/api/v5/devices/bulk-actions')
       .set(admin)
       .send({ selection: { filter: { groupId: String(south) } }, payload: { action: 0, lockType: 'PorCredito' } })
       .expect(202);
-    await api.ta.app.jobRunner.idle();
+    await api.ta.services.jobRunner.idle();
     const done = await request(app())
       .get(`/api/v5/jobs/${(job.body as Job).id}`)
       .set(admin)
@@ -109,7 +109,7 @@ describe.each(testEngines())('device_counts stays equal to a recount on %s', (en
       .set(admin)
       .send({ selection: { filter: { stage: 'preEnrolled' } }, payload: { action: 11 } })
       .expect(202);
-    await api.ta.app.jobRunner.idle();
+    await api.ta.services.jobRunner.idle();
     await expectConsistent();
     await t.db.query('UPDATE devices SET deleted_at = now() WHERE id = $1', [b]);
     await request(app()).delete(`/api/v5/groups/${north}?moveTo=${south}`).set(admin).expect(204);

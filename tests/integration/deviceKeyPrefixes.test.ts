@@ -56,7 +56,7 @@ describe.each(testEngines())('device key prefixes on %s', (engine) => {
     admin = await api.headersOf('admin@demo.local');
   });
   afterAll(async () => {
-    await api.ta.app.jobRunner.stop();
+    await api.ta.services.jobRunner.stop();
     await t.dispose();
   });
 

@@ -41,7 +41,7 @@ describe.each(testEngines())('device search table on %s', (engine) => {
     admin = await api.headersOf('admin@demo.local');
   });
   afterAll(async () => {
-    await api.ta.app.jobRunner.stop();
+    await api.ta.services.jobRunner.stop();
     await t.dispose();
   });
 

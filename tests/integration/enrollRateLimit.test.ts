@@ -33,7 +33,7 @@ describe.each(testEngines())('enrollment rate limit per client IP (%s)', (engine
     consoleWarn.mockRestore();
   });
   afterAll(async () => {
-    for (const ta of apps) await ta.app.agent.stop();
+    for (const ta of apps) await ta.services.agent.stop();
     await testDb.dispose();
   });
 

@@ -28,7 +28,7 @@ describe.each(testEngines())('enrollment tokens (%s)', (engine) => {
     group = await insertGroup(t.db, 'Sucursal Norte');
   });
   afterAll(async () => {
-    await api.ta.app.agent.stop();
+    await api.ta.services.agent.stop();
     await t.dispose();
   });
 

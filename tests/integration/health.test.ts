@@ -38,9 +38,9 @@ describe.each(testEngines())('health endpoints (%s)', (engine) => {
   });
 
   test('/readyz turns 503 at once when shutdown starts', async () => {
-    const { app } = await buildTestApp(t.db);
+    const { app, readiness } = await buildTestApp(t.db);
     await request(app).get('/readyz').expect(200);
-    app.readiness.markShuttingDown();
+    readiness.markShuttingDown();
     const res = await request(app).get('/readyz').expect(503);
     expect(res.body.status).toBe('shutting_down');
     // The rest of the app keeps serving during the delay.

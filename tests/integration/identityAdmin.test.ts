@@ -1,7 +1,6 @@
 import { Cognito } from '../../server/identity/cognitoErrors';
 import { IdentityAdmin, generatePassword } from '../../server/identity/identityAdmin';
 import { IdentityService } from '../../server/identity/identityService';
-import { IdentityStore } from '../../server/identity/identityStore';
 import { verifierMatches } from '../../server/identity/srp';
 import { createTestDb, testEngines, type TestDb } from '../helpers/testDb';
 
@@ -15,12 +14,10 @@ test('the identity service reaches the administrator operations only through `ad
 
 describe.each(testEngines())('administrator operations of the embedded user pool, apart from the user protocol (%s)', (engine) => {
   let t: TestDb;
-  let store: IdentityStore;
   let admin: IdentityAdmin;
   beforeAll(async () => {
     t = await createTestDb(engine);
-    store = new IdentityStore(t.db);
-    admin = new IdentityAdmin(store, POOL);
+    admin = new IdentityAdmin(t.db, POOL);
   });
   afterAll(async () => {
     await t.dispose();

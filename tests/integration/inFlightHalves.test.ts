@@ -74,7 +74,7 @@ describe.each(testEngines())('the list read in two halves on %s', (engine) => {
     expect(lock.succeeded + unlock.succeeded).toBeGreaterThan(10);
   });
   afterAll(async () => {
-    await api.ta.app.jobRunner.stop();
+    await api.ta.services.jobRunner.stop();
     await t.dispose();
   });
 

@@ -42,7 +42,7 @@ describe.each(testEngines())('integration API and API keys (%s)', (engine) => {
     admin = await api.headersOf('admin@demo.local');
   });
   afterAll(async () => {
-    await api?.ta.app.agent.stop();
+    await api?.ta.services.agent.stop();
     await t?.dispose();
   });
 
@@ -288,7 +288,7 @@ describe.each(testEngines())('integration API and API keys (%s)', (engine) => {
       for (let i = 0; i < 5; i++) statuses.push((await call(revoked.secret)).status);
       expect(statuses).toEqual([401, 401, 401, 429, 429]);
       expect(await refusals()).toBe(3);
-      await limited.ta.app.agent.stop();
+      await limited.ta.services.agent.stop();
     });
   });
 
@@ -302,9 +302,9 @@ describe.each(testEngines())('integration API and API keys (%s)', (engine) => {
     });
 
     test('every route of INTEGRATION_ROUTES is served, each with a declared permission', () => {
-      const served = app().integrationRoutes.map((r) => `${r.method} ${r.path}`);
+      const served = api.ta.routes.integration.map((r) => `${r.method} ${r.path}`);
       expect(served.sort()).toEqual(INTEGRATION_ROUTES.map((r) => `${r.method.toUpperCase()} ${INTEGRATION_BASE}${expressPath(r)}`).sort());
-      expect(app().integrationRoutes.every((r) => r.permission !== undefined)).toBe(true);
+      expect(api.ta.routes.integration.every((r) => r.permission !== undefined)).toBe(true);
     });
 
     test('looks devices up by either IMEI or by credit reference (any case), audited as the key', async () => {

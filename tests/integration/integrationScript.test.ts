@@ -26,11 +26,11 @@ describe('the lender integration from a terminal (scripts/integration.ts)', () =
     server = api.ta.app.listen(0, '127.0.0.1');
     await new Promise((resolve) => server.once('listening', resolve));
     base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-    api.ta.app.webhooks.start();
+    api.ta.services.webhookDispatcher.start();
   });
   afterAll(async () => {
-    await api?.ta.app.webhooks.stop();
-    await api?.ta.app.agent.stop();
+    await api?.ta.services.webhookDispatcher.stop();
+    await api?.ta.services.agent.stop();
     await new Promise((resolve) => server?.close(resolve));
     await t?.dispose();
   });

@@ -41,7 +41,7 @@ describe.each(testEngines())('lock integrity (%s)', (engine) => {
     groupB = (await request(api.ta.app).post('/api/v5/groups').set(admin).send({ name: 'Tienda Norte' })).body.id as number;
   });
   afterAll(async () => {
-    await api.ta.app.agent.stop();
+    await api.ta.services.agent.stop();
     await t.dispose();
   });
 
@@ -325,7 +325,7 @@ describe.each(testEngines())('lock integrity (%s)', (engine) => {
       });
       expect((await enroll(valid.token)).status).toBe(201);
     } finally {
-      await clockApp.ta.app.agent.stop();
+      await clockApp.ta.services.agent.stop();
     }
   });
 
@@ -380,7 +380,7 @@ describe.each(testEngines())('lock integrity (%s)', (engine) => {
       // Still locked (shown Sin conexión: the clock ran 8 days ahead).
       expect(await snapshot(created.id)).toMatchObject({ lock_state: 'locked', lock_type: 'PorCredito' });
     } finally {
-      await timed.ta.app.agent.stop();
+      await timed.ta.services.agent.stop();
     }
   });
 

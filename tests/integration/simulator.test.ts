@@ -37,7 +37,7 @@ describe.each(testEngines())('fleet simulator (%s)', (engine) => {
   afterAll(async () => {
     server.closeAllConnections();
     await new Promise((resolve) => server.close(resolve));
-    await api.ta.app.agent.stop();
+    await api.ta.services.agent.stop();
     await testDb.dispose();
   });
 

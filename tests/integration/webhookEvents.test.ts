@@ -79,8 +79,8 @@ describe.each(testEngines())('webhook events (outbox triggers) on %s', (engine) 
     await t.db.query('DELETE FROM webhook_subscriptions');
   });
   afterAll(async () => {
-    await api.ta.app.jobRunner.stop();
-    await api.ta.app.agent.stop();
+    await api.ta.services.jobRunner.stop();
+    await api.ta.services.agent.stop();
     await t?.dispose();
   });
 
@@ -191,7 +191,7 @@ describe.each(testEngines())('webhook events (outbox triggers) on %s', (engine) 
       .send({ selection: { ids }, payload: { action: 0, lockType: 'PorCredito' } })
       .expect(202);
     const job = res.body as Job;
-    await app().jobRunner.idle();
+    await api.ta.services.jobRunner.idle();
     const events = await newEvents();
     const changed = events.filter((e) => e.type === 'device.status_changed');
     expect(changed.map((e) => e.order_key).sort()).toEqual(ids.slice(0, 3).sort());

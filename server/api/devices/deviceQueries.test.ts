@@ -1,7 +1,9 @@
 import { DEVICE_STATUS } from '../../../shared/constants/domain';
 import { deviceFilter } from '../../../shared/contracts/devices';
 import { OFFLINE_OVERLAID } from '../../../shared/deviceStatus';
-import { IN_FLIGHT_STATUSES, deviceWhere, keyPrefixOf } from './deviceQueries';
+import fs from 'node:fs';
+import path from 'node:path';
+import { IN_FLIGHT_STATUSES, deviceWhere, inFlightSql, keyPrefixOf } from './deviceQueries';
 import { countersWhere } from './devicesRepository';
 
 const CUTOFF = new Date('2026-01-01T00:00:00Z');
@@ -17,6 +19,24 @@ test('the in-flight statuses are those the status rules reach through a pending 
     ].sort((a, b) => a - b),
   );
   expect(IN_FLIGHT_STATUSES.filter((s) => OFFLINE_OVERLAID.includes(s))).toEqual([]);
+});
+
+test("the migrations' in-flight index predicates are the predicate the queries generate (the planner matches them as text)", () => {
+  const dir = path.resolve(__dirname, '../../db/migrations');
+  const found: string[] = [];
+  for (const file of fs.readdirSync(dir).filter((f) => f.endsWith('.sql'))) {
+    const sql = fs.readFileSync(path.join(dir, file), 'utf8');
+    // Every base_status list that names an in-flight status.
+    for (const m of sql.matchAll(/base_status (NOT )?IN \(([\d, ]+)\)/g)) {
+      const codes = m[2]!.split(',').map((c) => Number(c.trim()));
+      if (!codes.some((c) => (IN_FLIGHT_STATUSES as readonly number[]).includes(c))) continue;
+      found.push(file);
+      expect({ file, predicate: m[0] }).toEqual({ file, predicate: inFlightSql(m[1] === undefined, 'base_status') });
+    }
+  }
+  // The partial indexes of 0013, 0021 and 0022.
+  expect(new Set(found)).toEqual(new Set(['0013_dashboard.sql', '0021_list_indexes_without_in_flight.sql', '0022_in_flight_filters.sql']));
+  expect(found).toHaveLength(18);
 });
 
 test('inFlight is answered by the counters (no clock); an agent version never is', () => {

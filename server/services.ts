@@ -1,0 +1,127 @@
+/**
+ * The composition root: every service of the server, built once from its dependencies. createApp
+ * mounts their routers; server/index.ts starts and stops the ones that run in the background (the
+ * job runner, the webhook dispatcher, the agents' waiters and presence writer); tests take what
+ * they need from the same object.
+ */
+import type { Config } from './config';
+import type { Db } from './db/Db';
+import type { Logger } from './logger';
+import type { Metrics } from './health/metrics';
+import type { IdentityDirectory } from './identity/IdentityDirectory';
+import { AdminsService } from './api/admins/adminsService';
+import { AgentSettingsService } from './api/agentSettings/agentSettingsService';
+import { AuditService } from './api/audit/auditService';
+import { DashboardService } from './api/dashboard/dashboardService';
+import { DeviceActionsService } from './api/devices/deviceActionsService';
+import type { InventorySettings } from './api/devices/deviceQueries';
+import { DevicesService } from './api/devices/devicesService';
+import { EnrollmentTokensService } from './api/enrollment/enrollmentTokensService';
+import { GroupsService } from './api/groups/groupsService';
+import { JobRunner } from './api/jobs/jobRunner';
+import { JobsService } from './api/jobs/jobsService';
+import { PortalRepository } from './api/portal/portalRepository';
+import { RolesService } from './api/roles/rolesService';
+import { UsersRepository } from './api/users/usersRepository';
+import { UsersService } from './api/users/usersService';
+import { createAgentMetrics, type AgentMetrics } from './agent/agentMetrics';
+import { AgentRepository } from './agent/agentRepository';
+import { AgentService } from './agent/agentService';
+import { CommandWaiters } from './agent/commandWaiters';
+import { PresenceWriter } from './agent/presenceWriter';
+import { ApiKeysService } from './integration/apiKeysService';
+import { IntegrationService } from './integration/integrationService';
+import { WebhookDispatcher } from './webhooks/webhookDispatcher';
+import { WebhooksService } from './webhooks/webhooksService';
+
+export interface ServiceDeps {
+  config: Config;
+  db: Db;
+  logger: Logger;
+  metrics: Metrics;
+  /** Administrator operations on the identity users (embedded endpoint or Cognito pool). */
+  directory: IdentityDirectory;
+  /** The inventory's clock (tests move it); `Date` by default. */
+  now?: () => Date;
+}
+
+export interface Services {
+  /** The offline threshold and the clock every device read and write uses. */
+  inventory: InventorySettings;
+  /** The device side: the agent API's service, the long polls' waiters, the check-ins' reports. */
+  agent: {
+    service: AgentService;
+    metrics: AgentMetrics;
+    waiters: CommandWaiters;
+    /** Check-ins' reports, written in batches; after `stop`, each at once (the server flushes it before closing the database). */
+    presence: PresenceWriter;
+    /** Shutdown: waiting check-ins answer now, and the reports recorded so far are written. */
+    stop(): Promise<void>;
+  };
+  enrollment: EnrollmentTokensService;
+  devices: DevicesService;
+  deviceActions: DeviceActionsService;
+  jobs: JobsService;
+  /** Runs the bulk-action jobs; server/index.ts starts and stops it. */
+  jobRunner: JobRunner;
+  groups: GroupsService;
+  roles: RolesService;
+  admins: AdminsService;
+  audit: AuditService;
+  users: UsersService;
+  portal: PortalRepository;
+  agentSettings: AgentSettingsService;
+  /** The dashboards' numbers (the server's clock refreshes their offline snapshot). */
+  dashboard: DashboardService;
+  apiKeys: ApiKeysService;
+  /** The integration API's own reads (devices by IMEI or credit reference, commands). */
+  integration: IntegrationService;
+  webhooks: WebhooksService;
+  /** Sends the webhooks' outbox; server/index.ts starts and stops it. */
+  webhookDispatcher: WebhookDispatcher;
+}
+
+export function createServices({ config, db, logger, metrics, directory, now }: ServiceDeps): Services {
+  const inventory: InventorySettings = { offlineAfterHours: config.deviceOfflineAfterHours, now: now ?? (() => new Date()) };
+  const waiters = new CommandWaiters(db);
+  const presence: PresenceWriter = new PresenceWriter(db, logger, config.agent.presenceFlushMs, (outcome, devices) =>
+    agentMetrics.presence(outcome, devices),
+  );
+  const agentMetrics = createAgentMetrics(
+    metrics.registry,
+    () => waiters.size,
+    () => new AgentRepository(db),
+    () => presence.size,
+  );
+  const jobs = new JobsService(db, inventory, logger);
+  return {
+    inventory,
+    agent: {
+      service: new AgentService(db, inventory, waiters, agentMetrics, presence),
+      metrics: agentMetrics,
+      waiters,
+      presence,
+      stop: async () => {
+        await waiters.stop();
+        await presence.stop();
+      },
+    },
+    enrollment: new EnrollmentTokensService(db, inventory, config.agent.serverUrl),
+    devices: new DevicesService(db, inventory),
+    deviceActions: new DeviceActionsService(db, inventory),
+    jobs,
+    jobRunner: new JobRunner(jobs),
+    groups: new GroupsService(db),
+    roles: new RolesService(db),
+    admins: new AdminsService(db, directory, logger),
+    audit: new AuditService(db),
+    users: new UsersService(new UsersRepository(db)),
+    portal: new PortalRepository(db),
+    agentSettings: new AgentSettingsService(db),
+    dashboard: new DashboardService(db, inventory),
+    apiKeys: new ApiKeysService(db, inventory),
+    integration: new IntegrationService(db, inventory),
+    webhooks: new WebhooksService(db, config.webhooks),
+    webhookDispatcher: new WebhookDispatcher(db, config.webhooks, logger),
+  };
+}
