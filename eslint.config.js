@@ -21,7 +21,9 @@ const features = readdirSync(new URL('./client/features', import.meta.url), { wi
  * - shared/ is imported by both sides, so it imports nothing of server/ or client/;
  * - client/ runs in the browser and never imports server/ (the server may import client/ for SSR);
  * - a feature never imports another feature (what two features share goes to client/components or client/api);
- * - client/components are the shared building blocks and never import a feature.
+ * - client/components are the shared building blocks and never import a feature;
+ * - tools/ (the simulator, the fleet generator, the demo) is not the product: server/ never imports
+ *   it (server/index.ts loads the demo lazily, in demo mode, and says so where it does).
  */
 const boundaries = [
   { target: './shared', from: './server', message: 'shared/ imports nothing of server/.' },
@@ -34,6 +36,9 @@ const boundaries = [
     message: 'A feature never imports another feature: what they share goes to client/components or client/api.',
   })),
   { target: './client/components', from: './client/features', message: 'client/components never imports a feature.' },
+  { target: './server', from: './tools', message: 'server/ never imports tools/ (the simulator, the seed, the demo): they are not the product.' },
+  { target: './shared', from: './tools', message: 'shared/ imports nothing of tools/.' },
+  { target: './client', from: './tools', message: 'client/ never imports tools/.' },
 ];
 
 export default defineConfig(

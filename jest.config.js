@@ -20,7 +20,7 @@ const config = {
       ...common,
       displayName: 'unit',
       testMatch: [
-        '<rootDir>/{shared,server,client,scripts}/**/*.test.ts?(x)',
+        '<rootDir>/{shared,server,client,tools,scripts}/**/*.test.ts?(x)',
         // tests/chart runs the real helm (tests/helpers/helm.ts), extracted from a devDependency.
         '<rootDir>/tests/chart/**/*.test.ts?(x)',
       ],

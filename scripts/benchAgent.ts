@@ -1,7 +1,7 @@
 /**
  * `npm run bench:agent`: the device-side target P7 of docs/quality.md, measured against the built
  * server running as two processes (two replicas) on one PostgreSQL database.
- *   throughput  the agent simulator's load mode (server/simulator/load.ts: POST /agent/v1/checkin,
+ *   throughput  the agent simulator's load mode (tools/simulator/load.ts: POST /agent/v1/checkin,
  *               wait=0, a different agent's token per request) against one replica, then
  *               round-robin against both: as fast as they answer (closed loop: the most
  *               check-ins per second), then at --rate check-ins due per second (open loop: the
@@ -10,7 +10,7 @@
  *               through the portal API on replica B (and, separately, on A itself), one at a time:
  *               time from the POST's answer to the long poll's answer carrying the command
  * Seeding: a fresh schema on TEST_DATABASE_URL (tests/helpers/testDb.ts), the demo fleet of
- * server/db/seed/demoDevices.ts, and --agents of its enrolled devices given device tokens. The
+ * tools/seed/demoDevices.ts, and --agents of its enrolled devices given device tokens. The
  * tokens are derived, for the benchmark only, as 'mld_' + base64url(HMAC-SHA256(BENCH_KEY, device id))
  * (the shape of a real one; real tokens are random, see server/agent/agentTokens.ts), so the
  * load generator recomputes them instead of reading them back; only their SHA-256 is stored. Each
@@ -52,9 +52,9 @@ import * as esbuild from 'esbuild';
 import { AgentRepository } from '../server/agent/agentRepository';
 import { loadConfig } from '../server/config';
 import type { Queryable, Row } from '../server/db/Db';
-import { bootstrap } from '../server/db/seed/bootstrap';
-import { prng } from '../server/db/seed/prng';
-import { seedFleet, settleAfterSeed } from '../server/db/seed/seedFleet';
+import { bootstrap } from '../server/db/bootstrap';
+import { prng } from '../tools/seed/prng';
+import { seedFleet, settleAfterSeed } from '../tools/seed/seedFleet';
 import { createIdentity } from '../server/identity/createIdentity';
 import { signJwt } from '../server/identity/jwt';
 import { loadOrCreateKeys } from '../server/identity/keys';
@@ -62,7 +62,7 @@ import { createLogger } from '../server/logger';
 import { DEVICE_ACTION } from '../shared/constants/deviceActions';
 import type { CheckinResponse } from '../shared/contracts/agent';
 import type { ActionResult } from '../shared/contracts/deviceActions';
-import { percentile, runCheckinLoad, signCheckins, type PreparedCheckin } from '../server/simulator/load';
+import { percentile, runCheckinLoad, signCheckins, type PreparedCheckin } from '../tools/simulator/load';
 import { signRequest } from '../server/agent/requestSignature';
 import { createTestDb } from '../tests/helpers/testDb';
 import { freePort } from '../tests/helpers/spawnServer';
@@ -184,7 +184,7 @@ async function buildServer(): Promise<void> {
   fs.rmSync(WORK_DIR, { recursive: true, force: true });
   fs.mkdirSync(path.join(WORK_DIR, 'dist'), { recursive: true });
   fs.copyFileSync(path.join(DIST, 'manifest.json'), path.join(WORK_DIR, 'dist', 'manifest.json'));
-  await esbuild.build({ ...serverOptions, outfile: path.join(WORK_DIR, 'dist', 'server.js') });
+  await esbuild.build({ ...serverOptions, outdir: path.join(WORK_DIR, 'dist') });
 }
 
 interface Replica {
@@ -327,7 +327,7 @@ try {
   const runtime = await createIdentity(config, db, createLogger('warn'));
   await bootstrap(db, config, runtime.identity);
 
-  // 1. Seed: the demo fleet, as `npm run seed` and bench:inventory do (server/db/seed/seedFleet.ts).
+  // 1. Seed: the demo fleet, as `npm run seed` and bench:inventory do (tools/seed/seedFleet.ts).
   const seedStart = performance.now();
   await seedFleet(db, { count: DEVICES, seed: 7, batchSize: BATCH });
   const fleetSeconds = (performance.now() - seedStart) / 1000;
@@ -397,7 +397,7 @@ try {
 
   // 3. Throughput: wait=0 check-ins, each request the next agent of a shuffled list: as fast as the
   // servers answer (closed loop), then at the target rate (open loop, latency from each check-in's
-  // due instant): server/simulator/load.ts says why both.
+  // due instant): tools/simulator/load.ts says why both.
   let next = 0;
   let signed: PreparedCheckin[] = [];
   let signingSeconds = 0;

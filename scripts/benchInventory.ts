@@ -5,7 +5,7 @@
  *          generator's devices and their 30 days of command history), p95 over ≥ 200 requests
  *   P6     bulk lock of 10,000 devices (dry run + commit + job done), CSV import of 10,000
  *          rows, CSV export of the whole fleet (rows/s and the process's RSS growth)
- * Each engine gets a fresh database seeded as `npm run seed` seeds it (server/db/seed/seedFleet.ts).
+ * Each engine gets a fresh database seeded as `npm run seed` seeds it (tools/seed/seedFleet.ts).
  * Options: --devices=N (default 1000000), --requests=N (default 300), --engines=pglite,postgres
  * (PostgreSQL needs TEST_DATABASE_URL; default: both when it is set).
  * Paste the printed Markdown into docs/benchmarks.md.
@@ -15,14 +15,14 @@ import type { AddressInfo } from 'node:net';
 import { performance } from 'node:perf_hooks';
 import { createApp } from '../server/app';
 import { loadConfig } from '../server/config';
-import { bootstrap } from '../server/db/seed/bootstrap';
+import { bootstrap } from '../server/db/bootstrap';
 import { createIdentity } from '../server/identity/createIdentity';
 import { createLogger } from '../server/logger';
-import { prng } from '../server/db/seed/prng';
-import { seedFleet, settleAfterSeed } from '../server/db/seed/seedFleet';
+import { prng } from '../tools/seed/prng';
+import { seedFleet, settleAfterSeed } from '../tools/seed/seedFleet';
 import { loadClientAssets } from '../server/ssr/manifest';
-import { percentile } from '../server/simulator/load';
-import { discoverPortal, signInPortal } from '../server/simulator/portalApi';
+import { percentile } from '../tools/simulator/load';
+import { discoverPortal, signInPortal } from '../tools/simulator/portalApi';
 import { DEVICE_SORTS, luhnCheckDigit } from '../shared/contracts/devices';
 import type { BulkPreview, Job } from '../shared/contracts/jobs';
 import { DEVICE_STATUS, STATUS_FILTERS } from '../shared/constants/domain';
@@ -47,7 +47,7 @@ async function measure(engine: Engine, lines: string[]): Promise<void> {
   const runtime = await createIdentity(config, db, logger);
   await bootstrap(db, config, runtime.identity);
 
-  // Seed: the demo groups and DEVICES devices, as `npm run seed` does (server/db/seed/seedFleet.ts).
+  // Seed: the demo groups and DEVICES devices, as `npm run seed` does (tools/seed/seedFleet.ts).
   const seedStart = performance.now();
   const now = new Date();
   const groups = (await seedFleet(db, { count: DEVICES, seed: 7, now })).groupIds;

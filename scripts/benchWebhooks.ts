@@ -20,7 +20,7 @@ import os from 'node:os';
 import { performance } from 'node:perf_hooks';
 import type { Db } from '../server/db/Db';
 import { createLogger } from '../server/logger';
-import { percentile } from '../server/simulator/load';
+import { percentile } from '../tools/simulator/load';
 import { WebhookDispatcher } from '../server/webhooks/webhookDispatcher';
 import { WebhooksService } from '../server/webhooks/webhooksService';
 import { insertManyDevices } from '../tests/helpers/inventoryFixtures';

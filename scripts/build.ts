@@ -74,8 +74,10 @@ export const publicOptions: esbuild.BuildOptions = { ...clientOptions, entryPoin
 
 export const serverOptions: esbuild.BuildOptions = {
   absWorkingDir: ROOT,
-  entryPoints: ['server/index.ts'],
+  // The demo (tools/demo, imported lazily by server/index.ts) becomes a chunk of its own.
+  entryPoints: { server: 'server/index.ts' },
   bundle: true,
+  splitting: true,
   platform: 'node',
   format: 'esm',
   target: 'node20',
@@ -83,7 +85,9 @@ export const serverOptions: esbuild.BuildOptions = {
   // The ESM builds of bundled packages; CommonJS ones that remain can still require() externals.
   mainFields: ['module', 'main'],
   banner: { js: "import { createRequire as __portalCreateRequire } from 'node:module'; const require = __portalCreateRequire(import.meta.url);" },
-  outfile: path.join(DIST, 'server.js'),
+  outdir: DIST,
+  entryNames: '[name]',
+  chunkNames: 'server-chunks/[name]-[hash]',
   loader: { '.sql': 'text' },
   jsx: 'automatic',
   sourcemap: 'linked',

@@ -20,7 +20,7 @@ import { Webhook } from 'standardwebhooks';
 import { WEBHOOK_EVENT_TYPES } from '../shared/constants/integration';
 import type { ApiKeyCreated, ApiKeyRoles } from '../shared/contracts/apiKeys';
 import type { WebhookCreated } from '../shared/contracts/webhooks';
-import { discoverPortal, portalCaller, signInPortal, type PortalCall } from '../server/simulator/portalApi';
+import { discoverPortal, portalCaller, signInPortal, type PortalCall } from '../tools/simulator/portalApi';
 
 /** Calls the portal API (/api/v5…) as a signed-in administrator. */
 export async function signedInCaller(url: string, email: string, password: string): Promise<PortalCall> {

@@ -14,8 +14,8 @@ import { createDb } from '../server/db/createDb';
 import type { Db } from '../server/db/Db';
 import { migrate } from '../server/db/migrate';
 import { migrations } from '../server/db/migrations/index';
-import { bootstrap, bootstrapBanner } from '../server/db/seed/bootstrap';
-import { FleetNotEmptyError, countDevices, fleetCounterMismatches, seedFleet, settleAfterSeed } from '../server/db/seed/seedFleet';
+import { bootstrap, bootstrapBanner } from '../server/db/bootstrap';
+import { FleetNotEmptyError, countDevices, fleetCounterMismatches, seedFleet, settleAfterSeed } from '../tools/seed/seedFleet';
 import { createIdentity } from '../server/identity/createIdentity';
 import { createLogger } from '../server/logger';
 

@@ -1,18 +1,18 @@
 /**
  * `npm run simulate -- --url http://localhost:3000 --devices 500 [--duration 120] [--offline 5%]
  * [--reject 1%] [--json] [--email … --password …] [--existing] [--wait 20]`: a fleet of simulated
- * device agents against a running portal (server/simulator). Signs in as the demo administrator
+ * device agents against a running portal (tools/simulator). Signs in as the demo administrator
  * (password from --password or DEMO_PASSWORD), registers the devices, creates the enrollment
  * tokens and plays the scenario that shows every status; a live line on stderr, with --json the
  * summary on stdout. Ctrl-C stops the agents and still prints the summary. See
- * server/simulator/README.md.
+ * tools/simulator/README.md.
  */
 import { pathToFileURL } from 'node:url';
-import { parseArgs, type SimulateArgs } from '../server/simulator/cliArgs';
-import { runFleet, type FleetSnapshot } from '../server/simulator/fleet';
-import { CLI_TEXT } from '../server/simulator/labels';
-import { discoverPortal, httpPortalApi, signInPortal, type PortalApi } from '../server/simulator/portalApi';
-import { formatLine, jsonSummary, summaryLines } from '../server/simulator/summary';
+import { parseArgs, type SimulateArgs } from '../tools/simulator/cliArgs';
+import { runFleet, type FleetSnapshot } from '../tools/simulator/fleet';
+import { CLI_TEXT } from '../tools/simulator/labels';
+import { discoverPortal, httpPortalApi, signInPortal, type PortalApi } from '../tools/simulator/portalApi';
+import { formatLine, jsonSummary, summaryLines } from '../tools/simulator/summary';
 
 export { parseArgs };
 

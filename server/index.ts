@@ -3,7 +3,6 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pino from 'pino';
 import { AgentClock } from './agent/agentClock';
-import { startDemoAgents, type DemoAgents } from './agent/demoAgents';
 import { createApp } from './app';
 import { ConfigError, loadConfig } from './config';
 import { ADVISORY_LOCKS, withAdvisoryLock } from './db/advisoryLock';
@@ -11,8 +10,7 @@ import { isConnectionError } from './db/connectionErrors';
 import { createDb } from './db/createDb';
 import { migrate } from './db/migrate';
 import { migrations } from './db/migrations/index';
-import { bootstrap, bootstrapBanner, hasAdministrators, logBootstrap } from './db/seed/bootstrap';
-import { seedDemoDevices } from './db/seed/demoDevices';
+import { bootstrap, bootstrapBanner, hasAdministrators, logBootstrap } from './db/bootstrap';
 import { DATABASE_STARTUP_RETRY, retryWhileUnreachable } from './db/startupRetry';
 import { createIdentity } from './identity/createIdentity';
 import { createLogger } from './logger';
@@ -60,7 +58,7 @@ async function main(): Promise<void> {
     logBootstrap(logger, result, await hasAdministrators(db));
     // Demo mode (embedded identity with the demo data): a fleet to look at, once, while the registry is empty.
     if (runtime.identity && config.bootstrap.seedDemo) {
-      const seeded = await seedDemoDevices(db, config.demoDevices);
+      const seeded = await (await loadDemo()).seedDemoDevices(db, config.demoDevices);
       if (seeded > 0) logger.info({ devices: seeded }, `demo: ${seeded} devices seeded`);
     }
     return { ...runtime, boot: result };
@@ -109,14 +107,17 @@ async function main(): Promise<void> {
     // One process only (PGlite): replicas sharing a PostgreSQL would each enroll the same devices.
     const demo =
       identity && db.engine === 'pglite' && config.bootstrap.seedDemo && config.demoAgents > 0
-        ? startDemoAgents({
-            db,
-            inventory: services.inventory,
-            enrollment: services.enrollment,
-            baseUrl: `http://127.0.0.1:${port}`,
-            count: config.demoAgents,
-            logger,
-          })
+        ? loadDemo()
+            .then((demoTools) =>
+              demoTools.startDemoAgents({
+                db,
+                inventory: services.inventory,
+                enrollment: services.enrollment,
+                baseUrl: `http://127.0.0.1:${port}`,
+                count: config.demoAgents,
+                logger,
+              }),
+            )
             .then((fleet) => {
               demoAgents = fleet;
             })
@@ -130,6 +131,11 @@ async function main(): Promise<void> {
     });
   });
 }
+
+/** The demo's fleet and simulated agents, loaded in demo mode only (a chunk of its own: the production bundle has none of it). */
+// eslint-disable-next-line import/no-restricted-paths -- the one place the server reaches the tools, lazily
+const loadDemo = () => import('../tools/demo/index');
+type DemoAgents = Awaited<ReturnType<Awaited<ReturnType<typeof loadDemo>>['startDemoAgents']>>;
 
 /** The stream the logger writes its lines to (stdout), so plain text can follow them in order. */
 function logStream(logger: pino.Logger): pino.DestinationStream {

@@ -6,7 +6,7 @@ export const ADVISORY_LOCKS = {
   migrations: 727_211_001,
   /** First-start bootstrap: signing keys, administrators, identity users, demo fleet. */
   firstStart: 727_211_002,
-  /** The demo fleet's seeding transaction (server/db/seed/demoDevices.ts). */
+  /** The demo fleet's seeding transaction (tools/seed/demoDevices.ts). */
   demoSeed: 727_211_003,
 } as const;
 

@@ -8,7 +8,7 @@ import { PATHS } from '../../shared/constants/routes';
 import { INVENTORY_LABELS as L } from '../../shared/constants/inventoryLabels';
 import { enrollRefusalMessage } from '../../shared/contracts/agent';
 import { EnrollmentTokensService } from '../../server/api/enrollment/enrollmentTokensService';
-import { SimulatedAgent } from '../../server/simulator/simulatedAgent';
+import { SimulatedAgent } from '../../tools/simulator/simulatedAgent';
 import { seriousViolations } from '../helpers/axe';
 import { collectProblems, describeWithBrowser, waitForHydration } from '../helpers/browser';
 import { insertDevices, insertGroup, testImei } from '../helpers/inventoryFixtures';

@@ -3,7 +3,7 @@ import request from 'supertest';
 import type { ImportResult } from '../../shared/contracts/deviceImport';
 import type { BulkBodyInput, Job } from '../../shared/contracts/jobs';
 import type { Db } from '../../server/db/Db';
-import { bootstrap } from '../../server/db/seed/bootstrap';
+import { bootstrap } from '../../server/db/bootstrap';
 import { signJwt } from '../../server/identity/jwt';
 import { loadOrCreateKeys, type SigningKeys } from '../../server/identity/keys';
 import { buildTestApp, type TestApp } from './testApp';

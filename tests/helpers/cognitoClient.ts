@@ -1,5 +1,5 @@
 import { AuthenticationDetails, CognitoUser, CognitoUserPool, type CognitoUserSession } from 'amazon-cognito-identity-js';
-import { MemoryStorage } from '../../server/simulator/portalApi';
+import { MemoryStorage } from '../../tools/simulator/portalApi';
 
 /** A Storage the tests can read: what the browser keeps in localStorage. */
 export { MemoryStorage };

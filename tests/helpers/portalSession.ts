@@ -10,7 +10,7 @@ import path from 'node:path';
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { DEMO_DEFAULTS } from '../../scripts/demoEnv';
 import type { Config } from '../../server/config';
-import { ADMIN_PROFILE, DEFAULT_ADMIN_EMAIL, DEMO_ACCOUNTS, bootstrap } from '../../server/db/seed/bootstrap';
+import { ADMIN_PROFILE, DEFAULT_ADMIN_EMAIL, DEMO_ACCOUNTS, bootstrap } from '../../server/db/bootstrap';
 import type { IdentityService } from '../../server/identity/identityService';
 import { MENU } from '../../shared/constants/routes';
 import { MESSAGES } from '../../shared/messages';

@@ -1,4 +1,4 @@
-import { prng } from '../../server/db/seed/prng';
+import { prng } from '../../tools/seed/prng';
 
 const STRINGS = [
   '',

@@ -1,5 +1,5 @@
 /**
- * The simulator's load mode (server/simulator/load.ts, what `npm run bench:agent` drives): agents
+ * The simulator's load mode (tools/simulator/load.ts, what `npm run bench:agent` drives): agents
  * holding device tokens check in back to back against a listening server; every check-in is
  * answered 200 and counted, each request carries the next agent's token.
  */
@@ -8,7 +8,7 @@ import request from 'supertest';
 import type { Device } from '../../shared/contracts/devices';
 import type { EnrollmentTokenCreated } from '../../shared/contracts/enrollment';
 import type { EnrollResponse } from '../../shared/contracts/agent';
-import { runCheckinLoad, signCheckins } from '../../server/simulator/load';
+import { runCheckinLoad, signCheckins } from '../../tools/simulator/load';
 import { adminApi, type AdminApi } from '../helpers/adminApi';
 import { enrollAgent, type AgentIdentity } from '../helpers/agentFixtures';
 import { testImei } from '../helpers/inventoryFixtures';

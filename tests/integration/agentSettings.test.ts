@@ -41,7 +41,7 @@ import { PATHS } from '../../shared/constants/routes';
 import { AGENT_SETTINGS_MESSAGES as M } from '../../shared/areaMessages';
 import { AGENT_MESSAGES } from '../../shared/areaMessages';
 import { newAgentKeys } from '../../server/agent/requestSignature';
-import { SimulatedAgent } from '../../server/simulator/simulatedAgent';
+import { SimulatedAgent } from '../../tools/simulator/simulatedAgent';
 import { agentClient, enrollAgent, type AgentIdentity } from '../helpers/agentFixtures';
 import { adminApi, type AdminApi } from '../helpers/adminApi';
 import { testImei } from '../helpers/inventoryFixtures';

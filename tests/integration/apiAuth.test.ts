@@ -1,6 +1,6 @@
 import { generateKeyPairSync, randomUUID } from 'node:crypto';
 import request from 'supertest';
-import { bootstrap } from '../../server/db/seed/bootstrap';
+import { bootstrap } from '../../server/db/bootstrap';
 import { signJwt } from '../../server/identity/jwt';
 import { loadOrCreateKeys, type SigningKeys } from '../../server/identity/keys';
 import { buildTestApp, type TestApp } from '../helpers/testApp';

@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { AuthClient, SessionExpiredError } from '../../client/auth/authClient';
 import { SessionUnreadableError } from '../../client/auth/sessionErrors';
 import { sessionHeaders } from '../../client/auth/session';
-import { bootstrap } from '../../server/db/seed/bootstrap';
+import { bootstrap } from '../../server/db/bootstrap';
 import { MemoryStorage } from '../helpers/cognitoClient';
 import { buildTestApp, type TestApp } from '../helpers/testApp';
 import { createTestDb, type TestDb } from '../helpers/testDb';

@@ -2,7 +2,7 @@ import express, { Router } from 'express';
 import request from 'supertest';
 import { DEVICE_ACTION, ALL_DEVICE_ACTION_CODES } from '../../shared/constants/deviceActions';
 import { GRANTABLE_PATHS } from '../../shared/constants/routes';
-import { ADMIN_PROFILE, DEMO_ACCOUNTS } from '../../server/db/seed/bootstrap';
+import { ADMIN_PROFILE, DEMO_ACCOUNTS } from '../../server/db/bootstrap';
 import { errorHandler } from '../../server/errors';
 import { authenticate } from '../../server/middleware/authenticate';
 import {

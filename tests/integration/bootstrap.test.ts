@@ -1,6 +1,6 @@
 import { ALL_DEVICE_ACTION_CODES } from '../../shared/constants/deviceActions';
 import { GRANTABLE_PATHS } from '../../shared/constants/routes';
-import { bootstrap, bootstrapBanner } from '../../server/db/seed/bootstrap';
+import { bootstrap, bootstrapBanner } from '../../server/db/bootstrap';
 import { createIdentity } from '../../server/identity/createIdentity';
 import { createLogger } from '../../server/logger';
 import { testConfig } from '../helpers/testApp';

@@ -19,7 +19,7 @@ import { DashboardRepository } from '../../server/api/dashboard/dashboardReposit
 import { lastDays } from '../../server/api/dashboard/dashboardService';
 import { AGENT_CLOCK_MS, AgentClock } from '../../server/agent/agentClock';
 import { createLogger } from '../../server/logger';
-import { prng } from '../../server/db/seed/prng';
+import { prng } from '../../tools/seed/prng';
 import { adminApi, type AdminApi } from '../helpers/adminApi';
 import { agentClient, enrollAgent } from '../helpers/agentFixtures';
 import { activityCounts, activityRecount, factCounts, factCountsRecount, releasedCounts, releasedRecount } from '../helpers/counterRecounts';

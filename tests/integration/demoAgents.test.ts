@@ -10,7 +10,7 @@ import type { ActionResult } from '../../shared/contracts/deviceActions';
 import type { Device, DeviceList } from '../../shared/contracts/devices';
 import type { GroupList } from '../../shared/contracts/groups';
 import { DEVICE_STATUS } from '../../shared/constants/domain';
-import { DEMO_AGENTS_GROUP, startDemoAgents, type DemoAgents } from '../../server/agent/demoAgents';
+import { DEMO_AGENTS_GROUP, startDemoAgents, type DemoAgents } from '../../tools/demo/demoAgents';
 import { adminApi, type AdminApi } from '../helpers/adminApi';
 import { createTestDb, type TestDb } from '../helpers/testDb';
 

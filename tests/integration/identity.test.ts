@@ -2,7 +2,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { CognitoUser } from 'amazon-cognito-identity-js';
 import request from 'supertest';
-import { bootstrap } from '../../server/db/seed/bootstrap';
+import { bootstrap } from '../../server/db/bootstrap';
 import type { IdentityService } from '../../server/identity/identityService';
 import { MAX_FAILED_ATTEMPTS } from '../../server/identity/identityService';
 import { N } from '../../server/identity/srp';

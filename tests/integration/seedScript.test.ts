@@ -6,8 +6,8 @@ import path from 'node:path';
 import type { Queryable } from '../../server/db/Db';
 import { createPgDb } from '../../server/db/pgDb';
 import { createPgliteDb } from '../../server/db/pgliteDb';
-import { demoDeviceRows } from '../../server/db/seed/demoDevices';
-import { FleetNotEmptyError, fleetCounterMismatches, seedFleet } from '../../server/db/seed/seedFleet';
+import { demoDeviceRows } from '../../tools/seed/demoDevices';
+import { FleetNotEmptyError, fleetCounterMismatches, seedFleet } from '../../tools/seed/seedFleet';
 import { insertDevices } from '../helpers/inventoryFixtures';
 import { createTestDb, testEngines, type TestDb } from '../helpers/testDb';
 

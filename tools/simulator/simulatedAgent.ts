@@ -25,7 +25,7 @@ import {
   type Sim,
 } from '../../shared/contracts/agent';
 import type { DeviceTypeCode } from '../../shared/constants/domain';
-import { newAgentKeys, signRequest, type AgentKeys } from '../agent/requestSignature';
+import { newAgentKeys, signRequest, type AgentKeys } from '../../server/agent/requestSignature';
 import { REJECT_REASONS } from './labels';
 import { backoffMs, between, chance, generateSim, jittered, nextBattery, pick, retryAfterMs, type MsRange, type Rnd } from './random';
 

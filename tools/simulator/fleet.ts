@@ -9,7 +9,7 @@
 import { setMaxListeners } from 'node:events';
 import { DEVICE_STATUS } from '../../shared/constants/domain';
 import type { Device } from '../../shared/contracts/devices';
-import { prng } from '../db/seed/prng';
+import { prng } from '../seed/prng';
 import { CLI_TEXT, CUSTOMER_NAMES, ROLE_TEXT } from './labels';
 import { PortalError, type PortalApi } from './portalApi';
 import { generateIdentity, generateImei, generateSim, pick, type Rnd } from './random';

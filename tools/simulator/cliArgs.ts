@@ -5,7 +5,7 @@
  */
 import { parseArgs as parseFlags } from 'node:util';
 import { CHECKIN_WAIT_MAX_SECONDS } from '../../shared/contracts/agent';
-import { DEFAULT_ADMIN_EMAIL } from '../db/seed/bootstrap';
+import { DEFAULT_ADMIN_EMAIL } from '../../server/db/bootstrap';
 import { CLI_TEXT } from './labels';
 import { parseRate } from './random';
 

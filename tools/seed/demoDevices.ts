@@ -5,14 +5,14 @@
  * reuses the generator for 10^6 devices. Secrets are random (crypto), as for any device.
  */
 import { randomBytes } from 'node:crypto';
-import { DEVICE_ACTION } from '../../../shared/constants/deviceActions';
-import { LOCK_TYPES, type LockType } from '../../../shared/constants/domain';
-import { RELEASE_CANCEL_HOURS } from '../../../shared/contracts/deviceActions';
-import { luhnCheckDigit } from '../../../shared/contracts/devices';
-import type { Lifecycle, LockState } from '../../../shared/deviceStatus';
-import { ADVISORY_LOCKS } from '../advisoryLock';
-import type { Db, Queryable } from '../Db';
-import { transaction } from '../transactionScope';
+import { DEVICE_ACTION } from '../../shared/constants/deviceActions';
+import { LOCK_TYPES, type LockType } from '../../shared/constants/domain';
+import { RELEASE_CANCEL_HOURS } from '../../shared/contracts/deviceActions';
+import { luhnCheckDigit } from '../../shared/contracts/devices';
+import type { Lifecycle, LockState } from '../../shared/deviceStatus';
+import { ADVISORY_LOCKS } from '../../server/db/advisoryLock';
+import type { Db, Queryable } from '../../server/db/Db';
+import { transaction } from '../../server/db/transactionScope';
 import { prng } from './prng';
 
 export const DEMO_GROUPS: readonly { name: string; description: string }[] = [

@@ -1,7 +1,7 @@
 /**
  * The simulator's pure helpers: rates, delays, back-off, and the identity of a virtual device
  * (IMEI with its Luhn digit, serial, brand and model, a Mexican SIM). Every random choice takes
- * the generator as an argument (server/db/seed/prng.ts when it must repeat), so a seed gives the
+ * the generator as an argument (tools/seed/prng.ts when it must repeat), so a seed gives the
  * same fleet and the same decisions.
  */
 import type { DeviceTypeCode } from '../../shared/constants/domain';

@@ -1,14 +1,14 @@
 /**
  * A large realistic fleet (`npm run seed`, the benchmarks): the demo groups and `count` devices
- * of the demo generator (server/db/seed/demoDevices.ts) with their 30 days of command history and
+ * of the demo generator (tools/seed/demoDevices.ts) with their 30 days of command history and
  * the commands in flight, in one transaction. Devices go in by COPY (streamed on PostgreSQL, one
  * blob per batch on PGlite); their ids are drawn from the sequence first, so the commands can
  * follow. The counters the triggers keep (device_counts, device_fact_counts, activity_hourly,
  * pending_command_counts) move with the rows, as for any insert.
  */
 import { randomBytes } from 'node:crypto';
-import { ADVISORY_LOCKS } from '../advisoryLock';
-import type { Db, Queryable } from '../Db';
+import { ADVISORY_LOCKS } from '../../server/db/advisoryLock';
+import type { Db, Queryable } from '../../server/db/Db';
 import { DEMO_GROUPS, demoDeviceRows, insertDemoCommands, type DemoDeviceRow } from './demoDevices';
 
 export interface SeedFleetOptions {

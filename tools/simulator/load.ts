@@ -23,7 +23,7 @@
 import http from 'node:http';
 import { performance } from 'node:perf_hooks';
 import autocannon from 'autocannon';
-import { signRequest } from '../agent/requestSignature';
+import { signRequest } from '../../server/agent/requestSignature';
 
 /** A check-in ready to send: its headers (the agent's bearer token and signature) and the exact body signed. */
 export interface PreparedCheckin {

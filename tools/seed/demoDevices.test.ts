@@ -1,7 +1,7 @@
-import { DEVICE_STATUS, DEVICE_STATUSES, LOCK_TYPES } from '../../../shared/constants/domain';
-import { deviceBody, luhnValid } from '../../../shared/contracts/devices';
-import { deviceStatus, offlineCutoff, statusSql } from '../../../shared/deviceStatus';
-import { createTestDb, testEngines, type TestDb } from '../../../tests/helpers/testDb';
+import { DEVICE_STATUS, DEVICE_STATUSES, LOCK_TYPES } from '../../shared/constants/domain';
+import { deviceBody, luhnValid } from '../../shared/contracts/devices';
+import { deviceStatus, offlineCutoff, statusSql } from '../../shared/deviceStatus';
+import { createTestDb, testEngines, type TestDb } from '../../tests/helpers/testDb';
 import { DEMO_GROUPS, demoDeviceRows, seedDemoDevices, type DemoDeviceRow } from './demoDevices';
 
 const NOW = new Date('2026-03-02T15:00:00Z');

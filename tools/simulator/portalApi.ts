@@ -14,7 +14,7 @@ import type { Device, DeviceBodyInput, DeviceList } from '../../shared/contracts
 import type { EnrollmentTokenCreated } from '../../shared/contracts/enrollment';
 import type { Group, GroupList } from '../../shared/contracts/groups';
 import { publicConfigSchema } from '../../shared/contracts/publicConfig';
-import { LOCAL_POOL } from '../config';
+import { LOCAL_POOL } from '../../server/config';
 import { PORTAL_TEXT } from './labels';
 
 export interface PortalApi {

@@ -1,15 +1,15 @@
 import { createHash } from 'node:crypto';
-import { ALL_DEVICE_ACTION_CODES, DEVICE_ACTION } from '../../../shared/constants/deviceActions';
-import { GRANTABLE_PATHS, MENU, PATHS, type RoutePath } from '../../../shared/constants/routes';
-import type { Config } from '../../config';
-import type { IdentityService } from '../../identity/identityService';
-import { generatePassword } from '../../identity/identityAdmin';
-import type { Logger } from '../../logger';
-import type { Db, Queryable } from '../Db';
-import { AgentSettingsRepository } from '../../api/agentSettings/agentSettingsRepository';
-import { packageChecksum } from '../../api/agentSettings/agentSettingsService';
-import { lockAppBody, businessAppBody } from '../../../shared/contracts/agentSettings';
-import { AGENT_ADMIN_COMPONENT } from '../../../shared/contracts/enrollment';
+import { ALL_DEVICE_ACTION_CODES, DEVICE_ACTION } from '../../shared/constants/deviceActions';
+import { GRANTABLE_PATHS, MENU, PATHS, type RoutePath } from '../../shared/constants/routes';
+import type { Config } from '../config';
+import type { IdentityService } from '../identity/identityService';
+import { generatePassword } from '../identity/identityAdmin';
+import type { Logger } from '../logger';
+import type { Db, Queryable } from './Db';
+import { AgentSettingsRepository } from '../api/agentSettings/agentSettingsRepository';
+import { packageChecksum } from '../api/agentSettings/agentSettingsService';
+import { lockAppBody, businessAppBody } from '../../shared/contracts/agentSettings';
+import { AGENT_ADMIN_COMPONENT } from '../../shared/contracts/enrollment';
 
 export const DEFAULT_ADMIN_EMAIL = 'admin@demo.local';
 

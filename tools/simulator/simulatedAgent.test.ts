@@ -7,7 +7,7 @@ import type { AddressInfo } from 'node:net';
 import { DEVICE_ACTION } from '../../shared/constants/deviceActions';
 import { DEVICE_STATUS } from '../../shared/constants/domain';
 import { checkinBody, enrollBody, eventBody, rejectBody } from '../../shared/contracts/agent';
-import { prng } from '../db/seed/prng';
+import { prng } from '../seed/prng';
 import { REJECT_REASONS } from './labels';
 import { SimulatedAgent, lockStateFor, type AgentBehaviour, type AgentSpec } from './simulatedAgent';
 

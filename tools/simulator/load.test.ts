@@ -1,5 +1,5 @@
 /**
- * The load mode's open loop (server/simulator/load.ts, `ratePerSecond`): check-ins sent on a fixed
+ * The load mode's open loop (tools/simulator/load.ts, `ratePerSecond`): check-ins sent on a fixed
  * schedule whatever the server's speed, each latency counted from the instant it was due. The
  * server here is a plain HTTP server that records what it receives and answers after a set delay;
  * the load mode against the portal itself is tests/integration/agentLoad.test.ts.

@@ -1,7 +1,7 @@
 import { DEVICE_ACTION } from '../../shared/constants/deviceActions';
 import { DEVICE_STATUS, DEVICE_STATUSES, STATUS_FILTERS } from '../../shared/constants/domain';
 import { actionPayload } from '../../shared/contracts/deviceActions';
-import { prng } from '../db/seed/prng';
+import { prng } from '../seed/prng';
 import { ROLES, ROLE_GOALS, assignRoles, churnAction, needsPhone, rejectsAll, startsPaused } from './scenario';
 
 describe('scenario roles', () => {

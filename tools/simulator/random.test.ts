@@ -1,6 +1,6 @@
 import { simField } from '../../shared/contracts/agent';
 import { imeiField, luhnValid } from '../../shared/contracts/devices';
-import { prng } from '../db/seed/prng';
+import { prng } from '../seed/prng';
 import {
   CARRIERS,
   backoffMs,

@@ -10,15 +10,15 @@
  */
 import type { DeviceTypeCode } from '../../shared/constants/domain';
 import { PATHS } from '../../shared/constants/routes';
-import { AppError } from '../errors';
-import { DevicesService } from '../api/devices/devicesService';
-import type { InventorySettings } from '../api/devices/deviceQueries';
-import { GroupsService } from '../api/groups/groupsService';
-import type { EnrollmentTokensService } from '../api/enrollment/enrollmentTokensService';
-import type { AuditActor } from '../audit/auditRepository';
-import type { Db } from '../db/Db';
-import type { Logger } from '../logger';
-import { prng } from '../db/seed/prng';
+import { AppError } from '../../server/errors';
+import { DevicesService } from '../../server/api/devices/devicesService';
+import type { InventorySettings } from '../../server/api/devices/deviceQueries';
+import { GroupsService } from '../../server/api/groups/groupsService';
+import type { EnrollmentTokensService } from '../../server/api/enrollment/enrollmentTokensService';
+import type { AuditActor } from '../../server/audit/auditRepository';
+import type { Db } from '../../server/db/Db';
+import type { Logger } from '../../server/logger';
+import { prng } from '../seed/prng';
 import { startDemoFleet } from '../simulator/fleet';
 import { generateIdentity, generateSim } from '../simulator/random';
 import type { AgentBehaviour, AgentSpec } from '../simulator/simulatedAgent';
