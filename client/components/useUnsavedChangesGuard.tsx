@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useRef, useState, type ReactElement } from 'react';
 import { useLocation, useNavigate } from 'react-router-dom';
 import { UNSAVED_CHANGES_LABELS as L } from '../../shared/constants/labels';
-import { AppModal } from './AppModal';
+import { ConfirmModal } from './ConfirmModal';
 
 export interface UnsavedChangesGuard {
   /** The confirmation dialog: render it once in the page. */
@@ -72,21 +72,19 @@ export function useUnsavedChangesGuard(dirty: boolean): UnsavedChangesGuard {
   );
 
   const dialog = (
-    <AppModal
+    <ConfirmModal
       show={pending !== null}
       title={L.title}
+      message={L.question}
       confirmLabel={L.leave}
       cancelLabel={L.stay}
-      confirmVariant="danger"
       onClose={() => setPending(null)}
       onConfirm={() => {
         const next = pending;
         setPending(null);
         next?.proceed();
       }}
-    >
-      <p className="mb-0">{L.question}</p>
-    </AppModal>
+    />
   );
   return { dialog, confirmLeave };
 }

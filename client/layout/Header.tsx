@@ -8,7 +8,7 @@ import { useAppDispatch } from '../app/hooks';
 import { toggleMenu } from '../app/uiSlice';
 import { useCurrentUser } from '../auth/CurrentUserContext';
 import { useEndSession } from '../auth/useEndSession';
-import { AppModal } from '../components/AppModal';
+import { ConfirmModal } from '../components/ConfirmModal';
 import { BrandMark } from '../components/BrandMark';
 
 /**
@@ -74,17 +74,15 @@ export function Header() {
           </Dropdown.Item>
         </Dropdown.Menu>
       </Dropdown>
-      <AppModal
+      <ConfirmModal
         show={confirming}
         title={SPEC_TEXT.logoutTitle}
+        message={SPEC_TEXT.logoutQuestion}
         confirmLabel={SPEC_TEXT.logoutAccept}
-        confirmVariant="danger"
         loading={leaving}
         onConfirm={logout}
         onClose={() => setConfirming(false)}
-      >
-        {SPEC_TEXT.logoutQuestion}
-      </AppModal>
+      />
     </header>
   );
 }

@@ -7,9 +7,17 @@ import Col from 'react-bootstrap/Col';
 import Form from 'react-bootstrap/Form';
 import Row from 'react-bootstrap/Row';
 import { ADMIN_LABELS as L } from '../../../shared/constants/adminLabels';
-import { ADMIN_SORTS, type Admin, type AdminSort, type CreateAdminBody, type UpdateAdminBody } from '../../../shared/contracts/admins';
+import {
+  ADMIN_SORTS,
+  type Admin,
+  type AdminSort,
+  type CreateAdminBody,
+  type CreatedAdmin,
+  type UpdateAdminBody,
+} from '../../../shared/contracts/admins';
 import type { PageProps } from '../../app/lazyPage';
-import { AppModal } from '../../components/AppModal';
+import { ConfirmModal } from '../../components/ConfirmModal';
+import { EntityFormModal, useEntityFormModal } from '../../components/EntityFormModal';
 import { CopyText } from '../../components/CopyText';
 import { displayValue } from '../../components/EmptyValue';
 import { SearchInput } from '../../components/SearchInput';
@@ -27,11 +35,10 @@ import { ListPager } from '../../components/ListPager';
 import { DataTable, type DataTableColumn } from '../../components/DataTable';
 import { TemporaryPasswordModal } from './TemporaryPasswordModal';
 import { AdminForm } from './AdminForm';
-import { formErrorOf } from '../../api/apiErrors';
-import type { ApiError } from '../../api/axiosBaseQuery';
-import type { SaveOutcome } from '../../components/serverFieldError';
 import { listParam, nextSort, PER_PAGE_OPTIONS, useListParams } from '../../components/useListParams';
 import * as z from 'zod';
+
+const FORM_ID = 'admin-form';
 
 type Confirm = { kind: 'disable' | 'enable' | 'reset' | 'delete'; admin: Admin };
 
@@ -69,8 +76,6 @@ export default function AdminsPage({ title }: PageProps) {
   const roles = useListRolesQuery();
   const roleOptions = roles.data?.data ?? [];
 
-  const [creating, setCreating] = useState(false);
-  const [editing, setEditing] = useState<Admin | null>(null);
   const [confirm, setConfirm] = useState<Confirm | null>(null);
   const [password, setPassword] = useState<{ correo: string; password?: string } | null>(null);
 
@@ -80,38 +85,32 @@ export default function AdminsPage({ title }: PageProps) {
   const [setEnabled, enableState] = useSetAdminEnabledMutation();
   const [resetPassword, resetState] = useResetAdminPasswordMutation();
 
-  const onCreate = async (values: CreateAdminBody | UpdateAdminBody): Promise<SaveOutcome> => {
-    const res = await createAdmin(values as CreateAdminBody);
-    if ('error' in res) return { error: formErrorOf(res.error as ApiError) };
-    if (!res.data) return undefined;
-    setCreating(false);
-    toastSuccess(L.admins.created);
-    setPassword({ correo: res.data.correo, password: res.data.temporaryPassword });
-  };
-
-  const onEdit = async (values: CreateAdminBody | UpdateAdminBody): Promise<SaveOutcome> => {
-    if (!editing) return undefined;
-    const res = await updateAdmin({ id: editing.id, body: values as UpdateAdminBody });
-    if ('error' in res) return { error: formErrorOf(res.error as ApiError) };
-    setEditing(null);
-    toastSuccess(L.admins.updated);
-    return undefined;
-  };
+  const editor = useEntityFormModal<Admin, CreateAdminBody | UpdateAdminBody, CreatedAdmin, Admin>({
+    create: (values) => createAdmin(values as CreateAdminBody),
+    update: (admin, values) => updateAdmin({ id: admin.id, body: values as UpdateAdminBody }),
+    onCreated: (created) => {
+      toastSuccess(L.admins.created);
+      setPassword({ correo: created.correo, password: created.temporaryPassword });
+    },
+    onUpdated: () => toastSuccess(L.admins.updated),
+    loading: createState.isLoading || updateState.isLoading,
+  });
 
   const onConfirm = async () => {
     if (!confirm) return;
     const { kind, admin } = confirm;
     if (kind === 'delete') {
       const res = await deleteAdmin(admin.id);
-      if ('error' in res) return;
+      if ('error' in res) return res;
       toastSuccess(L.admins.deleted);
     } else if (kind === 'reset') {
       const res = await resetPassword(admin.id);
-      if (!('data' in res) || !res.data) return;
+      if ('error' in res) return res;
+      if (!res.data) return;
       setPassword({ correo: admin.correo, password: res.data.temporaryPassword });
     } else {
       const res = await setEnabled({ id: admin.id, enabled: kind === 'enable' });
-      if ('error' in res) return;
+      if ('error' in res) return res;
       toastSuccess(kind === 'enable' ? L.admins.enabledDone : L.admins.disabledDone);
     }
     setConfirm(null);
@@ -144,7 +143,7 @@ export default function AdminsPage({ title }: PageProps) {
     <section>
       <div className="d-flex flex-wrap align-items-center justify-content-between gap-2 mb-3">
         <h1 className="h3 mb-0">{title}</h1>
-        <Button onClick={() => setCreating(true)}>
+        <Button onClick={editor.openNew}>
           <i className="bi bi-person-plus me-2" aria-hidden="true" />
           {L.admins.create}
         </Button>
@@ -192,7 +191,13 @@ export default function AdminsPage({ title }: PageProps) {
           const name = fullName(a) || a.correo;
           return (
             <ButtonGroup size="sm">
-              <IconButton variant="outline-primary" icon="pencil" label={L.admins.editOf(name)} title={L.admins.edit} onClick={() => setEditing(a)} />
+              <IconButton
+                variant="outline-primary"
+                icon="pencil"
+                label={L.admins.editOf(name)}
+                title={L.admins.edit}
+                onClick={() => editor.openEdit(a)}
+              />
               <IconButton
                 variant="outline-secondary"
                 icon={a.enabled ? 'person-slash' : 'person-check'}
@@ -222,29 +227,19 @@ export default function AdminsPage({ title }: PageProps) {
         <ListPager page={page} perPage={perPage} total={list.data.total} onPage={(p) => set({ page: p })} onPerPage={(n) => set({ perPage: n })} />
       )}
 
-      <AppModal show={creating} title={L.admins.create} formId="admin-create-form" loading={createState.isLoading} onClose={() => setCreating(false)}>
-        {creating && <AdminForm formId="admin-create-form" roles={roleOptions} onSubmit={onCreate} />}
-      </AppModal>
-      <AppModal
-        show={editing !== null}
-        title={L.admins.edit}
-        formId="admin-edit-form"
-        loading={updateState.isLoading}
-        onClose={() => setEditing(null)}
-      >
-        {editing && <AdminForm key={editing.id} formId="admin-edit-form" admin={editing} roles={roleOptions} onSubmit={onEdit} />}
-      </AppModal>
-      <AppModal
+      <EntityFormModal {...editor.modal} createTitle={L.admins.create} editTitle={L.admins.edit} formId={FORM_ID}>
+        {(admin) => <AdminForm formId={FORM_ID} admin={admin} roles={roleOptions} onSubmit={editor.onSubmit} />}
+      </EntityFormModal>
+      <ConfirmModal
         show={confirm !== null}
         title={confirmTitle}
+        message={confirmText}
         confirmLabel={L.confirm}
         confirmVariant={confirm?.kind === 'delete' || confirm?.kind === 'disable' ? 'danger' : 'primary'}
         loading={deleteState.isLoading || enableState.isLoading || resetState.isLoading}
         onClose={() => setConfirm(null)}
-        onConfirm={() => void onConfirm()}
-      >
-        <p className="mb-0">{confirmText}</p>
-      </AppModal>
+        onConfirm={onConfirm}
+      />
       <TemporaryPasswordModal shown={password} onClose={() => setPassword(null)} />
     </section>
   );

@@ -5,10 +5,8 @@ import ButtonGroup from 'react-bootstrap/ButtonGroup';
 import { ADMIN_LABELS as L } from '../../../shared/constants/adminLabels';
 import type { Role, RoleBody } from '../../../shared/contracts/roles';
 import type { PageProps } from '../../app/lazyPage';
-import { AppModal } from '../../components/AppModal';
-import { formErrorOf } from '../../api/apiErrors';
-import type { ApiError } from '../../api/axiosBaseQuery';
-import type { SaveOutcome } from '../../components/serverFieldError';
+import { ConfirmModal } from '../../components/ConfirmModal';
+import { EntityFormModal, useEntityFormModal } from '../../components/EntityFormModal';
 import { RoleForm } from './RoleForm';
 import { toastSuccess } from '../../components/toast';
 import { useCreateRoleMutation, useDeleteRoleMutation, useDuplicateRoleMutation, useListRolesQuery, useUpdateRoleMutation } from './adminSettingsApi';
@@ -24,26 +22,23 @@ const ROLE_COLUMNS: DataTableColumn<Role>[] = [
 /** Roles (profiles): list, create, edit, duplicate, delete. */
 export default function RolesPage({ title }: PageProps) {
   const list = useListRolesQuery();
-  const [editing, setEditing] = useState<Role | 'new' | null>(null);
   const [deleting, setDeleting] = useState<Role | null>(null);
   const [createRole, createState] = useCreateRoleMutation();
   const [updateRole, updateState] = useUpdateRoleMutation();
   const [deleteRole, deleteState] = useDeleteRoleMutation();
   const [duplicateRole] = useDuplicateRoleMutation();
-
-  const onSave = async (body: RoleBody): Promise<SaveOutcome> => {
-    if (editing === null) return undefined;
-    const res = editing === 'new' ? await createRole(body) : await updateRole({ id: editing.id, body });
-    if ('error' in res) return { error: formErrorOf(res.error as ApiError) };
-    toastSuccess(editing === 'new' ? L.roles.created : L.roles.updated);
-    setEditing(null);
-    return undefined;
-  };
+  const editor = useEntityFormModal<Role, RoleBody>({
+    create: createRole,
+    update: (role, body) => updateRole({ id: role.id, body }),
+    onCreated: () => toastSuccess(L.roles.created),
+    onUpdated: () => toastSuccess(L.roles.updated),
+    loading: createState.isLoading || updateState.isLoading,
+  });
 
   const onDelete = async () => {
     if (!deleting) return;
     const res = await deleteRole(deleting.id);
-    if ('error' in res) return;
+    if ('error' in res) return res;
     toastSuccess(L.roles.deleted);
     setDeleting(null);
   };
@@ -58,7 +53,7 @@ export default function RolesPage({ title }: PageProps) {
     <section>
       <div className="d-flex flex-wrap align-items-center justify-content-between gap-2 mb-3">
         <h1 className="h3 mb-0">{title}</h1>
-        <Button onClick={() => setEditing('new')}>
+        <Button onClick={editor.openNew}>
           <i className="bi bi-plus-lg me-2" aria-hidden="true" />
           {L.roles.create}
         </Button>
@@ -75,7 +70,13 @@ export default function RolesPage({ title }: PageProps) {
         onRetry={() => void list.refetch()}
         rowActions={(r) => (
           <ButtonGroup size="sm">
-            <IconButton variant="outline-primary" icon="pencil" label={L.roles.editOf(r.nombre)} title={L.roles.edit} onClick={() => setEditing(r)} />
+            <IconButton
+              variant="outline-primary"
+              icon="pencil"
+              label={L.roles.editOf(r.nombre)}
+              title={L.roles.edit}
+              onClick={() => editor.openEdit(r)}
+            />
             <IconButton
               variant="outline-secondary"
               icon="files"
@@ -93,29 +94,18 @@ export default function RolesPage({ title }: PageProps) {
           </ButtonGroup>
         )}
       />
-      <AppModal
-        show={editing !== null}
-        size="lg"
-        title={editing === 'new' ? L.roles.create : L.roles.edit}
-        formId={FORM_ID}
-        loading={createState.isLoading || updateState.isLoading}
-        onClose={() => setEditing(null)}
-      >
-        {editing !== null && (
-          <RoleForm key={editing === 'new' ? 'new' : editing.id} formId={FORM_ID} role={editing === 'new' ? undefined : editing} onSubmit={onSave} />
-        )}
-      </AppModal>
-      <AppModal
+      <EntityFormModal {...editor.modal} size="lg" createTitle={L.roles.create} editTitle={L.roles.edit} formId={FORM_ID}>
+        {(role) => <RoleForm formId={FORM_ID} role={role} onSubmit={editor.onSubmit} />}
+      </EntityFormModal>
+      <ConfirmModal
         show={deleting !== null}
         title={L.roles.delete}
+        message={deleting && L.roles.confirmDelete(deleting.nombre)}
         confirmLabel={L.confirm}
-        confirmVariant="danger"
         loading={deleteState.isLoading}
         onClose={() => setDeleting(null)}
-        onConfirm={() => void onDelete()}
-      >
-        <p className="mb-0">{deleting ? L.roles.confirmDelete(deleting.nombre) : ''}</p>
-      </AppModal>
+        onConfirm={onDelete}
+      />
     </section>
   );
 }

@@ -7,12 +7,11 @@ import { useWatch } from 'react-hook-form';
 import { AGENT_APPS_LABELS } from '../../../shared/constants/agentAppsLabels';
 import { FIELD_LABELS } from '../../../shared/constants/fieldLabels';
 import { businessAppBody, type BusinessApp, type BusinessAppBody, type BusinessAppBodyInput } from '../../../shared/contracts/agentSettings';
-import { AppModal } from '../../components/AppModal';
+import { EntityFormModal, type EntityFormModalOf } from '../../components/EntityFormModal';
 import { showServerError, type SaveOutcome, firstMessage } from '../../components/serverFieldError';
 import { TextInput } from '../../components/TextInput';
 import { useContractForm } from '../../components/useContractForm';
 import { useListGroupsQuery } from '../../api/groupsApi';
-import { useShownWhileClosing } from '../../components/useShownWhileClosing';
 import { AppDownloadFields, AppTypeSelect, ExactTextInput, HelpedTextInput, integerInput } from './agentAppsShared';
 import { DATA_TABLE_LABELS } from '../../../shared/constants/labels';
 
@@ -195,27 +194,11 @@ function BusinessAppForm({ app, onSubmit }: { app?: BusinessApp; onSubmit: (body
   );
 }
 
-export interface BusinessAppFormModalProps {
-  /** 'new' to create one, an app to edit it, null when closed. */
-  editing: BusinessApp | 'new' | null;
-  loading: boolean;
-  onClose: () => void;
-  onSubmit: (body: BusinessAppBody) => Promise<SaveOutcome>;
-}
-
-/** Create or edit a business app (AppModal with 'Guardar' / 'Cancelar'). */
-export function BusinessAppFormModal({ editing, loading, onClose, onSubmit }: BusinessAppFormModalProps) {
-  const shown = useShownWhileClosing(editing);
+/** Create or edit a business app. */
+export function BusinessAppFormModal({ onSubmit, ...modal }: EntityFormModalOf<BusinessApp, BusinessAppBody>) {
   return (
-    <AppModal
-      show={editing !== null}
-      title={shown === 'new' || shown === null ? L.createTitle : L.editTitle}
-      formId={FORM_ID}
-      loading={loading}
-      size="lg"
-      onClose={onClose}
-    >
-      {shown !== null && <BusinessAppForm key={shown === 'new' ? 'new' : shown.id} app={shown === 'new' ? undefined : shown} onSubmit={onSubmit} />}
-    </AppModal>
+    <EntityFormModal {...modal} createTitle={L.createTitle} editTitle={L.editTitle} formId={FORM_ID} size="lg">
+      {(app) => <BusinessAppForm app={app} onSubmit={onSubmit} />}
+    </EntityFormModal>
   );
 }

@@ -2,11 +2,10 @@ import { useState } from 'react';
 import { AGENT_APPS_LABELS, appTypeLabel } from '../../../shared/constants/agentAppsLabels';
 import { appVersionLabel } from '../../../shared/constants/domain';
 import type { BusinessApp, BusinessAppBody } from '../../../shared/contracts/agentSettings';
-import { formErrorOf } from '../../api/apiErrors';
-import type { ApiError } from '../../api/axiosBaseQuery';
 import type { PageProps } from '../../app/lazyPage';
+import { ConfirmModal } from '../../components/ConfirmModal';
 import type { DataTableColumn } from '../../components/DataTable';
-import type { SaveOutcome } from '../../components/serverFieldError';
+import { useEntityFormModal } from '../../components/EntityFormModal';
 import { toastSuccess } from '../../components/toast';
 import {
   useCreateBusinessAppMutation,
@@ -15,7 +14,7 @@ import {
   useUpdateBusinessAppMutation,
 } from './agentSettingsApi';
 import { BusinessAppFormModal } from './BusinessAppFormModal';
-import { AppRowActions, AppsPageHeader, AppsTable, ChangedCell, DeleteAppModal, DeviceActionNote } from './agentAppsShared';
+import { AppRowActions, AppsPageHeader, AppsTable, ChangedCell, DeviceActionNote } from './agentAppsShared';
 
 const L = AGENT_APPS_LABELS.businessApps;
 
@@ -25,26 +24,23 @@ const L = AGENT_APPS_LABELS.businessApps;
  */
 export default function BusinessAppsPage({ title }: PageProps) {
   const list = useListBusinessAppsQuery();
-  const [editing, setEditing] = useState<BusinessApp | 'new' | null>(null);
   const [deleting, setDeleting] = useState<BusinessApp | null>(null);
   const [createApp, createState] = useCreateBusinessAppMutation();
   const [updateApp, updateState] = useUpdateBusinessAppMutation();
   const [deleteApp, deleteState] = useDeleteBusinessAppMutation();
-
-  const onSave = async (body: BusinessAppBody): Promise<SaveOutcome> => {
-    if (editing === null) return undefined;
-    const res = editing === 'new' ? await createApp(body) : await updateApp({ id: editing.id, body });
-    if ('error' in res) return { error: formErrorOf(res.error as ApiError) };
-    toastSuccess(editing === 'new' ? L.createdDone(res.data.name) : L.updatedDone(res.data.name));
-    setEditing(null);
-    return undefined;
-  };
+  const editor = useEntityFormModal<BusinessApp, BusinessAppBody>({
+    create: createApp,
+    update: (app, body) => updateApp({ id: app.id, body }),
+    onCreated: (app) => toastSuccess(L.createdDone(app.name)),
+    onUpdated: (app) => toastSuccess(L.updatedDone(app.name)),
+    loading: createState.isLoading || updateState.isLoading,
+  });
 
   const onDelete = async () => {
     if (!deleting) return;
     const res = await deleteApp(deleting.id);
-    // The error is toasted (apiErrorMiddleware); the dialog stays open.
-    if ('error' in res) return;
+    // The error is toasted (apiErrorMiddleware) and shown in the dialog, which stays open.
+    if ('error' in res) return res;
     toastSuccess(L.deletedDone(deleting.name));
     setDeleting(null);
   };
@@ -64,34 +60,29 @@ export default function BusinessAppsPage({ title }: PageProps) {
 
   return (
     <section>
-      <AppsPageHeader title={title} labels={L} onCreate={() => setEditing('new')} />
+      <AppsPageHeader title={title} labels={L} onCreate={editor.openNew} />
       <DeviceActionNote text={L.pushNote.before} action={L.pushNote.action} />
       <AppsTable
         list={list}
         labels={L}
-        onCreate={() => setEditing('new')}
+        onCreate={editor.openNew}
         columns={columns}
         getRowId={(a) => a.id}
         rowAttributes={(a) => ({ 'data-testid': `business-app-row-${a.packageName}` })}
         caption={L.caption}
         emptyTestId="business-apps-empty"
-        rowActions={(a) => <AppRowActions name={a.name} labels={L} onEdit={() => setEditing(a)} onDelete={() => setDeleting(a)} />}
+        rowActions={(a) => <AppRowActions name={a.name} labels={L} onEdit={() => editor.openEdit(a)} onDelete={() => setDeleting(a)} />}
       />
-      <BusinessAppFormModal
-        editing={editing}
-        loading={createState.isLoading || updateState.isLoading}
-        onClose={() => setEditing(null)}
-        onSubmit={onSave}
-      />
-      <DeleteAppModal
+      <BusinessAppFormModal {...editor.modal} onSubmit={editor.onSubmit} />
+      <ConfirmModal
         show={deleting !== null}
         title={L.deleteTitle}
+        message={deleting && L.confirmDelete(deleting.name, deleting.packageName)}
+        confirmLabel={AGENT_APPS_LABELS.common.delete}
         loading={deleteState.isLoading}
         onClose={() => setDeleting(null)}
-        onConfirm={() => void onDelete()}
-      >
-        <p className="mb-0">{deleting ? L.confirmDelete(deleting.name, deleting.packageName) : ''}</p>
-      </DeleteAppModal>
+        onConfirm={onDelete}
+      />
     </section>
   );
 }

@@ -14,11 +14,10 @@ import {
   type LockAppBodyInput,
   type LockAppVersion,
 } from '../../../shared/contracts/agentSettings';
-import { AppModal } from '../../components/AppModal';
+import { EntityFormModal, type EntityFormModalOf } from '../../components/EntityFormModal';
 import { showServerError, type SaveOutcome } from '../../components/serverFieldError';
 import { TextInput } from '../../components/TextInput';
 import { useContractForm } from '../../components/useContractForm';
-import { useShownWhileClosing } from '../../components/useShownWhileClosing';
 import { AppDownloadFields, AppTypeSelect, ExactTextInput } from './agentAppsShared';
 import { LABELS } from '../../../shared/constants/labels';
 
@@ -121,35 +120,21 @@ function LockAppForm({
   );
 }
 
-export interface LockAppFormModalProps {
-  deviceType: DeviceTypeCode;
-  /** 'new' to create one, a version to edit it, null when closed. */
-  editing: LockAppVersion | 'new' | null;
-  loading: boolean;
-  onClose: () => void;
-  onSubmit: (body: LockAppBody) => Promise<SaveOutcome>;
-}
-
-/** Create or edit a lock-app version (AppModal with 'Guardar' / 'Cancelar'). */
-export function LockAppFormModal({ deviceType, editing, loading, onClose, onSubmit }: LockAppFormModalProps) {
-  const shown = useShownWhileClosing(editing);
+/** Create or edit a lock-app version. */
+export function LockAppFormModal({
+  deviceType,
+  onSubmit,
+  ...modal
+}: EntityFormModalOf<LockAppVersion, LockAppBody> & { deviceType: DeviceTypeCode }) {
   return (
-    <AppModal
-      show={editing !== null}
-      title={shown === 'new' || shown === null ? L.createTitle : `${L.editTitle}: ${appVersionLabel(shown.versionName, shown.versionApp)}`}
+    <EntityFormModal
+      {...modal}
+      createTitle={L.createTitle}
+      editTitle={(v) => `${L.editTitle}: ${appVersionLabel(v.versionName, v.versionApp)}`}
       formId={FORM_ID}
-      loading={loading}
       size="lg"
-      onClose={onClose}
     >
-      {shown !== null && (
-        <LockAppForm
-          key={shown === 'new' ? 'new' : shown.id}
-          deviceType={deviceType}
-          version={shown === 'new' ? undefined : shown}
-          onSubmit={onSubmit}
-        />
-      )}
-    </AppModal>
+      {(version) => <LockAppForm deviceType={deviceType} version={version} onSubmit={onSubmit} />}
+    </EntityFormModal>
   );
 }

@@ -7,14 +7,13 @@ import { DEVICE_TYPE, deviceTypeLabel, type DeviceTypeCode } from '../../../shar
 import { PATHS } from '../../../shared/constants/routes';
 import type { LockAppBody, LockAppVersion } from '../../../shared/contracts/agentSettings';
 import { AGENT_SETTINGS_MESSAGES } from '../../../shared/areaMessages';
-import { formErrorOf } from '../../api/apiErrors';
-import type { ApiError } from '../../api/axiosBaseQuery';
 import type { PageProps } from '../../app/lazyPage';
 import { AppModal } from '../../components/AppModal';
+import { ConfirmModal } from '../../components/ConfirmModal';
 import type { DataTableColumn } from '../../components/DataTable';
+import { useEntityFormModal } from '../../components/EntityFormModal';
 import { displayValue } from '../../components/EmptyValue';
 import { IconButton } from '../../components/IconButton';
-import type { SaveOutcome } from '../../components/serverFieldError';
 import { toastSuccess } from '../../components/toast';
 import {
   useCreateLockAppMutation,
@@ -23,7 +22,7 @@ import {
   useSetCurrentLockAppMutation,
   useUpdateLockAppMutation,
 } from './agentSettingsApi';
-import { AppRowActions, AppsPageHeader, AppsTable, ChangedCell, DeleteAppModal, DeviceActionNote } from './agentAppsShared';
+import { AppRowActions, AppsPageHeader, AppsTable, ChangedCell, DeviceActionNote } from './agentAppsShared';
 import { LockAppFormModal } from './LockAppFormModal';
 
 const L = AGENT_APPS_LABELS.lockApp;
@@ -52,7 +51,6 @@ export default function LockAppPage({ title, path }: PageProps) {
   const deviceType = deviceTypeOfPath(path);
   const typeLabel = deviceTypeLabel(deviceType);
   const list = useListLockAppsQuery(deviceType);
-  const [editing, setEditing] = useState<LockAppVersion | 'new' | null>(null);
   // Ids: the dialogs read the row from the latest list (another administrator may have changed it).
   const [deletingId, setDeletingId] = useState<number | null>(null);
   const [markingId, setMarkingId] = useState<number | null>(null);
@@ -67,21 +65,20 @@ export default function LockAppPage({ title, path }: PageProps) {
   const deleting = rows.find((v) => v.id === deletingId) ?? null;
   const marking = rows.find((v) => v.id === markingId) ?? null;
 
-  const onSave = async (body: LockAppBody): Promise<SaveOutcome> => {
-    if (editing === null) return undefined;
-    const res = editing === 'new' ? await createVersion({ deviceType, body }) : await updateVersion({ deviceType, id: editing.id, body });
-    if ('error' in res) return { error: formErrorOf(res.error as ApiError) };
-    toastSuccess(editing === 'new' ? L.createdDone(nameOf(res.data)) : L.updatedDone(nameOf(res.data)));
-    setEditing(null);
-    return undefined;
-  };
+  const editor = useEntityFormModal<LockAppVersion, LockAppBody>({
+    create: (body) => createVersion({ deviceType, body }),
+    update: (version, body) => updateVersion({ deviceType, id: version.id, body }),
+    onCreated: (version) => toastSuccess(L.createdDone(nameOf(version))),
+    onUpdated: (version) => toastSuccess(L.updatedDone(nameOf(version))),
+    loading: createState.isLoading || updateState.isLoading,
+  });
 
   const onDelete = async () => {
     if (!deleting) return;
     const res = await deleteVersion({ deviceType, id: deleting.id });
     // The error (409: it is the current version) is toasted by apiErrorMiddleware; the list is
     // reloaded and the dialog, still open, says why.
-    if ('error' in res) return;
+    if ('error' in res) return res;
     toastSuccess(L.deletedDone(nameOf(deleting)));
     setDeletingId(null);
   };
@@ -89,7 +86,7 @@ export default function LockAppPage({ title, path }: PageProps) {
   const onMarkCurrent = async () => {
     if (!marking) return;
     const res = await setCurrent({ deviceType, id: marking.id });
-    if ('error' in res) return;
+    if ('error' in res) return res;
     toastSuccess(L.markedCurrentDone(nameOf(res.data)));
     setMarkingId(null);
   };
@@ -135,7 +132,7 @@ export default function LockAppPage({ title, path }: PageProps) {
 
   return (
     <section>
-      <AppsPageHeader title={title} labels={L} onCreate={() => setEditing('new')} />
+      <AppsPageHeader title={title} labels={L} onCreate={editor.openNew} />
       {list.data && rows.length > 0 && (
         <p className="mb-2" data-testid="lock-app-current">
           {current ? L.currentIs(nameOf(current)) : L.noCurrent}
@@ -145,7 +142,7 @@ export default function LockAppPage({ title, path }: PageProps) {
       <AppsTable
         list={list}
         labels={L}
-        onCreate={() => setEditing('new')}
+        onCreate={editor.openNew}
         columns={columns}
         getRowId={(v) => v.id}
         rowAttributes={(v) => ({ 'data-testid': `lock-app-row-${nameOf(v)}`, 'data-current': String(v.isCurrent) })}
@@ -156,7 +153,7 @@ export default function LockAppPage({ title, path }: PageProps) {
             name={nameOf(v)}
             labels={L}
             deleteTitle={v.isCurrent ? L.cannotDeleteCurrent : C.delete}
-            onEdit={() => setEditing(v)}
+            onEdit={() => editor.openEdit(v)}
             onDelete={() => setDeletingId(v.id)}
           >
             <IconButton
@@ -170,20 +167,15 @@ export default function LockAppPage({ title, path }: PageProps) {
           </AppRowActions>
         )}
       />
-      <LockAppFormModal
-        deviceType={deviceType}
-        editing={editing}
-        loading={createState.isLoading || updateState.isLoading}
-        onClose={() => setEditing(null)}
-        onSubmit={onSave}
-      />
-      <AppModal
+      <LockAppFormModal deviceType={deviceType} {...editor.modal} onSubmit={editor.onSubmit} />
+      <ConfirmModal
         show={marking !== null}
         title={L.markCurrentTitle}
         confirmLabel={L.markCurrent}
+        confirmVariant="primary"
         loading={currentState.isLoading}
         onClose={() => setMarkingId(null)}
-        onConfirm={() => void onMarkCurrent()}
+        onConfirm={onMarkCurrent}
       >
         {marking && (
           <>
@@ -192,15 +184,16 @@ export default function LockAppPage({ title, path }: PageProps) {
             {deviceType === DEVICE_TYPE.SMARTPHONE && <p className="mb-0">{L.markCurrentSidebar}</p>}
           </>
         )}
-      </AppModal>
+      </ConfirmModal>
       {/* The current version cannot be deleted: the dialog says so and only closes. */}
-      <DeleteAppModal
+      <ConfirmModal
         show={deleting !== null}
         title={L.deleteTitle}
+        confirmLabel={C.delete}
         loading={deleteState.isLoading}
         readOnly={deleting?.isCurrent ?? false}
         onClose={() => setDeletingId(null)}
-        onConfirm={() => void onDelete()}
+        onConfirm={onDelete}
       >
         {deleting &&
           (deleting.isCurrent ? (
@@ -213,7 +206,7 @@ export default function LockAppPage({ title, path }: PageProps) {
               {deleting.devices > 0 && <p className="mb-0 text-body-secondary">{L.devicesOf(deleting.devices)}</p>}
             </>
           ))}
-      </DeleteAppModal>
+      </ConfirmModal>
       <AppModal show={notesOf !== null} title={notesOf ? L.notesTitle(nameOf(notesOf)) : ''} readOnly onClose={() => setNotesOf(null)}>
         <p className="mb-0" style={{ whiteSpace: 'pre-wrap' }} data-testid="lock-app-notes">
           {notesOf?.releaseNotes}

@@ -13,7 +13,7 @@ import { SPEC_TEXT } from '../../../shared/messages';
 import { formErrorOf } from '../../api/apiErrors';
 import type { ApiError } from '../../api/axiosBaseQuery';
 import { useAppDispatch } from '../../app/hooks';
-import { AppModal } from '../../components/AppModal';
+import { ConfirmModal } from '../../components/ConfirmModal';
 import { LoadingButton } from '../../components/LoadingButton';
 import { showServerError } from '../../components/serverFieldError';
 import { toastSuccess } from '../../components/toast';
@@ -214,17 +214,15 @@ export function SettingsFieldsForm({
           )}
         </div>
       </Form>
-      <AppModal
+      <ConfirmModal
         show={confirmRemove}
         title={L.removeOverrideTitle}
+        message={L.removeOverrideQuestion(groupName ?? '', section.title)}
         confirmLabel={L.removeOverrideConfirm}
-        confirmVariant="danger"
         loading={saving.isLoading}
         onClose={() => setConfirmRemove(false)}
-        onConfirm={() => void removeOverride()}
-      >
-        <p className="mb-0">{L.removeOverrideQuestion(groupName ?? '', section.title)}</p>
-      </AppModal>
+        onConfirm={removeOverride}
+      />
     </>
   );
 

@@ -11,7 +11,6 @@ import { AGENT_APPS_LABELS } from '../../../shared/constants/agentAppsLabels';
 import { SELECTABLE_APP_TYPES } from '../../../shared/constants/domain';
 import { PATHS } from '../../../shared/constants/routes';
 import { useCurrentUser } from '../../auth/CurrentUserContext';
-import { AppModal } from '../../components/AppModal';
 import { DataTable, type DataTableProps } from '../../components/DataTable';
 import { formatDateTime } from '../../components/formatDate';
 import { IconButton } from '../../components/IconButton';
@@ -261,39 +260,5 @@ export function AppRowActions({
       <IconButton variant="outline-primary" icon="pencil" label={labels.editOf(name)} title={C.edit} onClick={onEdit} />
       <IconButton variant="outline-danger" icon="trash" label={labels.deleteOf(name)} title={deleteTitle} onClick={onDelete} />
     </ButtonGroup>
-  );
-}
-
-/** The confirmation before deleting an app or a version ('Eliminar' in red, 'Cancelar'; `readOnly`: 'Cerrar' only). */
-export function DeleteAppModal({
-  show,
-  title,
-  loading,
-  readOnly = false,
-  onClose,
-  onConfirm,
-  children,
-}: {
-  show: boolean;
-  title: string;
-  loading: boolean;
-  readOnly?: boolean;
-  onClose: () => void;
-  onConfirm: () => void;
-  children: ReactNode;
-}) {
-  return (
-    <AppModal
-      show={show}
-      title={title}
-      confirmLabel={C.delete}
-      confirmVariant="danger"
-      loading={loading}
-      readOnly={readOnly}
-      onClose={onClose}
-      onConfirm={onConfirm}
-    >
-      {children}
-    </AppModal>
   );
 }

@@ -5,8 +5,8 @@ import { useWatch } from 'react-hook-form';
 import { FIELD_LABELS } from '../../../shared/constants/fieldLabels';
 import { INTEGRATION_LABELS } from '../../../shared/constants/integrationLabels';
 import { DATA_TABLE_LABELS } from '../../../shared/constants/labels';
-import { apiKeyBody, type ApiKeyBody, type ApiKeyBodyInput } from '../../../shared/contracts/apiKeys';
-import { AppModal } from '../../components/AppModal';
+import { apiKeyBody, type ApiKey, type ApiKeyBody, type ApiKeyBodyInput } from '../../../shared/contracts/apiKeys';
+import { EntityFormModal, type EntityFormModalOf } from '../../components/EntityFormModal';
 import { firstMessage, showServerError, type SaveOutcome } from '../../components/serverFieldError';
 import { TextInput } from '../../components/TextInput';
 import { useContractForm } from '../../components/useContractForm';
@@ -161,18 +161,11 @@ function ApiKeyForm({ onSubmit }: { onSubmit: (body: ApiKeyBody) => Promise<Save
   );
 }
 
-export interface ApiKeyFormModalProps {
-  show: boolean;
-  loading: boolean;
-  onClose: () => void;
-  onSubmit: (body: ApiKeyBody) => Promise<SaveOutcome>;
-}
-
-/** 'Nueva clave de API' (AppModal with 'Guardar' / 'Cancelar'); a fresh form each time it opens. */
-export function ApiKeyFormModal({ show, loading, onClose, onSubmit }: ApiKeyFormModalProps) {
+/** 'Nueva clave de API' (keys are never edited); a fresh form each time it opens. */
+export function ApiKeyFormModal({ onSubmit, ...modal }: EntityFormModalOf<ApiKey, ApiKeyBody>) {
   return (
-    <AppModal show={show} title={L.createTitle} formId={FORM_ID} loading={loading} onClose={onClose}>
-      {show && <ApiKeyForm onSubmit={onSubmit} />}
-    </AppModal>
+    <EntityFormModal {...modal} createTitle={L.createTitle} formId={FORM_ID}>
+      {() => <ApiKeyForm onSubmit={onSubmit} />}
+    </EntityFormModal>
   );
 }

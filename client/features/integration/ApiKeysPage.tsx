@@ -3,16 +3,14 @@ import Badge from 'react-bootstrap/Badge';
 import Button from 'react-bootstrap/Button';
 import * as z from 'zod';
 import { INTEGRATION_LABELS } from '../../../shared/constants/integrationLabels';
-import type { ApiKey, ApiKeyBody } from '../../../shared/contracts/apiKeys';
-import { formErrorOf } from '../../api/apiErrors';
-import type { ApiError } from '../../api/axiosBaseQuery';
+import type { ApiKey, ApiKeyBody, ApiKeyCreated } from '../../../shared/contracts/apiKeys';
 import type { PageProps } from '../../app/lazyPage';
-import { AppModal } from '../../components/AppModal';
+import { ConfirmModal } from '../../components/ConfirmModal';
 import { DataTable, type DataTableColumn } from '../../components/DataTable';
+import { useEntityFormModal } from '../../components/EntityFormModal';
 import { formatDateTime } from '../../components/formatDate';
 import { IconButton } from '../../components/IconButton';
 import { ListPager } from '../../components/ListPager';
-import type { SaveOutcome } from '../../components/serverFieldError';
 import { toastSuccess } from '../../components/toast';
 import { listParam, PER_PAGE_OPTIONS, useListParams } from '../../components/useListParams';
 import { useNow } from '../../components/useNow';
@@ -62,28 +60,26 @@ export default function ApiKeysPage({ title }: PageProps) {
   const { page, perPage } = params;
   const list = useListApiKeysQuery({ page, perPage });
   const now = useNow();
-  const [creating, setCreating] = useState(false);
   const [created, setCreated] = useState<{ name: string; secret: string } | null>(null);
   const [revoking, setRevoking] = useState<ApiKey | null>(null);
   const [createKey, createState] = useCreateApiKeyMutation();
   const [revokeKey, revokeState] = useRevokeApiKeyMutation();
-
-  const onCreate = async (body: ApiKeyBody): Promise<SaveOutcome> => {
-    const res = await createKey(body);
-    if ('error' in res) return { error: formErrorOf(res.error as ApiError) };
-    setCreating(false);
-    toastSuccess(L.createdDone(res.data.key.name));
-    setCreated({ name: res.data.key.name, secret: res.data.secret });
-    // The secret lives in the dialog only: not in the store's mutation state.
-    createState.reset();
-    return undefined;
-  };
+  const creator = useEntityFormModal<ApiKey, ApiKeyBody, ApiKeyCreated>({
+    create: createKey,
+    onCreated: ({ key, secret }) => {
+      toastSuccess(L.createdDone(key.name));
+      setCreated({ name: key.name, secret });
+      // The secret lives in the dialog only: not in the store's mutation state.
+      createState.reset();
+    },
+    loading: createState.isLoading,
+  });
 
   const onRevoke = async () => {
     if (!revoking) return;
     const res = await revokeKey(revoking.id);
-    // The error is toasted (apiErrorMiddleware); the dialog stays open.
-    if ('error' in res) return;
+    // The error is toasted (apiErrorMiddleware) and shown in the dialog, which stays open.
+    if ('error' in res) return res;
     toastSuccess(L.revokedDone(revoking.name));
     setRevoking(null);
   };
@@ -137,7 +133,7 @@ export default function ApiKeysPage({ title }: PageProps) {
     <section>
       <div className="d-flex flex-wrap align-items-center justify-content-between gap-2 mb-3">
         <h1 className="h3 mb-0">{title}</h1>
-        <Button onClick={() => setCreating(true)}>
+        <Button onClick={creator.openNew}>
           <i className="bi bi-plus-lg me-2" aria-hidden="true" />
           {L.create}
         </Button>
@@ -160,7 +156,7 @@ export default function ApiKeysPage({ title }: PageProps) {
           <>
             <p className="mb-1">{L.empty}</p>
             <p className="text-body-secondary">{L.emptyHelp}</p>
-            <Button variant="primary" onClick={() => setCreating(true)}>
+            <Button variant="primary" onClick={creator.openNew}>
               {L.create}
             </Button>
           </>
@@ -183,19 +179,17 @@ export default function ApiKeysPage({ title }: PageProps) {
         <ListPager page={page} perPage={perPage} total={list.data.total} onPage={(p) => set({ page: p })} onPerPage={(n) => set({ perPage: n })} />
       )}
 
-      <ApiKeyFormModal show={creating} loading={createState.isLoading} onClose={() => setCreating(false)} onSubmit={onCreate} />
+      <ApiKeyFormModal {...creator.modal} onSubmit={creator.onSubmit} />
       <ApiKeySecretModal created={created} onClose={() => setCreated(null)} />
-      <AppModal
+      <ConfirmModal
         show={revoking !== null}
         title={L.revokeTitle}
+        message={revoking && L.confirmRevoke(revoking.name, revoking.prefix)}
         confirmLabel={L.revoke}
-        confirmVariant="danger"
         loading={revokeState.isLoading}
         onClose={() => setRevoking(null)}
-        onConfirm={() => void onRevoke()}
-      >
-        <p className="mb-0">{revoking ? L.confirmRevoke(revoking.name, revoking.prefix) : ''}</p>
-      </AppModal>
+        onConfirm={onRevoke}
+      />
     </section>
   );
 }

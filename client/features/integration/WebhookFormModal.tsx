@@ -6,8 +6,7 @@ import { FIELD_LABELS } from '../../../shared/constants/fieldLabels';
 import { WEBHOOK_DISABLED_FAILING, WEBHOOK_EVENTS } from '../../../shared/constants/integration';
 import { INTEGRATION_LABELS } from '../../../shared/constants/integrationLabels';
 import { webhookBody, type Webhook, type WebhookBody, type WebhookBodyInput } from '../../../shared/contracts/webhooks';
-import { useShownWhileClosing } from '../../components/useShownWhileClosing';
-import { AppModal } from '../../components/AppModal';
+import { EntityFormModal, type EntityFormModalOf } from '../../components/EntityFormModal';
 import { firstMessage, showServerError, type SaveOutcome } from '../../components/serverFieldError';
 import { TextInput } from '../../components/TextInput';
 import { useContractForm } from '../../components/useContractForm';
@@ -117,27 +116,11 @@ function WebhookForm({ webhook, onSubmit }: { webhook?: Webhook; onSubmit: (body
   );
 }
 
-export interface WebhookFormModalProps {
-  /** 'new' to create one, a subscription to edit it, null when closed. */
-  editing: Webhook | 'new' | null;
-  loading: boolean;
-  onClose: () => void;
-  onSubmit: (body: WebhookBody) => Promise<SaveOutcome>;
-}
-
-/** Create or edit a webhook subscription (AppModal with 'Guardar' / 'Cancelar'). */
-export function WebhookFormModal({ editing, loading, onClose, onSubmit }: WebhookFormModalProps) {
-  const shown = useShownWhileClosing(editing);
+/** Create or edit a webhook subscription. */
+export function WebhookFormModal({ onSubmit, ...modal }: EntityFormModalOf<Webhook, WebhookBody>) {
   return (
-    <AppModal
-      show={editing !== null}
-      title={shown === 'new' || shown === null ? L.createTitle : L.editTitle}
-      formId={FORM_ID}
-      loading={loading}
-      size="lg"
-      onClose={onClose}
-    >
-      {shown !== null && <WebhookForm key={shown === 'new' ? 'new' : shown.id} webhook={shown === 'new' ? undefined : shown} onSubmit={onSubmit} />}
-    </AppModal>
+    <EntityFormModal {...modal} createTitle={L.createTitle} editTitle={L.editTitle} formId={FORM_ID} size="lg">
+      {(webhook) => <WebhookForm webhook={webhook} onSubmit={onSubmit} />}
+    </EntityFormModal>
   );
 }

@@ -4,14 +4,12 @@ import Badge from 'react-bootstrap/Badge';
 import Button from 'react-bootstrap/Button';
 import ButtonGroup from 'react-bootstrap/ButtonGroup';
 import { INTEGRATION_LABELS, webhookEventLabel } from '../../../shared/constants/integrationLabels';
-import type { Webhook, WebhookBody } from '../../../shared/contracts/webhooks';
-import { formErrorOf } from '../../api/apiErrors';
-import type { ApiError } from '../../api/axiosBaseQuery';
+import type { Webhook, WebhookBody, WebhookCreated } from '../../../shared/contracts/webhooks';
 import type { PageProps } from '../../app/lazyPage';
-import { AppModal } from '../../components/AppModal';
+import { ConfirmModal } from '../../components/ConfirmModal';
 import { DataTable, type DataTableColumn } from '../../components/DataTable';
+import { useEntityFormModal } from '../../components/EntityFormModal';
 import { IconButton } from '../../components/IconButton';
-import type { SaveOutcome } from '../../components/serverFieldError';
 import { toastSuccess } from '../../components/toast';
 import { useNow } from '../../components/useNow';
 import { TimeAgo } from '../../components/TimeAgo';
@@ -53,7 +51,6 @@ function WebhookSecretModal({ created, onClose }: { created: { name: string; sec
 export default function WebhooksPage({ title }: PageProps) {
   const list = useListWebhooksQuery();
   const now = useNow();
-  const [editing, setEditing] = useState<Webhook | 'new' | null>(null);
   const [deleting, setDeleting] = useState<Webhook | null>(null);
   const [logOf, setLogOf] = useState<number | null>(null);
   const [created, setCreated] = useState<{ name: string; secret: string } | null>(null);
@@ -64,24 +61,18 @@ export default function WebhooksPage({ title }: PageProps) {
   // The log follows the list (a reactivation, a new 'pendientes' count).
   const logWebhook = logOf === null ? null : (rows.find((w) => w.id === logOf) ?? null);
 
-  const onSave = async (body: WebhookBody): Promise<SaveOutcome> => {
-    if (editing === null) return undefined;
-    if (editing === 'new') {
-      const res = await createHook(body);
-      if ('error' in res) return { error: formErrorOf(res.error as ApiError) };
-      setEditing(null);
-      toastSuccess(L.createdDone(res.data.webhook.name));
-      setCreated({ name: res.data.webhook.name, secret: res.data.secret });
+  const editor = useEntityFormModal<Webhook, WebhookBody, WebhookCreated, Webhook>({
+    create: createHook,
+    update: (w, body) => updateHook({ id: w.id, body }),
+    onCreated: ({ webhook, secret }) => {
+      toastSuccess(L.createdDone(webhook.name));
+      setCreated({ name: webhook.name, secret });
       // The secret lives in the dialog only: not in the store's mutation state.
       createState.reset();
-      return undefined;
-    }
-    const res = await updateHook({ id: editing.id, body });
-    if ('error' in res) return { error: formErrorOf(res.error as ApiError) };
-    setEditing(null);
-    toastSuccess(L.updatedDone(res.data.name));
-    return undefined;
-  };
+    },
+    onUpdated: (w) => toastSuccess(L.updatedDone(w.name)),
+    loading: createState.isLoading || updateState.isLoading,
+  });
 
   const onReactivate = async (w: Webhook) => {
     const res = await updateHook({ id: w.id, body: bodyOf(w, true) });
@@ -92,8 +83,8 @@ export default function WebhooksPage({ title }: PageProps) {
   const onDelete = async () => {
     if (!deleting) return;
     const res = await deleteHook(deleting.id);
-    // The error is toasted (apiErrorMiddleware); the dialog stays open.
-    if ('error' in res) return;
+    // The error is toasted (apiErrorMiddleware) and shown in the dialog, which stays open.
+    if ('error' in res) return res;
     toastSuccess(L.deletedDone(deleting.name));
     if (logOf === deleting.id) setLogOf(null);
     setDeleting(null);
@@ -137,7 +128,7 @@ export default function WebhooksPage({ title }: PageProps) {
     <section>
       <div className="d-flex flex-wrap align-items-center justify-content-between gap-2 mb-3">
         <h1 className="h3 mb-0">{title}</h1>
-        <Button onClick={() => setEditing('new')}>
+        <Button onClick={editor.openNew}>
           <i className="bi bi-plus-lg me-2" aria-hidden="true" />
           {L.create}
         </Button>
@@ -160,7 +151,7 @@ export default function WebhooksPage({ title }: PageProps) {
           <>
             <p className="mb-1">{L.empty}</p>
             <p className="text-body-secondary">{L.emptyHelp}</p>
-            <Button variant="primary" onClick={() => setEditing('new')}>
+            <Button variant="primary" onClick={editor.openNew}>
               {L.create}
             </Button>
           </>
@@ -187,31 +178,24 @@ export default function WebhooksPage({ title }: PageProps) {
                 onClick={() => void onReactivate(w)}
               />
             )}
-            <IconButton variant="outline-primary" icon="pencil" label={L.editOf(w.name)} title={L.edit} onClick={() => setEditing(w)} />
+            <IconButton variant="outline-primary" icon="pencil" label={L.editOf(w.name)} title={L.edit} onClick={() => editor.openEdit(w)} />
             <IconButton variant="outline-danger" icon="trash" label={L.deleteOf(w.name)} title={L.delete} onClick={() => setDeleting(w)} />
           </ButtonGroup>
         )}
       />
 
-      <WebhookFormModal
-        editing={editing}
-        loading={createState.isLoading || updateState.isLoading}
-        onClose={() => setEditing(null)}
-        onSubmit={onSave}
-      />
+      <WebhookFormModal {...editor.modal} onSubmit={editor.onSubmit} />
       <WebhookSecretModal created={created} onClose={() => setCreated(null)} />
       <WebhookDeliveriesModal webhook={logWebhook} onClose={() => setLogOf(null)} />
-      <AppModal
+      <ConfirmModal
         show={deleting !== null}
         title={L.deleteTitle}
+        message={deleting && L.confirmDelete(deleting.name, deleting.url)}
         confirmLabel={L.delete}
-        confirmVariant="danger"
         loading={deleteState.isLoading}
         onClose={() => setDeleting(null)}
-        onConfirm={() => void onDelete()}
-      >
-        <p className="mb-0 text-break">{deleting ? L.confirmDelete(deleting.name, deleting.url) : ''}</p>
-      </AppModal>
+        onConfirm={onDelete}
+      />
     </section>
   );
 }

@@ -4,6 +4,7 @@ import { OFFLINE_CODE_ACTIONS, RELEASE_CANCEL_HOURS, type ActionPayloadInput } f
 import type { Device } from '../../../shared/contracts/devices';
 import { actionLabel } from '../../../shared/deviceActionRules';
 import { AppModal } from '../../components/AppModal';
+import { ConfirmModal } from '../../components/ConfirmModal';
 import { toastSuccess } from '../../components/toast';
 import { ActionPayloadForm, proposedLockType } from './ActionPayloadForm';
 import { useDeleteDeviceMutation, useDeviceActionMutation, useLockDefaultsQuery } from './inventoryApi';
@@ -50,23 +51,21 @@ export function ActionModal({ request, onClose, onOfflineCode, onDeleted }: Acti
   if (action === DEVICE_ACTION.DELETE_DEVICE) {
     const onConfirm = async () => {
       const res = await deleteDevice(device.id);
-      if ('error' in res) return;
+      if ('error' in res) return res;
       toastSuccess(L.deleted(device.imei));
       onDeleted?.(device.id);
       onClose();
     };
     return (
-      <AppModal
+      <ConfirmModal
         show
         title={L.deleteTitle}
+        message={L.confirmDelete(device.imei)}
         confirmLabel={L.deleteConfirmLabel}
-        confirmVariant="danger"
         loading={deleteState.isLoading}
         onClose={onClose}
-        onConfirm={() => void onConfirm()}
-      >
-        <p className="mb-0">{L.confirmDelete(device.imei)}</p>
-      </AppModal>
+        onConfirm={onConfirm}
+      />
     );
   }
 

@@ -1,11 +1,7 @@
-import { useState } from 'react';
-import Alert from 'react-bootstrap/Alert';
 import { INVENTORY_LABELS } from '../../../shared/constants/inventoryLabels';
 import type { Device, PendingCommand } from '../../../shared/contracts/devices';
 import { actionLabel } from '../../../shared/deviceActionRules';
-import { errorMessage } from '../../api/apiErrors';
-import type { ApiError } from '../../api/axiosBaseQuery';
-import { AppModal } from '../../components/AppModal';
+import { ConfirmModal } from '../../components/ConfirmModal';
 import { toastSuccess } from '../../components/toast';
 import { useCancelCommandMutation } from './inventoryApi';
 
@@ -24,34 +20,23 @@ export interface CancelCommandRequest {
  */
 export function CancelCommandModal({ request, onClose }: { request: CancelCommandRequest; onClose: () => void }) {
   const [cancel, cancelState] = useCancelCommandMutation();
-  const [error, setError] = useState<string | null>(null);
   const { device, command } = request;
   const onConfirm = async () => {
-    setError(null);
     const res = await cancel({ id: device.id, commandId: command.id });
-    if ('error' in res) {
-      setError(errorMessage(res.error as ApiError));
-      return;
-    }
+    if ('error' in res) return res;
     toastSuccess(L.commandCancelled);
     onClose();
   };
   return (
-    <AppModal
+    <ConfirmModal
       show
       title={L.cancelPending}
+      message={L.confirmCancelPending(actionLabel(command.action), device.imei)}
       confirmLabel={INVENTORY_LABELS.common.confirm}
-      confirmVariant="danger"
       loading={cancelState.isLoading}
       onClose={onClose}
-      onConfirm={() => void onConfirm()}
-    >
-      <p className="mb-0">{L.confirmCancelPending(actionLabel(command.action), device.imei)}</p>
-      {error && (
-        <Alert variant="danger" className="mt-3 mb-0" role="alert" data-testid="cancel-command-error">
-          {error}
-        </Alert>
-      )}
-    </AppModal>
+      onConfirm={onConfirm}
+      errorTestId="cancel-command-error"
+    />
   );
 }

@@ -3,7 +3,7 @@ import Alert from 'react-bootstrap/Alert';
 import Form from 'react-bootstrap/Form';
 import type { Group } from '../../../shared/contracts/groups';
 import { INVENTORY_MESSAGES as M } from '../../../shared/areaMessages';
-import { AppModal } from '../../components/AppModal';
+import { ConfirmModal, type ConfirmOutcome } from '../../components/ConfirmModal';
 import { GroupOptions } from './GroupOptions';
 import { INVENTORY_LABELS } from '../../../shared/constants/inventoryLabels';
 
@@ -17,7 +17,7 @@ export interface GroupDeleteModalProps {
   loading: boolean;
   onClose: () => void;
   /** `moveTo` is set when the group has devices: they move there before it is deleted. */
-  onConfirm: (moveTo: number | undefined) => void;
+  onConfirm: (moveTo: number | undefined) => ConfirmOutcome | Promise<ConfirmOutcome>;
 }
 
 /** The destination select and the confirmation, for one group (remounted per group). */
@@ -39,11 +39,11 @@ function DeleteBody({ group, groups, loading, onClose, onConfirm }: GroupDeleteM
       document.getElementById(selectId)?.focus();
       return;
     }
-    onConfirm(Number(moveTo));
+    return onConfirm(Number(moveTo));
   };
 
   return (
-    <AppModal show title={L.deleteTitle} confirmLabel={L.delete} confirmVariant="danger" loading={loading} onClose={onClose} onConfirm={confirm}>
+    <ConfirmModal show title={L.deleteTitle} confirmLabel={L.delete} loading={loading} onClose={onClose} onConfirm={confirm}>
       {!hasDevices ? (
         <p className="mb-0">{L.confirmDelete(group.name)}</p>
       ) : (
@@ -81,7 +81,7 @@ function DeleteBody({ group, groups, loading, onClose, onConfirm }: GroupDeleteM
           )}
         </>
       )}
-    </AppModal>
+    </ConfirmModal>
   );
 }
 

@@ -1,7 +1,7 @@
 import Form from 'react-bootstrap/Form';
 import type * as z from 'zod';
 import { groupBody, type Group, type GroupBody } from '../../../shared/contracts/groups';
-import { AppModal } from '../../components/AppModal';
+import { EntityFormModal, type EntityFormModalOf } from '../../components/EntityFormModal';
 import { showServerError, type SaveOutcome } from '../../components/serverFieldError';
 import { TextInput } from '../../components/TextInput';
 import { useContractForm } from '../../components/useContractForm';
@@ -31,21 +31,11 @@ function GroupForm({ group, onSubmit }: { group?: Group; onSubmit: (body: GroupB
   );
 }
 
-export interface GroupFormModalProps {
-  /** 'new' to create one, a group to rename it, null when closed. */
-  editing: Group | 'new' | null;
-  loading: boolean;
-  onClose: () => void;
-  onSubmit: (body: GroupBody) => Promise<SaveOutcome>;
-}
-
-/** Create or rename a group (AppModal with 'Guardar' / 'Cancelar'). */
-export function GroupFormModal({ editing, loading, onClose, onSubmit }: GroupFormModalProps) {
+/** Create or rename a group. */
+export function GroupFormModal({ onSubmit, ...modal }: EntityFormModalOf<Group, GroupBody>) {
   return (
-    <AppModal show={editing !== null} title={editing === 'new' ? L.createTitle : L.renameTitle} formId={FORM_ID} loading={loading} onClose={onClose}>
-      {editing !== null && (
-        <GroupForm key={editing === 'new' ? 'new' : editing.id} group={editing === 'new' ? undefined : editing} onSubmit={onSubmit} />
-      )}
-    </AppModal>
+    <EntityFormModal {...modal} createTitle={L.createTitle} editTitle={L.renameTitle} formId={FORM_ID}>
+      {(group) => <GroupForm group={group} onSubmit={onSubmit} />}
+    </EntityFormModal>
   );
 }

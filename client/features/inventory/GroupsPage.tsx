@@ -3,16 +3,14 @@ import Button from 'react-bootstrap/Button';
 import ButtonGroup from 'react-bootstrap/ButtonGroup';
 import { Link } from 'react-router-dom';
 import type { Group, GroupBody } from '../../../shared/contracts/groups';
-import { formErrorOf } from '../../api/apiErrors';
-import type { ApiError } from '../../api/axiosBaseQuery';
 import type { PageProps } from '../../app/lazyPage';
 import { useCurrentUser } from '../../auth/CurrentUserContext';
 import { displayValue } from '../../components/EmptyValue';
+import { useEntityFormModal } from '../../components/EntityFormModal';
 import { IconButton } from '../../components/IconButton';
 import { DataTable, type DataTableColumn } from '../../components/DataTable';
 import { formatDate } from '../../components/formatDate';
 import { toastSuccess } from '../../components/toast';
-import type { SaveOutcome } from './DeviceForm';
 import { EnrollmentQrModal, type EnrollmentScope } from './EnrollmentQrModal';
 import { GroupDeleteModal } from './GroupDeleteModal';
 import { GroupFormModal } from './GroupFormModal';
@@ -29,26 +27,23 @@ export default function GroupsPage({ title }: PageProps) {
   const { allowed } = useCurrentUser();
   const canSeeDevices = allowed.has(PATHS.devices);
   const list = useListGroupsQuery();
-  const [editing, setEditing] = useState<Group | 'new' | null>(null);
   const [deleting, setDeleting] = useState<Group | null>(null);
   const [enrolling, setEnrolling] = useState<EnrollmentScope | null>(null);
   const [createGroup, createState] = useCreateGroupMutation();
   const [updateGroup, updateState] = useUpdateGroupMutation();
   const [deleteGroup, deleteState] = useDeleteGroupMutation();
-
-  const onSave = async (body: GroupBody): Promise<SaveOutcome> => {
-    if (editing === null) return undefined;
-    const res = editing === 'new' ? await createGroup(body) : await updateGroup({ id: editing.id, body });
-    if ('error' in res) return { error: formErrorOf(res.error as ApiError) };
-    toastSuccess(editing === 'new' ? L.createdDone(res.data.name) : L.renamedDone(res.data.name));
-    setEditing(null);
-    return undefined;
-  };
+  const editor = useEntityFormModal<Group, GroupBody>({
+    create: createGroup,
+    update: (group, body) => updateGroup({ id: group.id, body }),
+    onCreated: (group) => toastSuccess(L.createdDone(group.name)),
+    onUpdated: (group) => toastSuccess(L.renamedDone(group.name)),
+    loading: createState.isLoading || updateState.isLoading,
+  });
 
   const onDelete = async (moveTo: number | undefined) => {
     if (!deleting) return;
     const res = await deleteGroup({ id: deleting.id, moveTo });
-    if ('error' in res) return;
+    if ('error' in res) return res;
     toastSuccess(L.deletedDone(deleting.name));
     setDeleting(null);
   };
@@ -83,7 +78,7 @@ export default function GroupsPage({ title }: PageProps) {
             <i className="bi bi-qr-code me-2" aria-hidden="true" />
             {E.noGroupAction}
           </Button>
-          <Button onClick={() => setEditing('new')}>
+          <Button onClick={editor.openNew}>
             <i className="bi bi-plus-lg me-2" aria-hidden="true" />
             {L.create}
           </Button>
@@ -103,7 +98,7 @@ export default function GroupsPage({ title }: PageProps) {
         empty={
           <>
             <p>{L.empty}</p>
-            <Button variant="outline-primary" onClick={() => setEditing('new')}>
+            <Button variant="outline-primary" onClick={editor.openNew}>
               {L.create}
             </Button>
           </>
@@ -117,19 +112,13 @@ export default function GroupsPage({ title }: PageProps) {
               title={E.action}
               onClick={() => setEnrolling({ kind: 'group', id: g.id, name: g.name })}
             />
-            <IconButton variant="outline-primary" icon="pencil" label={L.renameOf(g.name)} title={L.rename} onClick={() => setEditing(g)} />
+            <IconButton variant="outline-primary" icon="pencil" label={L.renameOf(g.name)} title={L.rename} onClick={() => editor.openEdit(g)} />
             <IconButton variant="outline-danger" icon="trash" label={L.deleteOf(g.name)} title={L.delete} onClick={() => setDeleting(g)} />
           </ButtonGroup>
         )}
       />
-      <GroupFormModal editing={editing} loading={createState.isLoading || updateState.isLoading} onClose={() => setEditing(null)} onSubmit={onSave} />
-      <GroupDeleteModal
-        group={deleting}
-        groups={rows}
-        loading={deleteState.isLoading}
-        onClose={() => setDeleting(null)}
-        onConfirm={(moveTo) => void onDelete(moveTo)}
-      />
+      <GroupFormModal {...editor.modal} onSubmit={editor.onSubmit} />
+      <GroupDeleteModal group={deleting} groups={rows} loading={deleteState.isLoading} onClose={() => setDeleting(null)} onConfirm={onDelete} />
       <EnrollmentQrModal scope={enrolling} onClose={() => setEnrolling(null)} />
     </section>
   );

@@ -16,6 +16,8 @@ import type { ApiError } from '../../api/axiosBaseQuery';
 import type { PageProps } from '../../app/lazyPage';
 import { useCurrentUser } from '../../auth/CurrentUserContext';
 import { AppModal } from '../../components/AppModal';
+import { ConfirmModal } from '../../components/ConfirmModal';
+import { EntityFormModal } from '../../components/EntityFormModal';
 import { CopyText } from '../../components/CopyText';
 import { displayValue } from '../../components/EmptyValue';
 import { IconButton } from '../../components/IconButton';
@@ -101,7 +103,7 @@ export default function PreEnrolledPage({ title, path }: PageProps) {
   const onDelete = async () => {
     if (!deleting) return;
     const res = await deleteDevice(deleting.id);
-    if ('error' in res) return;
+    if ('error' in res) return res;
     toastSuccess(L.deleted(deleting.imei));
     setDeleting(null);
   };
@@ -233,16 +235,16 @@ export default function PreEnrolledPage({ title, path }: PageProps) {
         />
       )}
 
-      <AppModal
-        show={editing !== null}
+      <EntityFormModal
+        editing={editing}
         size="lg"
-        title={L.editTitle}
+        editTitle={L.editTitle}
         formId={EDIT_FORM_ID}
         loading={updateState.isLoading}
         onClose={() => setEditing(null)}
       >
-        {editing && <DeviceForm key={editing.id} formId={EDIT_FORM_ID} device={editing} groups={groupOptions} onSubmit={onEdit} />}
-      </AppModal>
+        {(device) => <DeviceForm formId={EDIT_FORM_ID} device={device} groups={groupOptions} onSubmit={onEdit} />}
+      </EntityFormModal>
       <AppModal
         show={assigning !== null}
         title={L.assignGroup}
@@ -260,17 +262,15 @@ export default function PreEnrolledPage({ title, path }: PageProps) {
           </Form.Group>
         )}
       </AppModal>
-      <AppModal
+      <ConfirmModal
         show={deleting !== null}
         title={L.deleteTitle}
+        message={deleting && L.confirmDelete(deleting.imei)}
         confirmLabel={L.delete}
-        confirmVariant="danger"
         loading={deleteState.isLoading}
         onClose={() => setDeleting(null)}
-        onConfirm={() => void onDelete()}
-      >
-        <p className="mb-0">{deleting ? L.confirmDelete(deleting.imei) : ''}</p>
-      </AppModal>
+        onConfirm={onDelete}
+      />
       <EnrollmentQrModal scope={enrolling} onClose={() => setEnrolling(null)} />
     </section>
   );

@@ -1,9 +1,9 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useState, type FormEventHandler, type ReactNode } from 'react';
 import Alert from 'react-bootstrap/Alert';
 import Button from 'react-bootstrap/Button';
 import Card from 'react-bootstrap/Card';
 import Form from 'react-bootstrap/Form';
-import { useForm, type UseFormReturn } from 'react-hook-form';
+import type { UseFormReturn } from 'react-hook-form';
 import { useNavigate, useSearchParams } from 'react-router-dom';
 import { MESSAGES, PRODUCT_NAME, SPEC_TEXT } from '../../../shared/messages';
 import type { PageProps } from '../../app/lazyPage';
@@ -15,29 +15,58 @@ import { signedIn } from '../../auth/sessionSlice';
 import { BrandMark } from '../../components/BrandMark';
 import { LoadingButton } from '../../components/LoadingButton';
 import { TextInput } from '../../components/TextInput';
+import { useContractForm } from '../../components/useContractForm';
+import {
+  forgotEmailForm,
+  forgotResetForm,
+  newPasswordForm,
+  signInForm,
+  type ForgotEmailValues,
+  type ForgotResetValues,
+  type NewPasswordValues,
+  type SignInValues,
+} from './loginForms';
 
 type NewPasswordStep = Extract<SignInResult, { status: 'newPasswordRequired' }>['complete'];
 type Mode = { kind: 'signIn' } | { kind: 'newPassword'; complete: NewPasswordStep } | { kind: 'forgot' } | { kind: 'forgotConfirm'; email: string };
 
-interface SignInFields {
-  email: string;
-  password: string;
-}
-interface NewPasswordFields {
-  password: string;
-  confirm: string;
-}
-interface ForgotFields {
-  email: string;
-  code: string;
-  password: string;
-}
-
 type Run = (action: () => Promise<void>, context?: 'signIn' | 'other') => Promise<void>;
-const required = (field: string) => ({ required: MESSAGES.required(field) });
+
+/** A step's form: its fields, the full-width submit button and, under it, the link to another step. */
+function StepForm({
+  method,
+  busy,
+  submitLabel,
+  link,
+  onSubmit,
+  children,
+}: {
+  method?: 'post';
+  busy: boolean;
+  submitLabel: string;
+  link?: { label: string; onClick: () => void };
+  onSubmit: FormEventHandler<HTMLFormElement>;
+  children: ReactNode;
+}) {
+  return (
+    <Form method={method} noValidate onSubmit={onSubmit}>
+      {children}
+      <LoadingButton type="submit" loading={busy} className="w-100">
+        {submitLabel}
+      </LoadingButton>
+      {link && (
+        <div className="text-center mt-3">
+          <Button variant="link" size="sm" onClick={link.onClick}>
+            {link.label}
+          </Button>
+        </div>
+      )}
+    </Form>
+  );
+}
 
 /**
- * Each step's form is a component of its own, and the two steps after the first keep their form
+ * Each step's form is a component of its own, and the steps after the first keep their form
  * state inside it: hydrating the page builds only the sign-in form's. That one belongs to the page,
  * so what was typed there is still there after a look at the forgotten-password step.
  */
@@ -49,7 +78,7 @@ function SignInForm({
   onNewPassword,
   onForgot,
 }: {
-  form: UseFormReturn<SignInFields>;
+  form: UseFormReturn<SignInValues, unknown, SignInValues>;
   busy: boolean;
   run: Run;
   onSignedIn: (tokens: SessionTokens) => void;
@@ -66,7 +95,13 @@ function SignInForm({
     }, 'signIn'),
   );
   return (
-    <Form method="post" noValidate onSubmit={onSubmit}>
+    <StepForm
+      method="post"
+      busy={busy}
+      submitLabel={MESSAGES.loginSubmit}
+      link={{ label: MESSAGES.forgotLink, onClick: onForgot }}
+      onSubmit={onSubmit}
+    >
       <TextInput
         id="login-email"
         label={MESSAGES.loginEmail}
@@ -74,7 +109,7 @@ function SignInForm({
         error={errors.email?.message}
         type="email"
         autoComplete="username"
-        {...form.register('email', required(MESSAGES.loginEmail))}
+        {...form.register('email')}
       />
       <TextInput
         id="login-password"
@@ -83,17 +118,9 @@ function SignInForm({
         error={errors.password?.message}
         type="password"
         autoComplete="current-password"
-        {...form.register('password', required(MESSAGES.loginPassword))}
+        {...form.register('password')}
       />
-      <LoadingButton type="submit" loading={busy} className="w-100">
-        {MESSAGES.loginSubmit}
-      </LoadingButton>
-      <div className="text-center mt-3">
-        <Button variant="link" size="sm" onClick={onForgot}>
-          {MESSAGES.forgotLink}
-        </Button>
-      </div>
-    </Form>
+    </StepForm>
   );
 }
 
@@ -108,11 +135,11 @@ function NewPasswordForm({
   complete: NewPasswordStep;
   onSignedIn: (tokens: SessionTokens) => void;
 }) {
-  const form = useForm<NewPasswordFields>();
+  const form = useContractForm<NewPasswordValues, NewPasswordValues>(newPasswordForm);
   const { errors } = form.formState;
   const onSubmit = form.handleSubmit(({ password }) => run(async () => onSignedIn(await complete(password))));
   return (
-    <Form noValidate onSubmit={onSubmit}>
+    <StepForm busy={busy} submitLabel={MESSAGES.forgotConfirm} onSubmit={onSubmit}>
       <p className="small text-secondary">{MESSAGES.newPasswordIntro}</p>
       <TextInput
         id="new-password"
@@ -122,7 +149,7 @@ function NewPasswordForm({
         type="password"
         autoComplete="new-password"
         aria-describedby="password-rules"
-        {...form.register('password', required(MESSAGES.newPassword))}
+        {...form.register('password')}
       />
       <Form.Text id="password-rules" className="d-block mb-3">
         {MESSAGES.passwordRules}
@@ -134,96 +161,73 @@ function NewPasswordForm({
         error={errors.confirm?.message}
         type="password"
         autoComplete="new-password"
-        {...form.register('confirm', { ...required(MESSAGES.confirmPassword), validate: (v, all) => v === all.password || MESSAGES.passwordsDiffer })}
+        {...form.register('confirm')}
       />
-      <LoadingButton type="submit" loading={busy} className="w-100">
-        {MESSAGES.forgotConfirm}
-      </LoadingButton>
-    </Form>
+    </StepForm>
   );
 }
 
-/** The forgotten-password flow: the address (a code is sent), then the code and the new password. */
-function ForgotForm({
-  busy,
-  run,
-  step,
-  onCodeSent,
-  onDone,
-  onBack,
-}: {
-  busy: boolean;
-  run: Run;
-  step: Extract<Mode, { kind: 'forgot' | 'forgotConfirm' }>;
-  onCodeSent: (email: string) => void;
-  onDone: () => void;
-  onBack: () => void;
-}) {
+/** The forgotten password's first step: the address a code is sent to. */
+function ForgotEmailForm({ busy, run, onCodeSent, onBack }: { busy: boolean; run: Run; onCodeSent: (email: string) => void; onBack: () => void }) {
   const auth = useAuthClient();
-  const form = useForm<ForgotFields>();
+  const form = useContractForm<ForgotEmailValues, ForgotEmailValues>(forgotEmailForm);
   const { errors } = form.formState;
-  const onSubmit = form.handleSubmit(({ email, code, password }) =>
+  const onSubmit = form.handleSubmit(({ email }) =>
     run(async () => {
-      if (step.kind === 'forgot') {
-        await (await auth!()).forgotPassword(email);
-        onCodeSent(email);
-      } else {
-        await (await auth!()).confirmForgotPassword(step.email, code, password);
-        form.reset();
-        onDone();
-      }
+      await (await auth!()).forgotPassword(email);
+      onCodeSent(email);
     }),
   );
   return (
-    <Form noValidate onSubmit={onSubmit}>
-      {step.kind === 'forgot' ? (
-        <>
-          <p className="small text-secondary">{MESSAGES.forgotIntro}</p>
-          <TextInput
-            id="forgot-email"
-            label={MESSAGES.loginEmail}
-            groupClassName="mb-4"
-            error={errors.email?.message}
-            type="email"
-            autoComplete="username"
-            {...form.register('email', required(MESSAGES.loginEmail))}
-          />
-          <LoadingButton type="submit" loading={busy} className="w-100">
-            {MESSAGES.forgotSend}
-          </LoadingButton>
-        </>
-      ) : (
-        <>
-          <TextInput
-            id="forgot-code"
-            label={MESSAGES.forgotCode}
-            groupClassName="mb-3"
-            error={errors.code?.message}
-            inputMode="numeric"
-            autoComplete="one-time-code"
-            {...form.register('code', required(MESSAGES.forgotCode))}
-          />
-          <TextInput
-            id="forgot-password"
-            label={MESSAGES.newPassword}
-            groupClassName="mb-1"
-            error={errors.password?.message}
-            type="password"
-            autoComplete="new-password"
-            {...form.register('password', required(MESSAGES.newPassword))}
-          />
-          <Form.Text className="d-block mb-4">{MESSAGES.passwordRules}</Form.Text>
-          <LoadingButton type="submit" loading={busy} className="w-100">
-            {MESSAGES.forgotConfirm}
-          </LoadingButton>
-        </>
-      )}
-      <div className="text-center mt-3">
-        <Button variant="link" size="sm" onClick={onBack}>
-          {MESSAGES.backToLogin}
-        </Button>
-      </div>
-    </Form>
+    <StepForm busy={busy} submitLabel={MESSAGES.forgotSend} link={{ label: MESSAGES.backToLogin, onClick: onBack }} onSubmit={onSubmit}>
+      <p className="small text-secondary">{MESSAGES.forgotIntro}</p>
+      <TextInput
+        id="forgot-email"
+        label={MESSAGES.loginEmail}
+        groupClassName="mb-4"
+        error={errors.email?.message}
+        type="email"
+        autoComplete="username"
+        {...form.register('email')}
+      />
+    </StepForm>
+  );
+}
+
+/** Its second step: the code received and the new password. */
+function ForgotResetForm({ busy, run, email, onDone, onBack }: { busy: boolean; run: Run; email: string; onDone: () => void; onBack: () => void }) {
+  const auth = useAuthClient();
+  const form = useContractForm<ForgotResetValues, ForgotResetValues>(forgotResetForm);
+  const { errors } = form.formState;
+  const onSubmit = form.handleSubmit(({ code, password }) =>
+    run(async () => {
+      await (await auth!()).confirmForgotPassword(email, code, password);
+      form.reset();
+      onDone();
+    }),
+  );
+  return (
+    <StepForm busy={busy} submitLabel={MESSAGES.forgotConfirm} link={{ label: MESSAGES.backToLogin, onClick: onBack }} onSubmit={onSubmit}>
+      <TextInput
+        id="forgot-code"
+        label={MESSAGES.forgotCode}
+        groupClassName="mb-3"
+        error={errors.code?.message}
+        inputMode="numeric"
+        autoComplete="one-time-code"
+        {...form.register('code')}
+      />
+      <TextInput
+        id="forgot-password"
+        label={MESSAGES.newPassword}
+        groupClassName="mb-1"
+        error={errors.password?.message}
+        type="password"
+        autoComplete="new-password"
+        {...form.register('password')}
+      />
+      <Form.Text className="d-block mb-4">{MESSAGES.passwordRules}</Form.Text>
+    </StepForm>
   );
 }
 
@@ -242,7 +246,7 @@ export default function LoginPage(_props: PageProps) {
   const [error, setError] = useState<string>();
   const [info, setInfo] = useState<string>();
   const expired = params.get('current_session_expire') === '1';
-  const signInForm = useForm<SignInFields>();
+  const signIn = useContractForm<SignInValues, SignInValues>(signInForm);
 
   // Fetch the sign-in library once the page is interactive, before the first submit needs it.
   useEffect(() => {
@@ -303,7 +307,7 @@ export default function LoginPage(_props: PageProps) {
 
           {mode.kind === 'signIn' && (
             <SignInForm
-              form={signInForm}
+              form={signIn}
               busy={busy}
               run={(action, context) =>
                 run(async () => {
@@ -317,15 +321,22 @@ export default function LoginPage(_props: PageProps) {
             />
           )}
           {mode.kind === 'newPassword' && <NewPasswordForm busy={busy} run={run} complete={mode.complete} onSignedIn={enter} />}
-          {(mode.kind === 'forgot' || mode.kind === 'forgotConfirm') && (
-            <ForgotForm
+          {mode.kind === 'forgot' && (
+            <ForgotEmailForm
               busy={busy}
               run={run}
-              step={mode}
               onCodeSent={(email) => {
                 setInfo(MESSAGES.forgotCodeSent);
                 setMode({ kind: 'forgotConfirm', email });
               }}
+              onBack={() => show({ kind: 'signIn' })}
+            />
+          )}
+          {mode.kind === 'forgotConfirm' && (
+            <ForgotResetForm
+              busy={busy}
+              run={run}
+              email={mode.email}
               onDone={() => {
                 setInfo(MESSAGES.forgotDone);
                 setMode({ kind: 'signIn' });
