@@ -12,6 +12,15 @@ import prettier from 'eslint-config-prettier';
 import globals from 'globals';
 
 /** client/features/<name>: each feature is its own island (read at lint time, so a new feature is covered too). */
+/** Everything of server/ but the device domain (folders and top-level files), and the tools. */
+const outsideDevices = [
+  ...readdirSync(new URL('./server', import.meta.url), { withFileTypes: true })
+    .filter((d) => d.name !== 'devices')
+    .map((d) => `./server/${d.name}`),
+  './tools',
+  './scripts',
+];
+
 const features = readdirSync(new URL('./client/features', import.meta.url), { withFileTypes: true })
   .filter((d) => d.isDirectory())
   .map((d) => d.name);
@@ -22,6 +31,8 @@ const features = readdirSync(new URL('./client/features', import.meta.url), { wi
  * - client/ runs in the browser and never imports server/ (the server may import client/ for SSR);
  * - a feature never imports another feature (what two features share goes to client/components or client/api);
  * - client/components are the shared building blocks and never import a feature;
+ * - server/devices (the device domain) is entered through its index.ts only: the portal API, the
+ *   agent API, the integration API and the bulk jobs never reach into its files;
  * - tools/ (the simulator, the fleet generator, the demo) is not the product: server/ never imports
  *   it (server/index.ts loads the demo lazily, in demo mode, and says so where it does).
  */
@@ -36,6 +47,12 @@ const boundaries = [
     message: 'A feature never imports another feature: what they share goes to client/components or client/api.',
   })),
   { target: './client/components', from: './client/features', message: 'client/components never imports a feature.' },
+  {
+    target: outsideDevices,
+    from: './server/devices',
+    except: ['./index.ts'],
+    message: 'The device domain is entered through server/devices/index.ts only.',
+  },
   { target: './server', from: './tools', message: 'server/ never imports tools/ (the simulator, the seed, the demo): they are not the product.' },
   { target: './shared', from: './tools', message: 'shared/ imports nothing of tools/.' },
   { target: './client', from: './tools', message: 'client/ never imports tools/.' },

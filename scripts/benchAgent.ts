@@ -49,7 +49,7 @@ import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import pg from 'pg';
 import * as esbuild from 'esbuild';
-import { AgentRepository } from '../server/agent/agentRepository';
+import { DeviceRepository } from '../server/devices';
 import { loadConfig } from '../server/config';
 import type { Queryable, Row } from '../server/db/Db';
 import { bootstrap } from '../server/db/bootstrap';
@@ -589,7 +589,7 @@ try {
     const hash = createHash('sha256')
       .update(tokens.get(agentIds[i % agentIds.length]!)!)
       .digest();
-    const [st] = await statementsOf((q) => new AgentRepository(q).checkinByToken(hash, new Date()));
+    const [st] = await statementsOf((q) => new DeviceRepository(q).checkinByToken(hash, new Date()));
     const query = { text: st!.sql, values: [...st!.params], ...(i % 2 ? { name: 'bench_checkin' } : {}) };
     const s = performance.now();
     await client.query(query);
@@ -598,12 +598,12 @@ try {
   const probe = createHash('sha256')
     .update(tokens.get(agentIds[agentIds.length - 1]!)!)
     .digest();
-  const [read] = await statementsOf((q) => new AgentRepository(q).checkinByToken(probe, new Date()));
+  const [read] = await statementsOf((q) => new DeviceRepository(q).checkinByToken(probe, new Date()));
   // Check-ins that record their last-seen time and move no fact: one presence batch (a replica's
   // second at 100 writing check-ins per second), an hour ahead so that every row is written.
   const later = new Date(Date.now() + 3_600_000);
   const batch = agentIds.slice(-PRESENCE_EXPLAINED).map((id) => [id, { lastSeenAt: later, batteryLevel: 50 }] as const);
-  const [write] = await statementsOf((q) => new AgentRepository(q).refreshMany(batch));
+  const [write] = await statementsOf((q) => new DeviceRepository(q).refreshMany(batch));
   const explain = async (s: { sql: string; params: readonly unknown[] }) => {
     let plan: string[] = [];
     // Twice on one connection, each in a transaction rolled back, the second kept: the first also

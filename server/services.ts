@@ -13,9 +13,7 @@ import { AdminsService } from './api/admins/adminsService';
 import { AgentSettingsService } from './api/agentSettings/agentSettingsService';
 import { AuditService } from './api/audit/auditService';
 import { DashboardService } from './api/dashboard/dashboardService';
-import { DeviceActionsService } from './api/devices/deviceActionsService';
-import type { InventorySettings } from './api/devices/deviceQueries';
-import { DevicesService } from './api/devices/devicesService';
+import { DeviceActionsService, type InventorySettings, DevicesService } from './devices';
 import { EnrollmentTokensService } from './api/enrollment/enrollmentTokensService';
 import { GroupsService } from './api/groups/groupsService';
 import { JobRunner } from './api/jobs/jobRunner';
@@ -25,7 +23,7 @@ import { RolesService } from './api/roles/rolesService';
 import { UsersRepository } from './api/users/usersRepository';
 import { UsersService } from './api/users/usersService';
 import { createAgentMetrics, type AgentMetrics } from './agent/agentMetrics';
-import { AgentRepository } from './agent/agentRepository';
+import { CommandRepository } from './devices';
 import { AgentService } from './agent/agentService';
 import { CommandWaiters } from './agent/commandWaiters';
 import { PresenceWriter } from './agent/presenceWriter';
@@ -90,7 +88,7 @@ export function createServices({ config, db, logger, metrics, directory, now }: 
   const agentMetrics = createAgentMetrics(
     metrics.registry,
     () => waiters.size,
-    () => new AgentRepository(db),
+    () => new CommandRepository(db),
     () => presence.size,
   );
   const jobs = new JobsService(db, inventory, logger);

@@ -1,5 +1,5 @@
 import { Counter, Gauge, Histogram, type Registry } from 'prom-client';
-import type { AgentRepository } from './agentRepository';
+import type { CommandRepository } from '../devices';
 import type { PresenceOutcome } from './presenceWriter';
 
 export type CheckinOutcome = 'commands' | 'empty' | 'unauthorized' | 'rate_limited' | 'invalid' | 'error';
@@ -22,7 +22,7 @@ export interface AgentMetrics {
 export function createAgentMetrics(
   registry: Registry,
   openPolls: () => number,
-  repo: () => AgentRepository,
+  repo: () => CommandRepository,
   presencePending: () => number,
 ): AgentMetrics {
   const checkins = new Counter({

@@ -33,21 +33,25 @@ import { record, type AuditActor } from '../audit/auditRepository';
 import type { Db, Queryable } from '../db/Db';
 import { transaction } from '../db/transactionScope';
 import { AppError } from '../errors';
-import type { InventorySettings } from '../api/devices/deviceQueries';
-import { isUniqueViolation } from '../db/pgErrors';
-import { AgentSettingsRepository } from '../api/agentSettings/agentSettingsRepository';
-import { verifyOfflineCode, OFFLINE_NONCE_WINDOW } from '../api/devices/offlineCodes';
-import type { AgentMetrics } from './agentMetrics';
 import {
-  AgentRepository,
-  factsOf,
-  type AgentCommandRow,
-  type AgentDeviceRow,
   CHECKIN_READ_BATCH,
+  CommandRepository,
+  CredentialRepository,
+  DeviceRepository,
+  factsOf,
+  OFFLINE_NONCE_WINDOW,
+  verifyOfflineCode,
   type CheckinKey,
   type CheckinRow,
+  type CommandRow,
+  type DeviceRow,
+  type InventorySettings,
   type Reported,
-} from './agentRepository';
+} from '../devices';
+import { isUniqueViolation } from '../db/pgErrors';
+import { AgentSettingsRepository } from '../api/agentSettings/agentSettingsRepository';
+import type { AgentMetrics } from './agentMetrics';
+
 import type { CommandWaiters } from './commandWaiters';
 import type { PresenceWriter } from './presenceWriter';
 import { newDeviceToken, tokenHash } from './agentTokens';
@@ -60,6 +64,20 @@ import { publicKeyPoint, SignatureVerifier, type RequestProof } from './requestS
  */
 export const LAST_SEEN_WRITE_SECONDS = 300;
 export const lastSeenWriteMs = (offlineAfterHours: number): number => Math.min(LAST_SEEN_WRITE_SECONDS * 1000, (offlineAfterHours * 3600_000) / 4);
+
+/** The repositories the agent side writes through, on one connection or transaction. */
+interface AgentRepos {
+  devices: DeviceRepository;
+  commands: CommandRepository;
+  credentials: CredentialRepository;
+  settings: AgentSettingsRepository;
+}
+const reposOf = (q: Queryable): AgentRepos => ({
+  devices: new DeviceRepository(q),
+  commands: new CommandRepository(q),
+  credentials: new CredentialRepository(q),
+  settings: new AgentSettingsRepository(q),
+});
 
 const unauthorized = () => new AppError(401, 'DEVICE_TOKEN_INVALID', A.auth.invalidToken);
 
@@ -124,6 +142,8 @@ export class AgentService {
    */
   private readonly checkins: DataLoader<CheckinKey, CheckinRow | undefined>;
   private readonly signatures = new SignatureVerifier();
+  /** The repositories on the pool (reads and single statements outside a transaction). */
+  private readonly repos: AgentRepos;
 
   constructor(
     private readonly db: Db,
@@ -132,7 +152,8 @@ export class AgentService {
     private readonly metrics: AgentMetrics,
     private readonly presence: PresenceWriter,
   ) {
-    this.checkins = new DataLoader((keys) => new AgentRepository(this.db).checkinByTokens(keys), {
+    this.repos = reposOf(db);
+    this.checkins = new DataLoader((keys) => new DeviceRepository(this.db).checkinByTokens(keys), {
       cache: false,
       maxBatchSize: CHECKIN_READ_BATCH,
       // After the I/O callbacks of this turn (every request that arrived with this one), not after
@@ -156,12 +177,12 @@ export class AgentService {
     return offlineCutoff(now, this.settings.offlineAfterHours);
   }
 
-  private statusOf(row: Pick<AgentDeviceRow, 'last_seen_at'>, f: machine.MachineFacts, now: Date, seen = row.last_seen_at): number {
+  private statusOf(row: Pick<DeviceRow, 'last_seen_at'>, f: machine.MachineFacts, now: Date, seen = row.last_seen_at): number {
     return deviceStatus({ ...f, lastSeenAt: seen }, this.cutoff(now));
   }
 
   private async settingsFor(db: Queryable, deviceType: number, groupId: number | null): Promise<{ settings: AgentSettings; version: number }> {
-    const rows = await new AgentRepository(db).settingsRows(deviceType, groupId);
+    const rows = await new AgentSettingsRepository(db).settingsRows(deviceType, groupId);
     return { settings: effectiveSettings(deviceType as DeviceTypeCode, rows.global, rows.group), version: rows.version };
   }
 
@@ -192,9 +213,9 @@ export class AgentService {
 
   private async enrollIn(tx: Queryable, body: EnrollBody, publicKey: Buffer, req: AgentRequest): Promise<EnrollOutcome> {
     const now = this.settings.now();
-    const repo = new AgentRepository(tx);
-    const token = body.enrollmentToken ? await repo.lockEnrollmentToken(tokenHash(body.enrollmentToken)) : undefined;
-    let device = await repo.lockDeviceByImei(body.imei);
+    const repo = reposOf(tx);
+    const token = body.enrollmentToken ? await repo.credentials.lockEnrollmentToken(tokenHash(body.enrollmentToken)) : undefined;
+    let device = await repo.devices.lockDeviceByImei(body.imei);
     const attempt = {
       enrollmentTokenId: token?.id ?? null,
       token: !body.enrollmentToken
@@ -216,7 +237,7 @@ export class AgentService {
       if (device) {
         const before = factsOf(device);
         const failed = restriction ? machine.enrollmentRefused(before, message) : undefined;
-        if (failed?.ok) await repo.write(device.id, failed.facts, now);
+        if (failed?.ok) await repo.devices.write(device.id, failed.facts, now);
         await record(tx, {
           actor: deviceActor(body.imei, req),
           entity: 'device',
@@ -248,7 +269,7 @@ export class AgentService {
 
     if (!device) {
       if (!token || token.group_id === null || !settings.allow_unregistered_enrollment) return refused('NOT_REGISTERED');
-      device = await repo.insertDevice({ ...body, groupId: token.group_id, secret: randomBytes(32), now });
+      device = await repo.devices.insertEnrolled({ ...body, groupId: token.group_id, secret: randomBytes(32), now });
       await record(tx, {
         actor: deviceActor(body.imei, req),
         entity: 'device',
@@ -280,8 +301,8 @@ export class AgentService {
     const t = machine.enroll(before, { authorised });
     if (!t.ok) return refused(t.code === 'RELEASED' ? 'DEVICE_RELEASED' : 'ALREADY_ENROLLED');
     const reported: Reported = { lastSeenAt: now, osVersion: body.osVersion, agentVersion: body.agentVersion, sim: body.sim };
-    await repo.write(device.id, t.facts, now, reported);
-    await repo.writeEnrollment(device.id, {
+    await repo.devices.write(device.id, t.facts, now, reported);
+    await repo.devices.writeEnrollment(device.id, {
       imei2: body.imei2,
       serial: body.serial,
       brand: body.brand,
@@ -291,11 +312,12 @@ export class AgentService {
     });
     // New credentials, each handed out in this answer only.
     const secret = randomBytes(32);
-    const offlineNonce = await repo.rotateSecret(device.id, secret, A.enroll.codesVoided, now);
+    await repo.commands.cancelIssuedCodes(device.id, A.enroll.codesVoided, now);
+    const offlineNonce = await repo.devices.replaceSecret(device.id, secret);
     const credential = newDeviceToken();
-    await repo.replaceAgentToken(device.id, credential.hash, publicKey, now);
-    if (token) await repo.countEnrollmentUse(token.id, now);
-    await repo.spendDeviceTokens(device.id, authorised ? token!.id : null, now);
+    await repo.credentials.replaceAgentToken(device.id, credential.hash, publicKey, now);
+    if (token) await repo.credentials.countEnrollmentUse(token.id, now);
+    await repo.credentials.spendDeviceTokens(device.id, authorised ? token!.id : null, now);
     await record(tx, {
       actor,
       entity: 'device',
@@ -342,7 +364,7 @@ export class AgentService {
     if (body.wait > 0) await this.waiters.ready();
     const hash = tokenHash(token);
     let now = this.settings.now();
-    const repo = new AgentRepository(this.db);
+    const repo = this.repos;
     const row = await this.checkins.load({ hash, now });
     if (!row) throw unauthorized();
     await this.prove(row.public_key, proof);
@@ -360,7 +382,7 @@ export class AgentService {
       // portal shows Sin conexión is written now, waiting for its row if a bulk action holds it:
       // its status there changes with this check-in.
       const reported = this.reportedOf(body, now);
-      if (!row.last_seen_at || new Date(row.last_seen_at) < this.cutoff(now)) await repo.refreshMany([[row.id, reported]], { wait: true });
+      if (!row.last_seen_at || new Date(row.last_seen_at) < this.cutoff(now)) await repo.devices.refreshMany([[row.id, reported]], { wait: true });
       else this.presence.add(row.id, reported);
       seen = now;
     }
@@ -404,7 +426,7 @@ export class AgentService {
    * reported (last seen, versions, carrier, what it shows), or facts the state machine moves
    * (the first check-in, Desbloqueado → Activo, a temporary unlock past its date, a new SIM).
    */
-  private checkinWrites(row: AgentDeviceRow, b: CheckinBody, now: Date): 'none' | 'reported' | 'facts' {
+  private checkinWrites(row: DeviceRow, b: CheckinBody, now: Date): 'none' | 'reported' | 'facts' {
     if (
       row.lifecycle === 'enrolling' ||
       row.lock_state === 'unlocked' ||
@@ -436,15 +458,15 @@ export class AgentService {
   }
 
   private async checkinIn(tx: Queryable, deviceId: number, b: CheckinBody, now: Date, req: AgentRequest): Promise<machine.MachineFacts | undefined> {
-    const repo = new AgentRepository(tx);
-    const row = await repo.lockDevice(deviceId);
+    const repo = reposOf(tx);
+    const row = await repo.devices.lockLive(deviceId);
     if (!row) return undefined;
     const before = factsOf(row);
     const simChanged = b.sim !== undefined && row.sim_iccid !== null && (b.sim?.iccid ?? null) !== row.sim_iccid;
     const { settings } = simChanged ? await this.settingsFor(tx, row.device_type, row.group_id) : { settings: undefined };
     const t = machine.checkin(before, { now, simChanged, lockOnSimChange: settings?.lock_sim_change ?? false });
     if (!t.ok) return undefined;
-    await repo.write(deviceId, t.facts, now, this.reportedOf(b, now));
+    await repo.devices.write(deviceId, t.facts, now, this.reportedOf(b, now));
     const actor = deviceActor(row.imei, req);
     const audit = (action: AuditAction, detail?: string) =>
       record(tx, {
@@ -466,11 +488,11 @@ export class AgentService {
 
   /** The commands the device may receive now; first deliveries are stamped (and measured). */
   private async deliver(deviceId: number, now: Date): Promise<AgentCommand[]> {
-    const repo = new AgentRepository(this.db);
-    const rows = await repo.deliverable(deviceId, now);
+    const repo = this.repos;
+    const rows = await repo.commands.deliverable(deviceId, now);
     if (rows.length === 0) return [];
     const first = rows.filter((r) => r.delivered_at === null).map((r) => r.id);
-    const marked = first.length > 0 ? await repo.markDelivered(first, now) : new Set<number>();
+    const marked = first.length > 0 ? await repo.commands.markDelivered(first, now) : new Set<number>();
     const sent = rows.filter((r) => r.delivered_at !== null || marked.has(r.id));
     for (const r of sent) {
       if (marked.has(r.id)) this.metrics.latency('delivered', r.action, (now.getTime() - new Date(r.requested_at).getTime()) / 1000);
@@ -481,14 +503,14 @@ export class AgentService {
   /** One transaction on the device behind a live token, its row locked (401 for an unknown or revoked token). */
   private async inDevice<T>(
     { token, proof }: AgentCredentials,
-    fn: (d: { tx: Queryable; repo: AgentRepository; row: AgentDeviceRow; now: Date }) => Promise<T>,
+    fn: (d: { tx: Queryable; repo: AgentRepos; row: DeviceRow; now: Date }) => Promise<T>,
   ): Promise<T> {
-    const owner = await new AgentRepository(this.db).tokenOwner(tokenHash(token));
+    const owner = await new CredentialRepository(this.db).tokenOwner(tokenHash(token));
     if (!owner) throw unauthorized();
     await this.prove(owner.publicKey, proof);
     return transaction(this.db, async (tx) => {
-      const repo = new AgentRepository(tx);
-      const row = await repo.lockDevice(owner.deviceId);
+      const repo = reposOf(tx);
+      const row = await repo.devices.lockLive(owner.deviceId);
       if (!row) throw unauthorized();
       return fn({ tx, repo, row, now: this.settings.now() });
     });
@@ -509,7 +531,7 @@ export class AgentService {
   ): Promise<CommandOutcome> {
     return this.inDevice(credentials, async ({ tx, repo, row, now }) => {
       const deviceId = row.id;
-      const command = await repo.lockCommand(commandId);
+      const command = await repo.commands.lockCommand(commandId);
       if (!command || command.status === 'issued' || command.status === 'redeemed') throw new AppError(404, 'COMMAND_NOT_FOUND', A.commands.notFound);
       if (command.device_id !== deviceId) throw new AppError(403, 'OTHER_DEVICE', A.auth.otherDevice);
       if (command.status !== 'pending') return this.outcomeOf(command, row, factsOf(row), now);
@@ -519,14 +541,14 @@ export class AgentService {
       const mc = { id: command.id, action: command.action, payload: command.payload ?? {} };
       const t = outcome.rejected ? machine.rejected(before, mc, outcome.reason) : machine.acknowledged(before, mc);
       if (!t.ok) throw new AppError(409, 'COMMAND_NOT_APPLICABLE', A.commands.notPending);
-      const done = await repo.completeCommand(
+      const done = await repo.commands.completeCommand(
         command.id,
         outcome.rejected ? 'rejected' : 'acknowledged',
         outcome.rejected ? outcome.reason : null,
         now,
       );
-      await repo.write(deviceId, t.facts, now, { lastSeenAt: now });
-      if (t.revokeToken) await repo.revokeAgentTokens([deviceId], now);
+      await repo.devices.write(deviceId, t.facts, now, { lastSeenAt: now });
+      if (t.revokeToken) await repo.credentials.revokeAgentTokens([deviceId], now);
       await record(tx, {
         actor: deviceActor(row.imei, req),
         entity: 'device',
@@ -546,7 +568,7 @@ export class AgentService {
     });
   }
 
-  private outcomeOf(c: AgentCommandRow, row: AgentDeviceRow, f: machine.MachineFacts, now: Date, seen = row.last_seen_at): CommandOutcome {
+  private outcomeOf(c: CommandRow, row: DeviceRow, f: machine.MachineFacts, now: Date, seen = row.last_seen_at): CommandOutcome {
     return {
       id: c.id,
       action: c.action,
@@ -577,8 +599,8 @@ export class AgentService {
       const apply = async (t: machine.Transition, action: AuditAction, detail: string | null, extra: Record<string, unknown> = {}) => {
         // An event that changes nothing (the same report again, a replayed request) is answered, not applied.
         if (!t.ok || (sameFacts(before, t.facts) && !t.revokeToken)) return answer(false, before);
-        await repo.write(deviceId, t.facts, now, { lastSeenAt: now });
-        if (t.revokeToken) await repo.revokeAgentTokens([deviceId], now);
+        await repo.devices.write(deviceId, t.facts, now, { lastSeenAt: now });
+        if (t.revokeToken) await repo.credentials.revokeAgentTokens([deviceId], now);
         await record(tx, {
           actor,
           entity: 'device',
@@ -602,10 +624,10 @@ export class AgentService {
           if (now.getTime() - redeemedAt.getTime() > REDEMPTION_REPORT_DAYS * 86_400_000) {
             throw new AppError(409, 'OFFLINE_CODE_REPORT_TOO_LATE', A.events.reportTooLate(REDEMPTION_REPORT_DAYS));
           }
-          const { secret, offlineCounter } = await repo.secretOf(deviceId);
+          const { secret, offlineCounter } = await repo.devices.secretOf(deviceId);
           const lastNonce = Math.max(0, offlineCounter - OFFLINE_NONCE_WINDOW);
           const verified = verifyOfflineCode(secret, e.code, { lastNonce, now: redeemedAt });
-          const issued = verified ? await repo.lockOfflineCode(deviceId, verified.nonce) : undefined;
+          const issued = verified ? await repo.commands.lockOfflineCode(deviceId, verified.nonce) : undefined;
           if (!verified || !issued || issued.action !== verified.action) {
             throw new AppError(409, 'OFFLINE_CODE_REJECTED', A.events.codeRejected);
           }
@@ -619,7 +641,7 @@ export class AgentService {
           const until = issued.expires_at === null ? null : new Date(issued.expires_at);
           const t = machine.offlineRedeemed(before, issued.action, until);
           if (!t.ok) return answer(false, before, { action: issued.action });
-          await repo.redeemOfflineCode(issued.id, redeemedAt);
+          await repo.commands.redeemOfflineCode(issued.id, redeemedAt);
           const applied = await apply(t, 'redeem_offline_code', null, {
             command: { id: issued.id, action: issued.action, nonce: issued.nonce, redeemedAt: redeemedAt.toISOString() },
           });
@@ -644,8 +666,8 @@ export class AgentService {
 
   /** GET /agent/v1/settings: the defaults of the device's type, its global row, its group's row. */
   async agentSettings({ token, proof }: AgentCredentials): Promise<AgentSettingsAnswer> {
-    const repo = new AgentRepository(this.db);
-    const row = await repo.checkinByToken(tokenHash(token), this.settings.now());
+    const repo = this.repos;
+    const row = await repo.devices.checkinByToken(tokenHash(token), this.settings.now());
     if (!row) throw unauthorized();
     await this.prove(row.public_key, proof);
     const { settings: effective, version } = await this.settingsFor(this.db, row.device_type, row.group_id);
@@ -684,13 +706,13 @@ export class AgentService {
   async expireTemporaryUnlocks(limit = 500): Promise<number> {
     return transaction(this.db, async (tx) => {
       const now = this.settings.now();
-      const repo = new AgentRepository(tx);
-      const rows = await repo.lockExpiredTemporary(now, limit);
+      const repo = reposOf(tx);
+      const rows = await repo.devices.lockExpiredTemporary(now, limit);
       for (const row of rows) {
         const before = factsOf(row);
         const t = machine.temporaryExpired(before);
         if (!t.ok) continue;
-        await repo.write(row.id, t.facts, now);
+        await repo.devices.write(row.id, t.facts, now);
         await record(tx, {
           actor: SYSTEM_ACTOR,
           entity: 'device',

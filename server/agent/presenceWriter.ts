@@ -21,7 +21,7 @@
 import { isConnectionError } from '../db/connectionErrors';
 import type { Db } from '../db/Db';
 import type { Logger } from '../logger';
-import { AgentRepository, type Reported } from './agentRepository';
+import { DeviceRepository, type Reported } from '../devices';
 
 /** Devices per statement: a larger batch is written in several. */
 export const PRESENCE_BATCH_MAX = 500;
@@ -93,7 +93,7 @@ export class PresenceWriter {
   }
 
   private async write(batch: [number, Reported][]): Promise<void> {
-    const repo = new AgentRepository(this.db);
+    const repo = new DeviceRepository(this.db);
     for (let i = 0; i < batch.length; i += PRESENCE_BATCH_MAX) {
       const part = batch.slice(i, i + PRESENCE_BATCH_MAX);
       try {

@@ -9,7 +9,7 @@ function sources(dir: string): { file: string; text: string }[] {
     .map((f) => ({ file: path.relative(path.join(__dirname, '..'), path.join(dir, f)), text: fs.readFileSync(path.join(dir, f), 'utf8') }));
 }
 
-describe('SQL only in repositories (router → service → repository; the agent side, the integration and the identity endpoint too)', () => {
+describe('SQL only in repositories (router → service → repository; the device domain, the agent side, the integration and the identity endpoint too)', () => {
   const files = [
     ...sources(__dirname),
     ...sources(path.join(__dirname, '..', 'middleware')),
@@ -18,9 +18,10 @@ describe('SQL only in repositories (router → service → repository; the agent
     ...sources(path.join(__dirname, '..', 'integration')),
     ...sources(path.join(__dirname, '..', 'webhooks')),
     ...sources(path.join(__dirname, '..', 'identity')),
+    ...sources(path.join(__dirname, '..', 'devices')),
   ];
 
-  test('the API, middleware, auth, agent, integration, webhooks and identity sources are found', () => {
+  test('the API, middleware, auth, devices, agent, integration, webhooks and identity sources are found', () => {
     expect(files.length).toBeGreaterThan(20);
     expect(files.some((f) => f.file.endsWith('Repository.ts'))).toBe(true);
     expect(files.map((f) => f.file)).toEqual(
@@ -30,6 +31,8 @@ describe('SQL only in repositories (router → service → repository; the agent
         path.join('agent', 'agentService.ts'),
         path.join('identity', 'identityService.ts'),
         path.join('identity', 'identityRepository.ts'),
+        path.join('devices', 'deviceRepository.ts'),
+        path.join('devices', 'deviceActionsService.ts'),
       ]),
     );
   });

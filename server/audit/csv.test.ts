@@ -49,7 +49,7 @@ describe('CSV', () => {
     // The device export's lines written by the database are this writer's rules in SQL
     // (papaparse's quoting and formula guard, taking every label from csvRow), and
     // tests/integration/deviceExportCsv.test.ts holds them byte for byte to csvLines on both engines.
-    const sameRulesInSql = path.join(root, 'api/devices/deviceExportSql.ts');
+    const sameRulesInSql = path.join(root, 'devices/deviceExportSql.ts');
     const files = (fs.readdirSync(root, { recursive: true }) as string[])
       .filter((f) => /\.ts$/.test(f) && !/\.test\.ts$/.test(f))
       .map((f) => path.join(root, f))

@@ -1,15 +1,13 @@
 /**
- * The SQL of device actions: the device row locked for an action, the commands (the history),
- * offline-code counters, soft deletion, bulk selections and the set-based statements of the
- * bulk-action batches; the agent settings rows the lock dialog's proposed lock type comes from.
- * Plain parameterised SQL, the same on PostgreSQL and PGlite.
+ * All SQL of `device_commands`: a device's commands (what the portal, the integration and the bulk
+ * jobs request; what the agent receives, acknowledges or rejects; the offline codes issued and
+ * redeemed; the history). One row type, `CommandRow`. Plain parameterised SQL, the same on
+ * PostgreSQL and PGlite. A new deliverable command wakes the waiting check-ins through a trigger
+ * (NOTIFY agent_commands); every trigger is in docs/architecture.md, "Side effects kept in database
+ * triggers".
  */
-import type { Command, CommandStatus } from '../../../shared/contracts/deviceActions';
-import type { BulkSelection } from '../../../shared/contracts/jobs';
-import type { LockType } from '../../../shared/constants/domain';
-import { statusSql } from '../../../shared/deviceStatus';
-import type { Queryable } from '../../db/Db';
-import { DEVICE_COLUMNS, DEVICE_JOINS, SqlWhere, deviceWhere, type DeviceRow } from './deviceQueries';
+import type { Command, CommandStatus } from '../../shared/contracts/deviceActions';
+import type { Queryable } from '../db/Db';
 
 export interface CommandRow {
   id: number;
@@ -31,6 +29,17 @@ export interface CommandRow {
 
 const COMMAND_COLUMNS = `c.id, c.device_id, c.action, c.payload, c.origin, c.status, c.requested_at, c.requested_by, c.deliver_after,
   c.delivered_at, c.acknowledged_at, c.result, c.nonce, c.expires_at, c.job_id`;
+
+/** Ids as numbers (PostgreSQL's bigint arrives as text). */
+const commandRow = (r: CommandRow): CommandRow => ({
+  ...r,
+  id: Number(r.id),
+  device_id: Number(r.device_id),
+  job_id: r.job_id === null ? null : Number(r.job_id),
+});
+
+/** A command as a check-in delivers it. */
+export type DeliverableRow = Pick<CommandRow, 'id' | 'action' | 'payload' | 'requested_at' | 'delivered_at'>;
 
 const iso = (d: Date | string | null): string | null => (d === null ? null : new Date(d).toISOString());
 
@@ -76,74 +85,8 @@ export interface NewCommand {
   jobId?: number | null;
 }
 
-/** A row of `agent_settings`: a device type's global values (group_id null) or a group's overrides. */
-export interface AgentSettingsRow {
-  device_type: number;
-  group_id: number | null;
-  settings: Record<string, unknown>;
-}
-
-/** A device locked for an action: its row, whether it is deleted. */
-export type LockedDevice = DeviceRow & { deleted_at: Date | null };
-
-/** What the bulk rules need of a device, computed in SQL (derived status with the offline overlay). */
-export interface DeviceRuleRow {
-  id: number;
-  status: number;
-  lock_type: LockType | null;
-  pending_action: number | null;
-  deleted: boolean;
-}
-
-/** Matched devices per (derived status, lock type, command in flight): the bulk dry run's input. */
-export interface SelectionGroup {
-  status: number;
-  lock_type: LockType | null;
-  pending_action: number | null;
-  n: number;
-  /** Of them, not seen since the offline cutoff. */
-  offline: number;
-}
-
-/** The live devices of a bulk selection (ids, or the list filter), on the alias `d`. */
-export function selectionWhere(selection: BulkSelection, cutoff: Date): SqlWhere {
-  if (selection.ids) {
-    const where = new SqlWhere();
-    return where.add('d.deleted_at IS NULL').add(`d.id = ANY(${where.param(selection.ids)}::bigint[])`);
-  }
-  return deviceWhere(selection.filter ?? {}, cutoff);
-}
-
-export class DeviceCommandsRepository {
+export class CommandRepository {
   constructor(private readonly db: Queryable) {}
-
-  /** The device row (deleted or not) locked until the end of the transaction. */
-  async lockDevice(id: number): Promise<LockedDevice | undefined> {
-    const res = await this.db.query<LockedDevice>(
-      `SELECT ${DEVICE_COLUMNS}, d.deleted_at FROM devices d ${DEVICE_JOINS} WHERE d.id = $1 FOR UPDATE OF d`,
-      [id],
-    );
-    return res.rows[0];
-  }
-
-  /** The device row as the API answers it (live devices only). */
-  async findDevice(id: number): Promise<DeviceRow | undefined> {
-    const res = await this.db.query<DeviceRow>(`SELECT ${DEVICE_COLUMNS} FROM devices d ${DEVICE_JOINS} WHERE d.id = $1 AND d.deleted_at IS NULL`, [
-      id,
-    ]);
-    return res.rows[0];
-  }
-
-  /** Whether a device with this id was ever registered (deleted ones included). */
-  async deviceExists(id: number): Promise<boolean> {
-    const res = await this.db.query('SELECT 1 FROM devices WHERE id = $1', [id]);
-    return res.rows.length > 0;
-  }
-
-  async secretOf(id: number): Promise<Uint8Array | undefined> {
-    const res = await this.db.query<{ secret: Uint8Array }>('SELECT secret FROM devices WHERE id = $1', [id]);
-    return res.rows[0]?.secret;
-  }
 
   async insertCommand(c: NewCommand): Promise<CommandRow> {
     const res = await this.db.query<CommandRow>(
@@ -167,59 +110,14 @@ export class DeviceCommandsRepository {
         c.jobId ?? null,
       ],
     );
-    return res.rows[0]!;
-  }
-
-  /** The device now waits for this stateful command. */
-  async setPending(deviceId: number, commandId: number, action: number, until: Date | null, now: Date): Promise<void> {
-    await this.db.query('UPDATE devices SET pending_command_id = $2, pending_action = $3, pending_until = $4, updated_at = $5 WHERE id = $1', [
-      deviceId,
-      commandId,
-      action,
-      until,
-      now,
-    ]);
-  }
-
-  /** Puts a device on administrative hold (SUSPENDED) or ends it: the lifecycle and the one to return to. */
-  async setHold(deviceId: number, lifecycle: string, heldLifecycle: string | null, now: Date): Promise<void> {
-    await this.db.query('UPDATE devices SET lifecycle = $2, held_lifecycle = $3, updated_at = $4 WHERE id = $1', [
-      deviceId,
-      lifecycle,
-      heldLifecycle,
-      now,
-    ]);
-  }
-
-  async clearPending(deviceId: number, now: Date): Promise<void> {
-    await this.db.query('UPDATE devices SET pending_command_id = NULL, pending_action = NULL, pending_until = NULL, updated_at = $2 WHERE id = $1', [
-      deviceId,
-      now,
-    ]);
-  }
-
-  /** One more offline code for the device: its nonce. */
-  async nextOfflineNonce(deviceId: number, now: Date): Promise<{ nonce: number; secret: Uint8Array }> {
-    const res = await this.db.query<{ offline_counter: number; secret: Uint8Array }>(
-      'UPDATE devices SET offline_counter = offline_counter + 1, updated_at = $2 WHERE id = $1 RETURNING offline_counter, secret',
-      [deviceId, now],
-    );
-    const row = res.rows[0]!;
-    return { nonce: row.offline_counter, secret: row.secret };
-  }
-
-  /** Soft delete; commands still waiting for the agent (notifications…) are cancelled, not dropped silently. */
-  async softDelete(deviceIds: readonly number[], now: Date): Promise<void> {
-    await this.db.query('UPDATE devices SET deleted_at = $2, updated_at = $2 WHERE id = ANY($1::bigint[]) AND deleted_at IS NULL', [deviceIds, now]);
-    await this.db.query("UPDATE device_commands SET status = 'cancelled' WHERE device_id = ANY($1::bigint[]) AND status = 'pending'", [deviceIds]);
-    // The device's agent can no longer call the agent API.
-    await this.db.query('UPDATE agent_tokens SET revoked_at = $2 WHERE device_id = ANY($1::bigint[]) AND revoked_at IS NULL', [deviceIds, now]);
+    return commandRow(res.rows[0]!);
   }
 
   /** A command by its id alone (the integration API reads a command's status). */
   async findCommandById(commandId: number): Promise<CommandRow | undefined> {
     const res = await this.db.query<CommandRow>(`SELECT ${COMMAND_COLUMNS} FROM device_commands c WHERE c.id = $1`, [commandId]);
-    return res.rows[0];
+    const row = res.rows[0];
+    return row && commandRow(row);
   }
 
   async findCommand(deviceId: number, commandId: number): Promise<CommandRow | undefined> {
@@ -227,7 +125,8 @@ export class DeviceCommandsRepository {
       commandId,
       deviceId,
     ]);
-    return res.rows[0];
+    const row = res.rows[0];
+    return row && commandRow(row);
   }
 
   /** Cancels the command unless a check-in has received it meanwhile (the row lock decides which came first). */
@@ -236,7 +135,8 @@ export class DeviceCommandsRepository {
       `UPDATE device_commands c SET status = 'cancelled' WHERE c.id = $1 AND c.status = 'pending' AND c.delivered_at IS NULL RETURNING ${COMMAND_COLUMNS}`,
       [commandId],
     );
-    return res.rows[0];
+    const row = res.rows[0];
+    return row && commandRow(row);
   }
 
   async setCommandStatus(commandId: number, status: CommandStatus): Promise<CommandRow> {
@@ -244,7 +144,7 @@ export class DeviceCommandsRepository {
       commandId,
       status,
     ]);
-    return res.rows[0]!;
+    return commandRow(res.rows[0]!);
   }
 
   /** The device's commands, newest first. */
@@ -253,51 +153,12 @@ export class DeviceCommandsRepository {
       `SELECT ${COMMAND_COLUMNS} FROM device_commands c WHERE c.device_id = $1 ORDER BY c.id DESC LIMIT $2 OFFSET $3`,
       [deviceId, page.limit, page.offset],
     );
-    return res.rows;
+    return res.rows.map(commandRow);
   }
 
   async countHistory(deviceId: number): Promise<number> {
     const res = await this.db.query<{ n: number }>('SELECT count(*) AS n FROM device_commands WHERE device_id = $1', [deviceId]);
     return res.rows[0]!.n;
-  }
-
-  // Bulk --------------------------------------------------------------------------------
-
-  /** The matched devices grouped by what the rules look at (one row per combination, set-based). */
-  async selectionGroups(selection: BulkSelection, cutoff: Date): Promise<SelectionGroup[]> {
-    const where = selectionWhere(selection, cutoff);
-    const c = where.param(cutoff);
-    const res = await this.db.query<SelectionGroup>(
-      `SELECT ${statusSql(`${c}::timestamptz`, 'd')} AS status, d.lock_type, d.pending_action, count(*) AS n,
-              count(*) FILTER (WHERE d.last_seen_at < ${c}::timestamptz) AS offline
-         FROM devices d ${where}
-        GROUP BY 1, 2, 3`,
-      where.params,
-    );
-    return res.rows.map((r) => ({ ...r, status: Number(r.status), n: Number(r.n), offline: Number(r.offline) }));
-  }
-
-  /** The matched devices in id order, at most `limit` (one more than allowed tells "too many"). */
-  async selectionDevices(selection: BulkSelection, cutoff: Date, limit: number): Promise<DeviceRuleRow[]> {
-    const where = selectionWhere(selection, cutoff);
-    const c = where.param(cutoff);
-    const l = where.param(limit);
-    const res = await this.db.query<DeviceRuleRow>(
-      `SELECT d.id, ${statusSql(`${c}::timestamptz`, 'd')} AS status, d.lock_type, d.pending_action, false AS deleted
-         FROM devices d ${where} ORDER BY d.id LIMIT ${l}`,
-      where.params,
-    );
-    return res.rows.map((r) => ({ ...r, id: Number(r.id), status: Number(r.status) }));
-  }
-
-  /** A batch's devices locked in id order (no deadlock between batches), with what the rules need. */
-  async lockBatch(ids: readonly number[], cutoff: Date): Promise<DeviceRuleRow[]> {
-    const res = await this.db.query<DeviceRuleRow>(
-      `SELECT d.id, ${statusSql('$2::timestamptz', 'd')} AS status, d.lock_type, d.pending_action, d.deleted_at IS NOT NULL AS deleted
-         FROM devices d WHERE d.id = ANY($1::bigint[]) ORDER BY d.id FOR UPDATE`,
-      [ids, cutoff],
-    );
-    return res.rows.map((r) => ({ ...r, id: Number(r.id), status: Number(r.status) }));
   }
 
   /** One command per device, set-based; returns the command id of each device. */
@@ -324,28 +185,89 @@ export class DeviceCommandsRepository {
     return new Map(res.rows.map((r) => [Number(r.device_id), Number(r.id)]));
   }
 
-  /** The devices now wait for their new stateful commands, set-based. */
-  async setPendingMany(commands: Map<number, number>, action: number, until: Date | null, now: Date): Promise<void> {
+  /** Commands still waiting for the agent of deleted devices are cancelled, not dropped silently. */
+  async cancelPendingOf(deviceIds: readonly number[]): Promise<void> {
+    await this.db.query("UPDATE device_commands SET status = 'cancelled' WHERE device_id = ANY($1::bigint[]) AND status = 'pending'", [deviceIds]);
+  }
+
+  /** Offline codes issued with a secret the device no longer holds, not redeemed: cancelled with `reason`. */
+  async cancelIssuedCodes(deviceId: number, reason: string, now: Date): Promise<void> {
     await this.db.query(
-      `UPDATE devices d SET pending_command_id = c.command_id, pending_action = $3, pending_until = $4, updated_at = $5
-         FROM unnest($1::bigint[], $2::bigint[]) AS c(device_id, command_id)
-        WHERE d.id = c.device_id`,
-      [[...commands.keys()], [...commands.values()], action, until, now],
+      `UPDATE device_commands SET status = 'cancelled', result = $2, acknowledged_at = $3 WHERE device_id = $1 AND status = 'issued'`,
+      [deviceId, reason, now],
     );
   }
 
-  /**
-   * The agent settings rows of every device type (the global one and each group's override),
-   * read for the lock type the portal proposes (GET /devices/lock-defaults).
-   */
-  async agentSettingsRows(): Promise<AgentSettingsRow[]> {
-    const res = await this.db.query<AgentSettingsRow>(
-      'SELECT device_type, group_id, settings FROM agent_settings ORDER BY device_type, group_id NULLS FIRST',
+  // The agent ------------------------------------------------------------------------------
+
+  /** The commands the device may receive now, oldest first. */
+  async deliverable(deviceId: number, now: Date): Promise<DeliverableRow[]> {
+    const res = await this.db.query<DeliverableRow>(
+      `SELECT c.id, c.action, c.payload, c.requested_at, c.delivered_at FROM device_commands c
+        WHERE c.device_id = $1 AND c.status = 'pending' AND c.deliver_after <= $2 ORDER BY c.id`,
+      [deviceId, now],
+      { name: 'agent_deliverable' },
     );
-    return res.rows.map((r) => ({
-      device_type: Number(r.device_type),
-      group_id: r.group_id === null ? null : Number(r.group_id),
-      settings: r.settings,
-    }));
+    return res.rows.map((r) => ({ ...r, id: Number(r.id) }));
+  }
+
+  /**
+   * Marks first deliveries; returns the ids it marked. A command cancelled meanwhile is not
+   * marked (and not sent): the row lock orders this against the cancellation.
+   */
+  async markDelivered(ids: readonly number[], now: Date): Promise<Set<number>> {
+    const res = await this.db.query<{ id: number }>(
+      `UPDATE device_commands SET delivered_at = $2 WHERE id = ANY($1::bigint[]) AND status = 'pending' AND delivered_at IS NULL RETURNING id`,
+      [ids, now],
+    );
+    return new Set(res.rows.map((r) => Number(r.id)));
+  }
+
+  async lockCommand(id: number): Promise<CommandRow | undefined> {
+    const res = await this.db.query<CommandRow>(`SELECT ${COMMAND_COLUMNS} FROM device_commands c WHERE c.id = $1 FOR UPDATE`, [id]);
+    const row = res.rows[0];
+    return row && commandRow(row);
+  }
+
+  /** The device id of a command (whose it is), without locking. */
+  async commandDevice(id: number): Promise<number | undefined> {
+    const res = await this.db.query<{ device_id: number }>('SELECT device_id FROM device_commands WHERE id = $1', [id]);
+    return res.rows[0] ? Number(res.rows[0].device_id) : undefined;
+  }
+
+  async completeCommand(id: number, status: 'acknowledged' | 'rejected', result: string | null, now: Date): Promise<CommandRow> {
+    const res = await this.db.query<CommandRow>(
+      `UPDATE device_commands c SET status = $2, result = $3, acknowledged_at = $4, delivered_at = coalesce(c.delivered_at, $4)
+        WHERE c.id = $1 RETURNING ${COMMAND_COLUMNS}`,
+      [id, status, result, now],
+    );
+    return commandRow(res.rows[0]!);
+  }
+
+  /** The offline-code record of a nonce, locked. */
+  async lockOfflineCode(deviceId: number, nonce: number): Promise<CommandRow | undefined> {
+    const res = await this.db.query<CommandRow>(
+      `SELECT ${COMMAND_COLUMNS} FROM device_commands c WHERE c.device_id = $1 AND c.nonce = $2 AND c.status IN ('issued', 'redeemed') FOR UPDATE`,
+      [deviceId, nonce],
+    );
+    const row = res.rows[0];
+    return row && commandRow(row);
+  }
+
+  async redeemOfflineCode(id: number, now: Date): Promise<CommandRow> {
+    const res = await this.db.query<CommandRow>(
+      `UPDATE device_commands c SET status = 'redeemed', acknowledged_at = $2, delivered_at = coalesce(c.delivered_at, $2)
+        WHERE c.id = $1 RETURNING ${COMMAND_COLUMNS}`,
+      [id, now],
+    );
+    return commandRow(res.rows[0]!);
+  }
+
+  /** Pending commands by action (for /metrics). */
+  async pendingByAction(): Promise<{ action: number; n: number }[]> {
+    const res = await this.db.query<{ action: number; n: number }>(
+      `SELECT action, count(*) AS n FROM device_commands WHERE status = 'pending' GROUP BY action`,
+    );
+    return res.rows.map((r) => ({ action: r.action, n: Number(r.n) }));
   }
 }

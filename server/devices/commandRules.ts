@@ -3,14 +3,14 @@
  * evaluated once per combination of what it looks at (derived status, lock type, command in
  * flight), never once per device, so a dry run or a batch of thousands costs a handful of calls.
  */
-import type { ActionPayload } from '../../../shared/contracts/deviceActions';
-import type { BulkPreview } from '../../../shared/contracts/jobs';
-import { BULK_MAX_DEVICES } from '../../../shared/contracts/jobs';
-import { DEVICE_ACTION, DEVICE_ACTIONS } from '../../../shared/constants/deviceActions';
-import type { DeviceActionCode, DeviceStatusCode, LockType } from '../../../shared/constants/domain';
-import { deviceAuditAction, type DeviceAuditAction } from '../../../shared/contracts/audit';
-import { refusal, type Refusal } from '../../../shared/deviceActionRules';
-import type { SelectionGroup } from '../devices/deviceCommandsRepository';
+import type { ActionPayload } from '../../shared/contracts/deviceActions';
+import type { BulkPreview } from '../../shared/contracts/jobs';
+import { BULK_MAX_DEVICES } from '../../shared/contracts/jobs';
+import { DEVICE_ACTION, DEVICE_ACTIONS } from '../../shared/constants/deviceActions';
+import type { DeviceActionCode, DeviceStatusCode, LockType } from '../../shared/constants/domain';
+import { deviceAuditAction, type DeviceAuditAction } from '../../shared/contracts/audit';
+import { refusal, type Refusal } from '../../shared/deviceActionRules';
+import type { SelectionGroup } from './deviceRepository';
 
 export interface RuleFacts {
   status: number;
@@ -32,7 +32,7 @@ export function refusalMemo(action: number): (f: RuleFacts) => Refusal | null {
   };
 }
 
-/** The dry run of a bulk action from the selection's groups (see DeviceCommandsRepository.selectionGroups). */
+/** The dry run of a bulk action from the selection's groups (see CommandRepository.selectionGroups). */
 export function summarize(groups: readonly SelectionGroup[], action: number): BulkPreview {
   const refused = refusalMemo(action);
   const byStatus = new Map<number, number>();

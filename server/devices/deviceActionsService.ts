@@ -1,38 +1,45 @@
-import { mergeSettings, settingField } from '../../../shared/agentSettings';
-import type { ActionPayload, ActionResult, Command, History, HistoryQuery, LockDefaults } from '../../../shared/contracts/deviceActions';
-import type { Device } from '../../../shared/contracts/devices';
-import type { BulkBody, BulkPreview } from '../../../shared/contracts/jobs';
-import { RELEASE_CANCEL_HOURS } from '../../../shared/contracts/deviceActions';
-import { DEVICE_ACTION } from '../../../shared/constants/deviceActions';
-import { ACTION_ORIGIN, LOCK_TYPES, type DeviceTypeCode, type LockType } from '../../../shared/constants/domain';
-import { actionLabel, refusal } from '../../../shared/deviceActionRules';
-import { STATEFUL_ACTIONS, offlineCutoff } from '../../../shared/deviceStatus';
-import * as machine from '../../../shared/deviceStateMachine';
-import { AGENT_MESSAGES as A, INVENTORY_MESSAGES as M } from '../../../shared/areaMessages';
-import { AuditRepository, record, type AuditActor, type AuditRow } from '../../audit/auditRepository';
+import { mergeSettings, settingField } from '../../shared/agentSettings';
+import type { ActionPayload, ActionResult, Command, History, HistoryQuery, LockDefaults } from '../../shared/contracts/deviceActions';
+import type { Device } from '../../shared/contracts/devices';
+import type { BulkBody, BulkPreview } from '../../shared/contracts/jobs';
+import { RELEASE_CANCEL_HOURS } from '../../shared/contracts/deviceActions';
+import { DEVICE_ACTION } from '../../shared/constants/deviceActions';
+import { ACTION_ORIGIN, LOCK_TYPES, type DeviceTypeCode, type LockType } from '../../shared/constants/domain';
+import { actionLabel, refusal } from '../../shared/deviceActionRules';
+import { STATEFUL_ACTIONS, offlineCutoff } from '../../shared/deviceStatus';
+import * as machine from '../../shared/deviceStateMachine';
+import { AGENT_MESSAGES as A, INVENTORY_MESSAGES as M } from '../../shared/areaMessages';
+import { AuditRepository, record, type AuditActor, type AuditRow } from '../audit/auditRepository';
 import {
   ENROLLMENT_TOKEN_KINDS,
   type EnrollmentAttempt,
   type EnrollmentAttempts,
   type EnrollmentAttemptsQuery,
-} from '../../../shared/contracts/enrollment';
-import type { Db, Queryable } from '../../db/Db';
-import { transaction } from '../../db/transactionScope';
-import { AppError } from '../../errors';
-import { auditActionName, commandPayload, pendingUntil, summarize } from '../jobs/bulkRules';
-import {
-  DeviceCommandsRepository,
-  isCancellable,
-  toCommand,
-  type AgentSettingsRow,
-  type CommandRow,
-  type LockedDevice,
-} from './deviceCommandsRepository';
-import { machineFactsOf, toDevice, type InventorySettings } from './deviceQueries';
-import { idempotent, type Answer, type IdempotencyRequest } from './idempotency';
+} from '../../shared/contracts/enrollment';
+import type { Db, Queryable } from '../db/Db';
+import { transaction } from '../db/transactionScope';
+import { AppError } from '../errors';
+import { auditActionName, commandPayload, pendingUntil, summarize } from './commandRules';
+import { CommandRepository, isCancellable, toCommand, type CommandRow } from './commandRepository';
+import { CredentialRepository } from './credentialRepository';
+import { DeviceRepository } from './deviceRepository';
+import { AgentSettingsRepository, type AgentSettingsRow } from '../api/agentSettings/agentSettingsRepository';
+import { machineFactsOf, toDevice, type InventorySettings, type ListedDeviceRow } from './deviceQueries';
+import { idempotent, type Answer, type IdempotencyRequest } from '../middleware/idempotency';
 import { OFFLINE_ACTIONS, issuedCode, offlineExpiry } from './offlineCodes';
 
 const notFound = () => new AppError(404, 'DEVICE_NOT_FOUND', M.devices.notFound);
+
+/**
+ * Soft-deletes devices: their commands still waiting for the agent are cancelled (not dropped
+ * silently) and their agents' tokens revoked (the agent can no longer call). A device action and
+ * a bulk job both delete this way.
+ */
+export async function deleteDevices(tx: Queryable, ids: readonly number[], now: Date): Promise<void> {
+  await new DeviceRepository(tx).softDelete(ids, now);
+  await new CommandRepository(tx).cancelPendingOf(ids);
+  await new CredentialRepository(tx).revokeAgentTokens(ids, now);
+}
 
 /** What the audit log keeps of a device: its facts (never its secret). */
 export function deviceFacts(d: Device) {
@@ -112,8 +119,8 @@ export class DeviceActionsService {
   }
 
   /** The device locked for a change: 404 when unknown or deleted. */
-  private async lock(repo: DeviceCommandsRepository, id: number): Promise<LockedDevice> {
-    const row = await repo.lockDevice(id);
+  private async lock(devices: DeviceRepository, id: number): Promise<ListedDeviceRow> {
+    const row = await devices.lockForAction(id);
     if (!row || row.deleted_at !== null) throw notFound();
     return row;
   }
@@ -129,8 +136,8 @@ export class DeviceActionsService {
       fromStored: async (tx, stored) => {
         const { offlineCode, ...rest } = stored as StoredResult;
         if (!offlineCode || !rest.command) return { result: rest };
-        const secret = await new DeviceCommandsRepository(tx).secretOf(rest.command.deviceId);
-        const code = issuedCode(secret!, rest.command.action, offlineCode.nonce, new Date(offlineCode.expiresAt));
+        const { secret } = await new DeviceRepository(tx).secretOf(rest.command.deviceId);
+        const code = issuedCode(secret, rest.command.action, offlineCode.nonce, new Date(offlineCode.expiresAt));
         return { result: { ...rest, offlineCode: { code, expiresAt: offlineCode.expiresAt } } };
       },
     });
@@ -139,8 +146,9 @@ export class DeviceActionsService {
 
   private async actIn(tx: Queryable, actor: AuditActor, id: number, p: ActionPayload): Promise<Acted> {
     const { now, cutoff } = this.clock();
-    const repo = new DeviceCommandsRepository(tx);
-    const row = await this.lock(repo, id);
+    const devices = new DeviceRepository(tx);
+    const commands = new CommandRepository(tx);
+    const row = await this.lock(devices, id);
     const before = toDevice(row, cutoff);
     const refused = refusal({ status: before.status, lockType: before.lockType, pendingAction: row.pending_action }, p.action);
     if (refused) throw new AppError(refused.status, refused.code, refused.reason);
@@ -162,17 +170,17 @@ export class DeviceActionsService {
     let command: CommandRow;
     let offline: { code: string; expiresAt: string; nonce: number } | undefined;
     if ((OFFLINE_ACTIONS as readonly number[]).includes(p.action)) {
-      const { nonce, secret } = await repo.nextOfflineNonce(id, now);
+      const { nonce, secret } = await devices.nextOfflineNonce(id, now);
       const expiresAt = offlineExpiry(p.action, now, p.action === DEVICE_ACTION.UNLOCK_OFFLINE_WITH_DATE ? new Date(p.until) : null);
-      command = await repo.insertCommand({ ...common, status: 'issued', deliverAfter: now, nonce, expiresAt });
+      command = await commands.insertCommand({ ...common, status: 'issued', deliverAfter: now, nonce, expiresAt });
       offline = { code: issuedCode(secret, p.action, nonce, expiresAt), expiresAt: expiresAt.toISOString(), nonce };
     } else {
       const release = p.action === DEVICE_ACTION.RELEASE;
       const deliverAfter = release ? new Date(now.getTime() + RELEASE_CANCEL_HOURS * 3600_000) : now;
-      command = await repo.insertCommand({ ...common, status: 'pending', deliverAfter });
-      if (STATEFUL_ACTIONS.includes(p.action)) await repo.setPending(id, Number(command.id), p.action, pendingUntil(p), now);
+      command = await commands.insertCommand({ ...common, status: 'pending', deliverAfter });
+      if (STATEFUL_ACTIONS.includes(p.action)) await devices.setPending(id, command.id, p.action, pendingUntil(p), now);
     }
-    const after = toDevice((await repo.findDevice(id))!, cutoff);
+    const after = toDevice((await devices.findRow(id))!, cutoff);
     await record(tx, {
       actor,
       entity: 'device',
@@ -188,9 +196,8 @@ export class DeviceActionsService {
 
   /** Soft delete with its history row (origin DELETE_DEVICE), audited. The rules were checked. */
   private async deleteIn(tx: Queryable, actor: AuditActor, before: Device, now: Date): Promise<CommandRow> {
-    const repo = new DeviceCommandsRepository(tx);
-    await repo.softDelete([before.id], now);
-    const command = await repo.insertCommand({
+    await deleteDevices(tx, [before.id], now);
+    const command = await new CommandRepository(tx).insertCommand({
       deviceId: before.id,
       action: DEVICE_ACTION.DELETE_DEVICE,
       payload: {},
@@ -227,16 +234,17 @@ export class DeviceActionsService {
   cancel(actor: AuditActor, id: number, commandId: number, granted: ReadonlySet<number>): Promise<Command> {
     return transaction(this.db, async (tx) => {
       const { now, cutoff } = this.clock();
-      const repo = new DeviceCommandsRepository(tx);
-      const row = await repo.lockDevice(id);
+      const devices = new DeviceRepository(tx);
+      const repo = new CommandRepository(tx);
+      const row = await devices.lockForAction(id);
       const command = row ? await repo.findCommand(id, commandId) : undefined;
       if (!row || !command) throw new AppError(404, 'COMMAND_NOT_FOUND', M.actions.commandNotFound);
       if (!granted.has(command.action)) throw new AppError(403, 'ACTION_NOT_GRANTED', M.actions.notGranted(actionLabel(command.action)));
       const cancelled = row.deleted_at === null && isCancellable(command) ? await repo.cancelUndelivered(commandId) : undefined;
       if (!cancelled) throw new AppError(409, 'NOT_CANCELLABLE', M.actions.notCancellable);
       const before = toDevice(row, cutoff);
-      if (row.pending_command_id !== null && Number(row.pending_command_id) === commandId) await repo.clearPending(id, now);
-      const after = toDevice((await repo.findDevice(id))!, cutoff);
+      if (row.pending_command_id === commandId) await devices.clearPending(id, now);
+      const after = toDevice((await devices.findRow(id))!, cutoff);
       await record(tx, {
         actor,
         entity: 'device',
@@ -256,14 +264,14 @@ export class DeviceActionsService {
   setHold(actor: AuditActor, id: number, on: boolean): Promise<Device> {
     return transaction(this.db, async (tx) => {
       const { now, cutoff } = this.clock();
-      const repo = new DeviceCommandsRepository(tx);
-      const row = await this.lock(repo, id);
+      const devices = new DeviceRepository(tx);
+      const row = await this.lock(devices, id);
       const before = toDevice(row, cutoff);
       const facts = { ...machineFactsOf(row), heldLifecycle: row.held_lifecycle };
       const t = on ? machine.hold(facts) : machine.resume(facts);
       if (!t.ok) throw new AppError(409, on ? 'CANNOT_HOLD' : 'NOT_SUSPENDED', on ? A.holds.cannotHold : A.holds.notHeld);
-      await repo.setHold(id, t.facts.lifecycle, t.facts.heldLifecycle, now);
-      const after = toDevice((await repo.findDevice(id))!, cutoff);
+      await devices.setHold(id, t.facts.lifecycle, t.facts.heldLifecycle, now);
+      const after = toDevice((await devices.findRow(id))!, cutoff);
       await record(tx, {
         actor,
         entity: 'device',
@@ -278,15 +286,15 @@ export class DeviceActionsService {
 
   /** GET /devices/:id/history: every command, newest first (deleted devices too). */
   async history(id: number, q: HistoryQuery): Promise<History> {
-    const repo = new DeviceCommandsRepository(this.db);
-    if (!(await repo.deviceExists(id))) throw notFound();
+    const repo = new CommandRepository(this.db);
+    if (!(await new DeviceRepository(this.db).deviceExists(id))) throw notFound();
     const [rows, total] = await Promise.all([repo.history(id, { offset: (q.page - 1) * q.perPage, limit: q.perPage }), repo.countHistory(id)]);
     return { data: rows.map((r) => toCommand(r)), total };
   }
 
   /** GET /devices/:id/enrollments: its enrollments, refused attempts and authorisations, newest first (from the audit log). */
   async enrollments(id: number, q: EnrollmentAttemptsQuery): Promise<EnrollmentAttempts> {
-    if (!(await new DeviceCommandsRepository(this.db).deviceExists(id))) throw notFound();
+    if (!(await new DeviceRepository(this.db).deviceExists(id))) throw notFound();
     const audit = new AuditRepository(this.db);
     const [rows, total] = await Promise.all([
       audit.deviceEnrollments(id, { offset: (q.page - 1) * q.perPage, limit: q.perPage }),
@@ -300,14 +308,14 @@ export class DeviceActionsService {
    * agent setting `default_lock_type`, its group overrides merged over the global value).
    */
   async lockDefaults(): Promise<LockDefaults> {
-    const rows = await new DeviceCommandsRepository(this.db).agentSettingsRows();
+    const rows = await new AgentSettingsRepository(this.db).allRows();
     return { byType: { 1: lockDefaultsOf(1, rows), 2: lockDefaultsOf(2, rows) } };
   }
 
   /** POST /devices/bulk-actions/preview: the dry run, set-based (one grouped query). */
   async preview(body: BulkBody): Promise<BulkPreview> {
     const { cutoff } = this.clock();
-    const groups = await new DeviceCommandsRepository(this.db).selectionGroups(body.selection, cutoff);
+    const groups = await new DeviceRepository(this.db).selectionGroups(body.selection, cutoff);
     return summarize(groups, body.payload.action);
   }
 }

@@ -1,8 +1,8 @@
 import Papa from 'papaparse';
-import { EXPORT_COLUMNS, IMPORT_COLUMNS, IMPORT_MAX_ROWS } from '../../../shared/contracts/deviceImport';
-import { csvZone } from '../../audit/csv';
-import { deviceBody, luhnCheckDigit, type Device } from '../../../shared/contracts/devices';
-import { AppError } from '../../errors';
+import { EXPORT_COLUMNS, IMPORT_COLUMNS, IMPORT_MAX_ROWS } from '../../shared/contracts/deviceImport';
+import { csvZone } from '../audit/csv';
+import { deviceBody, luhnCheckDigit, type Device } from '../../shared/contracts/devices';
+import { AppError } from '../errors';
 import {
   deviceTypeOf,
   exportHeader,
@@ -16,8 +16,8 @@ import {
   readImportCsv,
   validateImportRows,
 } from './deviceCsv';
-import { INVENTORY_LABELS } from '../../../shared/constants/inventoryLabels';
-import { INVENTORY_MESSAGES } from '../../../shared/areaMessages';
+import { INVENTORY_LABELS } from '../../shared/constants/inventoryLabels';
+import { INVENTORY_MESSAGES } from '../../shared/areaMessages';
 
 const imei = (n: number) => {
   const body = `35${String(n).padStart(12, '0')}`;

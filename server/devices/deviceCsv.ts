@@ -5,8 +5,8 @@
  */
 import iconv from 'iconv-lite';
 import Papa from 'papaparse';
-import { DEVICE_TYPES, deviceStatusLabel, deviceTypeLabel, lockTypeLabel } from '../../../shared/constants/domain';
-import { FIELD_LABELS, type DeviceFieldKey } from '../../../shared/constants/fieldLabels';
+import { DEVICE_TYPES, deviceStatusLabel, deviceTypeLabel, lockTypeLabel } from '../../shared/constants/domain';
+import { FIELD_LABELS, type DeviceFieldKey } from '../../shared/constants/fieldLabels';
 import {
   EXPORT_COLUMNS,
   EXPORT_DATE_TIME_COLUMNS,
@@ -16,12 +16,12 @@ import {
   IMPORT_REQUIRED_COLUMNS,
   type ImportEncoding,
   type ImportRowError,
-} from '../../../shared/contracts/deviceImport';
-import { deviceBody, luhnCheckDigit, type Device, type DeviceBody } from '../../../shared/contracts/devices';
-import { MESSAGES } from '../../../shared/messages';
-import { INVENTORY_MESSAGES } from '../../../shared/areaMessages';
-import { AppError } from '../../errors';
-import { UTF8_BOM, csvLines, csvZone, type CsvValue, type CsvZone } from '../../audit/csv';
+} from '../../shared/contracts/deviceImport';
+import { deviceBody, luhnCheckDigit, type Device, type DeviceBody } from '../../shared/contracts/devices';
+import { MESSAGES } from '../../shared/messages';
+import { INVENTORY_MESSAGES } from '../../shared/areaMessages';
+import { AppError } from '../errors';
+import { UTF8_BOM, csvLines, csvZone, type CsvValue, type CsvZone } from '../audit/csv';
 
 const M = INVENTORY_MESSAGES.csv;
 

@@ -5,9 +5,9 @@
  * come from the shared constants as parameters (already written as cells by csvLines); no value
  * of a request is ever spliced.
  */
-import { DEVICE_STATUSES, DEVICE_TYPES, LOCK_TYPES } from '../../../shared/constants/domain';
-import { statusSql } from '../../../shared/deviceStatus';
-import { csvRow } from '../../audit/csv';
+import { DEVICE_STATUSES, DEVICE_TYPES, LOCK_TYPES } from '../../shared/constants/domain';
+import { statusSql } from '../../shared/deviceStatus';
+import { csvRow } from '../audit/csv';
 import type { SqlWhere } from './deviceQueries';
 
 /**

@@ -1,10 +1,10 @@
-import { DEVICE_STATUS } from '../../../shared/constants/domain';
-import { deviceFilter } from '../../../shared/contracts/devices';
-import { OFFLINE_OVERLAID } from '../../../shared/deviceStatus';
+import { DEVICE_STATUS } from '../../shared/constants/domain';
+import { deviceFilter } from '../../shared/contracts/devices';
+import { OFFLINE_OVERLAID } from '../../shared/deviceStatus';
 import fs from 'node:fs';
 import path from 'node:path';
 import { IN_FLIGHT_STATUSES, deviceWhere, inFlightSql, keyPrefixOf } from './deviceQueries';
-import { countersWhere } from './devicesRepository';
+import { countersWhere } from './deviceRepository';
 
 const CUTOFF = new Date('2026-01-01T00:00:00Z');
 
@@ -22,7 +22,7 @@ test('the in-flight statuses are those the status rules reach through a pending 
 });
 
 test("the migrations' in-flight index predicates are the predicate the queries generate (the planner matches them as text)", () => {
-  const dir = path.resolve(__dirname, '../../db/migrations');
+  const dir = path.resolve(__dirname, '../db/migrations');
   const found: string[] = [];
   for (const file of fs.readdirSync(dir).filter((f) => f.endsWith('.sql'))) {
     const sql = fs.readFileSync(path.join(dir, file), 'utf8');

@@ -3,16 +3,19 @@
  * mapping (the status derived with shared/deviceStatus.ts), and the WHERE clause of the list
  * filters (list, export, bulk selections). Plain parameterised SQL; no value is ever spliced.
  */
-import type { Device, DeviceFilter } from '../../../shared/contracts/devices';
-import { DEVICE_STATUS, findStatusFilter, type DeviceStatusCode, type DeviceTypeCode, type LockType } from '../../../shared/constants/domain';
-import type { MachineFacts } from '../../../shared/deviceStateMachine';
-import { OFFLINE_OVERLAID, STATUS_RULES, deviceStatus, statusFilterSql, type Lifecycle, type LockState } from '../../../shared/deviceStatus';
+import type { Device, DeviceFilter } from '../../shared/contracts/devices';
+import { DEVICE_STATUS, findStatusFilter, type DeviceStatusCode, type DeviceTypeCode, type LockType } from '../../shared/constants/domain';
+import type { MachineFacts } from '../../shared/deviceStateMachine';
+import { OFFLINE_OVERLAID, STATUS_RULES, deviceStatus, statusFilterSql, type Lifecycle, type LockState } from '../../shared/deviceStatus';
 
-/** The columns `toDevice` reads, for `SELECT ${DEVICE_COLUMNS} FROM devices d LEFT JOIN device_groups g …`. */
-export const DEVICE_COLUMNS = `d.id, d.imei, d.imei2, d.serial, d.device_type, d.brand, d.model, d.os_version, d.agent_version,
-  d.group_id, g.name AS group_name, d.customer_name, d.credit_reference, d.lifecycle, d.lock_state, d.lock_type,
-  d.lock_message, d.temporary_until, d.pending_command_id, d.pending_action, d.pending_until, d.failure_reason,
-  d.last_seen_at, d.enrolled_at, d.created_at, d.updated_at, d.sim_iccid, d.sim_carrier, d.base_status, d.held_lifecycle,
+/** Every stored column of a device row the server reads (`DeviceRow`), on the alias `d`. */
+export const DEVICE_ROW_COLUMNS = `d.id, d.imei, d.imei2, d.serial, d.device_type, d.brand, d.model, d.os_version, d.agent_version,
+  d.group_id, d.customer_name, d.credit_reference, d.lifecycle, d.lock_state, d.lock_type, d.lock_message, d.temporary_until,
+  d.pending_command_id, d.pending_action, d.pending_until, d.failure_reason, d.held_lifecycle, d.last_seen_at, d.enrolled_at,
+  d.created_at, d.updated_at, d.sim_iccid, d.sim_carrier, d.battery_level, d.agent_lock_state, d.deleted_at, d.base_status`;
+
+/** The columns `toDevice` reads: the row, its group's name and its command in flight (with DEVICE_JOINS). */
+export const DEVICE_COLUMNS = `${DEVICE_ROW_COLUMNS}, g.name AS group_name,
   pc.requested_at AS pending_requested_at, pc.requested_by AS pending_requested_by, pc.deliver_after AS pending_deliver_after,
   pc.payload AS pending_payload, pc.delivered_at AS pending_delivered_at`;
 
@@ -20,18 +23,18 @@ export const DEVICE_COLUMNS = `d.id, d.imei, d.imei2, d.serial, d.device_type, d
 export const DEVICE_JOINS = `LEFT JOIN device_groups g ON g.id = d.group_id
   LEFT JOIN device_commands pc ON pc.id = d.pending_command_id`;
 
+/** A device as stored: the one row type of `devices` (DEVICE_ROW_COLUMNS; ids as numbers, see `deviceRow`). */
 export interface DeviceRow {
-  id: string | number;
+  id: number;
   imei: string;
   imei2: string | null;
   serial: string | null;
-  device_type: number;
+  device_type: DeviceTypeCode;
   brand: string | null;
   model: string | null;
   os_version: string | null;
   agent_version: string | null;
   group_id: number | null;
-  group_name: string | null;
   customer_name: string | null;
   credit_reference: string | null;
   lifecycle: Lifecycle;
@@ -39,24 +42,39 @@ export interface DeviceRow {
   lock_type: LockType | null;
   lock_message: string | null;
   temporary_until: Date | null;
-  pending_command_id: string | number | null;
+  pending_command_id: number | null;
   pending_action: number | null;
   pending_until: Date | null;
   failure_reason: string | null;
+  held_lifecycle: Lifecycle | null;
   last_seen_at: Date | null;
   enrolled_at: Date | null;
   created_at: Date;
   updated_at: Date;
   sim_iccid: string | null;
   sim_carrier: string | null;
+  battery_level: number | null;
+  agent_lock_state: 'locked' | 'unlocked' | null;
+  deleted_at: Date | null;
   base_status: number;
-  held_lifecycle: Lifecycle | null;
+}
+
+/** A device row with what the API shows beside it: its group's name and its command in flight (DEVICE_COLUMNS). */
+export interface ListedDeviceRow extends DeviceRow {
+  group_name: string | null;
   pending_requested_at: Date | null;
   pending_payload: Record<string, unknown> | null;
   pending_delivered_at: Date | null;
   pending_requested_by: string | null;
   pending_deliver_after: Date | null;
 }
+
+/** A row as read, its ids as numbers (PostgreSQL's bigint arrives as text). */
+export const deviceRow = <T extends DeviceRow>(r: T): T => ({
+  ...r,
+  id: Number(r.id),
+  pending_command_id: r.pending_command_id === null ? null : Number(r.pending_command_id),
+});
 
 const iso = (d: Date | string | null): string | null => (d === null ? null : new Date(d).toISOString());
 
@@ -91,7 +109,7 @@ export function machineFactsOf(
 }
 
 /** A device row as the API answers it, with its status at the moment `cutoff` describes. */
-export function toDevice(r: DeviceRow, cutoff: Date): Device {
+export function toDevice(r: ListedDeviceRow, cutoff: Date): Device {
   return {
     id: Number(r.id),
     imei: r.imei,
@@ -205,7 +223,7 @@ export const KEY_PREFIX_DIGITS = 4;
 /**
  * The digits of a search of exactly KEY_PREFIX_DIGITS digits, when nothing but the stage also
  * filters the list: its page is read from device_key_prefixes in the order of the registration
- * (DevicesRepository.listByKeyPrefix). Any other search or filter is answered by deviceWhere.
+ * (DeviceRepository.listByKeyPrefix). Any other search or filter is answered by deviceWhere.
  */
 export function keyPrefixOf(filter: DeviceFilter): string | undefined {
   const text = filter.search?.trim();

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import type { ImportQuery, ImportResult } from '../../../shared/contracts/deviceImport';
+import type { ImportQuery, ImportResult } from '../../shared/contracts/deviceImport';
 import {
   deviceFilterFields,
   type Device,
@@ -7,20 +7,20 @@ import {
   type DeviceFilter,
   type DeviceList,
   type DeviceListQuery,
-} from '../../../shared/contracts/devices';
-import { DEVICE_STATUS } from '../../../shared/constants/domain';
-import { offlineCutoff } from '../../../shared/deviceStatus';
-import { INVENTORY_MESSAGES as M } from '../../../shared/areaMessages';
-import { AUTHZ_MESSAGES } from '../../../shared/areaMessages';
-import { record, type AuditActor } from '../../audit/auditRepository';
-import type { Db, Queryable } from '../../db/Db';
-import { isUniqueViolation, pgCode } from '../../db/pgErrors';
-import { transaction } from '../../db/transactionScope';
-import { AppError } from '../../errors';
-import { csvZone } from '../../audit/csv';
+} from '../../shared/contracts/devices';
+import { DEVICE_STATUS } from '../../shared/constants/domain';
+import { offlineCutoff } from '../../shared/deviceStatus';
+import { INVENTORY_MESSAGES as M } from '../../shared/areaMessages';
+import { AUTHZ_MESSAGES } from '../../shared/areaMessages';
+import { record, type AuditActor } from '../audit/auditRepository';
+import type { Db, Queryable } from '../db/Db';
+import { isUniqueViolation, pgCode } from '../db/pgErrors';
+import { transaction } from '../db/transactionScope';
+import { AppError } from '../errors';
+import { csvZone } from '../audit/csv';
 import { exportHeader, exportLines, importTemplate, invalidRows, markTaken, readImportCsv, validateImportRows } from './deviceCsv';
 import { keyPrefixOf, type InventorySettings } from './deviceQueries';
-import { DevicesRepository } from './devicesRepository';
+import { DeviceRepository } from './deviceRepository';
 
 /**
  * When the counters cannot answer (a search, a clock-dependent status), the list counts exactly
@@ -95,7 +95,7 @@ export class DevicesService {
   }
 
   async list(q: DeviceListQuery): Promise<DeviceList> {
-    const repo = new DevicesRepository(this.db);
+    const repo = new DeviceRepository(this.db);
     const filter = filterOf(q);
     const cutoff = this.cutoff();
     // A search of words: the planner's estimate of its matches (right, from the words' statistics:
@@ -133,7 +133,7 @@ export class DevicesService {
    * The maintained counters when they can answer the filter (exact, no scan); otherwise exact up
    * to EXACT_COUNT_CAP (a bounded count) and above it the planner's estimate (flagged as such).
    */
-  private async total(repo: DevicesRepository, filter: DeviceFilter, cutoff: Date, estimate?: number): Promise<{ n: number; estimate: boolean }> {
+  private async total(repo: DeviceRepository, filter: DeviceFilter, cutoff: Date, estimate?: number): Promise<{ n: number; estimate: boolean }> {
     const counted = await repo.countFromCounters(filter);
     if (counted !== undefined) return { n: counted, estimate: false };
     // A search of words estimated far above the cap (its page is read in the order of the sort):
@@ -145,7 +145,7 @@ export class DevicesService {
   }
 
   async get(id: number): Promise<Device> {
-    const device = await new DevicesRepository(this.db).find(id, this.cutoff());
+    const device = await new DeviceRepository(this.db).find(id, this.cutoff());
     if (!device) throw notFound();
     return device;
   }
@@ -154,7 +154,7 @@ export class DevicesService {
   async create(actor: AuditActor, body: DeviceBody): Promise<Device> {
     try {
       return await transaction(this.db, async (tx) => {
-        const repo = new DevicesRepository(tx);
+        const repo = new DeviceRepository(tx);
         if (body.groupId !== null && !(await repo.groupExists(body.groupId))) throw groupNotFound();
         if (await repo.imeiTaken(body.imei)) throw imeiTaken(body.imei);
         const id = await repo.insert(body, randomBytes(32));
@@ -179,7 +179,7 @@ export class DevicesService {
     });
     try {
       return await transaction(this.db, async (tx) => {
-        const repo = new DevicesRepository(tx);
+        const repo = new DeviceRepository(tx);
         const groups = [...new Set(bodies.flatMap((b) => (b.groupId === null ? [] : [b.groupId])))];
         for (const g of groups) {
           if (!(await repo.groupExists(g))) {
@@ -216,7 +216,7 @@ export class DevicesService {
   ): Promise<Device> {
     try {
       return await transaction(this.db, async (tx) => {
-        const repo = new DevicesRepository(tx);
+        const repo = new DeviceRepository(tx);
         const found = await repo.findForEdit(id, this.cutoff());
         if (!found) throw notFound();
         const before = found.device;
@@ -242,7 +242,7 @@ export class DevicesService {
   async import(actor: AuditActor, file: Uint8Array, mode: ImportQuery['mode']): Promise<ImportResult> {
     const { records, encoding, ignoredColumns } = readImportCsv(file);
     const run = async (q: Queryable): Promise<ImportResult> => {
-      const repo = new DevicesRepository(q);
+      const repo = new DeviceRepository(q);
       const rows = validateImportRows(records, await repo.groupsByName());
       markTaken(rows, await repo.takenImeis(rows.flatMap((r) => (r.body ? [r.body.imei] : []))));
       const valid = rows.flatMap((r) => (r.body ? [r.body] : []));
@@ -280,7 +280,7 @@ export class DevicesService {
    * offset, which PostgreSQL reads with the opposite sign) the database knows, with the same
    * offsets now, half a year ago and a year ago (a database with older zone rules is not used).
    */
-  private async zoneInSql(repo: DevicesRepository, tz: string, now: Date): Promise<boolean> {
+  private async zoneInSql(repo: DeviceRepository, tz: string, now: Date): Promise<boolean> {
     if (!/^[A-Za-z][A-Za-z0-9_/+-]*$/.test(tz)) return false;
     const zone = csvZone(tz);
     const probes = [0, 182, 365].map((days) => new Date(now.getTime() - days * 86_400_000));
@@ -291,7 +291,7 @@ export class DevicesService {
   /**
    * Records the export (its own small transaction), then hands out the whole filtered set in
    * id order, EXPORT_BATCH devices per query (keyset: constant memory and cost per batch), each
-   * batch written as CSV by the database (DevicesRepository.exportCsvBatch) while the previous
+   * batch written as CSV by the database (DeviceRepository.exportCsvBatch) while the previous
    * one is sent. The dates are written in the zone `tz` (the browser's), UTC without one; a zone
    * the database does not know is written by Node (exportLines), as the same text.
    */
@@ -300,7 +300,7 @@ export class DevicesService {
     const now = this.settings.now();
     const cutoff = offlineCutoff(now, this.settings.offlineAfterHours);
     await transaction(this.db, (tx) => record(tx, { actor, entity: 'device', action: 'export', detail: JSON.stringify(filter) }));
-    const repo = new DevicesRepository(this.db);
+    const repo = new DeviceRepository(this.db);
     const zone = csvZone(tz);
     const inSql = tz === undefined || (await this.zoneInSql(repo, tz, now));
     async function* written(): AsyncGenerator<string> {

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { DEVICE_ACTION } from '../../../shared/constants/deviceActions';
+import { DEVICE_ACTION } from '../../shared/constants/deviceActions';
 import { OFFLINE_CODE_VALID_HOURS, OFFLINE_NONCE_WINDOW, issuedCode, offlineCode, offlineExpiry, utcDay, verifyOfflineCode } from './offlineCodes';
 
 /** 0x00, 0x01 … 0x1f */

@@ -12,7 +12,7 @@
  * instant in `device_commands.expires_at`; the agent knows the day).
  */
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import { DEVICE_ACTION } from '../../../shared/constants/deviceActions';
+import { DEVICE_ACTION } from '../../shared/constants/deviceActions';
 
 export const OFFLINE_CODE_DIGITS = 8;
 /** Validity of the codes of actions 9 and 13. */

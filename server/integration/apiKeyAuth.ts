@@ -3,7 +3,7 @@ import type { Request, RequestHandler } from 'express';
 import { rateLimit } from 'express-rate-limit';
 import { apiKeyActor } from '../../shared/constants/integration';
 import { INTEGRATION_MESSAGES as M } from '../../shared/areaMessages';
-import type { InventorySettings } from '../api/devices/deviceQueries';
+import type { InventorySettings } from '../devices';
 import { record } from '../audit/auditRepository';
 import type { Db } from '../db/Db';
 import { AppError } from '../errors';

@@ -8,7 +8,7 @@ import type { Db } from '../db/Db';
 import { constraintOf, isUniqueViolation } from '../db/pgErrors';
 import { transaction } from '../db/transactionScope';
 import { AppError } from '../errors';
-import type { InventorySettings } from '../api/devices/deviceQueries';
+import type { InventorySettings } from '../devices';
 import { beyond, callerGrants, describeGrant, isEmptyGrant } from '../api/roles/grantChecks';
 import { ApiKeysRepository, type StoredApiKey } from './apiKeysRepository';
 import { invalidCidr } from './cidr';

@@ -22,7 +22,7 @@ import { AppError } from '../errors';
 import type { Logger } from '../logger';
 import { assertActionGranted, guard, listRoutes, requireBodyAction, requirePath, type DeclaredRoute } from '../middleware/authorize';
 import { route } from '../middleware/validate';
-import { idempotencyOf, sendAnswer } from '../api/devices/idempotency';
+import { idempotencyOf, sendAnswer } from '../middleware/idempotency';
 import type { Services } from '../services';
 import { apiKeyAuth, apiKeyRateLimit } from './apiKeyAuth';
 import { openApiDocument } from '../../shared/contracts/openapi';

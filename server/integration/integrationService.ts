@@ -6,9 +6,7 @@ import { offlineCutoff } from '../../shared/deviceStatus';
 import { record, type AuditActor } from '../audit/auditRepository';
 import type { Db } from '../db/Db';
 import { AppError } from '../errors';
-import { DeviceCommandsRepository, toCommand } from '../api/devices/deviceCommandsRepository';
-import type { InventorySettings } from '../api/devices/deviceQueries';
-import { DevicesRepository } from '../api/devices/devicesRepository';
+import { CommandRepository, toCommand, type InventorySettings, DeviceRepository } from '../devices';
 
 /** Devices one credit reference may name in a lookup's answer. */
 const LOOKUP_MAX = 100;
@@ -27,7 +25,7 @@ export class IntegrationService {
   }
 
   private async ids(ref: DeviceRef, limit: number): Promise<number[]> {
-    const repo = new DevicesRepository(this.db);
+    const repo = new DeviceRepository(this.db);
     const rows =
       ref.imei !== undefined
         ? await repo.idsByReference('imei', [ref.imei], limit)
@@ -37,7 +35,7 @@ export class IntegrationService {
 
   /** GET /devices?imei=…|creditReference=…: the devices it names (audited as a lookup). */
   async lookup(actor: AuditActor, ref: DeviceRef): Promise<{ data: Device[]; total: number }> {
-    const repo = new DevicesRepository(this.db);
+    const repo = new DeviceRepository(this.db);
     const cutoff = this.cutoff();
     const ids = await this.ids(ref, LOOKUP_MAX);
     const data = (await Promise.all(ids.map((id) => repo.find(id, cutoff)))).filter((d): d is Device => d !== undefined);
@@ -55,7 +53,7 @@ export class IntegrationService {
 
   /** The devices a list of IMEIs or credit references names (every match of a reference), and the references that name none. */
   async resolveMany(by: 'imei' | 'creditReference', values: readonly string[], limit: number): Promise<{ ids: number[]; notFound: string[] }> {
-    const rows = await new DevicesRepository(this.db).idsByReference(by, [...new Set(values)], limit);
+    const rows = await new DeviceRepository(this.db).idsByReference(by, [...new Set(values)], limit);
     const found = new Set(rows.map((r) => r.ref));
     const key = (v: string) => (by === 'imei' ? v : v.toLowerCase());
     return { ids: [...new Set(rows.map((r) => r.id))], notFound: [...new Set(values.filter((v) => !found.has(key(v))))] };
@@ -63,7 +61,7 @@ export class IntegrationService {
 
   /** GET /commands/:id (audited as a lookup of its device). */
   async command(actor: AuditActor, id: number): Promise<Command> {
-    const row = await new DeviceCommandsRepository(this.db).findCommandById(id);
+    const row = await new CommandRepository(this.db).findCommandById(id);
     if (!row) throw new AppError(404, 'COMMAND_NOT_FOUND', M.integration.commandNotFound);
     await record(this.db, { actor, entity: 'device', entityId: Number(row.device_id), action: 'lookup', detail: `comando ${id}` });
     return toCommand(row);

@@ -7,10 +7,10 @@
  */
 import { createHash } from 'node:crypto';
 import type { Request, Response } from 'express';
-import { INVENTORY_MESSAGES as M } from '../../../shared/areaMessages';
-import type { Db, Queryable } from '../../db/Db';
-import { transaction } from '../../db/transactionScope';
-import { AppError } from '../../errors';
+import { INVENTORY_MESSAGES as M } from '../../shared/areaMessages';
+import type { Db, Queryable } from '../db/Db';
+import { transaction } from '../db/transactionScope';
+import { AppError } from '../errors';
 import { IdempotencyRepository, type IdempotencyScope, type StoredKey } from './idempotencyRepository';
 
 export const IDEMPOTENCY_HEADER = 'Idempotency-Key';

@@ -1,4 +1,4 @@
-import type { Queryable } from '../../db/Db';
+import type { Queryable } from '../db/Db';
 
 /** A stored `Idempotency-Key`: the request it was used with and the answer given. */
 export interface StoredKey {

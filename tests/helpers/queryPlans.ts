@@ -1,6 +1,6 @@
 import { deviceListQuery } from '../../shared/contracts/devices';
-import { DevicesRepository } from '../../server/api/devices/devicesRepository';
-import { filterOf } from '../../server/api/devices/devicesService';
+import { DeviceRepository } from '../../server/devices/deviceRepository';
+import { filterOf } from '../../server/devices/devicesService';
 import type { Db, Queryable } from '../../server/db/Db';
 import { transaction } from '../../server/db/transactionScope';
 
@@ -58,7 +58,7 @@ export async function expectHalvesFromIndexes(db: Db, sql: string, params: unkno
   for (const half of halves) expect(planNodes(half).some((n) => n['Node Type'] === 'Sort')).toBe(false);
 }
 
-/** The one statement DevicesRepository.list sends for a page of the devices list asked as `query` (the API's parameters). */
+/** The one statement DeviceRepository.list sends for a page of the devices list asked as `query` (the API's parameters). */
 export async function listPageSql(query: Record<string, string>): Promise<{ sql: string; params: unknown[] }> {
   const q = deviceListQuery.parse(query);
   const sent: { sql: string; params: unknown[] }[] = [];
@@ -68,7 +68,7 @@ export async function listPageSql(query: Record<string, string>): Promise<{ sql:
       return Promise.resolve({ rows: [] });
     },
   } as unknown as Queryable;
-  await new DevicesRepository(recorder).list(filterOf(q), new Date(), q.sort, q.order, q.perPage, (q.page - 1) * q.perPage);
+  await new DeviceRepository(recorder).list(filterOf(q), new Date(), q.sort, q.order, q.perPage, (q.page - 1) * q.perPage);
   expect(sent).toHaveLength(1);
   return sent[0]!;
 }

@@ -12,7 +12,7 @@ import { createHash } from 'node:crypto';
 import request from 'supertest';
 import type { ActionResult } from '../../shared/contracts/deviceActions';
 import type { CheckinResponse } from '../../shared/contracts/agent';
-import { AgentRepository, CHECKIN_READ_BATCH } from '../../server/agent/agentRepository';
+import { CHECKIN_READ_BATCH, DeviceRepository } from '../../server/devices';
 import { signRequest } from '../../server/agent/requestSignature';
 import { createPgDb } from '../../server/db/pgDb';
 import { agentClient, credentialsOf, enrollDevice, type AgentIdentity } from '../helpers/agentFixtures';
@@ -193,7 +193,7 @@ describe.each(testEngines())('check-in writes and the counters of devices on %s'
 
     // The repository: one row per key in the order asked (a key twice is two rows), none for an
     // unknown or revoked token, and whether a command awaits the device at that key's instant.
-    const rows = await new AgentRepository(t.db).checkinByTokens([
+    const rows = await new DeviceRepository(t.db).checkinByTokens([
       { hash: hash(b.token), now: before },
       { hash: hash('no es un token'), now: due },
       { hash: hash(a.token), now: due },
@@ -243,7 +243,7 @@ describe.each(testEngines())('check-in writes and the counters of devices on %s'
     const seen = (s: number) => new Date(Date.now() + s * 1000);
     if (engine === 'pglite') {
       // The name is accepted and ignored: the same answers as an unnamed statement.
-      const repo = new AgentRepository(t.db);
+      const repo = new DeviceRepository(t.db);
       expect((await repo.checkinByToken(hash, new Date()))?.id).toBe(c.id);
       expect(await repo.refreshMany([[c.id, { lastSeenAt: seen(1), batteryLevel: 12 }]])).toBe(1);
       expect((await t.db.query('SELECT battery_level FROM devices WHERE id = $1', [c.id])).rows).toEqual([{ battery_level: 12 }]);
@@ -253,11 +253,11 @@ describe.each(testEngines())('check-in writes and the counters of devices on %s'
     const schema = (await t.db.query<{ s: string }>('SELECT current_schema() AS s')).rows[0]!.s;
     const one = createPgDb({ connectionString: process.env.TEST_DATABASE_URL!, max: 1, searchPath: `${schema},public` });
     try {
-      const repo = new AgentRepository(one);
+      const repo = new DeviceRepository(one);
       for (let i = 0; i < 8; i++) expect((await repo.checkinByToken(hash, new Date()))?.id).toBe(c.id);
       for (let i = 0; i < 3; i++) expect(await repo.refreshMany([[c.id, { lastSeenAt: seen(i + 1), batteryLevel: 20 + i }]])).toBe(1);
       expect(await repo.refreshMany([[c.id, { lastSeenAt: seen(5), osVersion: '15', batteryLevel: 30 }]])).toBe(1);
-      await one.transaction((tx) => new AgentRepository(tx).checkinByToken(hash, new Date()));
+      await one.transaction((tx) => new DeviceRepository(tx).checkinByToken(hash, new Date()));
       expect((await repo.checkinByTokens([1, 2, 3].map(() => ({ hash, now: new Date() })))).map((r) => r?.id)).toEqual([c.id, c.id, c.id]);
       const prepared = await one.query<{ name: string; generic_plans: number; custom_plans: number }>(
         'SELECT name, generic_plans, custom_plans FROM pg_prepared_statements ORDER BY name',

@@ -11,7 +11,7 @@ import request from 'supertest';
 import type { Device } from '../../shared/contracts/devices';
 import type { CheckinResponse } from '../../shared/contracts/agent';
 import { DEVICE_STATUS } from '../../shared/constants/domain';
-import { AgentRepository } from '../../server/agent/agentRepository';
+import { DeviceRepository } from '../../server/devices';
 import { PRESENCE_BATCH_MAX, PresenceWriter, type PresenceOutcome } from '../../server/agent/presenceWriter';
 import type { Db } from '../../server/db/Db';
 import { createLogger } from '../../server/logger';
@@ -125,7 +125,7 @@ describe.each(testEngines())('check-in reports written in batches on %s', (engin
 
   test('a batch never moves a last-seen time back, keeps what a device did not report and skips deleted devices', async () => {
     const a = await enrolledDevice();
-    const repo = new AgentRepository(t.db);
+    const repo = new DeviceRepository(t.db);
     const now = (await stored(a.id)).last_seen_at.getTime();
     expect(await repo.refreshMany([[a.id, { lastSeenAt: new Date(now + 60_000), batteryLevel: 80, agentLockState: 'unlocked' }]])).toBe(1);
     // Older than what is stored (a check-in that moved facts, or another replica, wrote later): skipped.
@@ -202,7 +202,7 @@ describe.each(testEngines())('check-in reports written in batches on %s', (engin
       const holder = await holdRow(held.id);
       try {
         // Waiting for the held row would never end: the holder lets go only after this answers.
-        const n = await new AgentRepository(t.db).refreshMany([
+        const n = await new DeviceRepository(t.db).refreshMany([
           [held.id, { lastSeenAt: new Date(base + 1000), batteryLevel: 70 }],
           [free.id, { lastSeenAt: new Date(base + 1000), batteryLevel: 71 }],
         ]);

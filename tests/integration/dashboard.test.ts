@@ -14,7 +14,7 @@ import type { Job } from '../../shared/contracts/jobs';
 import { DEVICE_ACTION } from '../../shared/constants/deviceActions';
 import { DEVICE_STATUS } from '../../shared/constants/domain';
 import { OFFLINE_OVERLAID } from '../../shared/deviceStatus';
-import { IN_FLIGHT_STATUSES } from '../../server/api/devices/deviceQueries';
+import { IN_FLIGHT_STATUSES } from '../../server/devices/deviceQueries';
 import { DashboardRepository } from '../../server/api/dashboard/dashboardRepository';
 import { lastDays } from '../../server/api/dashboard/dashboardService';
 import { AGENT_CLOCK_MS, AgentClock } from '../../server/agent/agentClock';

@@ -6,7 +6,7 @@ import { DEVICE_ACTIONS } from '../../shared/constants/deviceActions';
 import { DEVICE_STATUSES, LOCK_TYPES, type LockType } from '../../shared/constants/domain';
 import { MESSAGES } from '../../shared/messages';
 import { INVENTORY_MESSAGES as M } from '../../shared/areaMessages';
-import { verifyOfflineCode } from '../../server/api/devices/offlineCodes';
+import { verifyOfflineCode } from '../../server/devices/offlineCodes';
 import { adminApi, type AdminApi } from '../helpers/adminApi';
 import { insertDevices, setPendingCommand, type DeviceFixture } from '../helpers/inventoryFixtures';
 import { sendJson } from '../helpers/randomBodies';

@@ -1,5 +1,5 @@
 /**
- * The device export's CSV written by the database (DevicesRepository.exportCsvBatch, the SQL of
+ * The device export's CSV written by the database (DeviceRepository.exportCsvBatch, the SQL of
  * deviceExportSql.ts) is byte for byte what the Node writer (exportLines: papaparse with its
  * formula guard) writes for the same devices: quotes, commas, line breaks, formulas, accents,
  * empty and null cells, every label, the dates in UTC and in zones with odd offsets, the filters.
@@ -7,9 +7,9 @@
 import { DEVICE_STATUS } from '../../shared/constants/domain';
 import type { DeviceFilter } from '../../shared/contracts/devices';
 import { offlineCutoff } from '../../shared/deviceStatus';
-import { exportHeader, exportLines } from '../../server/api/devices/deviceCsv';
-import { DevicesRepository } from '../../server/api/devices/devicesRepository';
-import { DevicesService } from '../../server/api/devices/devicesService';
+import { exportHeader, exportLines } from '../../server/devices/deviceCsv';
+import { DeviceRepository } from '../../server/devices/deviceRepository';
+import { DevicesService } from '../../server/devices/devicesService';
 import { csvZone } from '../../server/audit/csv';
 import { insertDevices, insertGroup, testImei, type DeviceFixture } from '../helpers/inventoryFixtures';
 import { createTestDb, testEngines, type TestDb } from '../helpers/testDb';
@@ -55,7 +55,7 @@ const ZONES = [undefined, 'UTC', 'America/Mexico_City', 'Asia/Kolkata', 'America
 
 describe.each(testEngines())('the CSV export written by the database, on %s', (engine) => {
   let t: TestDb;
-  let repo: DevicesRepository;
+  let repo: DeviceRepository;
   const now = new Date();
   const cutoff = offlineCutoff(now, 48);
   let groupId: number;
@@ -84,7 +84,7 @@ describe.each(testEngines())('the CSV export written by the database, on %s', (e
 
   beforeAll(async () => {
     t = await createTestDb(engine);
-    repo = new DevicesRepository(t.db);
+    repo = new DeviceRepository(t.db);
     groupId = await insertGroup(t.db, '@Grupo, "raro" ñ');
     const fixtures: DeviceFixture[] = TRICKY.map((text, i) => ({
       ...(i === 0 ? { imei: testImei(1, '35') } : {}),
@@ -210,8 +210,8 @@ describe.each(testEngines())('the CSV export written by the database, on %s', (e
       const { node } = await bothWriters({}, tz);
       expect(await read(tz)).toBe(exportHeader(csvZone(tz)) + node);
     }
-    const inSql = jest.spyOn(DevicesRepository.prototype, 'exportCsvBatch');
-    const probes = jest.spyOn(DevicesRepository.prototype, 'instantsIn').mockResolvedValue(['otra cosa', 'otra cosa', 'otra cosa']);
+    const inSql = jest.spyOn(DeviceRepository.prototype, 'exportCsvBatch');
+    const probes = jest.spyOn(DeviceRepository.prototype, 'instantsIn').mockResolvedValue(['otra cosa', 'otra cosa', 'otra cosa']);
     try {
       const { node } = await bothWriters({}, 'Asia/Kolkata');
       inSql.mockClear();

@@ -9,8 +9,8 @@ import { DEVICE_STATUS } from '../../shared/constants/domain';
 import { FIELD_LABELS } from '../../shared/constants/fieldLabels';
 import { deviceFilter, type Device, type DeviceList } from '../../shared/contracts/devices';
 import type { BulkPreview } from '../../shared/contracts/jobs';
-import { DevicesRepository } from '../../server/api/devices/devicesRepository';
-import { EXACT_COUNT_CAP } from '../../server/api/devices/devicesService';
+import { DeviceRepository } from '../../server/devices/deviceRepository';
+import { EXACT_COUNT_CAP } from '../../server/devices/devicesService';
 import { adminApi, type AdminApi } from '../helpers/adminApi';
 import { insertDevices, insertGroup, insertManyDevices, setPendingCommand, type DeviceFixture } from '../helpers/inventoryFixtures';
 import { sendJson } from '../helpers/randomBodies';
@@ -242,7 +242,7 @@ describe.each(testEngines())('devices list filters for the dashboards on %s', (e
     const created = await insertManyDevices(t.db, EXACT_COUNT_CAP + 5, { groupId: many });
     await t.db.query('UPDATE devices SET pending_action = $2 WHERE id = ANY($1::bigint[])', [created, DEVICE_ACTION.LOCK]);
     await insertManyDevices(t.db, 7, { groupId: many, lastSeenAt: ago(10 * DAY) });
-    const countUpTo = jest.spyOn(DevicesRepository.prototype, 'countUpTo');
+    const countUpTo = jest.spyOn(DeviceRepository.prototype, 'countUpTo');
     const res = await request(app())
       .get('/api/v5/devices')
       .query({ stage: 'enrolled', groupId: String(many), inFlight: 'true' })

@@ -3,8 +3,8 @@ import type { EnrollResponse } from '../../shared/contracts/agent';
 import { DEVICE_ACTION } from '../../shared/constants/deviceActions';
 import { deviceListQuery, type DeviceList } from '../../shared/contracts/devices';
 import type { EnrollmentTokenCreated } from '../../shared/contracts/enrollment';
-import { DevicesRepository } from '../../server/api/devices/devicesRepository';
-import { EXACT_COUNT_CAP } from '../../server/api/devices/devicesService';
+import { DeviceRepository } from '../../server/devices/deviceRepository';
+import { EXACT_COUNT_CAP } from '../../server/devices/devicesService';
 import type { Queryable } from '../../server/db/Db';
 import { adminApi, type AdminApi } from '../helpers/adminApi';
 import { enrollAgent } from '../helpers/agentFixtures';
@@ -230,7 +230,7 @@ describe.each(testEngines())('device key prefixes on %s', (engine) => {
         return Promise.resolve({ rows: sql.includes('count(*)') ? [{ n: 0 }] : [] });
       },
     } as unknown as Queryable;
-    await new DevicesRepository(recorder).listByKeyPrefix(q.stage, '4917', new Date(), q.order, q.perPage, (q.page - 1) * q.perPage);
+    await new DeviceRepository(recorder).listByKeyPrefix(q.stage, '4917', new Date(), q.order, q.perPage, (q.page - 1) * q.perPage);
     expect(sent).toHaveLength(2);
     const { sql, params } = sent[0]!;
     await expectPageFromIndex(t.db, sql, params, 'device_key_prefixes_order');

@@ -13,8 +13,8 @@ import { adminApi, type AdminApi } from '../helpers/adminApi';
 import { insertDevices, insertGroup, testImei, type DeviceFixture } from '../helpers/inventoryFixtures';
 import { asSent, sendJson } from '../helpers/randomBodies';
 import { createTestDb, testEngines, type TestDb } from '../helpers/testDb';
-import { DevicesRepository } from '../../server/api/devices/devicesRepository';
-import { EXACT_COUNT_CAP, SEARCH_GATHER_MAX } from '../../server/api/devices/devicesService';
+import { DeviceRepository } from '../../server/devices/deviceRepository';
+import { EXACT_COUNT_CAP, SEARCH_GATHER_MAX } from '../../server/devices/devicesService';
 
 const DAY = 86_400_000;
 const NOW = new Date();
@@ -759,7 +759,7 @@ describe.each(testEngines())('device registry API on %s', (engine) => {
     });
 
     test('a search of words: the page is the same whether its matches are gathered and sorted or read in the order of the sort', async () => {
-      const repo = new DevicesRepository(t.db);
+      const repo = new DeviceRepository(t.db);
       const cutoff = new Date(NOW.getTime() - 72 * 3600_000);
       for (const search of ['genérico', 'cliente GEN', 'generico 12', 'begoña']) {
         for (const sort of DEVICE_SORTS) {

@@ -1,7 +1,7 @@
 import http from 'node:http';
 import net from 'node:net';
 import type { AddressInfo } from 'node:net';
-import { DevicesRepository } from '../../server/api/devices/devicesRepository';
+import { DeviceRepository } from '../../server/devices/deviceRepository';
 import { AuditRepository } from '../../server/audit/auditRepository';
 import { adminApi, type AdminApi } from '../helpers/adminApi';
 import { createTestDb, testEngines, type TestDb } from '../helpers/testDb';
@@ -106,7 +106,7 @@ describe.each(testEngines())('a CSV export that fails after its first bytes, on 
 
   test.each(TRANSPORTS)('devices, HTTP/$version $encoding: the connection is reset, never closed as if complete', async ({ version, encoding }) => {
     // The header line is out; the first batch query fails.
-    jest.spyOn(DevicesRepository.prototype, 'exportCsvBatch').mockImplementation(dbFails);
+    jest.spyOn(DeviceRepository.prototype, 'exportCsvBatch').mockImplementation(dbFails);
     const answer = await rawGet(port, '/api/v5/devices/export', { ...admin, 'Accept-Encoding': encoding }, version);
     // Compressed, the header line may still sit in the zlib buffer: then not even the status is out.
     expect(answer.status).toMatch(encoding === 'gzip' ? /^(HTTP\/1\.1 200 OK)?$/ : /^HTTP\/1\.1 200/);

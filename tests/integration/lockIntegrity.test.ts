@@ -16,7 +16,7 @@ import { DEVICE_STATUS } from '../../shared/constants/domain';
 import { AGENT_MESSAGES as A } from '../../shared/areaMessages';
 import { FIELD_LABELS } from '../../shared/constants/fieldLabels';
 import { newAgentKeys, signRequest } from '../../server/agent/requestSignature';
-import { issuedCode } from '../../server/api/devices/offlineCodes';
+import { issuedCode } from '../../server/devices/offlineCodes';
 import { agentClient, enrollAgent, enrollDevice, type AgentIdentity, type EnrolledDevice } from '../helpers/agentFixtures';
 import { adminApi, type AdminApi } from '../helpers/adminApi';
 import { testImei } from '../helpers/inventoryFixtures';

@@ -11,8 +11,7 @@
 import type { DeviceTypeCode } from '../../shared/constants/domain';
 import { PATHS } from '../../shared/constants/routes';
 import { AppError } from '../../server/errors';
-import { DevicesService } from '../../server/api/devices/devicesService';
-import type { InventorySettings } from '../../server/api/devices/deviceQueries';
+import { DevicesService, type InventorySettings } from '../../server/devices';
 import { GroupsService } from '../../server/api/groups/groupsService';
 import type { EnrollmentTokensService } from '../../server/api/enrollment/enrollmentTokensService';
 import type { AuditActor } from '../../server/audit/auditRepository';

@@ -1,3 +1,4 @@
+import { appVersionLabel } from '../../../shared/constants/domain';
 import type { BusinessApp, BusinessAppBody, LockAppBody, LockAppVersion, SettingsChange } from '../../../shared/contracts/agentSettings';
 import type { DeviceTypeCode } from '../../../shared/constants/domain';
 import { FACT } from '../dashboard/dashboardRepository';
@@ -88,6 +89,13 @@ const BUSINESS_APP_SELECT = `SELECT a.*,
   FROM business_apps a`;
 
 /** All SQL of the agent settings pages: settings rows and their history, logos, business apps, lock-app versions. */
+/** A row of `agent_settings`: a device type's global values (group_id null) or a group's overrides. */
+export interface AgentSettingsRow {
+  device_type: number;
+  group_id: number | null;
+  settings: Record<string, unknown>;
+}
+
 export class AgentSettingsRepository {
   constructor(private readonly db: Queryable) {}
 
@@ -356,5 +364,49 @@ export class AgentSettingsRepository {
 
   async deleteBusinessApp(id: number): Promise<void> {
     await this.db.query('DELETE FROM business_apps WHERE id = $1', [id]);
+  }
+
+  /** The global row and the group's override of a device type: their values and the greater version. */
+  async settingsRows(
+    deviceType: number,
+    groupId: number | null,
+  ): Promise<{ global?: Record<string, unknown>; group?: Record<string, unknown>; version: number }> {
+    const res = await this.db.query<{ group_id: number | null; settings: Record<string, unknown>; version: number }>(
+      'SELECT group_id, settings, version FROM agent_settings WHERE device_type = $1 AND (group_id IS NULL OR group_id = $2)',
+      [deviceType, groupId],
+    );
+    const global = res.rows.find((r) => r.group_id === null);
+    const group = res.rows.find((r) => r.group_id !== null);
+    return { global: global?.settings, group: group?.settings, version: Math.max(0, ...res.rows.map((r) => Number(r.version))) };
+  }
+
+  /**
+   * The agent settings rows of every device type (the global one and each group's override),
+   * read for the lock type the portal proposes (GET /devices/lock-defaults).
+   */
+  async allRows(): Promise<AgentSettingsRow[]> {
+    const res = await this.db.query<AgentSettingsRow>(
+      'SELECT device_type, group_id, settings FROM agent_settings ORDER BY device_type, group_id NULLS FIRST',
+    );
+    return res.rows.map((r) => ({
+      device_type: Number(r.device_type),
+      group_id: r.group_id === null ? null : Number(r.group_id),
+      settings: r.settings,
+    }));
+  }
+
+  /** The current smartphone lock-app version's download (what a factory-reset phone installs). */
+  async currentAgentPackage(): Promise<{ version: string; packageName: string | null; url: string | null; checksum: string | null } | undefined> {
+    const res = await this.db.query<{
+      version_name: string;
+      version_app: string;
+      package_name: string | null;
+      download_url: string | null;
+      package_checksum: string | null;
+    }>('SELECT version_name, version_app, package_name, download_url, package_checksum FROM lock_app_versions WHERE device_type = 1 AND is_current');
+    const r = res.rows[0];
+    return (
+      r && { version: appVersionLabel(r.version_name, r.version_app), packageName: r.package_name, url: r.download_url, checksum: r.package_checksum }
+    );
   }
 }

@@ -13,7 +13,7 @@ import { DEVICE_STATUS, DEVICE_TYPE, type DeviceStatusCode, type DeviceTypeCode 
 import { offlineCutoff } from '../../../shared/deviceStatus';
 import type { Db } from '../../db/Db';
 import { transaction } from '../../db/transactionScope';
-import { IN_FLIGHT_STATUSES, type InventorySettings } from '../devices/deviceQueries';
+import { IN_FLIGHT_STATUSES, type InventorySettings } from '../../devices';
 import { ACTIVITY, DashboardRepository, FACT, type FactRow, type OfflineCounts, type OfflineSnapshot } from './dashboardRepository';
 
 const iso = (d: Date | null): string | null => (d === null ? null : new Date(d).toISOString());

@@ -9,8 +9,8 @@ import { actorOf } from '../../audit/actorOf';
 import { assertActionGranted, requireAction, requireBodyAction, requireCommandAction, type Guard } from '../../middleware/authorize';
 import { route } from '../../middleware/validate';
 import type { JobsService } from '../jobs/jobsService';
-import type { DeviceActionsService } from './deviceActionsService';
-import { idempotencyOf, sendAnswer } from './idempotency';
+import type { DeviceActionsService } from '../../devices';
+import { idempotencyOf, sendAnswer } from '../../middleware/idempotency';
 
 /**
  * /api/v5/devices/:id/actions, DELETE /api/v5/devices/:id, the history, /api/v5/devices/bulk-actions

@@ -8,8 +8,7 @@ import { actorOf } from '../../audit/actorOf';
 import { AppError } from '../../errors';
 import { requirePath, type Guard } from '../../middleware/authorize';
 import { route } from '../../middleware/validate';
-import { CSV_CONTENT_TYPES, IMPORT_MAX_MB } from './deviceCsv';
-import type { DevicesService } from './devicesService';
+import { CSV_CONTENT_TYPES, IMPORT_MAX_MB, type DevicesService } from '../../devices';
 import { streamDownload } from '../../audit/csvResponse';
 
 const notCsv = () => new AppError(415, 'CSV_NOT_CSV', M.csv.notCsv);

@@ -24,8 +24,9 @@ import { record, type AuditActor } from '../../audit/auditRepository';
 import type { Db } from '../../db/Db';
 import { transaction } from '../../db/transactionScope';
 import { AppError } from '../../errors';
-import type { InventorySettings } from '../devices/deviceQueries';
-import { EnrollmentTokensRepository, type EnrollmentTokenRow, type TokenScope } from './enrollmentTokensRepository';
+import { CredentialRepository, DeviceRepository, factsOf, type EnrollmentTokenRow, type InventorySettings, type TokenScope } from '../../devices';
+import { AgentSettingsRepository } from '../agentSettings/agentSettingsRepository';
+import { GroupsRepository } from '../groups/groupsRepository';
 
 const iso = (d: Date | string | null): string | null => (d === null ? null : new Date(d).toISOString());
 
@@ -72,7 +73,7 @@ export class EnrollmentTokensService {
   async list(q: EnrollmentTokenQuery, paths: ReadonlySet<string>): Promise<EnrollmentToken[]> {
     const scope = { groupId: q.groupId ?? null, deviceId: q.deviceId ?? null };
     this.assertScopeGranted(scope, paths);
-    const rows = await new EnrollmentTokensRepository(this.db).live(scope, this.settings.now());
+    const rows = await new CredentialRepository(this.db).live(scope, this.settings.now());
     return rows.map(toEnrollmentToken);
   }
 
@@ -83,12 +84,12 @@ export class EnrollmentTokensService {
     const now = this.settings.now();
     const secret = newEnrollmentToken();
     const { row, pkg } = await transaction(this.db, async (tx) => {
-      const repo = new EnrollmentTokensRepository(tx);
-      if (scope.groupId !== null && !(await repo.groupExists(scope.groupId)))
+      const repo = new CredentialRepository(tx);
+      if (scope.groupId !== null && !(await new GroupsRepository(tx).exists(scope.groupId)))
         throw new AppError(400, 'VALIDATION', A.tokens.groupNotFound, 'groupId');
       if (scope.deviceId !== null) {
-        const device = await repo.lockDevice(scope.deviceId);
-        if (!device || !awaitsEnrollment(device)) throw new AppError(400, 'VALIDATION', A.tokens.deviceNotFound, 'deviceId');
+        const device = await new DeviceRepository(tx).lockLive(scope.deviceId);
+        if (!device || !awaitsEnrollment(factsOf(device))) throw new AppError(400, 'VALIDATION', A.tokens.deviceNotFound, 'deviceId');
       }
       const { created, revoked } = await this.issue(repo, actor, scope, secret, now, body.validHours);
       await record(tx, {
@@ -98,7 +99,7 @@ export class EnrollmentTokensService {
         action: 'create',
         after: { ...toEnrollmentToken(created), revokedTokenIds: revoked },
       });
-      return { row: created, pkg: await repo.currentAgentPackage() };
+      return { row: created, pkg: await new AgentSettingsRepository(tx).currentAgentPackage() };
     });
     return this.shown(row, secret, pkg, origin);
   }
@@ -113,11 +114,11 @@ export class EnrollmentTokensService {
     const now = this.settings.now();
     const secret = newEnrollmentToken();
     const { row, pkg } = await transaction(this.db, async (tx) => {
-      const repo = new EnrollmentTokensRepository(tx);
-      const device = await repo.lockDevice(body.deviceId);
+      const repo = new CredentialRepository(tx);
+      const device = await new DeviceRepository(tx).lockLive(body.deviceId);
       if (!device) throw new AppError(404, 'DEVICE_NOT_FOUND', M.devices.notFound);
       if (device.lifecycle === 'released') throw new AppError(409, 'DEVICE_RELEASED', A.enroll.released);
-      if (awaitsEnrollment(device)) throw new AppError(409, 'NOT_ENROLLED', A.tokens.reenrollNotEnrolled);
+      if (awaitsEnrollment(factsOf(device))) throw new AppError(409, 'NOT_ENROLLED', A.tokens.reenrollNotEnrolled);
       const scope = { groupId: null, deviceId: body.deviceId };
       const { created, revoked } = await this.issue(repo, actor, scope, secret, now, body.validHours);
       await record(tx, {
@@ -127,14 +128,14 @@ export class EnrollmentTokensService {
         action: 'authorize_reenroll',
         after: { imei: device.imei, enrollmentTokenId: created.id, expiresAt: iso(created.expires_at), revokedTokenIds: revoked },
       });
-      return { row: created, pkg: await repo.currentAgentPackage() };
+      return { row: created, pkg: await new AgentSettingsRepository(tx).currentAgentPackage() };
     });
     return this.shown(row, secret, pkg, origin);
   }
 
   /** A new token of a scope; the earlier live ones of that scope are revoked. */
   private async issue(
-    repo: EnrollmentTokensRepository,
+    repo: CredentialRepository,
     actor: AuditActor,
     scope: TokenScope,
     secret: ReturnType<typeof newEnrollmentToken>,
@@ -151,7 +152,7 @@ export class EnrollmentTokensService {
   private async shown(
     row: EnrollmentTokenRow,
     secret: ReturnType<typeof newEnrollmentToken>,
-    pkg: Awaited<ReturnType<EnrollmentTokensRepository['currentAgentPackage']>>,
+    pkg: Awaited<ReturnType<AgentSettingsRepository['currentAgentPackage']>>,
     origin: string,
   ): Promise<EnrollmentTokenCreated> {
     const serverUrl = this.serverUrl ?? origin;
@@ -180,7 +181,7 @@ export class EnrollmentTokensService {
   /** Revokes one token (DELETE); audited. */
   async revoke(actor: AuditActor, id: number, paths: ReadonlySet<string>): Promise<void> {
     await transaction(this.db, async (tx) => {
-      const repo = new EnrollmentTokensRepository(tx);
+      const repo = new CredentialRepository(tx);
       const row = await repo.find(id);
       if (!row) throw new AppError(404, 'ENROLLMENT_TOKEN_NOT_FOUND', A.tokens.notFound);
       this.assertScopeGranted({ groupId: row.group_id, deviceId: row.device_id }, paths);

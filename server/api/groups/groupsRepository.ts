@@ -62,21 +62,9 @@ export class GroupsRepository {
     await this.db.query('UPDATE device_groups SET name = $2, description = $3, updated_at = now() WHERE id = $1', [id, body.name, body.description]);
   }
 
-  /** Moves every device of the group (deleted ones too) to another group; returns the live ones moved. */
-  async moveDevices(from: number, to: number): Promise<number> {
-    const res = await this.db.query<{ n: number }>(
-      `WITH moved AS (
-         UPDATE devices SET group_id = $2, updated_at = CASE WHEN deleted_at IS NULL THEN now() ELSE updated_at END
-          WHERE group_id = $1 RETURNING deleted_at IS NULL AS live)
-       SELECT count(*) FILTER (WHERE live) AS n FROM moved`,
-      [from, to],
-    );
-    return Number(res.rows[0]!.n);
-  }
-
-  /** Deleted devices keep their history but let go of the group. */
-  async releaseDeletedDevices(id: number): Promise<void> {
-    await this.db.query('UPDATE devices SET group_id = NULL WHERE group_id = $1 AND deleted_at IS NOT NULL', [id]);
+  async exists(id: number): Promise<boolean> {
+    const res = await this.db.query('SELECT 1 FROM device_groups WHERE id = $1', [id]);
+    return res.rows.length > 0;
   }
 
   async delete(id: number): Promise<void> {

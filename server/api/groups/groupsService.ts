@@ -6,6 +6,7 @@ import { transaction } from '../../db/transactionScope';
 import { isUniqueViolation } from '../../db/pgErrors';
 import { AppError } from '../../errors';
 import { GroupsRepository } from './groupsRepository';
+import { DeviceRepository } from '../../devices';
 
 /** What the audit log keeps of a group. */
 const snapshot = (g: Group) => ({ id: g.id, name: g.name, description: g.description });
@@ -74,11 +75,11 @@ export class GroupsService {
       let moved = 0;
       if (moveTo !== undefined) {
         if (!(await repo.lock(moveTo))) throw new AppError(400, 'GROUP_MOVE_TO_NOT_FOUND', M.groups.moveToNotFound);
-        moved = await repo.moveDevices(id, moveTo);
+        moved = await new DeviceRepository(tx).moveGroup(id, moveTo);
       } else if (before.deviceCount > 0) {
         throw new AppError(409, 'GROUP_NOT_EMPTY', M.groups.notEmpty(before.deviceCount));
       } else {
-        await repo.releaseDeletedDevices(id);
+        await new DeviceRepository(tx).ungroupDeleted(id);
       }
       await repo.delete(id);
       await record(tx, {

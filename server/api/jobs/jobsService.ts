@@ -14,10 +14,8 @@ import type { Db } from '../../db/Db';
 import { transaction } from '../../db/transactionScope';
 import { AppError } from '../../errors';
 import type { Logger } from '../../logger';
-import { DeviceCommandsRepository } from '../devices/deviceCommandsRepository';
-import type { InventorySettings } from '../devices/deviceQueries';
-import { idempotent, type Answer, type IdempotencyRequest } from '../devices/idempotency';
-import { commandPayload, pendingUntil, refusalMemo } from './bulkRules';
+import { CommandRepository, DeviceRepository, commandPayload, deleteDevices, pendingUntil, refusalMemo, type InventorySettings } from '../../devices';
+import { idempotent, type Answer, type IdempotencyRequest } from '../../middleware/idempotency';
 import { JobsRepository, toJob, type JobRow, type Outcome } from './jobsRepository';
 
 /** A running job whose heartbeat is older than this is taken over by another runner (JobRunner beats every 2 s). */
@@ -63,7 +61,7 @@ export class JobsService {
   async create(actor: AuditActor, body: BulkBody, idem?: IdempotencyRequest): Promise<Answer<Job>> {
     const answer = await idempotent(this.db, idem, 202, async (tx) => {
       const { cutoff } = this.clock();
-      const devices = await new DeviceCommandsRepository(tx).selectionDevices(body.selection, cutoff, BULK_MAX_DEVICES + 1);
+      const devices = await new DeviceRepository(tx).selectionDevices(body.selection, cutoff, BULK_MAX_DEVICES + 1);
       if (devices.length > BULK_MAX_DEVICES) throw new AppError(400, 'BULK_TOO_MANY', M.bulk.tooMany(BULK_MAX_DEVICES));
       const refused = refusalMemo(body.payload.action);
       if (!devices.some((d) => refused(d) === null)) throw new AppError(409, 'BULK_NOTHING_TO_DO', M.bulk.nothingToDo);
@@ -170,7 +168,8 @@ export class JobsService {
       const payload = job.payload;
       if (!BULK_ACTIONS.includes(payload.action)) throw new Error(`action ${payload.action} cannot run in bulk`);
       const { now, cutoff } = this.clock();
-      const devices = new DeviceCommandsRepository(tx);
+      const devices = new DeviceRepository(tx);
+      const commandRepo = new CommandRepository(tx);
       const found = new Map((await devices.lockBatch(ids, cutoff)).map((d) => [d.id, d]));
       const refused = refusalMemo(payload.action);
 
@@ -198,8 +197,8 @@ export class JobsService {
           jobId,
         };
         if (payload.action === DEVICE_ACTION.DELETE_DEVICE) {
-          await devices.softDelete(eligible, now);
-          commands = await devices.insertCommands(eligible, {
+          await deleteDevices(tx, eligible, now);
+          commands = await commandRepo.insertCommands(eligible, {
             ...common,
             origin: ACTION_ORIGIN.DELETE_DEVICE,
             status: 'acknowledged',
@@ -208,7 +207,7 @@ export class JobsService {
           });
         } else {
           const release = payload.action === DEVICE_ACTION.RELEASE;
-          commands = await devices.insertCommands(eligible, {
+          commands = await commandRepo.insertCommands(eligible, {
             ...common,
             origin: payload.action === DEVICE_ACTION.LOCK && payload.stolen ? ACTION_ORIGIN.LOCK_BY_STOLEN : null,
             status: 'pending',
