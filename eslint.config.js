@@ -12,10 +12,10 @@ import prettier from 'eslint-config-prettier';
 import globals from 'globals';
 
 /** client/features/<name>: each feature is its own island (read at lint time, so a new feature is covered too). */
-/** Everything of server/ but the device domain (folders and top-level files), and the tools. */
-const outsideDevices = [
+/** Everything of server/ but one domain module (folders and top-level files), and the tools. */
+const outside = (domain) => [
   ...readdirSync(new URL('./server', import.meta.url), { withFileTypes: true })
-    .filter((d) => d.name !== 'devices')
+    .filter((d) => d.name !== domain)
     .map((d) => `./server/${d.name}`),
   './tools',
   './scripts',
@@ -32,7 +32,9 @@ const features = readdirSync(new URL('./client/features', import.meta.url), { wi
  * - a feature never imports another feature (what two features share goes to client/components or client/api);
  * - client/components are the shared building blocks and never import a feature;
  * - server/devices (the device domain) is entered through its index.ts only: the portal API, the
- *   agent API, the integration API and the bulk jobs never reach into its files;
+ *   agent API, the integration API, the bulk jobs and the credits never reach into its files;
+ * - server/credits (the credits domain) likewise: the portal API and the integration API call it
+ *   through its index.ts;
  * - tools/ (the simulator, the fleet generator, the demo) is not the product: server/ never imports
  *   it (server/index.ts loads the demo lazily, in demo mode, and says so where it does).
  */
@@ -48,10 +50,16 @@ const boundaries = [
   })),
   { target: './client/components', from: './client/features', message: 'client/components never imports a feature.' },
   {
-    target: outsideDevices,
+    target: outside('devices'),
     from: './server/devices',
     except: ['./index.ts'],
     message: 'The device domain is entered through server/devices/index.ts only.',
+  },
+  {
+    target: outside('credits'),
+    from: './server/credits',
+    except: ['./index.ts'],
+    message: 'The credits domain is entered through server/credits/index.ts only.',
   },
   { target: './server', from: './tools', message: 'server/ never imports tools/ (the simulator, the seed, the demo): they are not the product.' },
   { target: './shared', from: './tools', message: 'shared/ imports nothing of tools/.' },

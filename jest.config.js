@@ -23,6 +23,8 @@ const config = {
         '<rootDir>/{shared,server,client,tools,scripts}/**/*.test.ts?(x)',
         // tests/chart runs the real helm (tests/helpers/helm.ts), extracted from a devDependency.
         '<rootDir>/tests/chart/**/*.test.ts?(x)',
+        // tests/docs: the paths and citations the documents and comments name exist.
+        '<rootDir>/tests/docs/**/*.test.ts?(x)',
       ],
     },
     {

@@ -1,5 +1,5 @@
 /**
- * `npm run bench`: the performance targets of docs/quality.md that this build can measure.
+ * `npm run bench`: the performance targets of docs/benchmarks.md that this build can measure.
  *   P1  server-rendered routes vs express.static serving the same bytes (autocannon, one run,
  *       alternating rounds, ratio of medians)
  *   P2  first-load JavaScript per route, gzipped (asset manifest)

@@ -1,5 +1,5 @@
 /**
- * `npm run bench:agent`: the device-side target P7 of docs/quality.md, measured against the built
+ * `npm run bench:agent`: the device-side target P7 of docs/benchmarks.md, measured against the built
  * server running as two processes (two replicas) on one PostgreSQL database.
  *   throughput  the agent simulator's load mode (tools/simulator/load.ts: POST /agent/v1/checkin,
  *               wait=0, a different agent's token per request) against one replica, then

@@ -1,5 +1,5 @@
 /**
- * `npm run bench:inventory`: the inventory targets of docs/quality.md, measured at the API.
+ * `npm run bench:inventory`: the inventory targets of docs/benchmarks.md, measured at the API.
  *   P4/P5  list pages (every status filter entry, type, group, every offered sort and order,
  *          pages 1–50; the pre-enrolled page's group filter and sorts), IMEI prefix and text search, the two dashboards' answers (the demo
  *          generator's devices and their 30 days of command history), p95 over ≥ 200 requests
@@ -87,7 +87,7 @@ async function measure(engine: Engine, lines: string[]): Promise<void> {
       'deviceType=2',
       ...groups.map((g) => `groupId=${g}`),
       'groupId=none',
-      // What the dashboards link to: a status outside the §4 list, commands in flight, agent versions.
+      // What the dashboards link to: a status outside the reference §4 list, commands in flight, agent versions.
       `status=${DEVICE_STATUS.sin_conexion}`,
       'inFlight=true',
       'agentVersion=3.3.0',
@@ -141,7 +141,7 @@ async function measure(engine: Engine, lines: string[]): Promise<void> {
     }
 
     // Text search (customer names), as a person types them: a word or two of a stored name,
-    // without the ñ (the §5 input removes it) and half the time without accents.
+    // without the ñ (the reference §5 input removes it) and half the time without accents.
     const names = (
       await db.query<{ customer_name: string }>('SELECT customer_name FROM devices WHERE customer_name IS NOT NULL ORDER BY id LIMIT 2000')
     ).rows.map((r) => r.customer_name);

@@ -25,6 +25,7 @@ import type { WebhookCreated } from '../shared/contracts/webhooks';
 import { createPgDb } from '../server/db/pgDb';
 import { spawnServer, type RunningServer } from '../tests/helpers/spawnServer';
 import { signedInCaller, startReceiver, type Received } from './integration';
+import { API_PATHS } from '../shared/constants/apiPaths';
 
 const opt = (name: string) => process.argv.find((a) => a.startsWith(`--${name}=`))?.split('=')[1];
 const DEVICES = Number(opt('devices') ?? 2_000);
@@ -69,7 +70,7 @@ try {
   const receiver = await startReceiver(0, (r) => received.push({ ...r, at: Date.now() }));
   const call = await signedInCaller(portal, 'admin@demo.local', PASSWORD);
   if (!process.argv.includes('--no-subscription')) {
-    const created = await call<WebhookCreated>('POST', '/v5/webhooks', { name: 'Banco', url: receiver.url, events: WEBHOOK_EVENT_TYPES });
+    const created = await call<WebhookCreated>('POST', API_PATHS.webhooks.base, { name: 'Banco', url: receiver.url, events: WEBHOOK_EVENT_TYPES });
     receiver.setSecret(created.secret);
   }
 

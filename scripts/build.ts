@@ -65,8 +65,8 @@ export const clientOptions: esbuild.BuildOptions = {
 /**
  * The public pages' entry, in a build of its own. esbuild puts every set of modules shared by a
  * different set of lazily loaded pages into a chunk of its own, and an entry imports each such
- * chunk that holds a module of its own: in the app's build the sign-in page's first load was 38
- * files, 25 of them under 2 KB, each fetched, compiled and linked on its own (docs/benchmarks.md).
+ * chunk that holds a module of its own: in the app's build the sign-in page's first load was dozens
+ * of small files, each fetched, compiled and linked on its own.
  * Built apart, with its pages in the entry (client/app/publicPages.tsx), its first load is its
  * entry file and esbuild's runtime chunk, shared with what it loads later (the sign-in library).
  */

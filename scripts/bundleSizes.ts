@@ -1,4 +1,4 @@
-/** Gzipped sizes of what the browser loads, from the build's asset manifest (P2 of docs/quality.md). */
+/** Gzipped sizes of what the browser loads, from the build's asset manifest (P2 of docs/benchmarks.md). */
 import fs from 'node:fs';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';

@@ -21,6 +21,7 @@ import { WEBHOOK_EVENT_TYPES } from '../shared/constants/integration';
 import type { ApiKeyCreated, ApiKeyRoles } from '../shared/contracts/apiKeys';
 import type { WebhookCreated } from '../shared/contracts/webhooks';
 import { discoverPortal, portalCaller, signInPortal, type PortalCall } from '../tools/simulator/portalApi';
+import { API_PATHS } from '../shared/constants/apiPaths';
 
 /** Calls the portal API (/api/v5…) as a signed-in administrator. */
 export async function signedInCaller(url: string, email: string, password: string): Promise<PortalCall> {
@@ -31,10 +32,10 @@ export async function signedInCaller(url: string, email: string, password: strin
 
 /** Creates an API key with the named role; answers its secret. */
 export async function createKey(call: PortalCall, opts: { name: string; role: string; ips: string[] }): Promise<string> {
-  const roles = await call<ApiKeyRoles>('GET', '/v5/api-keys/roles');
+  const roles = await call<ApiKeyRoles>('GET', API_PATHS.apiKeys.roles());
   const role = roles.data.find((r) => r.name.toLowerCase() === opts.role.toLowerCase());
   if (!role) throw new Error(`No existe el rol «${opts.role}»: ${roles.data.map((r) => r.name).join(', ')}`);
-  const created = await call<ApiKeyCreated>('POST', '/v5/api-keys', { name: opts.name, profileId: role.id, allowedIps: opts.ips });
+  const created = await call<ApiKeyCreated>('POST', API_PATHS.apiKeys.base, { name: opts.name, profileId: role.id, allowedIps: opts.ips });
   return created.secret;
 }
 
@@ -119,11 +120,15 @@ async function main(argv: string[]): Promise<number> {
       process.stdout.write(`${new Date().toISOString()} ${r.id} ${r.payload.type} firma verificada ${JSON.stringify(r.payload.data)}\n`);
     });
     const events = values.events ? list(values.events) : WEBHOOK_EVENT_TYPES;
-    const created = await call<WebhookCreated>('POST', '/v5/webhooks', { name: `Receptor local ${receiver.url}`, url: receiver.url, events });
+    const created = await call<WebhookCreated>('POST', API_PATHS.webhooks.base, {
+      name: `Receptor local ${receiver.url}`,
+      url: receiver.url,
+      events,
+    });
     receiver.setSecret(created.secret);
     process.stderr.write(`Escuchando en ${receiver.url} (suscripción ${created.webhook.id}); Ctrl-C para terminar\n`);
     await new Promise<void>((resolve) => process.once('SIGINT', resolve));
-    await call('DELETE', `/v5/webhooks/${created.webhook.id}`).catch(() => undefined);
+    await call('DELETE', `${API_PATHS.webhooks.base}/${created.webhook.id}`).catch(() => undefined);
     await receiver.close();
     return 0;
   }

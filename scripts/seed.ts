@@ -175,14 +175,14 @@ async function main(): Promise<number> {
 
     const mismatches = await fleetCounterMismatches(db);
     if (mismatches.length) {
-      process.stderr.write(`seed: los contadores del tablero no coinciden con los dispositivos: ${JSON.stringify(mismatches)}\n`);
+      process.stderr.write(`seed: los contadores del dashboard no coinciden con los dispositivos: ${JSON.stringify(mismatches)}\n`);
       return 1;
     }
     const total = await countDevices(db);
     process.stdout.write(
       `${int.format(result.devices)} dispositivos sembrados en ${duration(seedSeconds)} (${int.format(Math.round(result.devices / seedSeconds))}/s), ` +
         `${indexSeconds ? `índices ${duration(indexSeconds)} incluidos; ` : ''}VACUUM ANALYZE ${duration(vacuumSeconds)}; ` +
-        `${int.format(total)} en total. Contadores del tablero verificados.\n` +
+        `${int.format(total)} en total. Contadores del dashboard verificados.\n` +
         `${int.format(result.devices)} devices seeded; ${int.format(total)} in total.\n`,
     );
     return 0;

@@ -13,8 +13,10 @@ describe('loadConfig', () => {
       shutdown: { delayMs: 5000, timeoutMs: 10000 },
       identity: { mode: 'embedded', ...LOCAL_POOL },
       agent: { presenceFlushMs: 1000 },
+      companyTimeZone: 'America/Mexico_City',
     });
     expect(loadConfig({ AGENT_PRESENCE_FLUSH_MS: '250' }, '1').agent.presenceFlushMs).toBe(250);
+    expect(loadConfig({ COMPANY_TIME_ZONE: 'America/Bogota' }, '1').companyTimeZone).toBe('America/Bogota');
   });
 
   test('a bad value stops start-up naming the variable', () => {
@@ -33,6 +35,7 @@ describe('loadConfig', () => {
     expect(bad({ NODE_ENV: 'staging' }).variables).toEqual(['NODE_ENV']);
     expect(bad({ AGENT_PRESENCE_FLUSH_MS: '5' }).variables).toEqual(['AGENT_PRESENCE_FLUSH_MS']);
     expect(bad({ AGENT_PRESENCE_FLUSH_MS: '60000' }).message).toMatch(/AGENT_PRESENCE_FLUSH_MS: debe ser como máximo 10000/);
+    expect(bad({ COMPANY_TIME_ZONE: 'Mexico/Narnia' }).message).toMatch(/COMPANY_TIME_ZONE: debe ser una zona horaria IANA/);
   });
 
   test('production defaults to Cognito and requires the pool and client ids', () => {

@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { DEFAULT_TIME_ZONE, isTimeZone } from '../shared/credits';
 
 /** Default ids of the embedded identity endpoint's local pool: never a production pool. */
 export const LOCAL_POOL = {
@@ -75,6 +76,8 @@ export const envSchema = z
      * only when set to true (the embedded demo does), never in production.
      */
     WEBHOOK_ALLOW_PRIVATE_TARGETS: z.enum(['true', 'false']).optional(),
+    /** The company's time zone: credits' due dates are its calendar dates, and "overdue" starts at its midnight. */
+    COMPANY_TIME_ZONE: z.string().refine(isTimeZone, 'debe ser una zona horaria IANA, p. ej. America/Mexico_City').default(DEFAULT_TIME_ZONE),
   })
   .superRefine((env, ctx) => {
     const mode = env.IDENTITY_MODE ?? (env.NODE_ENV === 'production' ? 'cognito' : 'embedded');
@@ -182,7 +185,7 @@ export interface Config {
   shutdown: { delayMs: number; timeoutMs: number };
   trustProxy: number;
   apiBase: string;
-  /** Whether the browser sends the RefreshToken header (specification §7); the API never reads it. */
+  /** Whether the browser sends the RefreshToken header (reference §7); the API never reads it. */
   apiSendRefreshToken: boolean;
   identity: {
     mode: 'embedded' | 'cognito';
@@ -222,6 +225,8 @@ export interface Config {
     allowPrivateTargets: boolean;
   };
   bootstrap: { adminEmail?: string; adminPassword?: string; demoPassword?: string; seedDemo: boolean };
+  /** The company's IANA time zone: the calendar of the credits' due dates. */
+  companyTimeZone: string;
 }
 
 export class ConfigError extends Error {
@@ -292,5 +297,6 @@ export function loadConfig(source: NodeJS.ProcessEnv, portalVersion: string): Co
       demoPassword: env.DEMO_PASSWORD,
       seedDemo: env.SEED_DEMO === 'true' && env.NODE_ENV !== 'production',
     },
+    companyTimeZone: env.COMPANY_TIME_ZONE,
   };
 }

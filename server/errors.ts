@@ -34,7 +34,7 @@ interface HttpishError {
   type?: string;
 }
 
-/** Answers every error as `{ message, code, field? }` (specification §8); 500s are logged, never detailed. */
+/** Answers every error as `{ message, code, field? }` (reference §8); 500s are logged, never detailed. */
 export const errorHandler: ErrorRequestHandler = (err, req, res, _next) => {
   if (err instanceof AppError) {
     const body: ApiErrorBody = { message: err.message, code: err.code, ...(err.field !== undefined && { field: err.field }) };

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pino from 'pino';
 import { AgentClock } from './agent/agentClock';
+import { CollectionClock } from './credits';
 import { createApp } from './app';
 import { ConfigError, loadConfig } from './config';
 import { ADVISORY_LOCKS, withAdvisoryLock } from './db/advisoryLock';
@@ -58,7 +59,7 @@ async function main(): Promise<void> {
     logBootstrap(logger, result, await hasAdministrators(db));
     // Demo mode (embedded identity with the demo data): a fleet to look at, once, while the registry is empty.
     if (runtime.identity && config.bootstrap.seedDemo) {
-      const seeded = await (await loadDemo()).seedDemoDevices(db, config.demoDevices);
+      const seeded = await (await loadDemo()).seedDemoDevices(db, config.demoDevices, { timeZone: config.companyTimeZone });
       if (seeded > 0) logger.info({ devices: seeded }, `demo: ${seeded} devices seeded`);
     }
     return { ...runtime, boot: result };
@@ -67,6 +68,7 @@ async function main(): Promise<void> {
   const { app, services, readiness } = createApp({ config, db, logger, assets, identity, verifiers, directory });
   const server = http.createServer(app);
   const agentClock = new AgentClock(services.agent.service, logger, undefined, services.dashboard);
+  const collectionClock = new CollectionClock(services.collection, logger);
   let demoAgents: DemoAgents | undefined;
   // Longer than a load balancer's idle timeout, so it never reuses a socket we just closed.
   server.keepAliveTimeout = 65_000;
@@ -86,6 +88,7 @@ async function main(): Promise<void> {
       // The reports of check-ins answered while the server stopped are written.
       await services.agent.presence.flush();
       await agentClock.stop();
+      await collectionClock.stop();
       await services.jobRunner.stop();
       // Sends in flight finish (each bounded by its timeout) and record their outcome.
       await services.webhookDispatcher.stop();
@@ -103,6 +106,8 @@ async function main(): Promise<void> {
     // Temporary unlocks that run out are locked again by the server's clock too; it also counts
     // the offline devices for the dashboards.
     agentClock.start();
+    // The collection policy: reminders, locks, unlocks and releases of the credits as they fall due.
+    collectionClock.start();
     // Demo mode: a small simulated fleet whose statuses move when an administrator acts.
     // One process only (PGlite): replicas sharing a PostgreSQL would each enroll the same devices.
     const demo =

@@ -27,6 +27,7 @@ import { CommandRepository } from './devices';
 import { AgentService } from './agent/agentService';
 import { CommandWaiters } from './agent/commandWaiters';
 import { PresenceWriter } from './agent/presenceWriter';
+import { COLLECTION_BATCH, COLLECTION_BATCH_PGLITE, CollectionEngine, CollectionService, CreditsService } from './credits';
 import { ApiKeysService } from './integration/apiKeysService';
 import { IntegrationService } from './integration/integrationService';
 import { WebhookDispatcher } from './webhooks/webhookDispatcher';
@@ -39,7 +40,7 @@ export interface ServiceDeps {
   metrics: Metrics;
   /** Administrator operations on the identity users (embedded endpoint or Cognito pool). */
   directory: IdentityDirectory;
-  /** The inventory's clock (tests move it); `Date` by default. */
+  /** The inventory's and the credits' clock (tests move it); `Date` by default. */
   now?: () => Date;
 }
 
@@ -75,6 +76,12 @@ export interface Services {
   /** The integration API's own reads (devices by IMEI or credit reference, commands). */
   integration: IntegrationService;
   webhooks: WebhooksService;
+  /** Credits, their installments and payments (the portfolio and the lender's API). */
+  credits: CreditsService;
+  /** The collection policy's engine; server/index.ts ticks it (tests call `tick` with a moved clock). */
+  collection: CollectionEngine;
+  /** The collection policy's settings, a credit's pause, the releases waiting for approval. */
+  collectionAdmin: CollectionService;
   /** Sends the webhooks' outbox; server/index.ts starts and stops it. */
   webhookDispatcher: WebhookDispatcher;
 }
@@ -92,6 +99,18 @@ export function createServices({ config, db, logger, metrics, directory, now }: 
     () => presence.size,
   );
   const jobs = new JobsService(db, inventory, logger);
+  // A person's unlock holds the collection policy's lock off: the device side calls back into it.
+  const deviceActions: DeviceActionsService = new DeviceActionsService(db, inventory, {
+    unlocked: (tx, actor, reference, at) => collection.holdAfterUnlock(tx, actor, reference, at),
+  });
+  const collection = new CollectionEngine(
+    db,
+    deviceActions,
+    { timeZone: config.companyTimeZone, inventory },
+    logger,
+    db.engine === 'pglite' ? COLLECTION_BATCH_PGLITE : COLLECTION_BATCH,
+  );
+  const credits = new CreditsService(db, { timeZone: config.companyTimeZone, inventory, collection });
   return {
     inventory,
     agent: {
@@ -106,7 +125,7 @@ export function createServices({ config, db, logger, metrics, directory, now }: 
     },
     enrollment: new EnrollmentTokensService(db, inventory, config.agent.serverUrl),
     devices: new DevicesService(db, inventory),
-    deviceActions: new DeviceActionsService(db, inventory),
+    deviceActions,
     jobs,
     jobRunner: new JobRunner(jobs),
     groups: new GroupsService(db),
@@ -120,6 +139,9 @@ export function createServices({ config, db, logger, metrics, directory, now }: 
     apiKeys: new ApiKeysService(db, inventory),
     integration: new IntegrationService(db, inventory),
     webhooks: new WebhooksService(db, config.webhooks),
+    credits,
+    collection,
+    collectionAdmin: new CollectionService(db, collection, deviceActions, credits, { timeZone: config.companyTimeZone, now: inventory.now }),
     webhookDispatcher: new WebhookDispatcher(db, config.webhooks, logger),
   };
 }

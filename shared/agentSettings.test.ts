@@ -74,13 +74,13 @@ describe('the matrix: which setting, in which section, for which device type', (
     expect(field('require_sim_for_enroll')).toMatchObject({ section: 'enrollment', kind: 'flag' });
   });
 
-  test('no §3 restriction flag is a release setting (release lifts every restriction)', () => {
+  test('no reference §3 restriction flag is a release setting (release lifts every restriction)', () => {
     const release = keysOf(SETTING_FIELDS.filter((f) => f.section === 'release'));
     expect(release.length).toBeGreaterThan(0);
     expect(release.filter((k) => (RESTRICTION_FLAGS as readonly string[]).includes(k))).toEqual([]);
   });
 
-  test('every §3 restriction flag is a flag setting of at least one device type', () => {
+  test('every reference §3 restriction flag is a flag setting of at least one device type', () => {
     for (const key of RESTRICTION_FLAGS) {
       const f = field(key);
       expect({ key, kind: f.kind }).toEqual({ key, kind: 'flag' });
@@ -337,7 +337,7 @@ describe('crossFieldIssues: rules across fields', () => {
 describe('effectiveSettings: what the server applies', () => {
   const SERVER_FLAGS = [...RESTRICTION_FLAGS, 'allow_unregistered_enrollment'];
 
-  test('every §3 flag and the unregistered-enrollment rule, as booleans, for both types', () => {
+  test('every reference §3 flag and the unregistered-enrollment rule, as booleans, for both types', () => {
     for (const t of TYPES) {
       const e = effectiveSettings(t, undefined, undefined);
       for (const k of SERVER_FLAGS) expect({ key: k, type: typeof e[k as keyof typeof e] }).toEqual({ key: k, type: 'boolean' });

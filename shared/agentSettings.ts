@@ -109,11 +109,11 @@ export const OFFLINE_DAYS = { min: 3, max: 200 } as const;
 export const REMINDER_MINUTES = { min: 5, max: 24 * 60 } as const;
 
 /**
- * Every setting. The §3 restriction flags keep their names; the matrix (`types`, `section`)
+ * Every setting. The reference §3 restriction flags keep their names; the matrix (`types`, `section`)
  * places each where it means something: QR and SIM requirements at enrollment; calls, SMS,
  * camera and screen capture while locked (phones); SIM-triggered locks on phones (a TV has no
  * SIM); hospitality mode, media player and streaming on TVs. Release lifts every restriction,
- * so no §3 flag is a release setting: that page holds what the device does when it is released.
+ * so no reference §3 flag is a release setting: that page holds what the device does when it is released.
  */
 export const SETTING_FIELDS: readonly SettingField[] = [
   // Enrollment ---------------------------------------------------------------------------
@@ -554,7 +554,7 @@ export function keysSet(deviceType: DeviceTypeCode, row: Record<string, unknown>
 /** The flags and rules the server itself applies (enrollment, SIM locks). */
 export type AgentSettings = Record<RestrictionFlag, boolean> & { allow_unregistered_enrollment: boolean };
 
-/** The server's view of the merged settings: every §3 flag (false where the type does not have it). */
+/** The server's view of the merged settings: every reference §3 flag (false where the type does not have it). */
 export function effectiveSettings(
   deviceType: DeviceTypeCode,
   global: Record<string, unknown> | undefined,

@@ -4,12 +4,12 @@ import { actionLabel, refusal } from './deviceActionRules';
 import { INVENTORY_MESSAGES as M } from './areaMessages';
 
 /*
- * Expectations come from the specification §4 table (copied literally below) and the product's
+ * Expectations come from the reference §4 table (written out below) and the product's
  * Actions section (one stateful command at a time, pre-enrolled devices admit only the registry
  * actions, a released device cannot be released again), not from the function under test.
  */
 
-/** §4 "Status filter list" table: [Filter entry, Disabled actions]. */
+/** The reference §4 table of the status filter: [Filter entry, Disabled actions]. */
 const SPEC_TABLE = [
   [
     'Enrolado, Enrolando, Bloqueado, Bloqueando, Desbloqueado, Desbloqueando, Activo, Desbloqueado offline, Liberando, Activo temporal',
@@ -43,7 +43,7 @@ const LIBERADO = 9;
 
 const statusCode = (label: string) => DEVICE_STATUSES.find((s) => s.label === label)!.code;
 
-describe('the disabled-actions table (specification §4)', () => {
+describe('the disabled-actions table (reference §4)', () => {
   test("one filter entry per table entry, each with the table's disabled actions", () => {
     expect(STATUS_FILTERS.map((f) => f.label).sort()).toEqual([...SPEC_DISABLED.keys()].sort());
     for (const f of STATUS_FILTERS) {

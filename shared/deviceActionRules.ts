@@ -1,5 +1,5 @@
 /**
- * Whether an action may be requested for a device now: the specification §4 table (disabled
+ * Whether an action may be requested for a device now: the reference §4 table (disabled
  * actions per status), the command in flight, the device's lifecycle and the caller's profile.
  * The API refuses with the reason (409 or 403), the row menus disable with it as the tooltip,
  * and the bulk dry run groups skipped devices by it.

@@ -54,7 +54,7 @@ const pendingOf = (c: MachineCommand, until: Date | null = null): Partial<Machin
 const cmd = (id: number, action: number, payload: Record<string, unknown> = {}): MachineCommand => ({ id, action, payload });
 const report = (r: Partial<CheckinReport> = {}): CheckinReport => ({ now: NOW, simChanged: false, lockOnSimChange: false, ...r });
 
-/** The §4 status code the facts map to (what `devices.base_status` would store). */
+/** The reference §4 status code the facts map to (what `devices.base_status` would store). */
 const status = (f: MachineFacts): number => baseStatus({ ...f, lastSeenAt: null });
 
 /** The facts of an accepted transition (the test fails on a refusal). */
@@ -585,7 +585,7 @@ describe('hold and resume', () => {
   });
 });
 
-describe('journeys through the §4 statuses', () => {
+describe('journeys through the reference §4 statuses', () => {
   /** The status after each step, starting with the initial one. */
   function walk(start: MachineFacts, steps: readonly Step[]): number[] {
     const codes = [status(start)];

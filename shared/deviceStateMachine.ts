@@ -3,7 +3,7 @@
  * (a command is requested, delivered and acknowledged or rejected; the agent enrolls, checks in,
  * redeems an offline code or locks the device itself; an administrator holds or resumes it).
  * Pure functions of the facts: the server applies them inside the transaction that records the
- * event, the tests walk every transition and every refusal. The specification's status code is
+ * event, the tests walk every transition and every refusal. The status code (reference §4) is
  * never set here; it stays derived from the facts (shared/deviceStatus.ts). docs/device-states.md
  * draws the table.
  */

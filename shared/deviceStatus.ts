@@ -1,5 +1,5 @@
 /**
- * The device status of the specification §4, derived from facts. A device stores what is true
+ * The device status of reference §4, derived from facts. A device stores what is true
  * of it (its lifecycle, its lock state, the command in flight, the last failure, when it was
  * last seen); the status code is never stored by hand. One rule list below gives both the
  * TypeScript function (API answers, badges) and the SQL expression of the stored
@@ -134,7 +134,7 @@ export function isOffline(base: number, lastSeenAt: string | Date | null, cutoff
   return OFFLINE_OVERLAID.includes(base as DeviceStatusCode) && (lastSeenAt === null || new Date(lastSeenAt) < cutoff);
 }
 
-/** The specification's status code of a device at `now`. */
+/** The reference §4 status code of a device at `now`. */
 export function deviceStatus(f: DeviceFacts, cutoff: Date): DeviceStatusCode {
   const base = baseStatus(f);
   return isOffline(base, f.lastSeenAt, cutoff) ? DEVICE_STATUS.sin_conexion : base;
@@ -184,6 +184,17 @@ export function statusFilterSql(code: number, cutoff: string, alias = ''): strin
   if (code === DEVICE_STATUS.sin_conexion) return `(${a}base_status IN (${overlaid}) AND ${a}last_seen_at < ${cutoff})`;
   if (OFFLINE_OVERLAID.includes(code as DeviceStatusCode)) return `(${a}base_status = ${Number(code)} AND ${a}last_seen_at >= ${cutoff})`;
   return `(${a}base_status = ${Number(code)})`;
+}
+
+/**
+ * The statuses of a device locked or being locked, as the list shows them: what the dashboard's
+ * *Bloqueados* card counts and the `locked` filter of the list selects.
+ */
+export const LOCKED_STATUSES: readonly DeviceStatusCode[] = [DEVICE_STATUS.bloqueado, DEVICE_STATUS.configurado_bloqueado, DEVICE_STATUS.bloqueando];
+
+/** The devices in one of LOCKED_STATUSES (statusFilterSql of each: an offline device shows *Sin conexión*). */
+export function lockedFilterSql(cutoff: string, alias = ''): string {
+  return `(${LOCKED_STATUSES.map((code) => statusFilterSql(code, cutoff, alias)).join(' OR ')})`;
 }
 
 /** The derived status as a SQL expression (for exports and group-by counts). */

@@ -1,13 +1,13 @@
 /**
- * The Spanish texts of the portal's shell: the specification's own, the sign-in and the frame (the
- * specification texts copied exactly). The texts of each functional area are in
+ * The Spanish texts of the portal's shell: those docs/reference.md spells out, the sign-in and the
+ * frame (the reference's texts copied exactly). The texts of each functional area are in
  * shared/areaMessages.ts; the two files hold every text of the portal.
  */
 
-/** The product name: the document title and the header brand (specification §1). */
+/** The product name: the document title and the header brand (reference §1). */
 export const PRODUCT_NAME = 'Macrolock';
 
-/** The specification's own texts (§2, §5, §8), copied exactly, accents and their absence included. */
+/** The texts of reference §2, §5 and §8, copied exactly, accents and their absence included. */
 export const SPEC_TEXT = {
   portalVersion: 'Versión del portal',
   myProfile: 'Mi Perfil',

@@ -1,6 +1,6 @@
 import { MENU, PATHS, type RoutePath } from './constants/routes';
 
-/** Specification §3: a profile lists modules (with their paths) and their submodules. */
+/** A profile lists modules (with their paths) and their submodules (reference §3). */
 export interface ProfileModule {
   path: string;
   submodules: { path: string }[];
@@ -13,7 +13,7 @@ export interface PortalProfile {
   details: ProfileDetail[];
 }
 
-/** Allowed paths = all module paths plus all submodule paths (specification §3). */
+/** Allowed paths = all module paths plus all submodule paths (reference §3). */
 export function allowedPaths(profile: Pick<PortalProfile, 'details'> | null | undefined): Set<string> {
   const paths = new Set<string>();
   for (const detail of profile?.details ?? []) {
@@ -25,7 +25,7 @@ export function allowedPaths(profile: Pick<PortalProfile, 'details'> | null | un
   return paths;
 }
 
-/** The specification's `details` shape for a set of granted paths, in menu order. */
+/** The reference §3 `details` shape for a set of granted paths, in menu order. */
 export function detailsFromPaths(granted: Iterable<string>): ProfileDetail[] {
   const set = new Set(granted);
   const modulo: ProfileModule[] = [];

@@ -1,5 +1,5 @@
 /**
- * The floor of P3 (docs/quality.md): a bare React 19 page hydrating the same sign-in form as
+ * The floor of P3 (docs/benchmarks.md): a bare React 19 page hydrating the same sign-in form as
  * /login (an email, a password and a button in a card, Bootstrap's CSS), with no router, store or
  * library beyond react and react-dom. `npm run bench` builds it with the portal's esbuild options,
  * serves it with the response headers /login is served with (and without them), and measures it

@@ -7,20 +7,25 @@
  */
 import type { DashboardService } from '../api/dashboard/dashboardService';
 import type { Logger } from '../logger';
+import { PeriodicSweep } from '../periodicSweep';
 import type { AgentService } from './agentService';
 
 export const AGENT_CLOCK_MS = 30_000;
 
 export class AgentClock {
-  private timer: NodeJS.Timeout | undefined;
-  private running: Promise<void> | undefined;
+  private readonly sweep: PeriodicSweep;
 
   constructor(
     private readonly service: Pick<AgentService, 'expireTemporaryUnlocks'>,
     private readonly logger: Logger,
-    private readonly intervalMs = AGENT_CLOCK_MS,
+    intervalMs = AGENT_CLOCK_MS,
     private readonly dashboard?: Pick<DashboardService, 'refreshOffline'>,
-  ) {}
+  ) {
+    this.sweep = new PeriodicSweep(() => this.tick(), intervalMs, logger, {
+      done: (n) => [{ devices: n }, 'temporary unlocks expired: devices locked again'],
+      failed: 'temporary unlock sweep failed; retrying at the next tick',
+    });
+  }
 
   /** One sweep: batches until no expired temporary unlock is left, then the offline snapshot. Returns the devices locked again. */
   async tick(): Promise<number> {
@@ -40,22 +45,10 @@ export class AgentClock {
   }
 
   start(): void {
-    this.timer = setInterval(() => {
-      if (this.running) return;
-      this.running = this.tick()
-        .then((n) => {
-          if (n > 0) this.logger.info({ devices: n }, 'temporary unlocks expired: devices locked again');
-        })
-        .catch((err: unknown) => this.logger.warn({ err }, 'temporary unlock sweep failed; retrying at the next tick'))
-        .finally(() => {
-          this.running = undefined;
-        });
-    }, this.intervalMs);
-    this.timer.unref();
+    this.sweep.start();
   }
 
   async stop(): Promise<void> {
-    if (this.timer) clearInterval(this.timer);
-    await this.running;
+    await this.sweep.stop();
   }
 }

@@ -168,9 +168,9 @@ export class AgentService {
   }
 
   /** The request was signed by the key the device enrolled with (401 otherwise). */
-  private async prove(publicKey: Uint8Array | null, proof: RequestProof): Promise<void> {
+  private prove(publicKey: Uint8Array | null, proof: RequestProof): void {
     if (!publicKey) throw new AppError(401, 'AGENT_KEY_MISSING', A.auth.noKey);
-    if (!(await this.signatures.verify(publicKey, proof))) throw new AppError(401, 'AGENT_SIGNATURE_INVALID', A.auth.signatureInvalid);
+    if (!this.signatures.verify(publicKey, proof)) throw new AppError(401, 'AGENT_SIGNATURE_INVALID', A.auth.signatureInvalid);
   }
 
   private cutoff(now: Date): Date {
@@ -367,7 +367,7 @@ export class AgentService {
     const repo = this.repos;
     const row = await this.checkins.load({ hash, now });
     if (!row) throw unauthorized();
-    await this.prove(row.public_key, proof);
+    this.prove(row.public_key, proof);
     let facts = factsOf(row);
     let seen = row.last_seen_at;
     const writes = this.checkinWrites(row, body, now);
@@ -507,7 +507,7 @@ export class AgentService {
   ): Promise<T> {
     const owner = await new CredentialRepository(this.db).tokenOwner(tokenHash(token));
     if (!owner) throw unauthorized();
-    await this.prove(owner.publicKey, proof);
+    this.prove(owner.publicKey, proof);
     return transaction(this.db, async (tx) => {
       const repo = reposOf(tx);
       const row = await repo.devices.lockLive(owner.deviceId);
@@ -669,7 +669,7 @@ export class AgentService {
     const repo = this.repos;
     const row = await repo.devices.checkinByToken(tokenHash(token), this.settings.now());
     if (!row) throw unauthorized();
-    await this.prove(row.public_key, proof);
+    this.prove(row.public_key, proof);
     const { settings: effective, version } = await this.settingsFor(this.db, row.device_type, row.group_id);
     const settings = mergeSettings(row.device_type as DeviceTypeCode, effective);
     const apps = new AgentSettingsRepository(this.db);

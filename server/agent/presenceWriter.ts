@@ -2,9 +2,9 @@
  * What check-ins report when no fact moves (last seen, versions, carrier, battery, what the device
  * shows), written by each replica in batches instead of one UPDATE per check-in. That write is a
  * non-HOT update of the device row (every index whose predicate admits it gets an entry, and the
- * counters' statement triggers run), committed with a WAL flush: about 1.2–1.5 ms of database CPU,
- * and the tail of the check-in's latency under load (docs/benchmarks.md, P7). A batch is one
- * statement for many devices, and the check-in answers without waiting for it.
+ * counters' statement triggers run), committed with a WAL flush: the dearest part of a check-in
+ * that only reports, and what sets the tail of its latency under load. A batch is one statement
+ * for many devices, and the check-in answers without waiting for it.
  *
  * What a deferred write changes, and why it is safe:
  * - The portal sees a report at most `flushMs` later. The stored last-seen time is already up to

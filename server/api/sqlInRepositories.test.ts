@@ -9,7 +9,7 @@ function sources(dir: string): { file: string; text: string }[] {
     .map((f) => ({ file: path.relative(path.join(__dirname, '..'), path.join(dir, f)), text: fs.readFileSync(path.join(dir, f), 'utf8') }));
 }
 
-describe('SQL only in repositories (router → service → repository; the device domain, the agent side, the integration and the identity endpoint too)', () => {
+describe('SQL only in repositories (router → service → repository; the device and credits domains, the agent side, the integration and the identity endpoint too)', () => {
   const files = [
     ...sources(__dirname),
     ...sources(path.join(__dirname, '..', 'middleware')),
@@ -19,9 +19,10 @@ describe('SQL only in repositories (router → service → repository; the devic
     ...sources(path.join(__dirname, '..', 'webhooks')),
     ...sources(path.join(__dirname, '..', 'identity')),
     ...sources(path.join(__dirname, '..', 'devices')),
+    ...sources(path.join(__dirname, '..', 'credits')),
   ];
 
-  test('the API, middleware, auth, devices, agent, integration, webhooks and identity sources are found', () => {
+  test('the API, middleware, auth, devices, credits, agent, integration, webhooks and identity sources are found', () => {
     expect(files.length).toBeGreaterThan(20);
     expect(files.some((f) => f.file.endsWith('Repository.ts'))).toBe(true);
     expect(files.map((f) => f.file)).toEqual(
@@ -33,6 +34,8 @@ describe('SQL only in repositories (router → service → repository; the devic
         path.join('identity', 'identityRepository.ts'),
         path.join('devices', 'deviceRepository.ts'),
         path.join('devices', 'deviceActionsService.ts'),
+        path.join('credits', 'creditRepository.ts'),
+        path.join('credits', 'creditsService.ts'),
       ]),
     );
   });

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { ALL_DEVICE_ACTION_CODES, DEVICE_ACTION } from '../../shared/constants/deviceActions';
+import { ALL_ROLE_ACTION_CODES } from '../../shared/constants/roleActions';
 import { GRANTABLE_PATHS, MENU, PATHS, type RoutePath } from '../../shared/constants/routes';
 import type { Config } from '../config';
 import type { IdentityService } from '../identity/identityService';
@@ -25,8 +26,8 @@ interface SeedAccount {
   profile: { nombre: string; paths: readonly string[]; actions: readonly number[] };
 }
 
-/** The profile with every path of the route table and every device action. */
-export const ADMIN_PROFILE = { nombre: 'Administrador', paths: GRANTABLE_PATHS, actions: ALL_DEVICE_ACTION_CODES };
+/** The profile with every path of the route table, every device action and every role action. */
+export const ADMIN_PROFILE = { nombre: 'Administrador', paths: GRANTABLE_PATHS, actions: ALL_ROLE_ACTION_CODES };
 
 /** The demo's other accounts: permission filtering is visible at once. */
 export const DEMO_ACCOUNTS: readonly SeedAccount[] = [

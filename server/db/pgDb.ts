@@ -57,11 +57,10 @@ export interface PgDb extends Db {
 
 /**
  * max_parallel_workers_per_gather of every session the server opens. PostgreSQL plans a page
- * whose filter matches sparsely (a half of the list with a common word, docs/benchmarks.md
- * 2026-11-28) as a Gather Merge of two workers; starting them and waiting for a row of each took
- * 13 ms of a 21 ms page of 25 rows that takes 3 ms without them, and 180 ms against 43 ms for a
- * tenth page. The export's batches and the offline count were no faster with workers (95–100k vs
- * 103–109k rows/s; 30–46 vs 28–32 ms). Set per session, above a role's or the server's setting.
+ * whose filter matches sparsely (a half of the list with a common word) as a Gather Merge of
+ * workers; starting them and waiting for a row of each costs several times the page itself, and
+ * the export's batches and the offline count are no faster with them. Set per session, above a
+ * role's or the server's setting.
  */
 export const PARALLEL_WORKERS_PER_GATHER = 0;
 

@@ -6,6 +6,7 @@
  * (NOTIFY agent_commands); every trigger is in docs/architecture.md, "Side effects kept in database
  * triggers".
  */
+import { DEVICE_ACTION } from '../../shared/constants/deviceActions';
 import type { Command, CommandStatus } from '../../shared/contracts/deviceActions';
 import type { Queryable } from '../db/Db';
 
@@ -161,6 +162,21 @@ export class CommandRepository {
     return res.rows[0]!.n;
   }
 
+  /**
+   * When the last unlock-kind command (UNLOCK and the offline unlocks) requested for one of these
+   * devices after `since` by someone other than `except` was requested; null when none.
+   */
+  async lastUnlockRequest(deviceIds: readonly number[], since: Date, except: string): Promise<Date | null> {
+    if (deviceIds.length === 0) return null;
+    const res = await this.db.query<{ at: Date | null }>(
+      `SELECT max(requested_at) AS at FROM device_commands
+        WHERE device_id = ANY($1::bigint[]) AND action = ANY($2::smallint[]) AND requested_at > $3 AND requested_by IS DISTINCT FROM $4`,
+      [[...deviceIds], [DEVICE_ACTION.UNLOCK, DEVICE_ACTION.UNLOCK_OFFLINE, DEVICE_ACTION.UNLOCK_OFFLINE_WITH_DATE], since, except],
+    );
+    const at = res.rows[0]?.at;
+    return at ? new Date(at) : null;
+  }
+
   /** One command per device, set-based; returns the command id of each device. */
   async insertCommands(deviceIds: readonly number[], c: Omit<NewCommand, 'deviceId' | 'nonce' | 'expiresAt'>): Promise<Map<number, number>> {
     const res = await this.db.query<{ id: number; device_id: number }>(
@@ -183,6 +199,23 @@ export class CommandRepository {
       ],
     );
     return new Map(res.rows.map((r) => [Number(r.device_id), Number(r.id)]));
+  }
+
+  /**
+   * Ends a RELEASE's cancel window at `now` (Entregar ahora) unless a check-in received it or it was
+   * cancelled meanwhile; the UPDATE does not fire the insert trigger, so the waiting check-ins of
+   * the device are woken here, at commit, the same way.
+   */
+  async deliverNow(commandId: number, now: Date): Promise<CommandRow | undefined> {
+    const res = await this.db.query<CommandRow>(
+      `UPDATE device_commands c SET deliver_after = $2
+        WHERE c.id = $1 AND c.status = 'pending' AND c.delivered_at IS NULL AND c.deliver_after > $2 RETURNING ${COMMAND_COLUMNS}`,
+      [commandId, now],
+    );
+    const row = res.rows[0];
+    if (!row) return undefined;
+    await this.db.query("SELECT pg_notify('agent_commands', $1)", [String(row.device_id)]);
+    return commandRow(row);
   }
 
   /** Commands still waiting for the agent of deleted devices are cancelled, not dropped silently. */

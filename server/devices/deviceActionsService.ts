@@ -106,12 +106,44 @@ interface Acted {
   nonce?: number;
 }
 
+/** The unlock-kind actions: after a person's, the collection policy holds its lock off for a while. */
+const UNLOCK_ACTIONS: readonly number[] = [DEVICE_ACTION.UNLOCK, DEVICE_ACTION.UNLOCK_OFFLINE, DEVICE_ACTION.UNLOCK_OFFLINE_WITH_DATE];
+
+/** What other domains learn of a device action, in its transaction. */
+export interface DeviceActionHooks {
+  /** An unlock-kind action was requested for a device carrying a credit reference. */
+  unlocked?: (tx: Queryable, actor: AuditActor, creditReference: string, now: Date) => Promise<void>;
+}
+
 /** Actions on one device: commands, offline codes, release cancellation; bulk previews. */
 export class DeviceActionsService {
   constructor(
     private readonly db: Db,
     private readonly settings: InventorySettings,
+    private readonly hooks: DeviceActionHooks = {},
   ) {}
+
+  /**
+   * One action inside the caller's transaction, for the server's own actors (the collection
+   * policy): the same rules, commands, history and audit as a person's action, with `detail` (the
+   * reason) in the audit row. A device the rules refuse is answered with the reason, nothing written.
+   */
+  async applyIn(
+    tx: Queryable,
+    actor: AuditActor,
+    id: number,
+    payload: ActionPayload,
+    detail: string,
+  ): Promise<{ ok: true; command: Command } | { ok: false; reason: string }> {
+    const { cutoff } = this.clock();
+    const row = await new DeviceRepository(tx).lockForAction(id);
+    if (!row || row.deleted_at !== null) return { ok: false, reason: M.devices.notFound };
+    const d = toDevice(row, cutoff);
+    const refused = refusal({ status: d.status, lockType: d.lockType, pendingAction: row.pending_action }, payload.action);
+    if (refused) return { ok: false, reason: refused.reason };
+    const { result } = await this.actIn(tx, actor, id, payload, detail);
+    return { ok: true, command: result.command! };
+  }
 
   private clock() {
     const now = this.settings.now();
@@ -144,7 +176,7 @@ export class DeviceActionsService {
     return { ...answer, body: answer.body.result };
   }
 
-  private async actIn(tx: Queryable, actor: AuditActor, id: number, p: ActionPayload): Promise<Acted> {
+  private async actIn(tx: Queryable, actor: AuditActor, id: number, p: ActionPayload, detail?: string): Promise<Acted> {
     const { now, cutoff } = this.clock();
     const devices = new DeviceRepository(tx);
     const commands = new CommandRepository(tx);
@@ -188,7 +220,9 @@ export class DeviceActionsService {
       action: auditActionName(p.action),
       before: deviceFacts(before),
       after: { ...deviceFacts(after), command: commandFacts(command) },
+      detail,
     });
+    if (UNLOCK_ACTIONS.includes(p.action) && row.credit_reference !== null) await this.hooks.unlocked?.(tx, actor, row.credit_reference, now);
     const result: ActionResult = { device: after, command: toCommand(command) };
     if (!offline) return { result };
     return { result: { ...result, offlineCode: { code: offline.code, expiresAt: offline.expiresAt } }, nonce: offline.nonce };
@@ -258,8 +292,36 @@ export class DeviceActionsService {
   }
 
   /**
+   * Entregar ahora: a RELEASE waiting in its cancel window is made deliverable at once, so the
+   * device's next check-in receives it (it can no longer be cancelled once received). Audited;
+   * 409 when the device has no scheduled release. The caller checked the RELEASE grant.
+   */
+  deliverReleaseNow(actor: AuditActor, id: number): Promise<Command> {
+    return transaction(this.db, async (tx) => {
+      const { now, cutoff } = this.clock();
+      const devices = new DeviceRepository(tx);
+      const repo = new CommandRepository(tx);
+      const row = await this.lock(devices, id);
+      const scheduled = row.pending_action === DEVICE_ACTION.RELEASE && row.pending_command_id !== null;
+      const previous = scheduled ? await repo.findCommand(id, Number(row.pending_command_id)) : undefined;
+      const command = previous ? await repo.deliverNow(previous.id, now) : undefined;
+      if (!previous || !command) throw new AppError(409, 'NO_SCHEDULED_RELEASE', M.actions.noScheduledRelease);
+      const device = toDevice(row, cutoff);
+      await record(tx, {
+        actor,
+        entity: 'device',
+        entityId: id,
+        action: 'deliver_release_now',
+        before: { ...deviceFacts(device), command: commandFacts(previous) },
+        after: { ...deviceFacts(device), command: commandFacts(command) },
+      });
+      return toCommand(command);
+    });
+  }
+
+  /**
    * Administrative hold (POST/DELETE /devices/:id/hold): SUSPENDED until resumed; commands keep
-   * flowing (the specification disables no action for Suspendido). Audited.
+   * flowing (reference §4 disables no action for Suspendido). Audited.
    */
   setHold(actor: AuditActor, id: number, on: boolean): Promise<Device> {
     return transaction(this.db, async (tx) => {

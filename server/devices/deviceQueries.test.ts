@@ -60,7 +60,7 @@ test('a search: digits alone are a prefix; otherwise each word with a digit or w
   expect(digits.params).toEqual(['3541%']);
   expect(digits.toString()).not.toContain('search_words');
   const words = deviceWhere(deviceFilter.parse({ search: 'Begoña  IBÁÑEZ cr-2026 %' }), CUTOFF);
-  // The §5 input's rule (ñ removed) before the words are split; the folding is the database's.
+  // The reference §5 input's rule (ñ removed) before the words are split; the folding is the database's.
   expect(words.params).toEqual(['%cr-2026%', '%\\%%', 'begoa ibáez']);
   expect(words.conditions).toEqual([
     'd.deleted_at IS NULL',

@@ -6,7 +6,15 @@
 import type { Device, DeviceFilter } from '../../shared/contracts/devices';
 import { DEVICE_STATUS, findStatusFilter, type DeviceStatusCode, type DeviceTypeCode, type LockType } from '../../shared/constants/domain';
 import type { MachineFacts } from '../../shared/deviceStateMachine';
-import { OFFLINE_OVERLAID, STATUS_RULES, deviceStatus, statusFilterSql, type Lifecycle, type LockState } from '../../shared/deviceStatus';
+import {
+  OFFLINE_OVERLAID,
+  STATUS_RULES,
+  deviceStatus,
+  lockedFilterSql,
+  statusFilterSql,
+  type Lifecycle,
+  type LockState,
+} from '../../shared/deviceStatus';
 
 /** Every stored column of a device row the server reads (`DeviceRow`), on the alias `d`. */
 export const DEVICE_ROW_COLUMNS = `d.id, d.imei, d.imei2, d.serial, d.device_type, d.brand, d.model, d.os_version, d.agent_version,
@@ -257,6 +265,10 @@ export function deviceWhere(filter: DeviceFilter, cutoff: Date, where = new SqlW
   if (filter.groupId === 'none') where.add('coalesce(d.group_id, 0) = 0');
   else if (filter.groupId !== undefined) where.add(`coalesce(d.group_id, 0) = ${where.param(filter.groupId)}`);
   if (filter.inFlight !== undefined) where.add(inFlightSql(filter.inFlight, 'd.base_status'));
+  if (filter.locked !== undefined) {
+    const locked = lockedFilterSql(where.param(cutoff), 'd');
+    where.add(filter.locked ? locked : `NOT ${locked}`);
+  }
   // The agent's version: the devices running it (a released device no longer does), as the
   // Android dashboard and the lock-app page count them; a device that never reported one is
   // not 'another version'.
@@ -276,7 +288,7 @@ export function deviceWhere(filter: DeviceFilter, cutoff: Date, where = new SqlW
       const prefix = where.param(`${text}%`);
       where.add(`(d.imei LIKE ${prefix} OR d.imei2 LIKE ${prefix} OR lower(d.serial) LIKE ${prefix} OR lower(d.credit_reference) LIKE ${prefix})`);
     } else {
-      // The input's rule (ñ removed, §5), then every word (space-separated) must be found, folded
+      // The input's rule (ñ removed, reference §5), then every word (space-separated) must be found, folded
       // as the stored text is, in the device's row of device_search (migration 0016: the searched
       // text lives apart from the device row, so status writes never touch its indexes). A word
       // with a digit, or without letters, is a substring of the folded search_text (migration
@@ -297,6 +309,21 @@ export function deviceWhere(filter: DeviceFilter, cutoff: Date, where = new SqlW
   }
   return where;
 }
+
+/**
+ * The device side of a credit (server/credits reads it through these fragments; the credits' own
+ * SQL never names a column of `devices`). A device belongs to the credit whose reference it
+ * carries, compared ignoring case (index devices_credit_prefix, migration 0007).
+ */
+export const creditDevicesSql = {
+  /** The live devices carrying the reference `referenceSql` (an SQL expression): their number. */
+  count: (referenceSql: string): string =>
+    `(SELECT count(*) FROM devices d WHERE d.deleted_at IS NULL AND lower(d.credit_reference) = lower(${referenceSql}))`,
+  /** The references (lower case) carried by live devices of a group (`groupSql` an id placeholder), or of no group (`'none'`). */
+  referencesInGroup: (groupSql: string | 'none'): string =>
+    `SELECT lower(d.credit_reference) FROM devices d
+      WHERE d.deleted_at IS NULL AND d.credit_reference IS NOT NULL AND coalesce(d.group_id, 0) = ${groupSql === 'none' ? '0' : groupSql}`,
+};
 
 /** What the inventory services need of the configuration, and their clock. */
 export interface InventorySettings {

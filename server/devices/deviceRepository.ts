@@ -36,10 +36,32 @@ const SORT_KEYS: Record<DeviceSort, readonly string[]> = {
 /** Every column a sort reads (the gathered matches carry them). */
 const SORT_COLUMNS = [...new Set(Object.values(SORT_KEYS).flat())].join(', ');
 
-export const orderBy = (sort: DeviceSort, order: 'asc' | 'desc'): string => {
+/**
+ * The ORDER BY a page is shown in. Devices never seen come last in both orders: *Última conexión*
+ * descending lists the latest first, not the devices that never connected (NULLS LAST is
+ * PostgreSQL's default ascending only).
+ */
+export const orderBy = (sort: DeviceSort, order: 'asc' | 'desc'): string =>
+  sort === 'lastSeenAt' && order === 'desc' ? 'd.last_seen_at DESC NULLS LAST, d.id DESC' : indexOrder(sort, order);
+
+/**
+ * The ORDER BY an index of the sort gives read forward or backward (NULLS FIRST descending): what
+ * each half of the list asks, a half that holds no NULL being in the page's order already.
+ */
+const indexOrder = (sort: DeviceSort, order: 'asc' | 'desc'): string => {
   const dir = order === 'asc' ? 'ASC' : 'DESC';
   return [...SORT_KEYS[sort], 'd.id'].map((k) => `${k} ${dir}`).join(', ');
 };
+
+/**
+ * The halves of the list read for `sort` and `order`: descending by last connection, each half
+ * again split into the devices seen and those never seen (`last_seen_at IS NULL`, a range of the
+ * same index), so that each is read in the index's order and the merge puts the second last.
+ */
+function nullsLastHalves(halves: readonly string[], sort: DeviceSort, order: 'asc' | 'desc'): string[] {
+  if (sort !== 'lastSeenAt' || order !== 'desc') return [...halves];
+  return halves.flatMap((h) => [`${h} AND d.last_seen_at IS NOT NULL`, `${h} AND d.last_seen_at IS NULL`]);
+}
 
 /**
  * The device_counts condition equal to `filter`, when the counters can answer it: no search, no
@@ -47,7 +69,14 @@ export const orderBy = (sort: DeviceSort, order: 'asc' | 'desc'): string => {
  * clock (the offline overlay).
  */
 export function countersWhere(filter: DeviceFilter): SqlWhere | undefined {
-  if (filter.search !== undefined || filter.agentVersion !== undefined || filter.agentVersionNot !== undefined || filter.releasedFrom !== undefined) {
+  // The locked filter depends on the clock too (a locked device offline shows *Sin conexión*).
+  if (
+    filter.search !== undefined ||
+    filter.agentVersion !== undefined ||
+    filter.agentVersionNot !== undefined ||
+    filter.releasedFrom !== undefined ||
+    filter.locked !== undefined
+  ) {
     return undefined;
   }
   const w = new SqlWhere();
@@ -177,20 +206,21 @@ export class DeviceRepository {
    */
   async list(filter: DeviceFilter, cutoff: Date, sort: DeviceSort, order: 'asc' | 'desc', limit: number, offset: number): Promise<Device[]> {
     const w = deviceWhere(filter, cutoff);
-    const halves = inFlightHalves(filter, w);
+    const halves = nullsLastHalves(inFlightHalves(filter, w), sort, order);
     // The page's keys first, then its rows: the rows the offset skips are read from the index of
     // the sort and filter alone (an index-only scan when it holds every column the filter reads),
     // and only the page's rows are fetched and joined. The IMEI sort pages by the IMEI alone,
     // unique among live devices (its indexes do not hold the id).
     const key = sort === 'imei' ? 'imei' : 'id';
-    const keyOrder = sort === 'imei' ? `d.imei ${order === 'asc' ? 'ASC' : 'DESC'}` : orderBy(sort, order);
+    const keyOrder = sort === 'imei' ? `d.imei ${order === 'asc' ? 'ASC' : 'DESC'}` : indexOrder(sort, order);
     const keyColumns = sort === 'imei' ? 'd.imei' : `${SORT_KEYS[sort].join(', ')}, d.id`;
     const page = `LIMIT ${w.param(limit)} OFFSET ${w.param(offset)}`;
     let keys = `SELECT d.${key} FROM devices d ${halves[0]} ORDER BY ${keyOrder} ${page}`;
     if (halves.length > 1) {
       const reach = w.param(offset + limit);
       const parts = halves.map((half) => `(SELECT ${keyColumns} FROM devices d ${half} ORDER BY ${keyOrder} LIMIT ${reach})`);
-      keys = `SELECT d.${key} FROM (${parts.join(' UNION ALL ')}) d ORDER BY ${keyOrder} ${page}`;
+      const mergeOrder = sort === 'imei' ? keyOrder : orderBy(sort, order);
+      keys = `SELECT d.${key} FROM (${parts.join(' UNION ALL ')}) d ORDER BY ${mergeOrder} ${page}`;
     }
     const res = await this.db.query<ListedDeviceRow>(
       `SELECT ${DEVICE_COLUMNS}
@@ -307,6 +337,16 @@ export class DeviceRepository {
     return imeis.flatMap((i) => (byImei.has(i) ? [byImei.get(i)!] : []));
   }
 
+  /** The rows of the live devices carrying a reference (ignoring case), in id order: what the collection policy acts on. */
+  async rowsByCreditReference(reference: string, limit: number): Promise<ListedDeviceRow[]> {
+    const res = await this.db.query<ListedDeviceRow>(
+      `SELECT ${DEVICE_COLUMNS} FROM devices d ${DEVICE_JOINS}
+        WHERE lower(d.credit_reference) = lower($1) AND d.deleted_at IS NULL ORDER BY d.id LIMIT $2`,
+      [reference, limit],
+    );
+    return res.rows.map(deviceRow);
+  }
+
   /**
    * Live devices named by IMEI (either of a device's two) or by credit reference (ignoring
    * case), up to `limit`, oldest first: how the integration API finds a lender's device.
@@ -322,6 +362,37 @@ export class DeviceRepository {
            ORDER BY id LIMIT $2`;
     const res = await this.db.query<{ id: number; ref: string }>(sql, [by === 'imei' ? [...values] : values.map((v) => v.toLowerCase()), limit]);
     return res.rows.map((r) => ({ id: Number(r.id), ref: r.ref }));
+  }
+
+  /** Live devices carrying a credit reference (ignoring case), oldest first, up to `limit`: the devices of a credit. */
+  async findByCreditReference(reference: string, cutoff: Date, limit: number): Promise<Device[]> {
+    const res = await this.db.query<ListedDeviceRow>(
+      `SELECT ${DEVICE_COLUMNS} FROM devices d ${DEVICE_JOINS}
+        WHERE lower(d.credit_reference) = lower($1) AND d.deleted_at IS NULL ORDER BY d.id LIMIT $2`,
+      [reference, limit],
+    );
+    return res.rows.map((r) => toDevice(r, cutoff));
+  }
+
+  /**
+   * Live devices named by IMEI (either of a device's two), their rows locked until the
+   * transaction ends, with the credit reference each carries: a credit's devices being assigned.
+   */
+  async lockByImeis(imeis: readonly string[]): Promise<{ id: number; imei: string; imei2: string | null; creditReference: string | null }[]> {
+    const res = await this.db.query<{ id: number; imei: string; imei2: string | null; credit_reference: string | null }>(
+      `SELECT id, imei, imei2, credit_reference FROM devices
+        WHERE deleted_at IS NULL AND (imei = ANY($1::text[]) OR imei2 = ANY($1::text[])) ORDER BY id FOR UPDATE`,
+      [[...imeis]],
+    );
+    return res.rows.map((r) => ({ id: Number(r.id), imei: r.imei, imei2: r.imei2, creditReference: r.credit_reference }));
+  }
+
+  /** Gives devices a credit reference (their search text follows, migration 0016). */
+  async setCreditReference(ids: readonly number[], reference: string): Promise<void> {
+    await this.db.query('UPDATE devices SET credit_reference = $2, updated_at = now() WHERE id = ANY($1::bigint[]) AND deleted_at IS NULL', [
+      [...ids],
+      reference,
+    ]);
   }
 
   /** A live device, its row locked until the transaction ends, with its stored base status. */

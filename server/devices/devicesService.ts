@@ -101,7 +101,7 @@ export class DevicesService {
     // A search of words: the planner's estimate of its matches (right, from the words' statistics:
     // migration 0014) decides how the page is read. Few matches are gathered through the word
     // index and sorted; the planner alone would read the sort's index until the page is full, far
-    // too many rows when the matches are a few thousand (docs/benchmarks.md, 2026-11-24).
+    // too many rows when the matches are a few thousand.
     // A search of digits likewise (IMEI prefixes: the planner reads the sort's index past
     // thousands of rows when the prefix's devices are old ones; its ranges gather them at once).
     const offset = (q.page - 1) * q.perPage;

@@ -21,7 +21,10 @@ export {
 } from './deviceRepository';
 export {
   IN_FLIGHT_STATUSES,
+  SqlWhere,
+  creditDevicesSql,
   deviceRow,
+  likeEscape,
   inFlightSql,
   machineFactsOf,
   toDevice,
@@ -40,6 +43,6 @@ export {
   utcDay,
   verifyOfflineCode,
 } from './offlineCodes';
-export { DeviceActionsService, deleteDevices, deviceFacts } from './deviceActionsService';
+export { DeviceActionsService, deleteDevices, deviceFacts, type DeviceActionHooks } from './deviceActionsService';
 export { DevicesService } from './devicesService';
 export { CSV_CONTENT_TYPES, IMPORT_MAX_MB } from './deviceCsv';

@@ -12,7 +12,10 @@ export class CognitoError extends Error {
 
 const e = (type: string, message: string) => () => new CognitoError(type, message);
 
-/** The messages the client library and applications compare against (identity.md §1.4). */
+/**
+ * The messages the client library and applications compare against: real Cognito's wording, since
+ * amazon-cognito-identity-js passes `__type` and `message` through and applications match them verbatim.
+ */
 export const Cognito = {
   incorrect: e('NotAuthorizedException', 'Incorrect username or password.'),
   disabled: e('NotAuthorizedException', 'User is disabled.'),

@@ -9,9 +9,16 @@ export interface CreatedUser {
   temporaryPassword: string;
 }
 
+/**
+ * The symbols of generated passwords: none of them means anything to bash, zsh or sh where a word
+ * starts or inside it, so a printed password pasted unquoted after `DEMO_PASSWORD=` works. Seven,
+ * like the symbols they replaced, so the alphabet keeps its 64 characters (6 bits a character).
+ */
+export const PASSWORD_SYMBOLS = '+,./:@_';
+
 /** A random password that satisfies the policy (temporary passwords, generated demo passwords). */
 export function generatePassword(length = 16): string {
-  const sets = ['ABCDEFGHJKLMNPQRSTUVWXYZ', 'abcdefghijkmnopqrstuvwxyz', '23456789', '!#%+-=?@'];
+  const sets = ['ABCDEFGHJKLMNPQRSTUVWXYZ', 'abcdefghijkmnopqrstuvwxyz', '23456789', PASSWORD_SYMBOLS];
   const all = sets.join('');
   const chars = sets.map((s) => s[randomInt(s.length)]!);
   while (chars.length < length) chars.push(all[randomInt(all.length)]!);

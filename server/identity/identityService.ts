@@ -54,7 +54,7 @@ export interface SignInEvent extends RequestContext {
   reason?: string;
 }
 
-/** Sign-in failures before a name is locked, and for how long (identity.md §2.9). */
+/** Sign-in failures before a name is locked, and for how long (docs/architecture.md, Identity). */
 export const MAX_FAILED_ATTEMPTS = 5;
 export const LOCKOUT_MS = 15 * 60 * 1000;
 export const CHALLENGE_TTL_MS = 3 * 60 * 1000;

@@ -47,7 +47,7 @@ interface Vector {
   };
 }
 
-// The known-answer vectors of identity.md, kept in the repository (a clone has nothing beside it).
+// The SRP known-answer vectors, kept in the repository (a clone has nothing beside it).
 const FIXTURE_PATH = path.join(__dirname, 'fixtures', 'cognito-srp-vectors.json');
 const fixture = JSON.parse(fs.readFileSync(FIXTURE_PATH, 'utf8')) as { k: string; vectors: Vector[] };
 const vectors = fixture.vectors;
@@ -314,7 +314,7 @@ describe('TV3 fixture timestamp', () => {
     expect(tv3.inputs.TIMESTAMP).toBe('Thu Feb 29 00:00:00 UTC 2024');
     expect(isValidTimestamp(tv3.inputs.TIMESTAMP)).toBe(true);
     expect(verifyPasswordClaim(claimOf(tv3))).toBe(true);
-    // The wrong weekday the fixture once had fails the §2.5 check.
+    // The wrong weekday the fixture once had fails the timestamp's calendar check.
     expect(isValidTimestamp('Wed Feb 29 00:00:00 UTC 2024')).toBe(false);
   });
 });

@@ -1,6 +1,7 @@
 /**
  * Server side of the SRP-6a variant spoken by `amazon-cognito-identity-js` (USER_SRP_AUTH +
- * PASSWORD_VERIFIER), as specified in shared/docs/identity.md §2.
+ * PASSWORD_VERIFIER): what the client library's AuthenticationHelper computes, checked against
+ * known-answer vectors (srp.test.ts).
  *
  * Every integer is a `bigint`; every hash is SHA-256 / HMAC-SHA256 (node:crypto) over the bytes of
  * `padHex(n)` (minimal two's-complement big-endian encoding, never a fixed-width buffer); strings are
@@ -35,7 +36,7 @@ const HEX_RE = /^[0-9a-fA-F]+$/;
 const SRP_A_RE = /^[0-9a-fA-F]{1,1024}$/;
 
 /**
- * PAD rule (identity.md §2.1, the client's `padHex` for n >= 0): lower-case hex without leading
+ * PAD rule (the client library's `padHex` for n >= 0): lower-case hex without leading
  * zeros; a `0` is prepended when the length is odd, then `00` when the first digit is 8–f.
  * `padHex(0n) === '00'`.
  */
@@ -244,7 +245,7 @@ const TIMESTAMP_RE =
   /^(Sun|Mon|Tue|Wed|Thu|Fri|Sat) (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) ([1-9]|[12][0-9]|3[01]) ([01][0-9]|2[0-3]):[0-5][0-9]:[0-5][0-9] UTC ([0-9]{4})$/;
 
 /**
- * TIMESTAMP of PASSWORD_VERIFIER (`ddd MMM D HH:mm:ss UTC YYYY`, identity.md §2.5): the regex plus a
+ * TIMESTAMP of PASSWORD_VERIFIER (`ddd MMM D HH:mm:ss UTC YYYY`, as the client library writes it): the regex plus a
  * calendar check (the day exists in that month and the weekday matches the date).
  */
 export function isValidTimestamp(ts: string): boolean {

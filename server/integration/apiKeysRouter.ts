@@ -7,6 +7,7 @@ import { actorOf } from '../audit/actorOf';
 import { requirePath, type Guard } from '../middleware/authorize';
 import { route } from '../middleware/validate';
 import type { ApiKeysService } from './apiKeysService';
+import { API_PATHS } from '../../shared/constants/apiPaths';
 
 const listQuery = z.object({ ...pagingParams(50) });
 
@@ -22,7 +23,7 @@ export function apiKeysRouter(can: Guard, service: ApiKeysService): Router {
       res.json(await service.list(query, res.locals.grants!));
     }),
   );
-  router.get('/roles', guard(), async (_req, res) => {
+  router.get(API_PATHS.apiKeys.roles.pattern, guard(), async (_req, res) => {
     res.json(await service.roles(res.locals.grants!));
   });
   router.post(
@@ -33,7 +34,7 @@ export function apiKeysRouter(can: Guard, service: ApiKeysService): Router {
     }),
   );
   router.post(
-    '/:id/revoke',
+    API_PATHS.apiKeys.revoke.pattern,
     guard(),
     route({ params: idParams }, async ({ params }, req, res) => {
       res.json(await service.revoke(actorOf(req, res), res.locals.grants!.adminId, params.id));

@@ -1,5 +1,7 @@
 import express, { Router } from 'express';
 import { PATHS } from '../../shared/constants/routes';
+import { ROLE_ACTION } from '../../shared/constants/roleActions';
+import { creditBody, creditParams, paymentBody, paymentParams } from '../../shared/contracts/credits';
 import { FIELD_LABELS } from '../../shared/constants/fieldLabels';
 import { OFFLINE_CODE_ACTIONS } from '../../shared/contracts/deviceActions';
 import { deviceBody } from '../../shared/contracts/devices';
@@ -20,7 +22,7 @@ import { actorOf } from '../audit/actorOf';
 import type { Db } from '../db/Db';
 import { AppError } from '../errors';
 import type { Logger } from '../logger';
-import { assertActionGranted, guard, listRoutes, requireBodyAction, requirePath, type DeclaredRoute } from '../middleware/authorize';
+import { assertActionGranted, guard, listRoutes, requireAction, requireBodyAction, requirePath, type DeclaredRoute } from '../middleware/authorize';
 import { route } from '../middleware/validate';
 import { idempotencyOf, sendAnswer } from '../middleware/idempotency';
 import type { Services } from '../services';
@@ -31,7 +33,7 @@ export interface IntegrationDeps {
   db: Db;
   logger: Logger;
   /** The same services the portal API uses (devices, actions, jobs) and the integration's own reads. */
-  services: Pick<Services, 'inventory' | 'devices' | 'deviceActions' | 'jobs' | 'integration'>;
+  services: Pick<Services, 'inventory' | 'devices' | 'deviceActions' | 'jobs' | 'integration' | 'credits'>;
   rateLimitPerMinute: number;
 }
 
@@ -41,12 +43,12 @@ export const expressPath = (r: Pick<IntegrationRoute, 'path'>) => r.path.replace
 /**
  * /api/integration/v1: the lender's API. `GET /openapi.json` is public; every other route needs
  * an API key (apiKeyAuth), is rate limited per key, and is guarded like the portal's route it
- * mirrors, with the same services: the §4 action rules, pending conflicts, Idempotency-Key and
+ * mirrors, with the same services: the reference §4 action rules, pending conflicts, Idempotency-Key and
  * audit rows (the key's name as the actor).
  */
 export function integrationRouter(deps: IntegrationDeps): { router: Router; routes: DeclaredRoute[] } {
   const { db } = deps;
-  const { integration: service, devices, deviceActions: actions, jobs, inventory } = deps.services;
+  const { integration: service, devices, deviceActions: actions, jobs, inventory, credits } = deps.services;
   const router = Router();
   router.use((_req, res, next) => {
     res.setHeader('Cache-Control', 'no-store');
@@ -136,6 +138,39 @@ export function integrationRouter(deps: IntegrationDeps): { router: Router; rout
       const results = await jobs.results(params.id, query);
       await service.jobRead(actorOf(req, res), params.id);
       res.json(results);
+    }),
+  );
+  // Credits: the lender's loans, their schedules and payments (the portal's rules and service).
+  const portfolio = () => can(requirePath(PATHS.creditPortfolio));
+  const payments = () => can(requireAction(PATHS.creditPortfolio, ROLE_ACTION.REGISTER_PAYMENTS));
+  keyed.put(
+    '/credits/:reference',
+    portfolio(),
+    route({ params: creditParams, body: creditBody }, async ({ params, body }, req, res) => {
+      const { created, credit } = await credits.put(actorOf(req, res), params.reference, body);
+      res.status(created ? 201 : 200).json(credit);
+    }),
+  );
+  keyed.get(
+    '/credits/:reference',
+    portfolio(),
+    route({ params: creditParams }, async ({ params }, req, res) => {
+      res.json(await credits.lookup(actorOf(req, res), params.reference));
+    }),
+  );
+  keyed.post(
+    '/credits/:reference/payments',
+    payments(),
+    route({ params: creditParams, body: paymentBody }, async ({ params, body }, req, res) => {
+      const { replayed, result } = await credits.registerPayment(actorOf(req, res), params.reference, body, 'integration');
+      res.status(replayed ? 200 : 201).json(result);
+    }),
+  );
+  keyed.post(
+    '/credits/:reference/payments/:externalId/reversal',
+    payments(),
+    route({ params: paymentParams }, async ({ params }, req, res) => {
+      res.json(await credits.reversePayment(actorOf(req, res), params.reference, params.externalId));
     }),
   );
   keyed.use(() => {

@@ -37,7 +37,7 @@ function kidOf(token: string): string | undefined {
 const unauthorized = () => new AppError(401, 'UNAUTHORIZED', MESSAGES.api.unauthorized);
 
 /**
- * Verifies the `AccessToken` and `IdToken` headers (specification §7) and that the `username`
+ * Verifies the `AccessToken` and `IdToken` headers (reference §7) and that the `username`
  * header names the token's user. `RefreshToken` is never read. Any failure is a 401.
  */
 export function authenticate(verifiers: TokenVerifiers): RequestHandler {

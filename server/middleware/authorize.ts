@@ -1,6 +1,6 @@
 import type { RequestHandler, Router } from 'express';
 import type { RoutePath } from '../../shared/constants/routes';
-import { actionLabel } from '../../shared/deviceActionRules';
+import { grantActionLabel } from '../../shared/constants/roleActions';
 import { MESSAGES } from '../../shared/messages';
 import { INVENTORY_MESSAGES } from '../../shared/areaMessages';
 import type { Queryable } from '../db/Db';
@@ -17,9 +17,9 @@ import type { AuthContext } from './authenticate';
 export type Permission =
   /** A live session of an enabled administrator: their own record, the versions. */
   | { kind: 'signedIn' }
-  /** The profile grants one of these portal paths (specification §2 route table). */
+  /** The profile grants one of these portal paths (reference §2 route table). */
   | { kind: 'path'; paths: readonly RoutePath[] }
-  /** The profile grants one of the paths and this device action (specification §4 action code). */
+  /** The profile grants one of the paths and this action (a device action, reference §4, or a role action from 100). */
   | { kind: 'action'; paths: readonly RoutePath[]; action: number }
   /**
    * The profile grants one of the paths; the action named in the validated body is checked by
@@ -110,7 +110,7 @@ export function guard(db: Queryable, opts?: RevocationOptions): Guard {
  */
 export function assertActionGranted(res: { locals: { grants?: Grants } }, action: number): void {
   if (!res.locals.grants?.actions.has(action)) {
-    throw new AppError(403, 'ACTION_NOT_GRANTED', INVENTORY_MESSAGES.actions.notGranted(actionLabel(action)));
+    throw new AppError(403, 'ACTION_NOT_GRANTED', INVENTORY_MESSAGES.actions.notGranted(grantActionLabel(action)));
   }
 }
 

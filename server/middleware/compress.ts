@@ -22,11 +22,9 @@ export function compressResponses(): RequestHandler {
 /**
  * Bodies sent whole (res.json, res.send: one res.end with the body, no res.write before) and no
  * larger than this are compressed at once, in a synchronous zlib call; larger ones and streamed
- * ones are left to compression(). Measured on this machine: 10 KB of JSON takes about 0.1 ms to
- * compress and 94 KB 0.26 ms (brotli at quality 4), so the event loop is held well under 1 ms,
- * whereas compression()'s zlib stream (a thread-pool round trip and stream events per response)
- * added about 1 ms to the median and 2.5 ms to the p95 of the general dashboard's API answer
- * (6.6 KB) at 10^6 devices (docs/benchmarks.md, 2026-11-28, later).
+ * ones are left to compression(). Compressing a body up to this size at once holds the event loop
+ * under a millisecond, whereas compression()'s zlib stream (a thread-pool round trip and
+ * stream events per response) adds more than that to every small API answer.
  */
 export const WHOLE_BODY_MAX_BYTES = 256 * 1024;
 /** compression()'s default: smaller bodies are not worth the header. */

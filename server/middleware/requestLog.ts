@@ -67,8 +67,8 @@ export interface RequestLogOptions {
  * address: the auth headers redacted by the logger), its status and its time, like pino-http's
  * lines. Unlike pino-http, nothing is serialised for a request that logs nothing: pino-http builds
  * a child logger with the serialised request at the start of every request, whatever the level
- * (a fifth of the CPU of a cached page, measured: docs/benchmarks.md). Here `req.log` builds its
- * child at its first line, and the finished line is written only when its level is enabled.
+ * (a large share of the CPU of a cached page). Here `req.log` builds its child at its first line,
+ * and the finished line is written only when its level is enabled.
  */
 export function requestLog(logger: Logger, options: RequestLogOptions): RequestHandler {
   return (req, res, next) => {

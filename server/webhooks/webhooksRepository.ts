@@ -114,6 +114,21 @@ export interface AttemptRecord {
 export class WebhooksRepository {
   constructor(private readonly db: Queryable) {}
 
+  // The outbox ------------------------------------------------------------------------
+
+  /**
+   * Writes an event into the outbox, in the caller's transaction, when an enabled subscription
+   * wants its type (the fan-out trigger adds its deliveries): the events that services emit
+   * themselves, because their data is computed by the server (a credit's standing on the
+   * company's date), not read from the changed row as the devices' triggers do.
+   */
+  async enqueue(type: WebhookEventType, orderKey: number, data: unknown, occurredAt: Date): Promise<void> {
+    await this.db.query(
+      'INSERT INTO webhook_events (type, order_key, data, occurred_at) SELECT $1::text, $2, $3::jsonb, $4 WHERE webhook_wanted($1::text)',
+      [type, orderKey, JSON.stringify(data), occurredAt],
+    );
+  }
+
   // The subscriptions (portal API) -------------------------------------------------------
 
   async list(): Promise<Webhook[]> {

@@ -6,6 +6,7 @@ import { actorOf } from '../audit/actorOf';
 import { requirePath, type Guard } from '../middleware/authorize';
 import { route } from '../middleware/validate';
 import type { WebhooksService } from './webhooksService';
+import { API_PATHS } from '../../shared/constants/apiPaths';
 
 /** /api/v5/webhooks: the subscriptions and their delivery log, for the webhooks page only. */
 export function webhooksRouter(can: Guard, service: WebhooksService): Router {
@@ -38,14 +39,14 @@ export function webhooksRouter(can: Guard, service: WebhooksService): Router {
     }),
   );
   router.get(
-    '/:id/deliveries',
+    API_PATHS.webhooks.deliveries.pattern,
     manage(),
     route({ params: idParams, query: deliveriesQuery }, async ({ params, query }, _req, res) => {
       res.json(await service.deliveries(params.id, query));
     }),
   );
   router.post(
-    '/:id/deliveries/:deliveryId/resend',
+    API_PATHS.webhooks.resend.pattern,
     manage(),
     route({ params: deliveryParams }, async ({ params }, req, res) => {
       res.json(await service.resend(actorOf(req, res), params.id, params.deliveryId));

@@ -52,7 +52,7 @@ export const API_REFERENCE_NOTES: readonly ApiReferenceNote[] = [
     title: 'Webhooks',
     paragraphs: [
       'Las suscripciones se crean en la página Webhooks del portal. Cada evento se envía por POST con el cuerpo `{ "type", "timestamp", "data" }`, firmado según Standard Webhooks: encabezados `webhook-id`, `webhook-timestamp` y `webhook-signature` (HMAC-SHA256 con el secreto `whsec_…` de la suscripción).',
-      'La entrega es al menos una vez (descarte los duplicados por `webhook-id`), en orden por dispositivo, con reintentos durante 24 horas; una suscripción que falla 24 horas seguidas se desactiva. Responda con un estado 2xx para confirmar la recepción.',
+      'La entrega es al menos una vez (descarte los duplicados por `webhook-id`), en orden por dispositivo y por crédito, con reintentos durante 24 horas; una suscripción que falla 24 horas seguidas se desactiva. Responda con un estado 2xx para confirmar la recepción.',
     ],
   },
 ];

@@ -1,4 +1,4 @@
-/** Business constants and limits (specification §9). */
+/** Business constants and limits (reference §9). */
 
 /** Toasts close on their own after this many milliseconds. */
 export const TOAST_AUTO_CLOSE_MS = 5000 as const;

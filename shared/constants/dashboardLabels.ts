@@ -11,14 +11,14 @@ export const formatCount = (n: number): string => numberFormat.format(n);
 export const DASHBOARD_LABELS = {
   /** Shared by both dashboards. */
   common: {
-    loading: 'Cargando el tablero',
+    loading: 'Cargando el dashboard',
     chartLoading: 'Cargando la gráfica',
     /** The automatic refresh: one button that pauses and resumes it. */
     pause: 'Pausar actualización',
     resume: 'Reanudar actualización',
     paused: 'Actualización automática en pausa',
     updatedAt: (time: string) => `Actualizado: ${time}`,
-    refreshFailed: 'No se pudo actualizar el tablero; se muestran los últimos datos',
+    refreshFailed: 'No se pudo actualizar el dashboard; se muestran los últimos datos',
     /** A value no device reported. */
     noData: 'Sin dato',
     others: 'Otros',
@@ -47,6 +47,7 @@ export const DASHBOARD_LABELS = {
     smartphones: 'Móviles',
     tvs: 'TVs',
     locked: 'Bloqueados',
+    lockedHelp: 'Bloqueado, configurado bloqueado y bloqueando',
     offline: 'Sin conexión',
     offlineHelp: (hours: number) => `Sin conectarse en ${formatCount(hours)} h o más`,
     inFlight: 'Con comando en curso',

@@ -1,4 +1,4 @@
-/** Device action codes (specification §4) with their Spanish labels. */
+/** Device action codes (reference §4) with their Spanish labels. */
 export const DEVICE_ACTIONS = [
   { code: 0, key: 'LOCK', label: 'Bloquear' },
   { code: 1, key: 'UNLOCK', label: 'Desbloquear' },

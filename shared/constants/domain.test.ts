@@ -18,7 +18,7 @@ import {
 } from './domain';
 
 /*
- * The specification's texts (§3, §4), copied literally and parsed here, so a typo in the
+ * The lists of reference §3 and §4, written out one per line and parsed here, so a typo in the
  * constants, or in the order, fails.
  */
 const SPEC_DEVICE_TYPE = 'Device type: 1 SMARTPHONE (label Móvil), 2 TV.';
@@ -32,7 +32,7 @@ const SPEC_DEVICE_STATUSES =
 const SPEC_ACTION_ORIGINS = 'Action origins: 0 LOCK_BY_STOLEN, 1 ENROLL, 2 DELETE_DEVICE.';
 const SPEC_DEVICE_ACTIONS =
   'Device action codes: 0 LOCK, 1 UNLOCK, 2 RELEASE, 3 UPDATE_APP_MACRO, 4 UPDATE_APP_BUSINESS, 5 SEND_NOTIFICATION, 6 CODE_BAR, 7 HISTORY, 8 RESTRICTIONS, 9 UNLOCK_OFFLINE, 10 SIM_CARD_SETTING, 11 DELETE_DEVICE, 12 UNLOCK_OFFLINE_WITH_DATE, 13 RELEASE_OFFLINE.';
-/** §4 "Status filter list" table, row by row: [Filter entry, Disabled actions]. */
+/** The reference §4 table of the status filter, row by row: [Filter entry, Disabled actions]. */
 const SPEC_STATUS_FILTER_TABLE = [
   [
     'Enrolado, Enrolando, Bloqueado, Bloqueando, Desbloqueado, Desbloqueando, Activo, Desbloqueado offline, Liberando, Activo temporal',
@@ -43,7 +43,7 @@ const SPEC_STATUS_FILTER_TABLE = [
   ["One 'Bloqueado <lock type>' entry per lock type", '11 (delete)'],
 ] as const;
 
-/** The Spanish label of every status, in code order (the specification names them, these label them). */
+/** The Spanish label of every status, in code order (reference §4 names them, these label them). */
 const STATUS_LABELS = [
   'Enrolado',
   'Enrolando',
@@ -91,7 +91,7 @@ function disabledFromSpec(cell: string): number[] {
     .map(Number);
 }
 
-describe('§3 entities', () => {
+describe('reference §3: entities', () => {
   test('device types and their labels', () => {
     expect(DEVICE_TYPES.map((t) => [t.code, t.key])).toEqual(listOf(SPEC_DEVICE_TYPE).map((s) => codeAndName(s.replace(/ \(.*\)$/, ''))));
     expect(DEVICE_TYPES.map((t) => t.label)).toEqual(['Móvil', 'TV']);
@@ -135,8 +135,8 @@ describe('§3 entities', () => {
   });
 });
 
-describe('§4 states', () => {
-  test('device status codes with the specification names and a Spanish label each', () => {
+describe('reference §4: states', () => {
+  test('device status codes with the reference §4 names and a Spanish label each', () => {
     const expected = listOf(SPEC_DEVICE_STATUSES).map(codeAndName);
     expect(expected).toHaveLength(20);
     expect(DEVICE_STATUSES.map((s) => [s.code, s.key])).toEqual(expected);
@@ -153,12 +153,12 @@ describe('§4 states', () => {
     expect(ACTION_ORIGIN).toEqual({ LOCK_BY_STOLEN: 0, ENROLL: 1, DELETE_DEVICE: 2 });
   });
 
-  test('the device action codes reused here are the specification ones', () => {
+  test('the device action codes reused here are those of reference §4', () => {
     expect(DEVICE_ACTIONS.map((a) => [a.code, a.key])).toEqual(listOf(SPEC_DEVICE_ACTIONS).map(codeAndName));
   });
 });
 
-describe('§4 status filter list', () => {
+describe('reference §4: status filter list', () => {
   /** The table expanded into one entry per filter entry, in the table's order. */
   const expected = SPEC_STATUS_FILTER_TABLE.flatMap(([entries, disabled]) => {
     const disabledActions = disabledFromSpec(disabled);
@@ -221,7 +221,7 @@ describe('§4 status filter list', () => {
     expect(new Set(STATUS_FILTERS.map((f) => f.value)).size).toBe(STATUS_FILTERS.length);
     expect(findStatusFilter('3:SinKiosko')?.label).toBe('Bloqueado Sin Kiosko');
     expect(findStatusFilter('99')).toBeUndefined();
-    // A §4 status outside the list filters too (the dashboards link to it); PRE_ENROLLED is a page of its own.
+    // A reference §4 status outside the list filters too (the dashboards link to it); PRE_ENROLLED is a page of its own.
     expect(findStatusFilter('20')).toEqual({ value: '20', label: 'Sin conexión', status: 20, disabledActions: [] });
     expect(findStatusFilter('16')?.label).toBe('Configurando');
     expect(findStatusFilter('25')).toBeUndefined();

@@ -1,6 +1,6 @@
 /**
- * Domain constants of the specification §3 (entities) and §4 (states). Selects, badges and
- * filters derive from these lists; nothing else spells the codes or their labels.
+ * Domain constants of reference §3 (entities) and reference §4 (states). Selects, badges
+ * and filters derive from these lists; nothing else spells the codes or their labels.
  */
 import { DEVICE_ACTION, type DEVICE_ACTIONS } from './deviceActions';
 
@@ -13,7 +13,7 @@ function codesByKey<const T extends readonly { key: string; code: number }[]>(it
 
 export type DeviceActionCode = (typeof DEVICE_ACTIONS)[number]['code'];
 
-// §3 Device type ------------------------------------------------------------------------
+// reference §3: Device type -------------------------------------------------------------
 
 export const DEVICE_TYPES = [
   { code: 1, key: 'SMARTPHONE', label: 'Móvil' },
@@ -29,12 +29,12 @@ export function deviceTypeLabel(code: number): string {
   return Object.hasOwn(DEVICE_TYPE_LABELS, code) ? DEVICE_TYPE_LABELS[code as DeviceTypeCode] : String(code);
 }
 
-// §3 App version -----------------------------------------------------------------------
+// reference §3: App version ------------------------------------------------------------
 
-/** An app version as the specification shows it: 'name (version)'. */
+/** An app version as reference §3 shows it: 'name (version)'. */
 export const appVersionLabel = (name: string, version: string | number) => `${name} (${version})`;
 
-// §3 App types --------------------------------------------------------------------------
+// reference §3: App types ---------------------------------------------------------------
 
 export const APP_TYPES = [
   { code: 1, key: 'ENTERPRISE' },
@@ -53,7 +53,7 @@ export const SELECTABLE_APP_TYPES = [
   { code: 5, key: 'TV', label: 'Macrolock.TV' },
 ] as const satisfies readonly { code: AppTypeCode; key: keyof typeof APP_TYPE; label: string }[];
 
-// §3 Lock types -------------------------------------------------------------------------
+// reference §3: Lock types --------------------------------------------------------------
 
 export const LOCK_TYPES = [
   { key: 'PorCredito', label: 'Por Crédito' },
@@ -67,7 +67,7 @@ export function lockTypeLabel(key: string | null): string | null {
   return key === null ? null : (LOCK_TYPES.find((t) => t.key === key)?.label ?? key);
 }
 
-// §3 Restriction flags ------------------------------------------------------------------
+// reference §3: Restriction flags -------------------------------------------------------
 
 export const RESTRICTION_FLAGS = [
   'disable_incoming_calls',
@@ -85,9 +85,9 @@ export const RESTRICTION_FLAGS = [
 ] as const;
 export type RestrictionFlag = (typeof RESTRICTION_FLAGS)[number];
 
-// §4 Device statuses --------------------------------------------------------------------
+// reference §4: Device statuses ---------------------------------------------------------
 
-/** Device status codes with the specification's names (`key`) and their Spanish labels. */
+/** Device status codes with the reference §4 names (`key`) and their Spanish labels. */
 export const DEVICE_STATUSES = [
   { code: 1, key: 'enrolado', label: 'Enrolado' },
   { code: 2, key: 'enrolando', label: 'Enrolando' },
@@ -115,12 +115,12 @@ export type DeviceStatusKey = (typeof DEVICE_STATUSES)[number]['key'];
 /** e.g. DEVICE_STATUS.SUSPENDED === 22 */
 export const DEVICE_STATUS = codesByKey(DEVICE_STATUSES);
 
-/** Spanish label of a status code, or undefined for a code the specification does not list. */
+/** Spanish label of a status code, or undefined for a code reference §4 does not list. */
 export function deviceStatusLabel(code: number): string | undefined {
   return DEVICE_STATUSES.find((s) => s.code === code)?.label;
 }
 
-// §4 Action origins ---------------------------------------------------------------------
+// reference §4: Action origins ----------------------------------------------------------
 
 export const ACTION_ORIGINS = [
   { code: 0, key: 'LOCK_BY_STOLEN', label: 'Bloqueo por robo' },
@@ -131,12 +131,12 @@ export type ActionOriginCode = (typeof ACTION_ORIGINS)[number]['code'];
 /** e.g. ACTION_ORIGIN.ENROLL === 1 */
 export const ACTION_ORIGIN = codesByKey(ACTION_ORIGINS);
 
-// §4 Status filter list -----------------------------------------------------------------
+// reference §4: Status filter list ------------------------------------------------------
 
 export interface StatusFilter {
   /** Stable option value, e.g. '3' or '3:PorCredito' (for selects and the URL). */
   value: string;
-  /** The specification's filter entry text, e.g. 'Liberado' or 'Bloqueado Por Crédito'. */
+  /** The filter entry's text in reference §4, e.g. 'Liberado' or 'Bloqueado Por Crédito'. */
   label: string;
   /** The status code the entry selects. */
   status: DeviceStatusCode;
@@ -146,7 +146,7 @@ export interface StatusFilter {
   disabledActions: readonly DeviceActionCode[];
 }
 
-/** The specification's table, row by row: the statuses of a row share its disabled actions. */
+/** The reference §4 table, row by row: the statuses of a row share its disabled actions. */
 const STATUS_FILTER_ROWS: readonly { statuses: readonly DeviceStatusKey[]; disabledActions: readonly DeviceActionCode[] }[] = [
   {
     statuses: [
@@ -188,7 +188,7 @@ function statusByKey(key: DeviceStatusKey) {
 
 const LOCKED = statusByKey('bloqueado');
 
-/** The status filter list of the specification §4, in the table's order. */
+/** The status filter list of reference §4, in the table's order. */
 export const STATUS_FILTERS: readonly StatusFilter[] = [
   ...STATUS_FILTER_ROWS.flatMap((row) =>
     row.statuses.map((key): StatusFilter => {
@@ -206,7 +206,7 @@ export const STATUS_FILTERS: readonly StatusFilter[] = [
 ];
 
 /**
- * The filter entry with this option value (see `StatusFilter.value`). A §4 status the list does
+ * The filter entry with this option value (see `StatusFilter.value`). A reference §4 status the list does
  * not offer ('Sin conexión', 'Configurando'…) filters too when its code is given: the dashboards
  * link every status they count to the devices list. PRE_ENROLLED is a page of its own.
  */
@@ -218,7 +218,7 @@ export function findStatusFilter(value: string): StatusFilter | undefined {
 }
 
 /**
- * The action codes disabled for a device in this status (specification §4 table). A locked
+ * The action codes disabled for a device in this status (reference §4 table). A locked
  * device with a lock type uses its 'Bloqueado <tipo>' entry; statuses the table does not
  * list disable nothing.
  */

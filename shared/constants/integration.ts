@@ -17,6 +17,11 @@ export const WEBHOOK_EVENTS = [
   { type: 'command.rejected', label: 'Comando rechazado' },
   { type: 'offline_code.redeemed', label: 'Código offline canjeado' },
   { type: 'job.finished', label: 'Acción masiva terminada' },
+  { type: 'payment.applied', label: 'Pago aplicado' },
+  { type: 'payment.reversed', label: 'Pago revertido' },
+  { type: 'credit.paid_off', label: 'Crédito liquidado' },
+  { type: 'credit.overdue', label: 'Crédito vencido' },
+  { type: 'collection.step', label: 'Paso de la política de cobranza' },
 ] as const;
 export type WebhookEventType = (typeof WEBHOOK_EVENTS)[number]['type'];
 export const WEBHOOK_EVENT_TYPES = WEBHOOK_EVENTS.map((e) => e.type) as [WebhookEventType, ...WebhookEventType[]];

@@ -32,6 +32,7 @@ export const INVENTORY_LABELS = {
     chips: {
       list: 'Filtros aplicados',
       inFlight: 'Con comando en curso',
+      locked: 'Bloqueados o bloqueándose',
       agentVersion: (version: string) => `Versión del agente: ${version}`,
       agentVersionNot: (version: string) => `Versión del agente distinta de ${version}`,
       releasedFrom: (date: string) => `Liberados desde el ${date}`,
@@ -61,6 +62,8 @@ export const INVENTORY_LABELS = {
     viewDetail: 'Ver detalle',
     viewDetailOf: (imei: string) => `Ver el detalle del dispositivo ${imei}`,
     neverSeen: 'Nunca',
+    /** Under the 'Liberando' badge: when the release reaches the device (the end of its cancel window). */
+    releaseFrom: (at: string) => `Se entrega desde el ${at}`,
   },
 
   /** The row action menu and the action confirmation modals. */
@@ -91,6 +94,13 @@ export const INVENTORY_LABELS = {
     confirmCancelPending: (action: string, imei: string) =>
       `¿Cancelar el comando pendiente "${action}" del dispositivo con IMEI ${imei}? El dispositivo aún no lo ha recibido.`,
     commandCancelled: 'Comando cancelado',
+    /** A scheduled release delivered before the end of its cancel window (row menu and detail). */
+    deliverNow: 'Entregar ahora',
+    deliverNowTitle: 'Entregar la liberación ahora',
+    confirmDeliverNow: (imei: string, customer: string) =>
+      `¿Entregar ahora la liberación del dispositivo con IMEI ${imei} (cliente: ${customer})? Termina el periodo de cancelación: el dispositivo la recibirá en su próxima conexión y quedará liberado definitivamente.`,
+    noCustomer: 'sin cliente',
+    deliverNowDone: (imei: string) => `La liberación del dispositivo ${imei} se entregará en su próxima conexión`,
   },
 
   /** The offline code shown once. */
@@ -139,6 +149,11 @@ export const INVENTORY_LABELS = {
     requestedBy: 'Solicitado por',
     requestedAt: 'Solicitado',
     cancelWindowEnds: 'Se puede cancelar hasta',
+    /** A RELEASE inside its cancel window: scheduled, not waiting for the device. */
+    releaseScheduled: 'Liberación programada',
+    releaseScheduledNote: (at: string) =>
+      `La liberación se entregará al dispositivo en su primera conexión a partir del ${at}, al terminar el periodo de cancelación. Hasta entonces se puede cancelar.`,
+    deliveryScheduled: (at: string) => `Programada para el ${at}`,
     delivered: 'Entregado al dispositivo',
     waitingDelivery: 'En espera de que el dispositivo se conecte',
     /** What the pending command asks for (its payload). */
@@ -313,11 +328,19 @@ export const INVENTORY_LABELS = {
     description: 'Descripción',
     descriptionOptional: 'Descripción (opcional)',
     devices: 'Dispositivos',
+    enrolled: 'Enrolados',
+    preEnrolled: 'Pre-enrolados',
+    noGroup: 'Sin grupo',
+    noGroupDescription: 'Dispositivos que no pertenecen a ningún grupo',
     created: 'Creado',
     actions: 'Acciones',
-    /** The count link's name: it contains the count the link shows (WCAG 2.5.3, label in name). */
-    viewDevices: (count: number, name: string) =>
-      count === 1 ? `Ver 1 dispositivo del grupo ${name}` : `Ver los ${count.toLocaleString('es-MX')} dispositivos del grupo ${name}`,
+    /** The count links' names: each contains the count the link shows (WCAG 2.5.3, label in name). */
+    viewEnrolled: (count: number, group: string) =>
+      count === 1 ? `Ver 1 dispositivo enrolado ${group}` : `Ver los ${count.toLocaleString('es-MX')} dispositivos enrolados ${group}`,
+    viewPreEnrolled: (count: number, group: string) =>
+      count === 1 ? `Ver 1 dispositivo pre-enrolado ${group}` : `Ver los ${count.toLocaleString('es-MX')} dispositivos pre-enrolados ${group}`,
+    ofGroup: (name: string) => `del grupo ${name}`,
+    withoutGroup: 'sin grupo',
     empty: 'No hay grupos de dispositivos',
     confirmDelete: (name: string) => `¿Eliminar el grupo ${name}?`,
     moveTo: 'Mover los dispositivos al grupo',

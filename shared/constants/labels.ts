@@ -1,6 +1,6 @@
 /**
- * Spanish texts of the shared client components that the specification does not spell out,
- * plus the builders of texts made from the specification's own words.
+ * Spanish texts of the shared client components that docs/reference.md does not spell out,
+ * plus the builders of texts made from the reference's own words.
  */
 import { SPEC_TEXT } from '../messages';
 
@@ -17,10 +17,14 @@ export const LABELS = {
   textTooLong: (max: number) => `Debe tener como máximo ${max} ${characters(max)}`,
   /** Accessible name of a copy button, e.g. 'Copiar IMEI'. */
   copyLabel: (label: string) => `Copiar ${label}`,
-  /** Specification §5: '<label> <text> copiado', e.g. 'IMEI 356938035643809 copiado'. */
+  /** '<label> <text> copiado' (reference §5), e.g. 'IMEI 356938035643809 copiado'. */
   copied: (label: string, text: string) => `${label} ${text} ${SPEC_TEXT.copied}`,
   /** The counter under a text field: '12/500'. */
   counter: (length: number, max: number) => `${length.toLocaleString('es-MX')}/${max.toLocaleString('es-MX')}`,
+  /** What a date field shows empty, and how a date is typed (es-MX, whatever the browser's language). */
+  datePlaceholder: 'dd/mm/aaaa',
+  /** A date field's text that is not a date. */
+  dateInvalid: 'Escriba una fecha válida como dd/mm/aaaa',
 } as const;
 
 /** Texts of the one data table (loading, error, sorting, selection, row actions). */

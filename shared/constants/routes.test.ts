@@ -1,6 +1,6 @@
 import { GRANTABLE_PATHS, MENU, PATHS, ROUTES, findRoute, normalisePath, type RoutePath } from './routes';
 
-/** Specification §2, route table, copied literally. */
+/** The route table of reference §2, spelled out. */
 const SPEC_ROUTES = [
   '/',
   '/login',
@@ -31,17 +31,25 @@ const SPEC_ROUTES = [
   '/google',
 ];
 
-/** Pages beyond the specification's table, each documented in the product design. */
-const DOCUMENTED_ADDITIONS = ['/admin-settings/audit', '/admin-settings/api-keys', '/admin-settings/webhooks', '/admin-settings/api-reference'];
+/** Pages beyond the reference §2 table, which it names: credits (portfolio, collection policy), audit, API keys, webhooks and the API reference. */
+const DOCUMENTED_ADDITIONS = [
+  '/credits',
+  '/credits/portfolio',
+  '/credits/collection-policy',
+  '/admin-settings/audit',
+  '/admin-settings/api-keys',
+  '/admin-settings/webhooks',
+  '/admin-settings/api-reference',
+];
 
 describe('route table', () => {
-  test('has exactly the routes of the specification plus the documented additions', () => {
+  test('has exactly the routes of reference §2 plus the documented additions', () => {
     const paths = ROUTES.map((r) => r.path);
     expect(paths.filter((p) => !DOCUMENTED_ADDITIONS.includes(p)).sort()).toEqual([...SPEC_ROUTES].sort());
     expect(paths.filter((p) => DOCUMENTED_ADDITIONS.includes(p))).toEqual(DOCUMENTED_ADDITIONS);
   });
 
-  test("the audit and integration pages: under /admin-settings, after the specification's entries", () => {
+  test('the audit and integration pages: under /admin-settings, after the reference §2 entries', () => {
     const admin = MENU.find((m) => m.path === '/admin-settings')!;
     expect(admin.submodules.slice(2).map((s) => [s.path, s.title])).toEqual([
       ['/admin-settings/audit', 'Auditoría'],
@@ -53,12 +61,13 @@ describe('route table', () => {
     expect(GRANTABLE_PATHS).toContain('/admin-settings/audit');
   });
 
-  test('menu follows the specification: modules and their entries in order', () => {
+  test('menu follows reference §2: modules and their entries in order', () => {
     expect(MENU.map((m) => [m.path, m.submodules.length])).toEqual([
       ['/dashboard', 2],
       ['/agent-settings', 6],
       ['/agent-settings-tv', 4],
       ['/inventory-management', 4],
+      ['/credits', 2],
       ['/admin-settings', 6],
     ]);
     for (const m of MENU) for (const s of m.submodules) expect(s.path.startsWith(`${m.path}/`)).toBe(true);

@@ -1,10 +1,10 @@
 /**
- * The one route and menu table (specification §2). SSR, the client router, the sidebar,
+ * The one route and menu table (reference §2). SSR, the client router, the sidebar,
  * the role editor and the API's authorization all derive from it.
  */
 
 /**
- * Every portal path, written once (specification §2 plus the documented additions). Code names a
+ * Every portal path, written once (reference §2 plus the documented additions). Code names a
  * path by its key (`PATHS.devices`); `RoutePath` is the union of them all.
  */
 export const PATHS = {
@@ -32,6 +32,9 @@ export const PATHS = {
   devices: '/inventory-management/devices',
   preEnrolled: '/inventory-management/devices-pre-enrolled',
   groups: '/inventory-management/devices-group',
+  credits: '/credits',
+  creditPortfolio: '/credits/portfolio',
+  collectionPolicy: '/credits/collection-policy',
   adminSettings: '/admin-settings',
   admins: '/admin-settings/admins',
   roles: '/admin-settings/roles',
@@ -63,7 +66,7 @@ export interface MenuModule {
   submodules: readonly { path: RoutePath; title: string; icon: string }[];
 }
 
-/** Sidebar menu, in the specification's order. Module paths are grantable too. */
+/** Sidebar menu, in the order of reference §2. Module paths are grantable too. */
 export const MENU: readonly MenuModule[] = [
   {
     path: PATHS.dashboard,
@@ -110,15 +113,25 @@ export const MENU: readonly MenuModule[] = [
     ],
   },
   {
+    // The lender's loans (product design): the credits that finance the devices and their payments.
+    path: PATHS.credits,
+    title: 'Créditos',
+    icon: 'cash-coin',
+    submodules: [
+      { path: PATHS.creditPortfolio, title: 'Cartera de créditos', icon: 'wallet2' },
+      { path: PATHS.collectionPolicy, title: 'Política de cobranza', icon: 'calendar-check' },
+    ],
+  },
+  {
     path: PATHS.adminSettings,
     title: 'Configuración de administradores',
     icon: 'people',
     submodules: [
       { path: PATHS.admins, title: 'Administradores', icon: 'person-badge' },
       { path: PATHS.roles, title: 'Roles', icon: 'person-lock' },
-      // Beyond the specification's route table (product design: the audit log).
+      // Beyond the route table of reference §2 (the additions it names): the audit log.
       { path: PATHS.audit, title: 'Auditoría', icon: 'journal-text' },
-      // The lender's integration (product design): keys, webhooks and the API's reference.
+      // The lender's integration (docs/integration.md): keys, webhooks and the API's reference.
       { path: PATHS.apiKeys, title: 'Claves de API', icon: 'key' },
       { path: PATHS.webhooks, title: 'Webhooks', icon: 'broadcast' },
       { path: PATHS.apiReference, title: 'Referencia de la API', icon: 'book' },
@@ -126,7 +139,7 @@ export const MENU: readonly MenuModule[] = [
   },
 ];
 
-/** Every route of the specification §2 (plus the documented additions), in one flat list. */
+/** Every route of reference §2 (plus the documented additions), in one flat list. */
 export const ROUTES: readonly PortalRoute[] = [
   { path: PATHS.home, title: 'Inicio', frame: 'app', icon: 'house' },
   { path: PATHS.login, title: 'Iniciar sesión', frame: 'public' },

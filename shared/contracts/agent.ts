@@ -209,7 +209,7 @@ export const checkinResponse = z.strictObject({
   commands: z.array(agentCommand),
   /** The version of the agent settings for the device's type and group (fetch GET /agent/v1/settings when it changes). */
   settingsVersion: z.number().int(),
-  /** The specification §4 status the portal shows for the device now. */
+  /** The reference §4 status the portal shows for the device now. */
   status: z.number().int(),
   /** What the device must show now. */
   lock: agentLockResponse,
@@ -284,7 +284,7 @@ export type AgentEvent = z.infer<typeof eventBody>;
 export const eventResponse = z.strictObject({
   /** Whether the event changed the device (a repeated or inapplicable event is answered, not applied). */
   applied: z.boolean(),
-  /** The specification §4 status the portal shows for the device now. */
+  /** The reference §4 status the portal shows for the device now. */
   status: z.number().int(),
   /** For an offline code: the action it carried. */
   action: z.number().int().optional(),

@@ -1,7 +1,7 @@
 import * as z from 'zod';
 
 /**
- * Every API error answer (specification §8): the Spanish `message` shown to the user, a stable
+ * Every API error answer (reference §8): the Spanish `message` shown to the user, a stable
  * `code`, and, when the error is about one input, `field`: its path in the body, query or route
  * parameters (`imei`, `paths.2`, `page`). A form shows the message under that field.
  */

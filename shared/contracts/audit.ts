@@ -24,6 +24,8 @@ export const AUDIT_ENTITIES = [
   'lock_app_version',
   'api_key',
   'webhook',
+  'credit',
+  'collection_policy',
 ] as const;
 export type AuditEntity = (typeof AUDIT_ENTITIES)[number];
 
@@ -46,6 +48,8 @@ export const AUDIT_GENERAL_ACTIONS = [
   'import',
   'cancel_release',
   'cancel_command',
+  // A scheduled RELEASE delivered before the end of its cancel window.
+  'deliver_release_now',
   'bulk_action',
   // The device side (the actor is the device's agent, or the server's clock).
   'enroll',
@@ -66,6 +70,14 @@ export const AUDIT_GENERAL_ACTIONS = [
   'lookup',
   'resend',
   'refuse',
+  // Credits: a payment registered or reversed.
+  'register_payment',
+  'reverse_payment',
+  // The collection policy: a credit's pause (Promesa de pago) and its end, a release approved or rejected.
+  'pause_collection',
+  'resume_collection',
+  'approve_release',
+  'reject_release',
 ] as const;
 /** Every action the server records in the audit log. */
 export type AuditAction = (typeof AUDIT_GENERAL_ACTIONS)[number] | DeviceAuditAction;

@@ -54,7 +54,7 @@ export const generalDashboardResponse = z.strictObject({
     tvs: count,
     /** Registered and waiting for their agent (the pre-enrolled page). */
     preEnrolled: count,
-    /** Status 'Bloqueado' (3), as the devices page filters it. */
+    /** Locked or being locked (LOCKED_STATUSES: Bloqueado, Configurado bloqueado, Bloqueando), as the devices page's `locked` filter selects them. */
     locked: count,
     /** Status 'Sin conexión'. */
     offline: count,
@@ -67,7 +67,7 @@ export const generalDashboardResponse = z.strictObject({
     /** Status 'Liberado' and released since monthStart. */
     releasedThisMonth: count,
   }),
-  /** Devices per §4 status, offline overlay applied; statuses with no device are left out. Sums to totals.devices. */
+  /** Devices per reference §4 status, offline overlay applied; statuses with no device are left out. Sums to totals.devices. */
   byStatus: z.array(z.strictObject({ status: statusCode, count })),
   /** The last DASHBOARD_DAYS days, oldest first, as YYYY-MM-DD in timeZone. */
   days: z.array(z.string()),

@@ -80,7 +80,7 @@ export const commandResponse = z.strictObject({
   deviceId: z.number().int(),
   action: z.number().int(),
   payload: z.record(z.string(), z.unknown()),
-  /** Specification §4 action origin, when the command was not a plain portal request. */
+  /** The reference §4 action origin, when the command was not a plain portal request. */
   origin: z.number().int().nullable(),
   status: z.enum(COMMAND_STATUSES),
   requestedAt: z.string(),

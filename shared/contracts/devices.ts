@@ -105,11 +105,13 @@ const statusParam = z
   .refine((v) => v === '' || findStatusFilter(v) !== undefined, { error: M.param.status })
   .transform((v) => (v === '' ? undefined : v));
 
-const groupParam = z
-  .string({ error: paramError(Q.groupId, M.param.groupId) })
-  .trim()
-  .refine((v) => v === '' || v === 'none' || (/^\d{1,10}$/.test(v) && Number(v) >= 1 && Number(v) <= 2_147_483_647), { error: M.param.groupId })
-  .transform((v): number | 'none' | undefined => (v === '' ? undefined : v === 'none' ? 'none' : Number(v)));
+/** A group filter: a group's id, or 'none' (no group); empty means absent. The credit portfolio filters by its devices' group with it. */
+export const groupFilterParam = (label: string) =>
+  z
+    .string({ error: paramError(label, M.param.groupId) })
+    .trim()
+    .refine((v) => v === '' || v === 'none' || (/^\d{1,10}$/.test(v) && Number(v) >= 1 && Number(v) <= 2_147_483_647), { error: M.param.groupId })
+    .transform((v): number | 'none' | undefined => (v === '' ? undefined : v === 'none' ? 'none' : Number(v)));
 
 /** Which part of the registry: enrolled devices (every status but PRE_ENROLLED) or the pre-enrolled ones. */
 export const DEVICE_STAGES = ['enrolled', 'preEnrolled'] as const;
@@ -118,16 +120,18 @@ export type DeviceStage = (typeof DEVICE_STAGES)[number];
 /** The filters shared by the list, the export and bulk selections. */
 export const deviceFilterFields = {
   stage: oneOfParam(Q.stage, DEVICE_STAGES).optional(),
-  /** A value of the §4 status filter list: '3', '3:PorCredito'… */
+  /** A value of the reference §4 status filter list: '3', '3:PorCredito'… */
   status: statusParam.optional(),
   deviceType: oneOfParam(Q.deviceType, ['1', '2'])
     .transform((v) => Number(v) as DeviceTypeCode)
     .optional(),
-  groupId: groupParam.optional(),
+  groupId: groupFilterParam(Q.groupId).optional(),
   /** IMEI prefix, serial, customer name or credit reference. */
   search: textParam(Q.search, SEARCH_MAX).optional(),
   /** true: a command in flight (bloqueando, desbloqueando, liberando, configurando…); false: none. */
   inFlight: booleanParam(Q.inFlight).optional(),
+  /** true: locked or being locked (LOCKED_STATUSES: Bloqueado, Configurado bloqueado, Bloqueando); false: none of them. */
+  locked: booleanParam(Q.locked).optional(),
   /** The agent version the device reports, exactly (released devices, which no longer run the agent, are left out). */
   agentVersion: textParam(Q.agentVersion, AGENT_VERSION_MAX).optional(),
   /** Devices that report an agent version other than this one (those that report none, and released ones, are left out). */
@@ -189,7 +193,7 @@ export const deviceResponse = z.strictObject({
   groupName: nullableText,
   customerName: nullableText,
   creditReference: nullableText,
-  /** The specification §4 status code, derived (offline overlay included). */
+  /** The reference §4 status code, derived (offline overlay included). */
   status: z.custom<DeviceStatusCode>((v) => (DEVICE_STATUS_CODES as readonly unknown[]).includes(v)),
   lockType: z.enum(LOCK_TYPE_KEYS).nullable(),
   lockMessage: nullableText,

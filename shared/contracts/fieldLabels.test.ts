@@ -6,6 +6,7 @@ import * as admins from './admins';
 import * as agent from './agent';
 import * as agentSettings from './agentSettings';
 import * as audit from './audit';
+import * as credits from './credits';
 import * as deviceActions from './deviceActions';
 import * as deviceImport from './deviceImport';
 import * as devices from './devices';
@@ -27,6 +28,7 @@ const MODULES = {
   agent,
   agentSettings,
   audit,
+  credits,
   deviceActions,
   deviceImport,
   devices,
@@ -38,13 +40,13 @@ const MODULES = {
   users,
 };
 
-/** The request schemas of a module: its zod exports, the answers (…Response, agentCommand) left out. */
+/** The request schemas of a module: its zod exports, the answers (…Response, agentCommand) and the webhooks' payloads (…Event) left out. */
 function requestSchemas(): [string, z.ZodType][] {
   return Object.entries(MODULES)
     .flatMap(([module, exports]) =>
       Object.entries(exports as Record<string, unknown>)
         .filter((e): e is [string, z.ZodType] => e[1] instanceof z.ZodType)
-        .filter(([name]) => !/Response$/.test(name) && name !== 'agentCommand')
+        .filter(([name]) => !/(Response|Event)$/.test(name) && name !== 'agentCommand')
         .map(([name, schema]): [string, z.ZodType] => [`${module}.${name}`, schema]),
     )
     .concat(settingsBodies());
@@ -218,6 +220,10 @@ test('the walk finds every resource: admins, roles, groups, devices, actions, bu
       'agentSettings.settingsBody(smartphone, screen)',
       'agentSettings.settingsBody(tv, lock)',
       'fields.idParams',
+      'credits.creditBody',
+      'credits.paymentBody',
+      'credits.paymentParams',
+      'credits.creditListQuery',
     ]),
   );
 });

@@ -30,12 +30,19 @@ export const groupResponse = z.strictObject({
   id: z.number().int(),
   name: z.string(),
   description: z.string().nullable(),
+  /** Every live device of the group: the enrolled and the pre-enrolled. */
   deviceCount: z.number().int(),
+  /** On the enrolled devices page (every status but pre-enrolled). */
+  enrolledCount: z.number().int(),
+  /** On the pre-enrolled devices page. */
+  preEnrolledCount: z.number().int(),
   createdAt: z.string(),
   updatedAt: z.string(),
 });
 export type Group = z.infer<typeof groupResponse>;
 
-/** GET /v5/groups. */
-export const groupListResponse = listResponse(groupResponse);
+/** GET /v5/groups: the groups, and the devices in none (the groups page's *Sin grupo* row). */
+export const groupListResponse = listResponse(groupResponse).extend({
+  ungrouped: z.strictObject({ enrolledCount: z.number().int(), preEnrolledCount: z.number().int() }),
+});
 export type GroupList = z.infer<typeof groupListResponse>;

@@ -4,6 +4,7 @@ import { INTEGRATION_MESSAGES as M } from '../areaMessages';
 import { ADMIN_API_MESSAGES } from '../areaMessages';
 import { apiErrorBody } from './apiError';
 import { actionPayload, actionResultResponse, commandResponse } from './deviceActions';
+import { creditBody, creditParams, integrationCreditResponse, paymentBody, paymentParams, paymentResultResponse } from './credits';
 import { deviceBody, deviceResponse } from './devices';
 import { listResponse, pagingParams, paramError, textParam } from './fields';
 import { BULK_MAX_DEVICES, jobResponse, jobResultListResponse } from './jobs';
@@ -98,7 +99,7 @@ export const jobResultsQuery = z.object({ ...pagingParams(100) });
 
 /** One route of the integration API: what the router validates and the OpenAPI document says. */
 export interface IntegrationRoute {
-  method: 'get' | 'post';
+  method: 'get' | 'post' | 'put';
   /** OpenAPI style, relative to INTEGRATION_BASE: `/commands/{id}`. */
   path: string;
   operationId: string;
@@ -112,6 +113,8 @@ export interface IntegrationRoute {
   /** Accepts `Idempotency-Key`. */
   idempotent?: boolean;
   success: { status: 200 | 201 | 202; schema: z.ZodType; description: string };
+  /** Another success answer with the same schema (a replacement, a retry answered again). */
+  alternate?: { status: 200; description: string };
   /** Error statuses it may answer besides 400, 401, 403 and 429. */
   errors?: readonly number[];
 }
@@ -155,7 +158,7 @@ export const INTEGRATION_ROUTES = [
     operationId: 'createCommand',
     summary: 'Actuar sobre un dispositivo',
     description:
-      'Bloquear, desbloquear, liberar, notificar o emitir un código offline para un dispositivo nombrado por IMEI o referencia de crédito. Mismas reglas que el portal (tabla de acciones del §4, un comando en curso a la vez). Un código offline se devuelve una sola vez.',
+      'Bloquear, desbloquear, liberar, notificar o emitir un código offline para un dispositivo nombrado por IMEI o referencia de crédito. Mismas reglas que el portal (las acciones que cada estado deshabilita, un comando en curso a la vez). Un código offline se devuelve una sola vez.',
     requires: 'Página Dispositivos enrolados y la acción',
     body: commandBody,
     idempotent: true,
@@ -207,6 +210,58 @@ export const INTEGRATION_ROUTES = [
     query: jobResultsQuery,
     success: { status: 200, schema: jobResultListResponse, description: 'Los resultados' },
     errors: [404],
+  },
+  {
+    method: 'put',
+    path: '/credits/{reference}',
+    operationId: 'putCredit',
+    summary: 'Crear o reemplazar un crédito',
+    description:
+      'Crea el crédito (201) o lo reemplaza con su calendario de cuotas (200): los pagos ya registrados se aplican de nuevo sobre el calendario nuevo, a las cuotas más antiguas primero. Los dispositivos que llevan la referencia quedan vinculados; los IMEIs indicados reciben la referencia (409 si un IMEI pertenece a otro crédito, 404 si no existe). Importes como texto decimal ("1250.00"), fechas AAAA-MM-DD en la zona horaria de la empresa.',
+    requires: 'Página Cartera de créditos',
+    params: creditParams,
+    body: creditBody,
+    success: { status: 201, schema: integrationCreditResponse, description: 'El crédito creado' },
+    alternate: { status: 200, description: 'El crédito reemplazado' },
+    errors: [404, 409],
+  },
+  {
+    method: 'get',
+    path: '/credits/{reference}',
+    operationId: 'getCredit',
+    summary: 'Consultar un crédito',
+    description:
+      'El crédito con su situación de hoy (Al corriente, Vencido con sus días de atraso, Liquidado, Cancelado), sus cuotas con lo pagado de cada una, sus pagos y sus dispositivos.',
+    requires: 'Página Cartera de créditos',
+    params: creditParams,
+    success: { status: 200, schema: integrationCreditResponse, description: 'El crédito' },
+    errors: [404],
+  },
+  {
+    method: 'post',
+    path: '/credits/{reference}/payments',
+    operationId: 'registerPayment',
+    summary: 'Registrar un pago',
+    description:
+      'Aplica el pago a las cuotas más antiguas primero y responde la nueva situación del crédito. El mismo externalId con los mismos datos responde 200 con la primera respuesta (reintento); con otros datos, 409 PAYMENT_CONFLICT. Un paidAt posterior a la hora del servidor es un 400; un crédito cancelado, 409.',
+    requires: 'Página Cartera de créditos y la acción Registrar y revertir pagos',
+    params: creditParams,
+    body: paymentBody,
+    success: { status: 201, schema: paymentResultResponse, description: 'El pago aplicado y la nueva situación del crédito' },
+    alternate: { status: 200, description: 'Reintento con el mismo externalId y los mismos datos: la primera respuesta' },
+    errors: [404, 409],
+  },
+  {
+    method: 'post',
+    path: '/credits/{reference}/payments/{externalId}/reversal',
+    operationId: 'reversePayment',
+    summary: 'Revertir un pago',
+    description:
+      'Marca el pago como revertido (nunca se borra) y responde la situación del crédito sin él: exactamente la de antes de registrarlo. Una segunda reversión responde 409 PAYMENT_ALREADY_REVERSED.',
+    requires: 'Página Cartera de créditos y la acción Registrar y revertir pagos',
+    params: paymentParams,
+    success: { status: 200, schema: paymentResultResponse, description: 'El pago revertido y la nueva situación del crédito' },
+    errors: [404, 409],
   },
 ] as const satisfies readonly IntegrationRoute[];
 

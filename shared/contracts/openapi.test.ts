@@ -3,7 +3,7 @@ import path from 'node:path';
 import { OPENAPI_DOCUMENT_PATH } from '../constants/apiReferenceLabels';
 import { LOCK_TYPES } from '../constants/domain';
 import { WEBHOOK_EVENTS } from '../constants/integration';
-import { INTEGRATION_BASE, INTEGRATION_ROUTES } from './integration';
+import { INTEGRATION_BASE, INTEGRATION_ROUTES, type IntegrationRoute } from './integration';
 import { openApiDocument } from './openapi';
 
 interface Schema {
@@ -75,7 +75,7 @@ describe('the OpenAPI document of the integration API', () => {
     expect(doc.openapi).toBe('3.1.0');
   });
 
-  test('the validator refuses a document that breaks the specification (the check can fail)', () => {
+  test('the validator refuses a document that breaks the OpenAPI specification (the check can fail)', () => {
     const broken = { ...doc, paths: { '/commands': { post: { operationId: 'x', parameters: [{ name: 'id', schema: { type: 'string' } }] } } } };
     expect(validate(broken).result).toMatchObject({ valid: false });
   });
@@ -117,7 +117,11 @@ describe('the OpenAPI document of the integration API', () => {
       });
       expect(o.requestBody !== undefined).toBe('body' in route);
       const errors = 'errors' in route ? route.errors : [];
-      expect(Object.keys(o.responses).sort()).toEqual([String(route.success.status), ...['400', '401', '403', '429'], ...errors.map(String)].sort());
+      const declared: IntegrationRoute = route;
+      const alternate = declared.alternate ? [String(declared.alternate.status)] : [];
+      expect(Object.keys(o.responses).sort()).toEqual(
+        [String(route.success.status), ...alternate, ...['400', '401', '403', '429'], ...errors.map(String)].sort(),
+      );
       expect(o.responses[String(route.success.status)]!.content!['application/json']!.schema.type).toBe('object');
       for (const status of ['400', '401', '403', '429']) expect(o.responses[status]).toEqual({ $ref: `#/components/responses/Error${status}` });
     }

@@ -12,6 +12,7 @@ import { API_REFERENCE_LABELS, API_REFERENCE_NOTES } from '../constants/apiRefer
 import { DEVICE_ACTIONS } from '../constants/deviceActions';
 import { DEVICE_STATUSES, DEVICE_TYPES, LOCK_TYPES } from '../constants/domain';
 import { API_KEY_TAG, WEBHOOK_EVENTS, WEBHOOK_RETRY_HOURS, type WebhookEventType } from '../constants/integration';
+import { collectionStepEvent, creditOverdueEvent, paymentResultResponse } from './credits';
 import { COMMAND_STATUSES } from './deviceActions';
 import { deviceResponse } from './devices';
 import { INTEGRATION_BASE, INTEGRATION_ROUTES, deviceRef, integrationBulkBody, integrationErrorBody } from './integration';
@@ -51,6 +52,23 @@ const FIELD_DESCRIPTIONS: Record<string, string> = {
   perPage: 'Resultados por página',
   notFound: 'Referencias que no corresponden a ningún dispositivo (no forman parte de la acción masiva)',
   offlineCode: 'El código offline: se devuelve una sola vez, aquí',
+  reference: 'Referencia del crédito (la que llevan sus dispositivos como Referencia de crédito); sin distinguir mayúsculas',
+  customerName: 'Nombre del cliente',
+  customerPhone: 'Teléfono del cliente: de 10 a 15 dígitos, + opcional; null si no hay',
+  currency: 'Moneda, código ISO 4217 (MXN por omisión)',
+  cancelled: 'Crédito cancelado: no admite pagos ni tiene importes vencidos',
+  installments: 'Cuotas numeradas desde 1, en orden, con fechas de vencimiento crecientes',
+  number: 'Número de cuota',
+  dueDate: 'Fecha de vencimiento AAAA-MM-DD (zona horaria de la empresa)',
+  amount: 'Importe como texto decimal con dos decimales, p. ej. "1250.00"',
+  externalId: 'Id del pago en su sistema: el mismo id nunca se aplica dos veces a un crédito',
+  paidAt: 'Cuándo se pagó (ISO 8601 con zona horaria); no posterior a la hora del servidor',
+  daysOverdue: 'Días desde el vencimiento de la cuota impagada más antigua (0 si no hay atraso)',
+  amountOverdue: 'Lo impagado de las cuotas vencidas antes de hoy',
+  nextDueDate: 'Vencimiento de la próxima cuota no pagada por completo (hoy o después)',
+  nextDueAmount: 'Lo que falta pagar de esa cuota',
+  balance: 'Saldo: lo que falta pagar',
+  source: 'Origen del pago: integration, csv o portal',
 };
 
 /** `name` ends like a stored instant (the server answers ISO 8601 in UTC). */
@@ -159,8 +177,8 @@ const ERROR_RESPONSES: Record<number, string> = {
   400: 'Datos no válidos (`VALIDATION`, con `field`) o encabezado `Idempotency-Key` mal formado',
   401: 'Falta la clave de API, o no es válida, está revocada o vencida',
   403: 'El rol de la clave no permite la operación o la acción, o la dirección IP no está permitida',
-  404: 'No existe (dispositivo, comando o acción masiva)',
-  409: 'Conflicto: con el estado del dispositivo, con otro registro (IMEI ya registrado) o `Idempotency-Key` usada con otra solicitud',
+  404: 'No existe (dispositivo, comando, acción masiva, crédito o pago)',
+  409: 'Conflicto: con el estado del dispositivo, con otro registro (IMEI ya registrado, dispositivo de otro crédito, pago con otros datos o ya revertido), un crédito cancelado o `Idempotency-Key` usada con otra solicitud',
   429: 'Demasiadas solicitudes con esta clave: espere los segundos de `Retry-After`',
 };
 const ALWAYS = [400, 401, 403, 429] as const;
@@ -181,6 +199,7 @@ function operationOf(route: (typeof INTEGRATION_ROUTES)[number]): Json {
     body?: z.ZodType;
     idempotent?: boolean;
     errors?: readonly number[];
+    alternate?: { status: number; description: string };
   };
   const parameters = [
     ...(r.params ? parametersOf(r.params, 'path') : []),
@@ -210,6 +229,12 @@ function operationOf(route: (typeof INTEGRATION_ROUTES)[number]): Json {
         }),
         content: { 'application/json': { schema: jsonSchemaOf(r.success.schema, 'output') } },
       },
+      ...(r.alternate && {
+        [String(r.alternate.status)]: {
+          description: r.alternate.description,
+          content: { 'application/json': { schema: jsonSchemaOf(r.success.schema, 'output') } },
+        },
+      }),
       ...Object.fromEntries(statuses.map((status) => [String(status), { $ref: `#/components/responses/Error${status}` }])),
     },
   };
@@ -248,6 +273,9 @@ const commandData: Record<string, Json> = {
 };
 const statusCode: Json = { type: 'integer', enum: DEVICE_STATUSES.map((s) => s.code), description: `Estado del dispositivo: ${statusList}` };
 
+/** What every credit event tells: the payment and the credit's standing after it (the payments' answer, paymentResultResponse). */
+const creditEventData = (): Record<string, Json> => jsonSchemaOf(paymentResultResponse, 'output').properties as Record<string, Json>;
+
 const WEBHOOK_DATA: Record<WebhookEventType, { description: string; properties: Record<string, Json> }> = {
   'device.enrolled': {
     description: 'Un dispositivo pre-registrado completó su enrolamiento.',
@@ -280,6 +308,28 @@ const WEBHOOK_DATA: Record<WebhookEventType, { description: string; properties: 
       error: nullableString('Por qué falló la acción masiva'),
       finishedAt: instant('Cuándo terminó', true),
     },
+  },
+  'payment.applied': {
+    description:
+      'Se registró un pago de un crédito (API de integración, portal o archivo CSV): el pago y la situación del crédito después de aplicarlo.',
+    properties: creditEventData(),
+  },
+  'payment.reversed': {
+    description: 'Se revirtió un pago: el pago (con reversedAt) y la situación del crédito sin él, la misma que antes de registrarlo.',
+    properties: creditEventData(),
+  },
+  'credit.paid_off': {
+    description: 'Un pago dejó el saldo del crédito en cero: el pago y la situación del crédito (Liquidado).',
+    properties: creditEventData(),
+  },
+  'credit.overdue': {
+    description: 'Un crédito pasó a estar vencido (una vez cada vez que lo hace; un pago que lo pone al corriente lo reinicia).',
+    properties: jsonSchemaOf(creditOverdueEvent, 'output').properties as Record<string, Json>,
+  },
+  'collection.step': {
+    description:
+      'La política de cobranza aplicó un paso a un crédito (recordatorio, aviso, restricciones, bloqueo, desbloqueo, liberación) o lo omitió, con el motivo.',
+    properties: jsonSchemaOf(collectionStepEvent, 'output').properties as Record<string, Json>,
   },
 };
 
@@ -314,7 +364,7 @@ function webhookOf(type: WebhookEventType, label: string): Json {
     post: {
       operationId: `webhook_${type.replace(/\./g, '_')}`,
       summary: label,
-      description: `${data.description}\n\nEntrega al menos una vez, en orden por dispositivo; reintentos durante ${WEBHOOK_RETRY_HOURS} horas.`,
+      description: `${data.description}\n\nEntrega al menos una vez, en orden por dispositivo y por crédito; reintentos durante ${WEBHOOK_RETRY_HOURS} horas.`,
       security: [],
       parameters: signatureHeaders,
       requestBody: {

@@ -1,7 +1,7 @@
 import * as z from 'zod';
 
 /**
- * Response contracts of /api/portal (specification §7): the server answers these shapes and the
+ * Response contracts of /api/portal (reference §7): the server answers these shapes and the
  * client reads them; both use the types inferred here.
  */
 

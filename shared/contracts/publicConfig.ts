@@ -6,7 +6,7 @@ import * as z from 'zod';
  */
 export const publicConfigSchema = z.object({
   apiBase: z.string().min(1),
-  /** Send the RefreshToken header with API calls (specification §7; API_SEND_REFRESH_TOKEN). */
+  /** Send the RefreshToken header with API calls (reference §7; API_SEND_REFRESH_TOKEN). */
   apiSendRefreshToken: z.boolean(),
   portalVersion: z.string().min(1),
   cognito: z.object({

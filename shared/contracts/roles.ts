@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { ALL_DEVICE_ACTION_CODES } from '../constants/deviceActions';
+import { ALL_ROLE_ACTION_CODES } from '../constants/roleActions';
 import { FIELD_LABELS } from '../constants/fieldLabels';
 import { GRANTABLE_PATHS } from '../constants/routes';
 import { ADMIN_API_MESSAGES as M } from '../areaMessages';
@@ -8,7 +8,7 @@ import { fieldError, listResponse, textField } from './fields';
 const L = FIELD_LABELS.roles;
 
 const grantablePaths = new Set<string>(GRANTABLE_PATHS);
-const actionCodes = new Set(ALL_DEVICE_ACTION_CODES);
+const actionCodes = new Set(ALL_ROLE_ACTION_CODES);
 
 export const ROLE_NAME_MAX = 80;
 
@@ -31,9 +31,9 @@ export const roleBody = z.object(
         z.int({ error: (iss) => M.field.action(JSON.stringify(iss.input)) }).refine((a) => actionCodes.has(a), {
           error: (iss) => M.field.action(iss.input),
         }),
-        { error: fieldError(L.actions, M.field.list(L.actions, ALL_DEVICE_ACTION_CODES.length * 2)) },
+        { error: fieldError(L.actions, M.field.list(L.actions, ALL_ROLE_ACTION_CODES.length * 2)) },
       )
-      .max(ALL_DEVICE_ACTION_CODES.length * 2, { error: M.field.list(L.actions, ALL_DEVICE_ACTION_CODES.length * 2) }),
+      .max(ALL_ROLE_ACTION_CODES.length * 2, { error: M.field.list(L.actions, ALL_ROLE_ACTION_CODES.length * 2) }),
   },
   { error: M.field.body },
 );
@@ -49,7 +49,7 @@ export const roleResponse = z.strictObject({
   nombre: z.string(),
   /** Granted portal paths, in menu order. */
   paths: z.array(z.string()),
-  /** Granted device action codes, ascending. */
+  /** Granted action codes (device actions, then role actions from 100), ascending. */
   actions: z.array(z.number().int()),
   /** Administrators holding this role. */
   adminCount: z.number().int(),

@@ -5,13 +5,13 @@ import { fieldError } from './fields';
 
 const L = FIELD_LABELS.users;
 
-/** POST /v5/users/getUserByEmail (specification §7). */
+/** POST /v5/users/getUserByEmail (reference §7). */
 export const getUserByEmailBody = z.object({
   correo: z.email({ error: fieldError(L.correo, M.field.email(L.correo)) }),
 });
 export type GetUserByEmailBody = z.infer<typeof getUserByEmailBody>;
 
-/** A profile module as the portal user's record lists it (specification §3). */
+/** A profile module as the portal user's record lists it (reference §3). */
 const profileModule = z.strictObject({ path: z.string(), submodules: z.array(z.strictObject({ path: z.string() })) });
 
 /** The response of POST /v5/users/getUserByEmail: the signed-in administrator and their profile. */

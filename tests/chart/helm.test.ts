@@ -593,6 +593,15 @@ describeHelm('rendered chart: configuration', () => {
     expect(configMapOf(r).data?.['BOOTSTRAP_ADMIN_EMAIL']).toBe('admin@example.com');
   });
 
+  it("sets COMPANY_TIME_ZONE (Mexico City by default), which the server's configuration accepts", async () => {
+    const [byDefault, bogota] = await Promise.all([render({}), render({ config: { companyTimeZone: 'America/Bogota' } })]);
+    expect(configMapOf(byDefault).data?.['COMPANY_TIME_ZONE']).toBe('America/Mexico_City');
+    expect(configMapOf(bogota).data?.['COMPANY_TIME_ZONE']).toBe('America/Bogota');
+    expect(envSchema.shape.COMPANY_TIME_ZONE.parse(configMapOf(bogota).data?.['COMPANY_TIME_ZONE'])).toBe('America/Bogota');
+    const refused = await helmLint({ config: { companyTimeZone: 'no es una zona' } });
+    expect(refused.code).not.toBe(0);
+  });
+
   it('derives TRUST_PROXY from the ingress unless set explicitly', async () => {
     const [withIngress, explicit] = await Promise.all([render({ ingress: { enabled: true } }), render({ config: { trustProxy: 2 } })]);
     expect(configMapOf(withIngress).data?.['TRUST_PROXY']).toBe('1');

@@ -107,9 +107,11 @@ describe('SIGTERM under load (dist/server.js)', () => {
     };
     const load = Promise.all(agents.map((agent, n) => client(agent, n)));
 
-    // Load first, then the signal; the drain begins when /readyz says so.
+    // Load first (a second, and each client answered a few times however slow the machine), then
+    // the signal; the drain begins when /readyz says so.
     const upload = slowUpload(running.port);
     await new Promise((r) => setTimeout(r, 1000));
+    while (!exited && outcomes.filter((o) => o.kind === 'answered').length <= CLIENTS * 4) await new Promise((r) => setTimeout(r, 20));
     running.proc.kill('SIGTERM');
     void (async () => {
       while (!running.output().includes('shutdown: no longer accepting connections')) await new Promise((r) => setTimeout(r, 10));

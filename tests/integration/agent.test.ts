@@ -122,6 +122,21 @@ describe.each(testEngines())('agent API (%s)', (engine) => {
     expect(audit.rows.at(-1)!.actor_email).toMatch(/^dispositivo \d{15}$/);
   });
 
+  test('a RELEASE waits out its cancel window; after Entregar ahora the next check-in delivers it and the ack releases the device', async () => {
+    const dev = await enrolledDevice();
+    await agent(dev).checkin();
+    const release = (await act(dev.id, { action: 2 }).expect(201)).body as ActionResult;
+    expect(((await agent(dev).checkin()).body as CheckinResponse).commands).toEqual([]);
+    await portal('post', `/devices/${dev.id}/release/deliver-now`).expect(200);
+    const answer = (await agent(dev).checkin()).body as CheckinResponse;
+    expect(answer.commands.map((c) => [c.id, c.action])).toEqual([[release.command!.id, 2]]);
+    // Received: no longer cancellable, and nothing left to deliver early.
+    await portal('post', `/devices/${dev.id}/actions/${release.command!.id}/cancel`).expect(409);
+    await portal('post', `/devices/${dev.id}/release/deliver-now`).expect(409);
+    expect((await agent(dev).ack(release.command!.id)).status).toBe(200);
+    expect(await device(dev.id)).toMatchObject({ status: DEVICE_STATUS.liberado, pendingCommand: null });
+  });
+
   test('unlock: desbloqueando → desbloqueado → activo at the next check-in; a rejection → fallido with the reason', async () => {
     const dev = await enrolledDevice();
     const { id } = dev;
@@ -166,7 +181,7 @@ describe.each(testEngines())('agent API (%s)', (engine) => {
     expect((await agent({ ...a, token: 'mld_desconocido' }).checkin()).status).toBe(401);
     expect((await request(app()).post('/agent/v1/checkin').send({})).body).toMatchObject({ code: 'DEVICE_TOKEN_MISSING' });
 
-    // Enrolado and activo devices cannot be deleted (§4): a failed one can.
+    // Enrolado and activo devices cannot be deleted (reference §4): a failed one can.
     const restrictions = (await act(b.id, { action: 8 })).body as ActionResult;
     await agent(b).checkin();
     await agent(b).reject(restrictions.command!.id, 'Sin espacio');

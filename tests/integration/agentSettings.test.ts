@@ -718,8 +718,9 @@ describe.each(testEngines())('agent settings API (%s)', (engine) => {
       Buffer.from([1, 0, 1, 0, 0x80, 0, 0, 0, 0, 0, 0xff, 0xff, 0xff, 0x2c, 0, 0, 0, 0, 1, 0, 1, 0, 0, 2, 2, 0x44, 1, 0, 0x3b]),
     ]);
     const refusals: [Buffer, string, number, string, string][] = [
-      [svg, 'image/svg+xml', 415, 'LOGO_NOT_AN_IMAGE', M.logo.badType],
-      [svg, 'image/png', 415, 'LOGO_NOT_AN_IMAGE', M.logo.badType],
+      // SVG is told why; any other file is just not a PNG or a JPEG (nothing said about SVG).
+      [svg, 'image/svg+xml', 415, 'LOGO_NOT_AN_IMAGE', M.logo.svg],
+      [svg, 'image/png', 415, 'LOGO_NOT_AN_IMAGE', M.logo.svg],
       [gif, 'image/gif', 415, 'LOGO_NOT_AN_IMAGE', M.logo.badType],
       [Buffer.from('hola, soy un logotipo'), 'text/plain', 415, 'LOGO_NOT_AN_IMAGE', M.logo.badType],
       [image.subarray(0, 20), 'image/png', 415, 'LOGO_NOT_AN_IMAGE', M.logo.badType],

@@ -1,7 +1,9 @@
 import express, { Router } from 'express';
 import request from 'supertest';
-import { DEVICE_ACTION, ALL_DEVICE_ACTION_CODES } from '../../shared/constants/deviceActions';
-import { GRANTABLE_PATHS } from '../../shared/constants/routes';
+import { API_PATHS } from '../../shared/constants/apiPaths';
+import { DEVICE_ACTION } from '../../shared/constants/deviceActions';
+import { ALL_ROLE_ACTION_CODES, ROLE_ACTION } from '../../shared/constants/roleActions';
+import { GRANTABLE_PATHS, PATHS } from '../../shared/constants/routes';
 import { ADMIN_PROFILE, DEMO_ACCOUNTS } from '../../server/db/bootstrap';
 import { errorHandler } from '../../server/errors';
 import { authenticate } from '../../server/middleware/authenticate';
@@ -50,6 +52,29 @@ describe('authorization on the server', () => {
       ]),
     );
     for (const route of ta.routes.api) expect(route.permission).toBeDefined();
+  });
+
+  test('every path of API_PATHS is a route the server declares, under its mounted base', () => {
+    const segments = (path: string) => path.split('/').filter(Boolean);
+    const declared = ta.routes.api.map((r) => segments(r.path));
+    // A literal segment of the table matches the same literal; a parameter matches any segment (the
+    // agent settings declare one route per device type and section, e.g. /smartphone/restrictions-lock).
+    const served = (path: string) => {
+      const want = segments(path);
+      return declared.some((have) => have.length === want.length && want.every((s, i) => s.startsWith(':') || s === have[i]));
+    };
+    const under = (base: string, path: string) => path === `/api${base}` || path.startsWith(`/api${base}/`);
+    const resources = Object.values(API_PATHS);
+    for (const { base, ...subPaths } of resources) {
+      expect({ base, mounted: ta.routes.api.some((r) => under(base, r.path)) }).toEqual({ base, mounted: true });
+      for (const { pattern } of Object.values(subPaths)) {
+        const path = `/api${base}${pattern}`;
+        expect({ path, served: served(path) }).toEqual({ path, served: true });
+      }
+    }
+    // And the other way: no router is mounted outside the table.
+    const outside = ta.routes.api.filter((r) => !resources.some(({ base }) => under(base, r.path)));
+    expect(outside).toEqual([]);
   });
 
   test('deny by default: a route without a declared permission stops start-up', () => {
@@ -111,6 +136,42 @@ describe('authorization on the server', () => {
       await request(app).get('/roles').set(admin).expect(403);
       await t.db.query("UPDATE admins SET enabled = true WHERE correo = 'admin@demo.local'");
       await request(app).get('/roles').set(admin).expect(200);
+    });
+  });
+
+  describe('the collection policy is guarded by its own page, Política de cobranza', () => {
+    const url = '/api/v5/collection-policy';
+
+    test('GET takes the page /credits/collection-policy; PUT also the action 102', () => {
+      const declared = ta.routes.api.filter((r) => r.path.replace(/\/$/, '') === `/api${API_PATHS.collectionPolicy.base}`);
+      expect(declared.map((r) => [r.method, r.permission])).toEqual([
+        ['GET', requirePath(PATHS.collectionPolicy)],
+        ['PUT', requireAction(PATHS.collectionPolicy, ROLE_ACTION.EDIT_COLLECTION_POLICY)],
+      ]);
+    });
+
+    test('the portfolio alone no longer opens the policy; the page reads it; saving needs 102', async () => {
+      const portfolioOnly = await api.addProfile('Solo cartera', [PATHS.credits, PATHS.creditPortfolio], [ROLE_ACTION.EDIT_COLLECTION_POLICY]);
+      const reader = await api.addProfile('Lectura de política', [PATHS.credits, PATHS.collectionPolicy], []);
+      const editor = await api.addProfile('Edición de política', [PATHS.credits, PATHS.collectionPolicy], [ROLE_ACTION.EDIT_COLLECTION_POLICY]);
+      await api.addAdmin('solo-cartera@demo.local', portfolioOnly);
+      await api.addAdmin('lectura-politica@demo.local', reader);
+      await api.addAdmin('edicion-politica@demo.local', editor);
+      const asPortfolio = await headersOf('solo-cartera@demo.local');
+      const asReader = await headersOf('lectura-politica@demo.local');
+      const asEditor = await headersOf('edicion-politica@demo.local');
+
+      const denied = await request(ta.app).get(url).set(asPortfolio).expect(403);
+      expect(denied.body).toEqual({ message: 'No Autorizado', code: 'FORBIDDEN' });
+      await request(ta.app).put(url).set(asPortfolio).send({ version: null, values: {} }).expect(403);
+
+      const loaded = await request(ta.app).get(url).set(asReader).expect(200);
+      const body = { version: loaded.body.version as number, values: { manualUnlockHoldHours: 12 } };
+      await request(ta.app).put(url).set(asReader).send(body).expect(403);
+
+      const saved = await request(ta.app).put(url).set(asEditor).send(body).expect(200);
+      expect(saved.body.values.manualUnlockHoldHours).toBe(12);
+      expect((await request(ta.app).get(url).set(asReader).expect(200)).body.version).toBe(saved.body.version);
     });
   });
 
@@ -246,7 +307,7 @@ describe('authorization on the server', () => {
         () => ({
           method: 'put',
           url: `/api/v5/roles/${ids.adminRole}`,
-          body: { nombre: 'Administrador', paths: GRANTABLE_PATHS, actions: ALL_DEVICE_ACTION_CODES },
+          body: { nombre: 'Administrador', paths: GRANTABLE_PATHS, actions: ALL_ROLE_ACTION_CODES },
         }),
         'No puedes modificar un rol',
       ],
@@ -279,7 +340,7 @@ describe('authorization on the server', () => {
       const res = await request(ta.app)
         .put(`/api/v5/roles/${ids.adminRole}`)
         .set(admin)
-        .send({ nombre: 'Administrador', paths: GRANTABLE_PATHS.filter((p) => p !== '/admin-settings/audit'), actions: ALL_DEVICE_ACTION_CODES })
+        .send({ nombre: 'Administrador', paths: GRANTABLE_PATHS.filter((p) => p !== '/admin-settings/audit'), actions: ALL_ROLE_ACTION_CODES })
         .expect(409);
       expect(res.body).toEqual({
         message: 'Ningún otro administrador habilitado conserva estos permisos, que no se pueden quitar: /admin-settings/audit',
@@ -291,12 +352,12 @@ describe('authorization on the server', () => {
       await request(ta.app)
         .put(`/api/v5/roles/${ids.adminRole}`)
         .set(admin)
-        .send({ nombre: 'Administrador', paths: GRANTABLE_PATHS.filter((p) => p !== '/admin-settings/audit'), actions: ALL_DEVICE_ACTION_CODES })
+        .send({ nombre: 'Administrador', paths: GRANTABLE_PATHS.filter((p) => p !== '/admin-settings/audit'), actions: ALL_ROLE_ACTION_CODES })
         .expect(200);
       await request(ta.app)
         .put(`/api/v5/roles/${ids.adminRole}`)
         .set(await headersOf('admin@demo.local'))
-        .send({ nombre: 'Administrador', paths: GRANTABLE_PATHS, actions: ALL_DEVICE_ACTION_CODES })
+        .send({ nombre: 'Administrador', paths: GRANTABLE_PATHS, actions: ALL_ROLE_ACTION_CODES })
         .expect(403);
       await t.db.query('UPDATE profiles SET paths = $2 WHERE id = $1', [ids.adminRole, [...GRANTABLE_PATHS]]);
     });

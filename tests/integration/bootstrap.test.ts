@@ -1,4 +1,4 @@
-import { ALL_DEVICE_ACTION_CODES } from '../../shared/constants/deviceActions';
+import { ALL_ROLE_ACTION_CODES } from '../../shared/constants/roleActions';
 import { GRANTABLE_PATHS } from '../../shared/constants/routes';
 import { bootstrap, bootstrapBanner } from '../../server/db/bootstrap';
 import { createIdentity } from '../../server/identity/createIdentity';
@@ -37,7 +37,7 @@ describe('first start', () => {
       ['soporte@demo.local', 'Soporte'],
     ]);
     expect([...rows[0]!.paths].sort()).toEqual([...GRANTABLE_PATHS].sort());
-    expect(rows[0]!.actions).toEqual([...ALL_DEVICE_ACTION_CODES]);
+    expect(rows[0]!.actions).toEqual([...ALL_ROLE_ACTION_CODES]);
     expect(rows[1]!.paths.every((p) => p.startsWith('/inventory-management'))).toBe(true);
     expect(rows[2]!.actions).toEqual([7, 5]);
     for (const correo of result.accounts) {

@@ -267,6 +267,9 @@ describe.each(testEngines())('cognitoDirectory over the embedded endpoint (%s)',
     t = await createTestDb(engine);
     const app = await buildTestApp(t.db);
     server = http.createServer(app.app);
+    // As the portal's own server (server/index.ts): with Node's 5 s default, a call made just as a
+    // loaded machine's server closes the idle socket fetch reuses failed with ECONNRESET.
+    server.keepAliveTimeout = 65_000;
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
     const { region, userPoolId, clientId } = app.config.identity;
     env = {

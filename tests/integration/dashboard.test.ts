@@ -114,7 +114,8 @@ describe.each(testEngines())('dashboard API (%s)', (engine) => {
       phone({ lifecycle: 'released', agentVersion: '3.3.0', brand: 'Samsung', model: 'Galaxy A15' }),
       // Released at its last contact, 45 days ago: not this month.
       phone({ lifecycle: 'released', lastSeenAt: new Date(Date.now() - 45 * 24 * HOUR) }),
-      phone({ brand: 'Samsung', model: 'Galaxy A15', osVersion: '13' }),
+      // Reconfigured while locked: 'Configurado bloqueado', locked too.
+      phone({ brand: 'Samsung', model: 'Galaxy A15', osVersion: '13', lifecycle: 'reconfigured', lockState: 'locked' }),
       tv({ groupId: south, agentVersion: '1.8.0' }),
       tv({ groupId: south, agentVersion: '1.7.2' }),
       tv({ brand: 'Samsung', model: 'Crystal UHD', osVersion: null }),
@@ -136,7 +137,8 @@ describe.each(testEngines())('dashboard API (%s)', (engine) => {
       smartphones: 8,
       tvs: 3,
       preEnrolled: 2,
-      locked: 1,
+      // Bloqueando (the lock in flight), Bloqueado, Configurado bloqueado.
+      locked: 3,
       offline: 2,
       inFlight: 2,
       pendingCommands: 2,
@@ -147,7 +149,13 @@ describe.each(testEngines())('dashboard API (%s)', (engine) => {
     expect(await listTotal('')).toBe(g.totals.devices);
     expect(await listTotal('deviceType=1')).toBe(g.totals.smartphones);
     expect(await listTotal('deviceType=2')).toBe(g.totals.tvs);
-    expect(await listTotal(`status=${DEVICE_STATUS.bloqueado}`)).toBe(g.totals.locked);
+    expect(await listTotal('locked=true')).toBe(g.totals.locked);
+    // The card counts every locked state: each of them as the status filter lists it.
+    const lockedStatuses = [DEVICE_STATUS.bloqueado, DEVICE_STATUS.configurado_bloqueado, DEVICE_STATUS.bloqueando];
+    const perStatus = await Promise.all(lockedStatuses.map((s) => listTotal(`status=${s}`)));
+    expect(perStatus).toEqual([1, 1, 1]);
+    expect(perStatus.reduce((n, c) => n + c, 0)).toBe(g.totals.locked);
+    expect(await listTotal('locked=false')).toBe(g.totals.devices - g.totals.locked);
     expect(await listTotal(`status=${DEVICE_STATUS.sin_conexion}`)).toBe(g.totals.offline);
     expect(await listTotal(`status=${DEVICE_STATUS.liberado}`)).toBe(g.totals.released);
     expect(await listTotal(`status=${DEVICE_STATUS.liberado}&releasedFrom=${encodeURIComponent(g.monthStart)}`)).toBe(g.totals.releasedThisMonth);
@@ -271,7 +279,8 @@ describe.each(testEngines())('dashboard API (%s)', (engine) => {
     const lock = await request(app()).post(`/api/v5/devices/${id}/actions`).set(admin).send({ action: DEVICE_ACTION.LOCK, lockType: 'PorCredito' });
     expect(lock.status).toBe(201);
     g = await general();
-    expect(g.totals).toMatchObject({ inFlight: 1, pendingCommands: 1, locked: 0 });
+    // Being locked counts as locked (the card's Bloqueando).
+    expect(g.totals).toMatchObject({ inFlight: 1, pendingCommands: 1, locked: 1 });
     expect(g.commandsPerDay).toEqual([{ action: DEVICE_ACTION.LOCK, counts: g.days.map((_, i) => (i === g.days.length - 1 ? 1 : 0)) }]);
     const commandId = (lock.body as { command: { id: number } }).command.id;
     expect((await agent('/checkin')).status).toBe(200);

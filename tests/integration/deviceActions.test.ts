@@ -34,7 +34,7 @@ const BODIES: Record<number, Record<string, unknown>> = {
 const ACTIONS = Object.keys(BODIES).map(Number);
 
 /*
- * Expectations from the specification §4 table (by the statuses' labels) and the product's
+ * Expectations from the reference §4 table (by the statuses' labels) and the product's
  * Actions section, written out here, not computed with the rules under test.
  */
 const SPEC_TABLE: [string[], number[]][] = [
@@ -166,7 +166,7 @@ describe.each(testEngines())('device actions on %s', (engine) => {
       )
     ).rows[0];
 
-  test('every action is allowed or refused per status as the specification table and the product rules say', async () => {
+  test('every action is allowed or refused per status as the reference §4 table and the product rules say', async () => {
     const cells: { setup: (typeof SETUPS)[number]; action: number; id: number }[] = [];
     for (const setup of SETUPS) {
       for (const action of ACTIONS) {
@@ -457,9 +457,71 @@ describe.each(testEngines())('device actions on %s', (engine) => {
     });
   });
 
+  describe('Entregar ahora: a scheduled RELEASE delivered before the end of its cancel window', () => {
+    const deliverNow = (id: number | string, headers = admin) => request(app()).post(`/api/v5/devices/${id}/release/deliver-now`).set(headers);
+
+    test('the RELEASE grant is required (403 without it or without the path, 401 signed out); granted, the window ends now, audited', async () => {
+      now = new Date('2030-03-01T10:00:00Z');
+      const id = await device({ lastSeenAt: now });
+      const release = (await act(id, BODIES[2]).expect(201)).body as ActionResult;
+      now = new Date('2030-03-01T11:00:00Z');
+      const before = await state();
+      // Soporte's profile holds the devices page but not RELEASE; the dashboard-only profile not even the page.
+      for (const headers of [soporte, outsider]) {
+        expect((await deliverNow(id, headers).expect(403)).body).toEqual({ code: 'FORBIDDEN', message: MESSAGES.api.forbidden });
+      }
+      await request(app()).post(`/api/v5/devices/${id}/release/deliver-now`).expect(401);
+      expect(await state()).toEqual(before);
+
+      const res = await deliverNow(id, inventario).expect(200);
+      expect(res.body as Command).toMatchObject({
+        id: release.command!.id,
+        action: 2,
+        status: 'pending',
+        deliverAfter: '2030-03-01T11:00:00.000Z',
+        deliveredAt: null,
+        cancellable: true,
+      });
+      const got = (await request(app()).get(`/api/v5/devices/${id}`).set(admin).expect(200)).body as Device;
+      expect(got).toMatchObject({ status: 10, pendingCommand: { id: release.command!.id, deliverAfter: '2030-03-01T11:00:00.000Z' } });
+      expect(await lastAudit()).toMatchObject({
+        entity: 'device',
+        entity_id: String(id),
+        action: 'deliver_release_now',
+        actor_email: 'inventario@demo.local',
+        before: { status: 10, command: { id: release.command!.id, deliverAfter: '2030-03-03T10:00:00.000Z' } },
+        after: { status: 10, command: { id: release.command!.id, status: 'pending', deliverAfter: '2030-03-01T11:00:00.000Z' } },
+      });
+      // The admin's profile grants everything.
+      const other = await device({ lastSeenAt: now });
+      await act(other, BODIES[2]).expect(201);
+      await deliverNow(other, admin).expect(200);
+    });
+
+    test('409 in Spanish, nothing changed, when the device has no scheduled release: none, another command, already due, cancelled; 404 and 400', async () => {
+      now = new Date('2030-04-01T10:00:00Z');
+      const idle = await device({ lastSeenAt: now });
+      const locking = await device({ lastSeenAt: now });
+      await act(locking, BODIES[0]).expect(201);
+      const due = await device({ lastSeenAt: now });
+      await act(due, BODIES[2]).expect(201);
+      await deliverNow(due).expect(200);
+      const cancelled = await device({ lastSeenAt: now });
+      const release = (await act(cancelled, BODIES[2]).expect(201)).body as ActionResult;
+      await request(app()).post(`/api/v5/devices/${cancelled}/actions/${release.command!.id}/cancel`).set(admin).expect(200);
+      const before = await state();
+      for (const id of [idle, locking, due, cancelled]) {
+        expect((await deliverNow(id).expect(409)).body).toEqual({ code: 'NO_SCHEDULED_RELEASE', message: M.actions.noScheduledRelease });
+      }
+      await deliverNow(999999).expect(404);
+      await deliverNow('abc').expect(400);
+      expect(await state()).toEqual(before);
+    });
+  });
+
   describe('deletion', () => {
     test('DELETE /devices/:id: soft delete, a history row with origin DELETE_DEVICE, pending notifications cancelled, audited', async () => {
-      // 'Configurado': the specification's table does not disable deletion for it.
+      // 'Configurado': the reference §4 table does not disable deletion for it.
       const id = await device({ lifecycle: 'configured' });
       const note = (await act(id, BODIES[5]).expect(201)).body as ActionResult;
       await request(app()).delete(`/api/v5/devices/${id}`).set(inventario).expect(204);

@@ -13,6 +13,7 @@ describe.each(testEngines())('device groups API on %s', (engine) => {
   let soporte: Record<string, string>;
   let registrar: Record<string, string>;
   let nobody: Record<string, string>;
+  let collector: Record<string, string>;
 
   const app = () => api.ta.app;
   const lastAudit = async () => (await t.db.query<Record<string, unknown>>('SELECT * FROM audit_log ORDER BY id DESC LIMIT 1')).rows[0]!;
@@ -33,6 +34,8 @@ describe.each(testEngines())('device groups API on %s', (engine) => {
     registrar = await api.headersOf('registro@demo.local');
     await api.addAdmin('tablero@demo.local', await api.addProfile('Solo tablero', ['/dashboard', '/dashboard/general'], []));
     nobody = await api.headersOf('tablero@demo.local');
+    await api.addAdmin('cobranza@demo.local', await api.addProfile('Cobranza', ['/credits', '/credits/portfolio'], []));
+    collector = await api.headersOf('cobranza@demo.local');
   }, 60_000);
   afterAll(async () => {
     await t?.dispose();
@@ -70,26 +73,40 @@ describe.each(testEngines())('device groups API on %s', (engine) => {
       { groupId: mty.id, deviceType: 2 },
       { groupId: mty.id },
       {},
+      { lifecycle: 'pre_enrolled' },
+      { lifecycle: 'pre_enrolled' },
     ]);
     await t.db.query('UPDATE devices SET deleted_at = now() WHERE id = $1', [ids[4]]);
     const res = await request(app()).get('/api/v5/groups').set(admin).expect(200);
     const body = res.body as GroupList;
     expect(body.total).toBe(3);
-    expect(body.data.map((g) => [g.name, g.deviceCount])).toEqual([
-      ['distribuidor Jalisco', 0],
-      ['Sucursal Centro CDMX', 3],
-      ['Sucursal Monterrey', 1],
+    expect(body.data.map((g) => [g.name, g.deviceCount, g.enrolledCount, g.preEnrolledCount])).toEqual([
+      ['distribuidor Jalisco', 0, 0, 0],
+      ['Sucursal Centro CDMX', 3, 2, 1],
+      ['Sucursal Monterrey', 1, 1, 0],
     ]);
+    expect(body.ungrouped).toEqual({ enrolledCount: 1, preEnrolledCount: 2 });
     expect(body.data[0]).toMatchObject({ description: null });
-    expect(Object.keys(body.data[0]!).sort()).toEqual(['createdAt', 'description', 'deviceCount', 'id', 'name', 'updatedAt']);
+    expect(Object.keys(body.data[0]!).sort()).toEqual(
+      ['createdAt', 'deviceCount', 'description', 'enrolledCount', 'id', 'name', 'preEnrolledCount', 'updatedAt'].sort(),
+    );
+    // Each number is the total of the list its link opens: the enrolled page and the pre-enrolled page, by group or without one.
+    const total = async (query: string) =>
+      ((await request(app()).get(`/api/v5/devices?perPage=1&${query}`).set(admin).expect(200)).body as { total: number }).total;
+    for (const g of body.data) {
+      expect(await total(`stage=enrolled&groupId=${g.id}`)).toBe(g.enrolledCount);
+      expect(await total(`stage=preEnrolled&groupId=${g.id}`)).toBe(g.preEnrolledCount);
+    }
+    expect(await total('stage=enrolled&groupId=none')).toBe(body.ungrouped.enrolledCount);
+    expect(await total('stage=preEnrolled&groupId=none')).toBe(body.ungrouped.preEnrolledCount);
   });
 
-  test('every inventory page may read the groups; managing them needs the groups page', async () => {
-    for (const who of [soporte, registrar]) await request(app()).get('/api/v5/groups').set(who).expect(200);
+  test('every inventory page (and the credit portfolio, for its filter) may read the groups; managing them needs the groups page', async () => {
+    for (const who of [soporte, registrar, collector]) await request(app()).get('/api/v5/groups').set(who).expect(200);
     await request(app()).get('/api/v5/groups').set(nobody).expect(403);
     const centro = await byName('Sucursal Centro CDMX');
     const before = await tableState();
-    for (const who of [soporte, registrar, nobody]) {
+    for (const who of [soporte, registrar, collector, nobody]) {
       await request(app()).post('/api/v5/groups').set(who).send({ name: 'Nuevo' }).expect(403);
       await request(app()).put(`/api/v5/groups/${centro.id}`).set(who).send({ name: 'Nuevo' }).expect(403);
       const res = await request(app()).delete(`/api/v5/groups/${centro.id}`).set(who).expect(403);

@@ -23,7 +23,7 @@ describe('HTTP behaviour', () => {
     expect(res.headers['x-powered-by']).toBeUndefined();
     expect(res.headers['x-content-type-options']).toBe('nosniff');
     // No window of another origin keeps a reference to the portal's, nor shares its agent cluster
-    // (a cost: Chromium starts the page in a renderer process of its own, docs/benchmarks.md, P3).
+    // (at a cost to the first load: Chromium starts the page in a renderer process of its own).
     expect(res.headers['cross-origin-opener-policy']).toBe('same-origin');
     expect(res.headers['origin-agent-cluster']).toBe('?1');
     expect(res.headers['strict-transport-security']).toBeUndefined();

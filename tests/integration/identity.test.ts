@@ -88,9 +88,12 @@ describe.each(testEngines())('embedded identity endpoint with the real client (%
       '/agent-settings',
       '/agent-settings-tv',
       '/inventory-management',
+      '/credits',
       '/admin-settings',
     ]);
-    expect(res.body.profile.actions).toHaveLength(14);
+    // The 14 device actions and the role actions 100–102 (payments, pauses, the collection policy).
+    expect(res.body.profile.actions).toHaveLength(17);
+    expect(res.body.profile.actions).toEqual(expect.arrayContaining([100, 101, 102]));
   });
 
   test('USER_PASSWORD_AUTH signs in too; the demo profiles have their partial grants', async () => {

@@ -1,5 +1,6 @@
 import request from 'supertest';
-import { ALL_DEVICE_ACTION_CODES, DEVICE_ACTION } from '../../shared/constants/deviceActions';
+import { DEVICE_ACTION } from '../../shared/constants/deviceActions';
+import { ALL_ROLE_ACTION_CODES } from '../../shared/constants/roleActions';
 import { GRANTABLE_PATHS } from '../../shared/constants/routes';
 import { duplicateRoleBody, roleBody, type Role } from '../../shared/contracts/roles';
 import { adminApi, type AdminApi } from '../helpers/adminApi';
@@ -40,7 +41,7 @@ describe.each(testEngines())('roles API on %s', (engine) => {
     const body = res.body as { data: Role[]; total: number };
     expect(body.total).toBe(body.data.length);
     const byName = Object.fromEntries(body.data.map((r) => [r.nombre, r]));
-    expect(byName.Administrador).toMatchObject({ adminCount: 1, paths: [...GRANTABLE_PATHS], actions: [...ALL_DEVICE_ACTION_CODES] });
+    expect(byName.Administrador).toMatchObject({ adminCount: 1, paths: [...GRANTABLE_PATHS], actions: [...ALL_ROLE_ACTION_CODES] });
     expect(byName.Soporte!.adminCount).toBe(1);
     expect(byName.Gestor!.adminCount).toBe(1);
     const one = await request(app()).get(`/api/v5/roles/${byName.Soporte!.id}`).set(admin).expect(200);
@@ -112,7 +113,7 @@ describe.each(testEngines())('roles API on %s', (engine) => {
       [{ nombre: 'X', actions: [] }, /^El campo Páginas es obligatorio$/],
       [{ nombre: 'X', paths: [], actions: [] }, /^El campo Páginas debe incluir al menos una página$/],
       [{ nombre: 'X', paths: [], actions: [0, 7] }, /^El campo Páginas debe incluir al menos una página$/],
-      [{ nombre: 'X', paths: ['/dashboard'] }, /^El campo Acciones sobre dispositivos es obligatorio$/],
+      [{ nombre: 'X', paths: ['/dashboard'] }, /^El campo Acciones es obligatorio$/],
       [{ nombre: '   ', paths: ['/dashboard'], actions: [] }, /^El campo Nombre no puede estar vacío$/],
       [{ nombre: 'x'.repeat(81), paths: ['/dashboard'], actions: [] }, /^El campo Nombre admite como máximo 80/],
       [{ nombre: 'a\u0000b', paths: ['/dashboard'], actions: [] }, /^El campo Nombre contiene caracteres no permitidos$/],
@@ -121,10 +122,10 @@ describe.each(testEngines())('roles API on %s', (engine) => {
       [{ nombre: 'X', paths: ['/login'], actions: [] }, /^El campo Páginas contiene una ruta/],
       [{ nombre: 'X', paths: [null], actions: [] }, /^El campo Páginas contiene una ruta/],
       [{ nombre: 'X', paths: '/dashboard', actions: [] }, /^El campo Páginas debe ser una lista/],
-      [{ nombre: 'X', paths: ['/dashboard'], actions: [14] }, /^El campo Acciones sobre dispositivos contiene un código de acción no válido: 14$/],
-      [{ nombre: 'X', paths: ['/dashboard'], actions: [1.5] }, /^El campo Acciones sobre dispositivos contiene un código de acción no válido/],
-      [{ nombre: 'X', paths: ['/dashboard'], actions: ['0'] }, /^El campo Acciones sobre dispositivos contiene un código de acción no válido/],
-      [{ nombre: 'X', paths: ['/dashboard'], actions: { 0: 1 } }, /^El campo Acciones sobre dispositivos debe ser una lista/],
+      [{ nombre: 'X', paths: ['/dashboard'], actions: [14] }, /^El campo Acciones contiene un código de acción no válido: 14$/],
+      [{ nombre: 'X', paths: ['/dashboard'], actions: [1.5] }, /^El campo Acciones contiene un código de acción no válido/],
+      [{ nombre: 'X', paths: ['/dashboard'], actions: ['0'] }, /^El campo Acciones contiene un código de acción no válido/],
+      [{ nombre: 'X', paths: ['/dashboard'], actions: { 0: 1 } }, /^El campo Acciones debe ser una lista/],
       [[], /El cuerpo de la solicitud debe ser un objeto JSON/],
       ['"texto"', /JSON|cuerpo/],
     ];
@@ -273,7 +274,7 @@ describe.each(testEngines())('roles API on %s', (engine) => {
     await request(app())
       .put(`/api/v5/roles/${administrador.id}`)
       .set(admin)
-      .send({ nombre: 'Administrador', paths: GRANTABLE_PATHS.filter((p) => p !== '/admin-settings/roles'), actions: ALL_DEVICE_ACTION_CODES })
+      .send({ nombre: 'Administrador', paths: GRANTABLE_PATHS.filter((p) => p !== '/admin-settings/roles'), actions: ALL_ROLE_ACTION_CODES })
       .expect(409);
     expect((await roleByName('Gestor'))!.paths).toContain('/admin-settings/roles');
     expect((await roleByName('Administrador'))!.paths).toContain('/admin-settings/roles');

@@ -2,7 +2,7 @@
  * The fleet simulator against the real app listening on a port: it signs in through the embedded
  * identity endpoint (SRP), registers devices, creates the enrollment tokens, runs the agents and
  * plays the scenario; the portal API then shows every device in its role's status, every status
- * of the specification but 'Sin conexión' (which needs DEVICE_OFFLINE_AFTER_HOURS to pass), and
+ * of reference §4 but 'Sin conexión' (which needs DEVICE_OFFLINE_AFTER_HOURS to pass), and
  * the history of commands the agents answered once each.
  */
 import http from 'node:http';

@@ -13,6 +13,8 @@ import type { Lifecycle, LockState } from '../../shared/deviceStatus';
 import { ADVISORY_LOCKS } from '../../server/db/advisoryLock';
 import type { Db, Queryable } from '../../server/db/Db';
 import { transaction } from '../../server/db/transactionScope';
+import { DEFAULT_TIME_ZONE } from '../../shared/credits';
+import { seedDemoCredits } from './demoCredits';
 import { prng } from './prng';
 
 export const DEMO_GROUPS: readonly { name: string; description: string }[] = [
@@ -511,20 +513,32 @@ async function insertDemoHistory(q: Queryable, ids: readonly number[]): Promise<
 }
 
 /**
- * Seeds the demo fleet when the registry is empty: the DEMO_GROUPS and `count` devices, in
- * one transaction, 5,000 devices per statement. Returns how many devices were seeded (0 when
- * devices already existed).
+ * Seeds the demo fleet when the registry is empty: the DEMO_GROUPS, `count` devices and their
+ * credits (tools/seed/demoCredits.ts, due dates in `timeZone`), in one transaction, 5,000 devices
+ * per statement. A demo registry seeded before credits existed (at most twice `count` devices)
+ * gets only its credits. Returns how many devices were seeded (0 when devices already existed).
  */
-export async function seedDemoDevices(db: Db, count: number, now = new Date(), seed = 2026): Promise<number> {
+export async function seedDemoDevices(
+  db: Db,
+  count: number,
+  { now = new Date(), seed = 2026, timeZone = DEFAULT_TIME_ZONE }: { now?: Date; seed?: number; timeZone?: string } = {},
+): Promise<number> {
   if (count <= 0) return 0;
   const existing = await db.query('SELECT 1 FROM devices LIMIT 1');
-  if (existing.rowCount > 0) return 0;
+  const credits = await db.query('SELECT 1 FROM credits LIMIT 1');
+  if (existing.rowCount > 0 && credits.rowCount > 0) return 0;
   return transaction(db, async (tx) => {
     // Another replica may be seeding too: one at a time, and the registry checked again once
     // the lock is held (its rows are visible then: it committed before releasing the lock).
     await tx.query('SELECT pg_advisory_xact_lock($1)', [ADVISORY_LOCKS.demoSeed]);
     const again = await tx.query('SELECT 1 FROM devices LIMIT 1');
-    if (again.rowCount > 0) return 0;
+    if (again.rowCount > 0) {
+      // A demo seeded before credits existed gets them once, from the devices it has; not a
+      // large fleet of `npm run seed` (its credits would hold the start for minutes).
+      const fleet = await tx.query<{ n: number }>('SELECT count(*) AS n FROM (SELECT 1 FROM devices LIMIT $1) d', [2 * count + 1]);
+      if (Number(fleet.rows[0]!.n) <= 2 * count) await seedDemoCredits(tx, now, timeZone, seed);
+      return 0;
+    }
     await tx.query(
       `INSERT INTO device_groups (name, description)
        SELECT * FROM unnest($1::text[], $2::text[]) ON CONFLICT ((lower(name))) DO NOTHING`,
@@ -540,6 +554,7 @@ export async function seedDemoDevices(db: Db, count: number, now = new Date(), s
       await insertDemoBatch(tx, batch, groupIds, now);
       seeded += batch.length;
     }
+    await seedDemoCredits(tx, now, timeZone, seed);
     return seeded;
   });
 }

@@ -33,6 +33,8 @@ describe('npm run simulate flags', () => {
       scenario: true,
       token: null,
       seed: null,
+      payments: null,
+      apiKey: null,
     });
   });
 
@@ -104,10 +106,10 @@ describe('npm run simulate flags', () => {
   });
 
   test.each([
-    [['--devices', '0'], '--devices debe ser un número entero entre 1 y 20000.'],
-    [['--devices', '20001'], '--devices debe ser un número entero entre 1 y 20000.'],
-    [['--devices', '1e3'], '--devices debe ser un número entero entre 1 y 20000.'],
-    [['--devices=-5'], '--devices debe ser un número entero entre 1 y 20000.'],
+    [['--devices', '0'], '--devices 0 solo tiene sentido con --payments (sin dispositivos simulados, solo pagos).'],
+    [['--devices', '20001'], '--devices debe ser un número entero entre 0 y 20000.'],
+    [['--devices', '1e3'], '--devices debe ser un número entero entre 0 y 20000.'],
+    [['--devices=-5'], '--devices debe ser un número entero entre 0 y 20000.'],
     [['--duration', '3601'], '--duration debe ser un número entero entre 1 y 3600.'],
     [['--duration', '0'], '--duration debe ser un número entero entre 1 y 3600.'],
     [['--wait', '26'], '--wait debe ser un número entero entre 0 y 25.'],
@@ -130,6 +132,27 @@ describe('npm run simulate flags', () => {
     expect(error(['--url', 'http://localhost:3000', '--devicez', '5'])).toBe('Opción no reconocida: --devicez');
     expect(error(['--url'])).toBe('Opción no reconocida: --url necesita un valor');
     expect(error(['--url', 'http://localhost:3000', 'extra'])).toBe('Opción no reconocida: argumento sin opción extra');
+  });
+
+  test('--payments: bare, it takes the default rates; with rates, they must add up to 100 %; it needs an API key', () => {
+    const url = ['--url', 'http://localhost:3000'];
+    const key = { ...ENV, INTEGRATION_API_KEY: 'mlk_abc_secreto' };
+    expect(ok([...url, '--payments'], key)).toMatchObject({ payments: { onTime: 0.7, late: 0.2, never: 0.1 }, apiKey: 'mlk_abc_secreto' });
+    expect(ok([...url, '--payments', '--devices', '0'], key)).toMatchObject({ payments: { onTime: 0.7, late: 0.2, never: 0.1 }, devices: 0 });
+    expect(ok([...url, '--payments', 'on-time=50%,late=0.5', '--api-key', 'mlk_x_y'])).toMatchObject({
+      payments: { onTime: 0.5, late: 0.5, never: 0 },
+      apiKey: 'mlk_x_y',
+    });
+    expect(ok([...url, '--payments=never=1'], key).payments).toEqual({ onTime: 0, late: 0, never: 1 });
+    expect(error([...url, '--payments', 'on-time=0.7,late=0.2'], key)).toBe('Las proporciones de --payments deben sumar 100 % (suman 90 %).');
+    expect(error([...url, '--payments', 'puntual=1'], key)).toBe(
+      '--payments debe escribirse como on-time=0.7,late=0.2,never=0.1 (fracciones o porcentajes; se recibió «puntual=1»).',
+    );
+    expect(error([...url, '--payments', 'on-time=1,on-time=0'], key)).toMatch(/^--payments debe escribirse/);
+    expect(error([...url, '--payments'])).toMatch(/^--payments necesita una clave de API/);
+    expect(error([...url, '--payments', '--no-scenario', '--token', 'T'], { INTEGRATION_API_KEY: 'k' })).toBe(
+      '--payments lee la cartera con la cuenta del portal: usa --password o define DEMO_PASSWORD.',
+    );
   });
 
   test('--help', () => {

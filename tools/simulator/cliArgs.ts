@@ -6,7 +6,8 @@
 import { parseArgs as parseFlags } from 'node:util';
 import { CHECKIN_WAIT_MAX_SECONDS } from '../../shared/contracts/agent';
 import { DEFAULT_ADMIN_EMAIL } from '../../server/db/bootstrap';
-import { CLI_TEXT } from './labels';
+import { CLI_TEXT, PAYMENT_TEXT } from './labels';
+import { DEFAULT_PAYMENT_RATES, parsePaymentRates, type PaymentRates } from './payments';
 import { parseRate } from './random';
 
 export const MAX_DEVICES = 20_000;
@@ -36,6 +37,10 @@ export interface SimulateArgs {
   scenario: boolean;
   token: string | null;
   seed: number | null;
+  /** Customers who pay through the integration API (null: no payments). */
+  payments: PaymentRates | null;
+  /** The integration API key the payments are posted with. */
+  apiKey: string | null;
 }
 
 export type ParsedArgs = { ok: true; help: true } | { ok: true; help: false; args: SimulateArgs } | { ok: false; error: string };
@@ -57,6 +62,8 @@ const OPTIONS = {
   'no-scenario': { type: 'boolean', default: false },
   token: { type: 'string' },
   seed: { type: 'string' },
+  payments: { type: 'string' },
+  'api-key': { type: 'string' },
   help: { type: 'boolean', short: 'h', default: false },
 } as const;
 
@@ -83,11 +90,18 @@ function flagError(e: unknown): string {
   return CLI_TEXT.unknownFlag(name || (err.message ?? ''));
 }
 
-/** Parses and checks the flags; `env` gives DEMO_PASSWORD when --password is absent. */
+/** `--payments` written without rates (last, or before another flag) takes the default ones. */
+const BARE_PAYMENTS = '--payments=default';
+
+/**
+ * Parses and checks the flags; `env` gives DEMO_PASSWORD when --password is absent and
+ * INTEGRATION_API_KEY when --api-key is.
+ */
 export function parseArgs(argv: readonly string[], env: Readonly<Record<string, string | undefined>> = {}): ParsedArgs {
   let values: ReturnType<typeof parseFlags<{ args: string[]; options: typeof OPTIONS; strict: true }>>['values'];
+  const args = argv.map((a, i) => (a === '--payments' && (i === argv.length - 1 || argv[i + 1]!.startsWith('-')) ? BARE_PAYMENTS : a));
   try {
-    values = parseFlags({ args: [...argv], options: OPTIONS, strict: true, allowPositionals: false }).values;
+    values = parseFlags({ args, options: OPTIONS, strict: true, allowPositionals: false }).values;
   } catch (e) {
     return { ok: false, error: flagError(e) };
   }
@@ -104,8 +118,16 @@ export function parseArgs(argv: readonly string[], env: Readonly<Record<string, 
   if (url.protocol !== 'http:' && url.protocol !== 'https:') return fail(CLI_TEXT.badUrl(values.url));
   if (!values['allow-remote'] && !isLoopbackHost(url.hostname)) return fail(CLI_TEXT.remoteUrl(url.hostname));
 
-  const devices = int(values.devices, 'devices', 1, MAX_DEVICES);
+  let payments: PaymentRates | null = null;
+  if (values.payments !== undefined) {
+    const rates = values.payments === 'default' ? DEFAULT_PAYMENT_RATES : parsePaymentRates(values.payments);
+    if (typeof rates === 'string') return fail(rates);
+    payments = rates;
+  }
+  // Without simulated devices only the payments run (against a fleet that is already there: the demo's).
+  const devices = int(values.devices, 'devices', 0, MAX_DEVICES);
   if (typeof devices === 'string') return fail(devices);
+  if (devices === 0 && !payments) return fail(PAYMENT_TEXT.devicesWithoutPayments);
   const duration = int(values.duration, 'duration', 1, MAX_DURATION_SECONDS);
   if (typeof duration === 'string') return fail(duration);
   const wait = int(values.wait, 'wait', 0, CHECKIN_WAIT_MAX_SECONDS);
@@ -132,6 +154,9 @@ export function parseArgs(argv: readonly string[], env: Readonly<Record<string, 
   if (!scenario && !token) return fail(CLI_TEXT.tokenWithoutScenario);
   if (!scenario && values.existing) return fail(CLI_TEXT.existingWithoutScenario);
   if (scenario && !password) return fail(CLI_TEXT.missingPassword);
+  const apiKey = values['api-key']?.trim() || env.INTEGRATION_API_KEY?.trim() || null;
+  if (payments && !apiKey) return fail(PAYMENT_TEXT.missingApiKey);
+  if (payments && !password) return fail(PAYMENT_TEXT.missingPassword);
 
   return {
     ok: true,
@@ -153,6 +178,8 @@ export function parseArgs(argv: readonly string[], env: Readonly<Record<string, 
       scenario,
       token,
       seed,
+      payments,
+      apiKey,
     },
   };
 }

@@ -60,10 +60,40 @@ export const PORTAL_TEXT = {
   noSession: 'no hay sesión',
 } as const;
 
+/** `--payments`: the customers who pay through the integration API. */
+export const PAYMENT_TEXT = {
+  badRates: (text: string) => `--payments debe escribirse como on-time=0.7,late=0.2,never=0.1 (fracciones o porcentajes; se recibió «${text}»).`,
+  ratesSum: (percent: number) => `Las proporciones de --payments deben sumar 100 % (suman ${percent} %).`,
+  missingApiKey:
+    '--payments necesita una clave de API con la página Cartera de créditos y la acción Registrar y revertir pagos: usa --api-key o define INTEGRATION_API_KEY (npm run -s integration -- key --name Simulador la crea).',
+  missingPassword: '--payments lee la cartera con la cuenta del portal: usa --password o define DEMO_PASSWORD.',
+  devicesWithoutPayments: '--devices 0 solo tiene sentido con --payments (sin dispositivos simulados, solo pagos).',
+  progress: (p: {
+    customers: { onTime: number; late: number; never: number };
+    applied: { onTime: number; late: number };
+    amount: string;
+    replayed: number;
+    scheduled: number;
+    refused: Record<string, number>;
+    errors: number;
+  }) =>
+    `Pagos: ${p.applied.onTime + p.applied.late} aplicados (${p.applied.onTime} puntuales, ${p.applied.late} tardíos) por ${p.amount} · ` +
+    `${p.scheduled} por pagar · ${p.replayed} ya aplicados · clientes: ${p.customers.onTime} puntuales, ${p.customers.late} tardíos, ` +
+    `${p.customers.never} que no pagan · rechazados: ${Object.values(p.refused).reduce((a, b) => a + b, 0)}` +
+    `${
+      Object.keys(p.refused).length
+        ? ` (${Object.entries(p.refused)
+            .map(([k, n]) => `${k}: ${n}`)
+            .join(', ')})`
+        : ''
+    } · errores: ${p.errors}`,
+} as const;
+
 /** `npm run simulate`: flag errors and the summary. */
 export const CLI_TEXT = {
   usage: `Uso: npm run simulate -- --url http://localhost:3000 --devices 500 [--duration 120] [--offline 5%] [--reject 1%]
-       [--wait 20] [--json] [--email admin@demo.local --password …] [--existing] [--no-scenario] [--allow-remote] [--seed N]`,
+       [--wait 20] [--json] [--email admin@demo.local --password …] [--existing] [--no-scenario] [--allow-remote] [--seed N]
+       [--payments [on-time=0.7,late=0.2,never=0.1] --api-key mlk_…]`,
   unknownFlag: (detail: string) => `Opción no reconocida: ${detail}`,
   missingUrl: 'Falta --url (p. ej. --url http://localhost:3000).',
   badUrl: (url: string) => `--url no es una URL http(s) válida: ${url}`,

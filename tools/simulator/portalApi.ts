@@ -16,6 +16,7 @@ import type { Group, GroupList } from '../../shared/contracts/groups';
 import { publicConfigSchema } from '../../shared/contracts/publicConfig';
 import { LOCAL_POOL } from '../../server/config';
 import { PORTAL_TEXT } from './labels';
+import { API_PATHS } from '../../shared/constants/apiPaths';
 
 export interface PortalApi {
   /** POST /v5/devices: a new PRE_ENROLLED device. */
@@ -196,21 +197,21 @@ export function portalCaller(opts: { apiUrl: string; headers: () => Promise<Reco
 export function httpPortalApi(opts: { apiUrl: string; headers: () => Promise<Record<string, string>>; signal?: AbortSignal }): PortalApi {
   const call = portalCaller(opts);
   return {
-    createDevice: (body) => call<Device>('POST', '/v5/devices', body),
+    createDevice: (body) => call<Device>('POST', API_PATHS.devices.base, body),
     async preEnrolledDevices(limit) {
       const out: Device[] = [];
       for (let page = 1; out.length < limit; page++) {
-        const list = await call<DeviceList>('GET', `/v5/devices?stage=preEnrolled&sort=createdAt&order=asc&perPage=100&page=${page}`);
+        const list = await call<DeviceList>('GET', `${API_PATHS.devices.base}?stage=preEnrolled&sort=createdAt&order=asc&perPage=100&page=${page}`);
         out.push(...list.data);
         if (list.data.length < 100) break;
       }
       return out.slice(0, limit);
     },
-    groups: async () => (await call<GroupList>('GET', '/v5/groups')).data,
-    createEnrollmentToken: (groupId, validHours) => call<EnrollmentTokenCreated>('POST', '/v5/enrollment-tokens', { groupId, validHours }),
-    act: (deviceId, payload) => call<ActionResult>('POST', `/v5/devices/${deviceId}/actions`, payload),
-    hold: (deviceId) => call<Device>('POST', `/v5/devices/${deviceId}/hold`),
-    resume: (deviceId) => call<Device>('DELETE', `/v5/devices/${deviceId}/hold`),
-    device: (deviceId) => call<Device>('GET', `/v5/devices/${deviceId}`),
+    groups: async () => (await call<GroupList>('GET', API_PATHS.groups.base)).data,
+    createEnrollmentToken: (groupId, validHours) => call<EnrollmentTokenCreated>('POST', API_PATHS.enrollmentTokens.base, { groupId, validHours }),
+    act: (deviceId, payload) => call<ActionResult>('POST', API_PATHS.devices.actions(deviceId), payload),
+    hold: (deviceId) => call<Device>('POST', API_PATHS.devices.hold(deviceId)),
+    resume: (deviceId) => call<Device>('DELETE', API_PATHS.devices.hold(deviceId)),
+    device: (deviceId) => call<Device>('GET', API_PATHS.devices.one(deviceId)),
   };
 }

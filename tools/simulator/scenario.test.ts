@@ -5,7 +5,7 @@ import { prng } from '../seed/prng';
 import { ROLES, ROLE_GOALS, assignRoles, churnAction, needsPhone, rejectsAll, startsPaused } from './scenario';
 
 describe('scenario roles', () => {
-  test('the goals cover every status of the specification but Sin conexión, and every Bloqueado <tipo> entry', () => {
+  test('the goals cover every reference §4 status but Sin conexión, and every Bloqueado <tipo> entry', () => {
     const goals = new Set(Object.values(ROLE_GOALS).map((g) => g.status));
     const all = DEVICE_STATUSES.map((s) => s.code).filter((c) => c !== DEVICE_STATUS.sin_conexion);
     expect([...goals].sort((a, b) => a - b)).toEqual([...all].sort((a, b) => a - b));

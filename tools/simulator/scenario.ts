@@ -1,6 +1,6 @@
 /**
  * The fleet scenario: each device gets a role, a short script of portal actions and agent
- * behaviour that leaves it in one status of the specification's list (§4), so a run shows every
+ * behaviour that leaves it in one status of the list in reference §4, so a run shows every
  * status: PRE_ENROLLED (never enrolled), enrolando (enrolled, never checked in), enrolado,
  * configurando/configurado, bloqueando/bloqueado of every lock type, desbloqueando/desbloqueado/
  * activo, the temporary unlocks, the offline codes (desbloqueado offline, activo temporal,

@@ -6,6 +6,7 @@ import { actorOf } from '../../audit/actorOf';
 import { requirePath, type Guard } from '../../middleware/authorize';
 import { route } from '../../middleware/validate';
 import type { AdminsService } from './adminsService';
+import { API_PATHS } from '../../../shared/constants/apiPaths';
 
 /** /api/v5/admins: the portal's administrators and their identity users. */
 export function adminsRouter(can: Guard, service: AdminsService): Router {
@@ -49,21 +50,21 @@ export function adminsRouter(can: Guard, service: AdminsService): Router {
     }),
   );
   router.post(
-    '/:id/disable',
+    API_PATHS.admins.disable.pattern,
     guard,
     route({ params: idParams }, async ({ params }, req, res) => {
       res.json(await service.disable(actorOf(req, res), params.id));
     }),
   );
   router.post(
-    '/:id/enable',
+    API_PATHS.admins.enable.pattern,
     guard,
     route({ params: idParams }, async ({ params }, req, res) => {
       res.json(await service.enable(actorOf(req, res), params.id));
     }),
   );
   router.post(
-    '/:id/reset-password',
+    API_PATHS.admins.resetPassword.pattern,
     guard,
     route({ params: idParams }, async ({ params }, req, res) => {
       res.json(await service.resetPassword(actorOf(req, res), params.id));

@@ -10,6 +10,7 @@ import { AppError } from '../../errors';
 import { requirePath, type Guard } from '../../middleware/authorize';
 import { route } from '../../middleware/validate';
 import type { AgentSettingsService } from './agentSettingsService';
+import { API_PATHS } from '../../../shared/constants/apiPaths';
 
 const OVERVIEW: Record<DeviceTypeCode, RoutePath> = { 1: PATHS.agentSettings, 2: PATHS.agentSettingsTv };
 const APP_LOCK: Record<DeviceTypeCode, RoutePath> = { 1: PATHS.appLock, 2: PATHS.appLockTv };
@@ -96,31 +97,31 @@ export function agentSettingsRouter(can: Guard, service: AgentSettingsService): 
     );
   }
 
-  router.post('/smartphone/screen-design/logo', can(requirePath(PATHS.screenDesign)), logoBody(), async (req, res) => {
+  router.post(API_PATHS.agentSettings.logo.pattern, can(requirePath(PATHS.screenDesign)), logoBody(), async (req, res) => {
     const bytes = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
     res.status(201).json(await service.uploadLogo(actorOf(req, res), bytes));
   });
 
   const businessApps = () => can(requirePath(PATHS.businessApp));
-  router.get('/smartphone/business-apps', businessApps(), async (_req, res) => {
+  router.get(API_PATHS.agentSettings.businessApps.pattern, businessApps(), async (_req, res) => {
     res.json(await service.businessApps());
   });
   router.post(
-    '/smartphone/business-apps',
+    API_PATHS.agentSettings.businessApps.pattern,
     businessApps(),
     route({ body: businessAppBody }, async ({ body }, req, res) => {
       res.status(201).json(await service.createBusinessApp(actorOf(req, res), body));
     }),
   );
   router.put(
-    '/smartphone/business-apps/:id',
+    `${API_PATHS.agentSettings.businessApps.pattern}/:id`,
     businessApps(),
     route({ params: idParams, body: businessAppBody }, async ({ params, body }, req, res) => {
       res.json(await service.updateBusinessApp(actorOf(req, res), params.id, body));
     }),
   );
   router.delete(
-    '/smartphone/business-apps/:id',
+    `${API_PATHS.agentSettings.businessApps.pattern}/:id`,
     businessApps(),
     route({ params: idParams }, async ({ params }, req, res) => {
       await service.deleteBusinessApp(actorOf(req, res), params.id);

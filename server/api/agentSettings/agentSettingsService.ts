@@ -215,7 +215,7 @@ export class AgentSettingsService {
     if (bytes.length === 0) throw new AppError(400, 'LOGO_EMPTY', M.logo.empty, 'logo');
     if (bytes.length > LOGO_MAX_BYTES) throw new AppError(413, 'LOGO_TOO_LARGE', M.logo.tooLarge(LOGO_MAX_BYTES / 1024), 'logo');
     const type = sniffImage(bytes);
-    if (!type) throw new AppError(415, 'LOGO_NOT_AN_IMAGE', M.logo.badType, 'logo');
+    if (!type) throw new AppError(415, 'LOGO_NOT_AN_IMAGE', looksLikeSvg(bytes) ? M.logo.svg : M.logo.badType, 'logo');
     const sha256 = createHash('sha256').update(bytes).digest('hex');
     await new AgentSettingsRepository(this.db).insertLogo(sha256, type, bytes, actor.email);
     return { logo: sha256, url: logoUrl(sha256) };
@@ -403,3 +403,8 @@ const lockAppSnapshot = (v: LockAppVersion) => ({
 });
 
 const businessAppSnapshot = (a: BusinessApp) => ({ ...forAgents(a), groups: a.groups.map((g) => g.name) });
+
+/** An SVG document (text whose first kilobyte opens an <svg> element): refused with its own reason. */
+function looksLikeSvg(bytes: Buffer): boolean {
+  return /<svg[\s>]/i.test(bytes.subarray(0, 1024).toString('utf8'));
+}

@@ -6,6 +6,7 @@ import { streamDownload } from '../../audit/csvResponse';
 import { requirePath, type Guard } from '../../middleware/authorize';
 import { route } from '../../middleware/validate';
 import type { AuditService } from './auditService';
+import { API_PATHS } from '../../../shared/constants/apiPaths';
 
 /** /api/v5/audit: the audit log, read-only. */
 export function auditRouter(can: Guard, service: AuditService): Router {
@@ -21,7 +22,7 @@ export function auditRouter(can: Guard, service: AuditService): Router {
   );
 
   router.get(
-    '/export',
+    API_PATHS.audit.export.pattern,
     guard,
     route({ query: auditExportQuery }, async ({ query }, req, res) => {
       const file = await service.export(actorOf(req, res), query, query.tz);

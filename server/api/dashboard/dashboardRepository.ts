@@ -93,8 +93,7 @@ const STUCK_WHERE = `c.status = 'pending' AND c.requested_at < {since} AND c.del
  *   an hour counts on the day its first instant falls on in {tz}. The days' first instants (the
  *   earlier one where midnight comes twice, as when a zone leaves summer time at 01:00) are
  *   computed once, and each hourly row finds its day among them by width_bucket, a binary search,
- *   rather than moving every row into the zone (a third less time at 10^6 devices,
- *   docs/benchmarks.md);
+ *   rather than moving every row into the zone (a conversion per row, dearer than the search);
  * - stuck: the commands in flight requested before {since} (and deliverable by then), oldest
  *   first, and how many (a deleted device's waiting commands are cancelled with it, so each is a
  *   live device's).
@@ -207,10 +206,9 @@ export class DashboardRepository {
 
   /**
    * Everything the general dashboard reads (GENERAL_READS), one row: in one statement when
-   * `oneStatement` (PGlite runs statements one after another: one round trip and one plan), else
-   * its three reads in parallel on the pool (PostgreSQL). Measured through HTTP at 10^6 devices
-   * (docs/benchmarks.md): on PostgreSQL the parallel reads answer about 1 ms sooner (p50) than one
-   * statement, on PGlite separate statements about 1.5 ms later.
+   * `oneStatement` (PGlite runs statements one after another, so separate ones would only add
+   * round trips and plans), else its three reads in parallel on the pool (PostgreSQL), so the
+   * answer waits for the slowest read alone.
    */
   async general(now: Date, timeZone: string, topGroups: number, stuckSince: Date, oneStatement: boolean): Promise<DashboardCounters> {
     const values = { now, tz: timeZone, top: topGroups, since: stuckSince };

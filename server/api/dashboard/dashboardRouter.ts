@@ -4,13 +4,14 @@ import { dashboardQuery } from '../../../shared/contracts/dashboard';
 import { requirePath, type Guard } from '../../middleware/authorize';
 import { route } from '../../middleware/validate';
 import type { DashboardService } from './dashboardService';
+import { API_PATHS } from '../../../shared/constants/apiPaths';
 
 /** /api/v5/dashboard: the numbers of each dashboard page, guarded by that page. */
 export function dashboardRouter(can: Guard, service: DashboardService): Router {
   const router = Router();
 
   router.get(
-    '/general',
+    API_PATHS.dashboard.general.pattern,
     can(requirePath(PATHS.dashboardGeneral)),
     route({ query: dashboardQuery }, async ({ query }, _req, res) => {
       res.json(await service.general(query));
@@ -18,7 +19,7 @@ export function dashboardRouter(can: Guard, service: DashboardService): Router {
   );
 
   router.get(
-    '/android',
+    API_PATHS.dashboard.android.pattern,
     can(requirePath(PATHS.dashboardAndroid)),
     route({}, async (_input, _req, res) => {
       res.json(await service.android());

@@ -10,7 +10,7 @@ import {
   type GeneralDashboard,
 } from '../../../shared/contracts/dashboard';
 import { DEVICE_STATUS, DEVICE_TYPE, type DeviceStatusCode, type DeviceTypeCode } from '../../../shared/constants/domain';
-import { offlineCutoff } from '../../../shared/deviceStatus';
+import { LOCKED_STATUSES, offlineCutoff } from '../../../shared/deviceStatus';
 import type { Db } from '../../db/Db';
 import { transaction } from '../../db/transactionScope';
 import { IN_FLIGHT_STATUSES, type InventorySettings } from '../../devices';
@@ -168,7 +168,7 @@ export class DashboardService {
         smartphones,
         tvs,
         preEnrolled,
-        locked: count(DEVICE_STATUS.bloqueado),
+        locked: LOCKED_STATUSES.reduce((n, s) => n + count(s), 0),
         offline: count(DEVICE_STATUS.sin_conexion),
         inFlight: IN_FLIGHT_STATUSES.reduce((n, s) => n + count(s), 0),
         pendingCommands: counters.pendingCommands,

@@ -11,6 +11,7 @@ import { route } from '../../middleware/validate';
 import type { JobsService } from '../jobs/jobsService';
 import type { DeviceActionsService } from '../../devices';
 import { idempotencyOf, sendAnswer } from '../../middleware/idempotency';
+import { API_PATHS } from '../../../shared/constants/apiPaths';
 
 /**
  * /api/v5/devices/:id/actions, DELETE /api/v5/devices/:id, the history, /api/v5/devices/bulk-actions
@@ -21,7 +22,7 @@ export function deviceActionsRouter(can: Guard, service: DeviceActionsService, j
 
   // The bulk routes first: 'bulk-actions' is not a device id.
   router.post(
-    '/bulk-actions/preview',
+    API_PATHS.devices.bulkPreview.pattern,
     can(requireBodyAction(PATHS.devices)),
     route({ body: bulkBody }, async ({ body }, _req, res) => {
       assertActionGranted(res, body.payload.action);
@@ -29,7 +30,7 @@ export function deviceActionsRouter(can: Guard, service: DeviceActionsService, j
     }),
   );
   router.post(
-    '/bulk-actions',
+    API_PATHS.devices.bulkActions.pattern,
     can(requireBodyAction(PATHS.devices)),
     route({ body: bulkBody }, async ({ body }, req, res) => {
       assertActionGranted(res, body.payload.action);
@@ -39,12 +40,12 @@ export function deviceActionsRouter(can: Guard, service: DeviceActionsService, j
   );
 
   // Before the '/:id' routes: 'lock-defaults' is not a device id.
-  router.get('/lock-defaults', can(requireAction(PATHS.devices, DEVICE_ACTION.LOCK)), async (_req, res) => {
+  router.get(API_PATHS.devices.lockDefaults.pattern, can(requireAction(PATHS.devices, DEVICE_ACTION.LOCK)), async (_req, res) => {
     res.json(await service.lockDefaults());
   });
 
   router.post(
-    '/:id/actions',
+    API_PATHS.devices.actions.pattern,
     can(requireBodyAction(PATHS.devices)),
     route({ params: idParams, body: actionPayload }, async ({ params, body }, req, res) => {
       assertActionGranted(res, body.action);
@@ -53,30 +54,37 @@ export function deviceActionsRouter(can: Guard, service: DeviceActionsService, j
     }),
   );
   router.post(
-    '/:id/actions/:commandId/cancel',
+    API_PATHS.devices.cancelCommand.pattern,
     // The action to hold is the cancelled command's: the service checks it against the grants.
     can(requireCommandAction(PATHS.devices)),
     route({ params: commandParams }, async ({ params }, req, res) => {
       res.json(await service.cancel(actorOf(req, res), params.id, params.commandId, res.locals.grants!.actions));
     }),
   );
+  router.post(
+    API_PATHS.devices.deliverRelease.pattern,
+    can(requireAction(PATHS.devices, DEVICE_ACTION.RELEASE)),
+    route({ params: idParams }, async ({ params }, req, res) => {
+      res.json(await service.deliverReleaseNow(actorOf(req, res), params.id));
+    }),
+  );
   // Administrative hold: SUSPENDED until resumed (granted with the LOCK action).
   router.post(
-    '/:id/hold',
+    API_PATHS.devices.hold.pattern,
     can(requireAction(PATHS.devices, DEVICE_ACTION.LOCK)),
     route({ params: idParams }, async ({ params }, req, res) => {
       res.json(await service.setHold(actorOf(req, res), params.id, true));
     }),
   );
   router.delete(
-    '/:id/hold',
+    API_PATHS.devices.hold.pattern,
     can(requireAction(PATHS.devices, DEVICE_ACTION.LOCK)),
     route({ params: idParams }, async ({ params }, req, res) => {
       res.json(await service.setHold(actorOf(req, res), params.id, false));
     }),
   );
   router.delete(
-    '/:id',
+    API_PATHS.devices.one.pattern,
     can(requireAction([PATHS.devices, PATHS.preEnrolled], DEVICE_ACTION.DELETE_DEVICE)),
     route({ params: idParams }, async ({ params }, req, res) => {
       await service.remove(actorOf(req, res), params.id);
@@ -84,7 +92,7 @@ export function deviceActionsRouter(can: Guard, service: DeviceActionsService, j
     }),
   );
   router.get(
-    '/:id/history',
+    API_PATHS.devices.history.pattern,
     can(requireAction(PATHS.devices, DEVICE_ACTION.HISTORY)),
     route({ params: idParams, query: historyQuery }, async ({ params, query }, _req, res) => {
       res.json(await service.history(params.id, query));
@@ -92,7 +100,7 @@ export function deviceActionsRouter(can: Guard, service: DeviceActionsService, j
   );
   // Enrollments and refused attempts: part of the device's history, granted with it.
   router.get(
-    '/:id/enrollments',
+    API_PATHS.devices.enrollments.pattern,
     can(requireAction(PATHS.devices, DEVICE_ACTION.HISTORY)),
     route({ params: idParams, query: enrollmentAttemptsQuery }, async ({ params, query }, _req, res) => {
       res.json(await service.enrollments(params.id, query));

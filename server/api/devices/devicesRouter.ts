@@ -10,6 +10,7 @@ import { requirePath, type Guard } from '../../middleware/authorize';
 import { route } from '../../middleware/validate';
 import { CSV_CONTENT_TYPES, IMPORT_MAX_MB, type DevicesService } from '../../devices';
 import { streamDownload } from '../../audit/csvResponse';
+import { API_PATHS } from '../../../shared/constants/apiPaths';
 
 const notCsv = () => new AppError(415, 'CSV_NOT_CSV', M.csv.notCsv);
 
@@ -58,7 +59,7 @@ export function devicesRouter(can: Guard, service: DevicesService): Router {
 
   // Fixed paths before '/:id'.
   router.get(
-    '/export',
+    API_PATHS.devices.export.pattern,
     registry(),
     route({ query: deviceExportQuery }, async ({ query }, req, res) => {
       const file = await service.export(actorOf(req, res), query, query.tz);
@@ -67,7 +68,7 @@ export function devicesRouter(can: Guard, service: DevicesService): Router {
     }),
   );
 
-  router.get('/import/template', register(), (_req, res) => {
+  router.get(API_PATHS.devices.importTemplate.pattern, register(), (_req, res) => {
     const file = service.template();
     res.status(200).set(csvHeaders(file.fileName)).send(file.content);
   });
@@ -81,7 +82,7 @@ export function devicesRouter(can: Guard, service: DevicesService): Router {
   );
 
   router.post(
-    '/import',
+    API_PATHS.devices.import.pattern,
     register(),
     csvBody(),
     route({ query: importQuery }, async ({ query }, req, res) => {
@@ -91,7 +92,7 @@ export function devicesRouter(can: Guard, service: DevicesService): Router {
   );
 
   router.get(
-    '/:id',
+    API_PATHS.devices.one.pattern,
     registry(),
     route({ params: idParams }, async ({ params }, _req, res) => {
       res.json(await service.get(params.id));
@@ -101,7 +102,7 @@ export function devicesRouter(can: Guard, service: DevicesService): Router {
   // Editing the registry is the pre-enrolled page's grant; an enrolled device's customer, credit
   // reference and group also need the enrolled-devices page (checked by the service).
   router.put(
-    '/:id',
+    API_PATHS.devices.one.pattern,
     can(requirePath(PATHS.preEnrolled)),
     route({ params: idParams, body: deviceBody }, async ({ params, body }, req, res) => {
       res.json(await service.update(actorOf(req, res), params.id, body, { enrolledAssignment: res.locals.grants!.paths.has(PATHS.devices) }));

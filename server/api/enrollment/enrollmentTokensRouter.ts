@@ -7,6 +7,7 @@ import { actorOf } from '../../audit/actorOf';
 import { requireAction, requirePath, type Guard } from '../../middleware/authorize';
 import { route } from '../../middleware/validate';
 import type { EnrollmentTokensService } from './enrollmentTokensService';
+import { API_PATHS } from '../../../shared/constants/apiPaths';
 
 /** The portal's origin as the browser reached it (the QR code's server URL when AGENT_SERVER_URL is not set). */
 const originOf = (req: Request): string => `${req.protocol}://${req.get('host') ?? 'localhost'}`;
@@ -34,7 +35,7 @@ export function enrollmentTokensRouter(can: Guard, service: EnrollmentTokensServ
     }),
   );
   router.post(
-    '/reenrollments',
+    API_PATHS.enrollmentTokens.reenrollments.pattern,
     can(requireAction(PATHS.devices, DEVICE_ACTION.LOCK)),
     route({ body: reenrollmentBody }, async ({ body }, req, res) => {
       res.status(201).json(await service.authorizeReenrollment(actorOf(req, res), body, originOf(req)));

@@ -1,4 +1,5 @@
-import type { Group, GroupBody } from '../../../shared/contracts/groups';
+import { DEVICE_STATUS } from '../../../shared/constants/domain';
+import type { Group, GroupBody, GroupList } from '../../../shared/contracts/groups';
 import type { Queryable } from '../../db/Db';
 
 interface GroupRecord {
@@ -6,6 +7,8 @@ interface GroupRecord {
   name: string;
   description: string | null;
   device_count: number | string;
+  enrolled_count: number | string;
+  pre_enrolled_count: number | string;
   created_at: Date;
   updated_at: Date;
 }
@@ -15,14 +18,23 @@ const toGroup = (r: GroupRecord): Group => ({
   name: r.name,
   description: r.description,
   deviceCount: Number(r.device_count),
+  enrolledCount: Number(r.enrolled_count),
+  preEnrolledCount: Number(r.pre_enrolled_count),
   createdAt: new Date(r.created_at).toISOString(),
   updatedAt: new Date(r.updated_at).toISOString(),
 });
 
-/** Groups with their live devices, counted by the maintained counters (no scan of devices). */
-const SELECT = `SELECT g.id, g.name, g.description, g.created_at, g.updated_at, coalesce(c.n, 0)::bigint AS device_count
+/** Live devices per group (0: none), enrolled and pre-enrolled apart, from the maintained counters (no scan of devices). */
+const COUNTS = `SELECT group_id, sum(n) FILTER (WHERE base_status <> ${DEVICE_STATUS.PRE_ENROLLED}) AS enrolled,
+                       sum(n) FILTER (WHERE base_status = ${DEVICE_STATUS.PRE_ENROLLED}) AS pre_enrolled
+                  FROM device_counts GROUP BY group_id`;
+
+/** Groups with their live devices. */
+const SELECT = `SELECT g.id, g.name, g.description, g.created_at, g.updated_at,
+                       (coalesce(c.enrolled, 0) + coalesce(c.pre_enrolled, 0))::bigint AS device_count,
+                       coalesce(c.enrolled, 0)::bigint AS enrolled_count, coalesce(c.pre_enrolled, 0)::bigint AS pre_enrolled_count
                   FROM device_groups g
-                  LEFT JOIN (SELECT group_id, sum(n) AS n FROM device_counts GROUP BY group_id) c ON c.group_id = g.id`;
+                  LEFT JOIN (${COUNTS}) c ON c.group_id = g.id`;
 
 /** All SQL of device groups. */
 export class GroupsRepository {
@@ -31,6 +43,17 @@ export class GroupsRepository {
   async list(): Promise<Group[]> {
     const res = await this.db.query<GroupRecord>(`${SELECT} ORDER BY lower(g.name), g.id`);
     return res.rows.map(toGroup);
+  }
+
+  /** The live devices in no group, enrolled and pre-enrolled. */
+  async ungrouped(): Promise<GroupList['ungrouped']> {
+    const res = await this.db.query<{ enrolled: string | number | null; pre_enrolled: string | number | null }>(
+      `SELECT sum(n) FILTER (WHERE base_status <> ${DEVICE_STATUS.PRE_ENROLLED}) AS enrolled,
+              sum(n) FILTER (WHERE base_status = ${DEVICE_STATUS.PRE_ENROLLED}) AS pre_enrolled
+         FROM device_counts WHERE group_id = 0`,
+    );
+    const r = res.rows[0];
+    return { enrolledCount: Number(r?.enrolled ?? 0), preEnrolledCount: Number(r?.pre_enrolled ?? 0) };
   }
 
   async find(id: number): Promise<Group | undefined> {

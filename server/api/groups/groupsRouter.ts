@@ -23,6 +23,8 @@ export const GROUP_READER_PAGES = [
   PATHS.restrictionsEnrollmentTv,
   PATHS.restrictionsLockTv,
   PATHS.restrictionsReleaseTv,
+  // The portfolio's filter by the group of a credit's devices.
+  PATHS.creditPortfolio,
 ] as const;
 
 /** /api/v5/groups. */

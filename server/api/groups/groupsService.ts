@@ -24,8 +24,9 @@ export class GroupsService {
   constructor(private readonly db: Db) {}
 
   async list(): Promise<GroupList> {
-    const data = await new GroupsRepository(this.db).list();
-    return { data, total: data.length };
+    const repo = new GroupsRepository(this.db);
+    const [data, ungrouped] = await Promise.all([repo.list(), repo.ungrouped()]);
+    return { data, total: data.length, ungrouped };
   }
 
   async create(actor: AuditActor, body: GroupBody): Promise<Group> {

@@ -6,6 +6,7 @@ import { INVENTORY_MESSAGES as M } from '../../../shared/areaMessages';
 import { requirePath, type Guard } from '../../middleware/authorize';
 import { route } from '../../middleware/validate';
 import type { JobsService } from './jobsService';
+import { API_PATHS } from '../../../shared/constants/apiPaths';
 
 /** GET /v5/jobs/:id/results: paging of the per-device results. */
 const resultsQuery = z.object({ ...pagingParams(50) });
@@ -16,21 +17,21 @@ export function jobsRouter(can: Guard, service: JobsService): Router {
   const guard = can(requirePath(PATHS.devices));
 
   router.get(
-    '/:id',
+    API_PATHS.jobs.one.pattern,
     guard,
     route({ params: idParams }, async ({ params }, _req, res) => {
       res.json(await service.get(params.id));
     }),
   );
   router.get(
-    '/:id/results',
+    API_PATHS.jobs.results.pattern,
     guard,
     route({ params: idParams, query: resultsQuery }, async ({ params, query }, _req, res) => {
       res.json(await service.results(params.id, query));
     }),
   );
   router.get(
-    '/:id/results.csv',
+    API_PATHS.jobs.resultsCsv.pattern,
     guard,
     // `tz` is validated like every download's; the results have no date-time column to write in it.
     route({ params: idParams, query: csvZoneQuery }, async ({ params }, _req, res) => {

@@ -1,4 +1,4 @@
-import { DEVICE_ACTIONS } from '../../../shared/constants/deviceActions';
+import { grantActionLabel } from '../../../shared/constants/roleActions';
 import { GRANTABLE_PATHS, PATHS } from '../../../shared/constants/routes';
 import { MESSAGES } from '../../../shared/messages';
 import { ADMIN_API_MESSAGES, AUTHZ_MESSAGES } from '../../../shared/areaMessages';
@@ -40,10 +40,9 @@ export function beyond(wanted: Grant, held: { paths: Set<string>; actions: Set<n
 
 export const isEmptyGrant = (g: Grant) => g.paths.length === 0 && g.actions.length === 0;
 
-/** "Roles (/admin-settings/roles), acción Bloquear": a Spanish list of grants for messages. */
+/** "Roles (/admin-settings/roles), acción Bloquear": a Spanish list of grants for messages (device and role actions alike). */
 export function describeGrant(g: Grant): string {
-  const actionLabel = new Map<number, string>(DEVICE_ACTIONS.map((a) => [a.code, a.label]));
-  return [...g.paths, ...g.actions.map((a) => `acción ${actionLabel.get(a) ?? a}`)].join(', ');
+  return [...g.paths, ...g.actions.map((a) => `acción ${grantActionLabel(a)}`)].join(', ');
 }
 
 const pathOrder = new Map<string, number>(GRANTABLE_PATHS.map((p, i) => [p, i]));

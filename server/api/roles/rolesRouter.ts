@@ -6,6 +6,7 @@ import { actorOf } from '../../audit/actorOf';
 import { requirePath, type Guard } from '../../middleware/authorize';
 import { route } from '../../middleware/validate';
 import type { RolesService } from './rolesService';
+import { API_PATHS } from '../../../shared/constants/apiPaths';
 
 /** /api/v5/roles: the roles (profiles) and what they grant. */
 export function rolesRouter(can: Guard, service: RolesService): Router {
@@ -45,7 +46,7 @@ export function rolesRouter(can: Guard, service: RolesService): Router {
     }),
   );
   router.post(
-    '/:id/duplicate',
+    API_PATHS.roles.duplicate.pattern,
     guard,
     route({ params: idParams, body: duplicateRoleBody }, async ({ params, body }, req, res) => {
       res.status(201).json(await service.duplicate(actorOf(req, res), params.id, body));

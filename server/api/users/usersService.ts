@@ -12,7 +12,7 @@ export class UsersService {
   constructor(private readonly repo: UsersRepository) {}
 
   /**
-   * The signed-in administrator's record and profile (specification §3 shape). `adminId` is the
+   * The signed-in administrator's record and profile (reference §3 shape). `adminId` is the
    * administrator the guard bound to the caller's identity user.
    */
   async getByEmail(caller: AuthContext, adminId: number, correo: string): Promise<PortalUser> {

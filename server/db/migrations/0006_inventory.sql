@@ -10,7 +10,7 @@ CREATE TABLE device_groups (
 );
 CREATE UNIQUE INDEX device_groups_name ON device_groups (lower(name));
 
--- A device stores facts; the specification's status code is derived from them. base_status
+-- A device stores facts; the status code (reference §4) is derived from them. base_status
 -- is that derivation without the offline overlay (which depends on the clock), generated from
 -- the rule list in shared/deviceStatus.ts (a test compares the expression with baseStatusSql()).
 CREATE TABLE devices (

@@ -1,8 +1,8 @@
--- Text search that finds 'Peña' and 'Núñez' (specification §5: the search input removes ñ as
+-- Text search that finds 'Peña' and 'Núñez' (reference §5: the search input removes ñ as
 -- the user types, so 'Peña' arrives as 'Pea'). The stored text is compared in a normalised form:
 -- accents folded and case folded, in two spellings when it holds an ñ (ñ as n, and ñ removed),
 -- so 'Pea' finds 'Peña' and 'Nunez' finds 'Núñez'. The query gets the input's rule (ñ removed,
--- then folded: server/api/devices/deviceQueries.ts).
+-- then folded: server/devices/deviceQueries.ts).
 CREATE FUNCTION search_fold(t text) RETURNS text LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
   SELECT lower(translate(t, 'ÁÀÂÄÃÉÈÊËÍÌÎÏÓÒÔÖÕÚÙÛÜÇÑáàâäãéèêëíìîïóòôöõúùûüçñ', 'AAAAAEEEEIIIIOOOOOUUUUCNaaaaaeeeeiiiiooooouuuucn'))
 $$;

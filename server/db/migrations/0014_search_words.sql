@@ -1,16 +1,16 @@
--- Text search by words (docs/benchmarks.md, 2026-11-24): a word of letters typed in the search
+-- Text search by words: a word of letters typed in the search
 -- is the beginning of a word of the serial, customer name or credit reference. The words are
 -- the runs of letters of the stored, folded search_text (migration 0011: accents and case folded,
 -- ñ both as n and removed); their beginnings are kept in a tsvector with a GIN index: a typed word
 -- reads one posting list, and the statistics of a tsvector count each lexeme, so the planner knows
 -- a common name from a rare one (the trigram statistics could not). A typed word with a digit, or
 -- without letters, is still a substring of search_text (trigram index devices_search):
--- server/api/devices/deviceQueries.ts.
+-- server/devices/deviceQueries.ts.
 
 -- The beginnings of the words of a folded text: every prefix of every run of letters ('garcia'
 -- gives g, ga, gar, garc, garci, garcia), so a typed word, however much of it is typed, is one
 -- exact term whose posting list is read directly (a prefix term, 'garc':*, collects the posting
--- lists of every word it begins in a bitmap first: about 10 times slower at 10^6 devices).
+-- lists of every word it begins in a bitmap first, which grows with the fleet).
 -- Letters only: a typed word that is searched by words has no digits, so runs of digits (credit
 -- references, the serials' numbers) would only make the index larger.
 CREATE FUNCTION search_words(folded text) RETURNS tsvector LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$

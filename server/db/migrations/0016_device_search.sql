@@ -1,4 +1,4 @@
--- The searched text of a device in a narrow table of its own (docs/benchmarks.md, [scale]).
+-- The searched text of a device in a narrow table of its own.
 -- On `devices`, the word index (about 27 entries a device) and the trigram index were written
 -- again by every update that is not HOT: a lock (base_status is indexed), a bulk action, a
 -- check-in that records its last-seen time. Here they are written only when the searched columns
@@ -64,16 +64,16 @@ CREATE TRIGGER device_search_delete AFTER DELETE ON devices
   REFERENCING OLD TABLE AS old_rows FOR EACH STATEMENT EXECUTE FUNCTION device_search_delete();
 
 -- The list's pages read their keys from the index of the sort and filter alone (index-only scans,
--- server/api/devices/devicesRepository.ts): the indexes hold the columns the filters read.
+-- server/devices/deviceRepository.ts): the indexes hold the columns the filters read.
 -- - The enrolled sort indexes carry the status, the last contact and the agent version: the
 --   offline filter ('Sin conexión', a clock-dependent range) and the agent-version filters are
---   checked in the index (they walked the rows: 0.7–2 s at 10^6 devices, loaded machine).
+--   checked in the index (else they walk the rows).
 -- - The IMEI order of the enrolled devices has an index of its own (devices_imei also holds the
 --   pre-enrolled ones, which the page then skipped row by row).
 -- - The group indexes hold group_id (an index on an expression alone cannot serve an index-only scan).
--- - The agent version in IMEI order (the dashboards' link; the walk of devices_imei in IMEI order
---   skipped 200,000 rows to reach a page).
--- - This month's releases carry the sort keys (12,500 rows sorted without reading them).
+-- - The agent version in IMEI order (the dashboards' link; a walk of devices_imei in IMEI order
+--   skips every device of the other versions to reach a page).
+-- - This month's releases carry the sort keys (sorted without reading their rows).
 DROP INDEX devices_enrolled_created, devices_enrolled_last_seen, devices_group_created, devices_group_last_seen, devices_group_imei,
   devices_released;
 CREATE INDEX devices_enrolled_created ON devices (created_at, id) INCLUDE (base_status, last_seen_at, agent_version)

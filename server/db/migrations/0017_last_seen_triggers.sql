@@ -1,11 +1,11 @@
--- A check-in that records its last-seen time (one UPDATE of devices, docs/benchmarks.md P7)
+-- A check-in that records its last-seen time (one UPDATE of devices, the fleet's commonest write)
 -- fires the four statement triggers that keep counters and the webhook outbox, though it moves
 -- nothing any of them counts. PostgreSQL allows no column list on a trigger with transition
 -- tables, so they keep firing; each now first asks whether any row changed a column it reads:
 -- the old rows EXCEPT the new ones (hashed or sorted, never a join of the transition tables),
 -- restricted to those columns and the row's id. Empty means there is nothing to do. The webhook
 -- trigger asked webhook_wanted() twice first: a SQL function called from PL/pgSQL is planned
--- again in each transaction (about 0.1 ms); it now asks a query of its own, planned once per
+-- again in each transaction; it now asks a query of its own, planned once per
 -- session, and calls webhook_wanted() only when an event may be written.
 
 CREATE OR REPLACE FUNCTION device_counts_apply() RETURNS trigger LANGUAGE plpgsql AS $$

@@ -1,7 +1,7 @@
 -- 'Liberados este mes' of the general dashboard counted the live released devices since the
--- month's first instant with an index range of devices_released: at 10^6 devices that read every
--- device released this month (about 14,500), and from the table too once check-ins had written to
--- their pages (7–8 ms, and 12.5–22.8 ms on a slower machine: most of the dashboard's time). This
+-- month's first instant with an index range of devices_released: that read every device released
+-- this month, and from the table too once check-ins had written to their pages (most of the
+-- dashboard's time in a large fleet). This
 -- counter keeps them per UTC hour of their release, in the same transaction as the change, as
 -- device_counts keeps them per status; the dashboard sums the whole hours since the month's start
 -- and counts the devices of the one hour that straddles it (a zone whose offset is not whole hours)

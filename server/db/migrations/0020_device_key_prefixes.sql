@@ -1,8 +1,8 @@
 -- The four first digits of the keys a search of digits finds (either IMEI, the serial, the credit
--- reference), in a narrow table of their own, in the order of the device list (docs/benchmarks.md,
--- [scale]). Four digits are shorter than a TAC (the model's first eight digits) and match the
--- devices of whole models: about 12,000 at 10^6 devices. Through the btree ranges of `devices`
--- they were all fetched and sorted for a page of 25 (p50 12.8 ms, p95 22 ms at the service). Here
+-- reference), in a narrow table of their own, in the order of the device list. Four digits are
+-- shorter than a TAC (the model's first eight digits) and match the devices of whole models:
+-- thousands of them in a large fleet. Through the btree ranges of `devices` they were all fetched
+-- and sorted for a page of 25. Here
 -- the page reads the prefix's devices newest (or oldest) first and stops, and their number is an
 -- index-only count.
 -- One row per live device and prefix (a device whose two IMEIs share their TAC has one), with

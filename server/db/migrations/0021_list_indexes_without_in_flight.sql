@@ -3,11 +3,10 @@
 -- in shared/deviceStatus.ts' rules: bloqueando, desbloqueando, liberando, configurando,
 -- desbloqueo temporal en curso). A lock, an unlock or a release moves the device into an in-flight
 -- status: its new row version is no longer written into these twelve indexes, only into the ones
--- that keep every status (docs/benchmarks.md, [scale]: a 5,000-device lock's UPDATE wrote 24 index
--- entries per row, 23 for a device without a second IMEI, and took 1.2-1.8 s at 10^6 devices; 12
--- and 0.43-0.91 s without them; 13 with the index at the end of this file). Those devices stay
--- listed: a list that does not choose a status or in-flight-ness is read as two halves
--- (deviceQueries.ts, inFlightHalves): these indexes, and the in-flight ones, each in order.
+-- that keep every status: a bulk lock's UPDATE writes about half the index entries per row it
+-- wrote (13 of 24, with the index at the end of this file), and its time falls about as much.
+-- Those devices stay listed: a list that does not choose a status or in-flight-ness is read as
+-- two halves (deviceQueries.ts, inFlightHalves): these indexes, and the in-flight ones, each in order.
 DROP INDEX devices_enrolled_created, devices_enrolled_last_seen, devices_enrolled_imei,
   devices_type_created, devices_type_last_seen, devices_type_imei,
   devices_group_created, devices_group_last_seen, devices_group_imei,
@@ -43,7 +42,6 @@ CREATE INDEX devices_agent_version_imei ON devices (agent_version, imei)
 
 -- The in-flight half of a type's list in IMEI order: a type's IMEIs are not spread over the
 -- others' (a television's follow the phones'), so the in-flight IMEI index alone was walked past
--- every phone in flight to reach a television's page (6 ms here at 10^6, 20,000 in flight; more
--- when their rows are not cached). Devices by type and registration or last contact interleave
+-- every phone in flight to reach a television's page. Devices by type and registration or last contact interleave
 -- in time, and groups and agent versions in IMEI order: the 0013 indexes serve those halves.
 CREATE INDEX devices_in_flight_type_imei ON devices (device_type, imei) WHERE deleted_at IS NULL AND base_status IN (4, 24, 6, 10, 16);

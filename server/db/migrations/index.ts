@@ -21,6 +21,9 @@ import m0020 from './0020_device_key_prefixes.sql';
 import m0021 from './0021_list_indexes_without_in_flight.sql';
 import m0022 from './0022_in_flight_filters.sql';
 import m0023 from './0023_lock_integrity.sql';
+import m0024 from './0024_credits.sql';
+import m0025 from './0025_collection_policy.sql';
+import m0026 from './0026_collection_policy_page.sql';
 
 export interface Migration {
   /** The file name without `.sql`: a four-digit number, an underscore, a name. */
@@ -53,4 +56,7 @@ export const migrations: readonly Migration[] = [
   { id: '0021_list_indexes_without_in_flight', sql: m0021 },
   { id: '0022_in_flight_filters', sql: m0022 },
   { id: '0023_lock_integrity', sql: m0023 },
+  { id: '0024_credits', sql: m0024 },
+  { id: '0025_collection_policy', sql: m0025 },
+  { id: '0026_collection_policy_page', sql: m0026 },
 ];

@@ -1,0 +1,39 @@
+import type { Logger } from './logger';
+
+/**
+ * A sweep the server's clock runs on every replica at an interval (the agent clock, the
+ * collection policy's clock): one run at a time per process, a tick that finds the previous run
+ * still going is skipped, a failure is logged and retried at the next tick, and `stop` waits for
+ * the run in progress so a shutdown never cuts a transaction short.
+ */
+export class PeriodicSweep {
+  private timer: NodeJS.Timeout | undefined;
+  private running: Promise<void> | undefined;
+
+  constructor(
+    private readonly sweep: () => Promise<number>,
+    private readonly intervalMs: number,
+    private readonly logger: Pick<Logger, 'info' | 'warn'>,
+    private readonly messages: { done: (n: number) => [Record<string, unknown>, string]; failed: string },
+  ) {}
+
+  start(): void {
+    this.timer = setInterval(() => {
+      if (this.running) return;
+      this.running = this.sweep()
+        .then((n) => {
+          if (n > 0) this.logger.info(...this.messages.done(n));
+        })
+        .catch((err: unknown) => this.logger.warn({ err }, this.messages.failed))
+        .finally(() => {
+          this.running = undefined;
+        });
+    }, this.intervalMs);
+    this.timer.unref();
+  }
+
+  async stop(): Promise<void> {
+    if (this.timer) clearInterval(this.timer);
+    await this.running;
+  }
+}
