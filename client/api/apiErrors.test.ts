@@ -6,7 +6,7 @@ import type { ApiError, ApiExtra } from './axiosBaseQuery';
 jest.mock('../components/toast', () => ({ toastError: jest.fn(), toastSuccess: jest.fn() }));
 const { toastError } = jest.requireMock('../components/toast') as { toastError: jest.Mock };
 
-describe('errorMessage (specification §8)', () => {
+describe('errorMessage (reference §8)', () => {
   test.each<[ApiError, string]>([
     [{ status: 'NETWORK_ERROR', code: 'ERR_NETWORK', data: 'Network Error' }, 'Verifica tu conexión e intentalo de nuevo'],
     [{ status: 500, data: { message: 'Algo falló' } }, 'Algo falló'],

@@ -4,7 +4,7 @@ import { SPEC_TEXT } from '../../shared/messages';
 import { toastError } from '../components/toast';
 import type { ApiError, ApiExtra } from './axiosBaseQuery';
 
-/** The text shown for a failed call (specification §8). */
+/** The text shown for a failed call (reference §8). */
 export function errorMessage(error: ApiError): string {
   if (error.status === 'NETWORK_ERROR' || error.code === 'ERR_NETWORK') return SPEC_TEXT.networkError;
   const data = error.data as { message?: unknown } | string | null | undefined;
@@ -29,7 +29,7 @@ export function formErrorOf(error: ApiError): FormError {
 }
 
 /**
- * The one place API errors become visible: 401 ends the session (specification §8); every
+ * The one place API errors become visible: 401 ends the session (reference §8); every
  * other failure is an error toast.
  */
 export function apiErrorMiddleware(extra: ApiExtra): Middleware {

@@ -3,7 +3,7 @@ import { axiosBaseQuery } from './axiosBaseQuery';
 
 /**
  * The one RTK Query api slice. Features inject their endpoints into it; tags are declared
- * here so invalidation works across features. No refetch on focus, no retry (§9).
+ * here so invalidation works across features. No refetch on focus, no retry (reference §9).
  */
 export const apiSlice = createApi({
   reducerPath: 'api',
@@ -25,6 +25,8 @@ export const apiSlice = createApi({
     'ApiKeys',
     'Webhooks',
     'WebhookDeliveries',
+    'Credits',
+    'CollectionPolicy',
   ],
   refetchOnFocus: false,
   refetchOnReconnect: false,

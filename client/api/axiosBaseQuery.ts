@@ -21,13 +21,13 @@ export interface ApiError {
 /** What the store passes to every query (thunk extra argument). */
 export interface ApiExtra {
   apiBase: string;
-  /** The specification §7 headers from the current session; rejects when the session is over. */
+  /** The reference §7 headers from the current session; rejects when the session is over. */
   getAuthHeaders(): Promise<Record<string, string>>;
   /** HTTP 401 or an expired session: sign out, clear storage, go to the sign-in page. */
   onUnauthorized(): void;
 }
 
-/** The specification §7 headers, or the 401 answer every call gives once the session is over. */
+/** The reference §7 headers, or the 401 answer every call gives once the session is over. */
 export async function sessionHeaders(extra: ApiExtra): Promise<{ headers: Record<string, string> } | { error: ApiError }> {
   try {
     return { headers: await extra.getAuthHeaders() };
@@ -64,7 +64,7 @@ export const axiosBaseQuery: BaseQueryFn<ApiRequest, unknown, ApiError> = async 
   }
 };
 
-/** Generic request builders (specification §7): GET with query, POST, PUT with optional id, DELETE with id. */
+/** Generic request builders (reference §7): GET with query, POST, PUT with optional id, DELETE with id. */
 export const http = {
   get: (url: string, params?: Record<string, unknown>): ApiRequest => ({ url, method: 'GET', params }),
   post: (url: string, data?: unknown): ApiRequest => ({ url, method: 'POST', data }),

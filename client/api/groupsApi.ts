@@ -1,3 +1,4 @@
+import { API_PATHS } from '../../shared/constants/apiPaths';
 import type { GroupList } from '../../shared/contracts/groups';
 import { apiSlice } from './apiSlice';
 import { http } from './axiosBaseQuery';
@@ -9,7 +10,7 @@ import { http } from './axiosBaseQuery';
 export const groupsApi = apiSlice.injectEndpoints({
   endpoints: (build) => ({
     listGroups: build.query<GroupList, void>({
-      query: () => http.get('/v5/groups'),
+      query: () => http.get(API_PATHS.groups.base),
       providesTags: ['Groups'],
     }),
   }),

@@ -1,3 +1,4 @@
+import { API_PATHS } from '../../shared/constants/apiPaths';
 import { retry, type BaseQueryFn } from '@reduxjs/toolkit/query';
 import { USER_DATA_EXTRA_RETRIES } from '../../shared/constants/business';
 import { SPEC_TEXT } from '../../shared/messages';
@@ -19,12 +20,12 @@ const USER_RETRY_DELAY_MS = 300;
  * (apiErrors) says that once; a 401 is not retried (the session has ended).
  */
 const userRecordAttempt: BaseQueryFn<string, PortalUser, ApiError> = async (correo, api, extraOptions) => {
-  const result = await axiosBaseQuery(http.post('/v5/users/getUserByEmail', { correo }), api, extraOptions);
+  const result = await axiosBaseQuery(http.post(API_PATHS.users.getUserByEmail(), { correo }), api, extraOptions);
   if (result.error?.status === 401) return { error: result.error };
   const user = result.data as PortalUser | undefined;
   if (!result.error && user?.profile) return { data: user };
   // Whatever went wrong (an HTTP error, no answer: status 0, a record without a profile: 404),
-  // the user is told the specification's text.
+  // the user is told the text of reference §5.
   const status = typeof result.error?.status === 'number' ? result.error.status : result.error ? 0 : 404;
   return { error: { status, code: 'USER_LOAD_FAILED', data: { message: SPEC_TEXT.userLoadError } } };
 };
@@ -41,15 +42,15 @@ const userRecordQuery = retry(userRecordAttempt, {
     }),
 });
 
-/** Specification §7: the portal version, the app version and the signed-in user's record. */
+/** The portal version, the app version and the signed-in user's record (reference §7). */
 export const portalApi = apiSlice.injectEndpoints({
   endpoints: (build) => ({
     getVersion: build.query<PortalVersion, void>({
-      query: () => http.get('/portal/getVersion'),
+      query: () => http.get(API_PATHS.portal.getVersion()),
       providesTags: ['Versions'],
     }),
     getVersionApp: build.query<AppVersion, void>({
-      query: () => http.get('portal/getVersionApp'),
+      query: () => http.get(API_PATHS.portal.getVersionApp()),
       keepUnusedDataFor: Infinity,
       providesTags: ['Versions'],
     }),

@@ -25,6 +25,8 @@ export const PAGES = {
   preEnrolled: lazyPage('client/features/inventory/PreEnrolledPage.tsx', () => import('../features/inventory/PreEnrolledPage')),
   addDevice: lazyPage('client/features/inventory/AddDevicePage.tsx', () => import('../features/inventory/AddDevicePage')),
   groups: lazyPage('client/features/inventory/GroupsPage.tsx', () => import('../features/inventory/GroupsPage')),
+  creditPortfolio: lazyPage('client/features/credits/CreditPortfolioPage.tsx', () => import('../features/credits/CreditPortfolioPage')),
+  collectionPolicy: lazyPage('client/features/credits/CollectionPolicyPage.tsx', () => import('../features/credits/CollectionPolicyPage')),
   settingsOverview: lazyPage(
     'client/features/agent-settings/SettingsOverviewPage.tsx',
     () => import('../features/agent-settings/SettingsOverviewPage'),
@@ -74,6 +76,10 @@ export const PAGE_BY_PATH = {
   [PATHS.devices]: PAGES.devices,
   [PATHS.preEnrolled]: PAGES.preEnrolled,
   [PATHS.groups]: PAGES.groups,
+  [PATHS.credits]: PAGES.section,
+  // A credit's page is the portfolio's URL with ?credit= (as the devices list opens a device).
+  [PATHS.creditPortfolio]: PAGES.creditPortfolio,
+  [PATHS.collectionPolicy]: PAGES.collectionPolicy,
   [PATHS.adminSettings]: PAGES.adminSettings,
   [PATHS.admins]: PAGES.admins,
   [PATHS.roles]: PAGES.roles,

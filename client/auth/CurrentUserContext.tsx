@@ -3,7 +3,7 @@ import type { PortalUser } from '../api/portalApi';
 
 export interface CurrentUser {
   user: PortalUser;
-  /** Paths the profile grants (specification §3). */
+  /** Paths the profile grants (reference §3). */
   allowed: Set<string>;
 }
 

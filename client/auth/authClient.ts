@@ -10,7 +10,7 @@ import { TOKEN_REFRESH_THRESHOLD_SECONDS } from '../../shared/constants/business
 import type { PublicConfig } from '../../shared/contracts/publicConfig';
 import { SessionUnreadableError } from './sessionErrors';
 
-/** What the API calls carry (specification §7) and who is signed in. */
+/** What the API calls carry (reference §7) and who is signed in. */
 export interface SessionTokens {
   username: string;
   email: string;

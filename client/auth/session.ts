@@ -1,7 +1,8 @@
+import { API_PATHS } from '../../shared/constants/apiPaths';
 import type { AuthClient } from './authClient';
 
 /**
- * The headers of every API call (specification §7) from the current, refreshed-if-needed
+ * The headers of every API call (reference §7) from the current, refreshed-if-needed
  * session. Rejects when there is no usable session.
  */
 export async function sessionHeaders(auth: AuthClient, sendRefreshToken: boolean): Promise<Record<string, string>> {
@@ -22,9 +23,6 @@ export function endSession(auth: AuthClient, to: string): void {
   window.location.assign(to);
 }
 
-/** Where the portal's sign-out is sent (under the API base). */
-export const SIGN_OUT_PATH = '/v5/users/signOut';
-
 /**
  * Ends the current sign-in for the API (POST /v5/users/signOut) before the browser forgets it:
  * with a Cognito pool its access token would otherwise stay valid until it expires. Best
@@ -33,5 +31,5 @@ export const SIGN_OUT_PATH = '/v5/users/signOut';
 export async function signOutOnServer(auth: AuthClient, apiBase: string, sendRefreshToken: boolean): Promise<void> {
   const headers = await sessionHeaders(auth, sendRefreshToken);
   const { default: axios } = await import('axios');
-  await axios.post(SIGN_OUT_PATH, null, { baseURL: apiBase, headers });
+  await axios.post(API_PATHS.users.signOut(), null, { baseURL: apiBase, headers });
 }

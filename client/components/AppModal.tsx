@@ -28,7 +28,7 @@ export interface AppModalProps {
   readOnly?: boolean;
 }
 
-/** A react-bootstrap Modal with the specification's default buttons 'Guardar' and 'Cancelar' (a read-only one: 'Cerrar' only). */
+/** A react-bootstrap Modal with the default buttons of reference §2, 'Guardar' and 'Cancelar' (a read-only one: 'Cerrar' only). */
 export function AppModal({
   show,
   title,

@@ -93,7 +93,7 @@ test("a shown error ends the loading state, though the caller's flag says so a m
   expect(onConfirm).toHaveBeenCalledTimes(2);
 });
 
-test('a network failure reads as the specification says; the error has the test id it is given', async () => {
+test('a network failure reads as reference §8 says; the error has the test id it is given', async () => {
   const { user } = setup({ errorTestId: 'cancel-command-error' }, async () => ({ error: { status: 'NETWORK_ERROR', data: undefined } }));
   const dialog = await screen.findByRole('dialog', { name: TITLE });
   await user.click(within(dialog).getByRole('button', { name: 'Eliminar' }));

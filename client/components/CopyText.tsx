@@ -26,7 +26,7 @@ export async function copyToClipboard(text: string, copiedMessage: string): Prom
   }
 }
 
-/** Copies `text`; toasts '<label> <text> copiado' (specification §5), or an error. */
+/** Copies `text`; toasts '<label> <text> copiado' (reference §5), or an error. */
 const copy = (text: string, label: string) => copyToClipboard(text, LABELS.copied(label, text));
 
 /** A text with a button that copies it to the clipboard. */

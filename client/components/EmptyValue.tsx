@@ -3,7 +3,7 @@ import { SPEC_TEXT } from '../../shared/messages';
 /** What is shown in place of an empty value. */
 export const EMPTY_VALUE = SPEC_TEXT.emptyValue;
 
-/** The value itself, or '-' (specification §9) for null, undefined and ''. */
+/** The value itself, or '-' (reference §9) for null, undefined and ''. */
 export function displayValue<T>(value: T | null | undefined): T | typeof EMPTY_VALUE {
   return value === null || value === undefined || value === '' ? EMPTY_VALUE : value;
 }

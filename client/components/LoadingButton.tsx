@@ -8,7 +8,7 @@ export interface LoadingButtonProps extends ButtonProps {
   loading?: boolean;
 }
 
-/** A react-bootstrap Button that shows 'Cargando...' while its action runs (specification §2). */
+/** A react-bootstrap Button that shows 'Cargando...' while its action runs (reference §2). */
 export function LoadingButton({ loading = false, disabled, children, ...props }: LoadingButtonProps) {
   return (
     <Button {...props} disabled={disabled || loading} aria-busy={loading || undefined}>

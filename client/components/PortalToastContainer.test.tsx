@@ -9,7 +9,7 @@ afterEach(() => {
   act(() => toast.dismiss());
 });
 
-test('the toast settings are those of the specification §9', () => {
+test('the toast settings are those of reference §9', () => {
   expect(TOAST_OPTIONS).toEqual({ position: 'top-right', autoClose: 5000, hideProgressBar: true });
 });
 

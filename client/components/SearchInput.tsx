@@ -4,7 +4,7 @@ import InputGroup from 'react-bootstrap/InputGroup';
 import { SEARCH_DEBOUNCE_MS } from '../../shared/constants/business';
 import { LABELS } from '../../shared/constants/labels';
 
-/** Removes every 'ñ'/'Ñ' and the leading spaces (specification §5). */
+/** Removes every 'ñ'/'Ñ' and the leading spaces (reference §5). */
 export function cleanSearchText(text: string): string {
   return text.replace(/[ñÑ]/g, '').replace(/^\s+/, '');
 }

@@ -13,7 +13,7 @@ export interface TextInputProps extends Omit<InputHTMLAttributes<HTMLInputElemen
 }
 
 /**
- * A labelled text input with its error message below the field (specification §5). It only
+ * A labelled text input with its error message below the field (reference §5). It only
  * displays: the rules (lengths, formats) live in the form's zod schema, checked by
  * react-hook-form's zodResolver, so there is one place that decides what is valid.
  *

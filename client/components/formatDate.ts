@@ -17,3 +17,13 @@ export function formatDateTime(at: string | Date, { seconds = false }: { seconds
 export function formatDate(at: string | Date): string {
   return dateOnly.format(new Date(at));
 }
+
+const calendarDay = new Intl.DateTimeFormat(LOCALE, { dateStyle: 'medium', timeZone: 'UTC' });
+
+/**
+ * A calendar date 'YYYY-MM-DD' (a due date, the company's today), e.g. '5 dic 2026': the day as
+ * written, read at UTC midnight so no zone west of UTC shows it as the day before.
+ */
+export function formatCalendarDate(date: string): string {
+  return calendarDay.format(new Date(`${date}T00:00:00Z`));
+}

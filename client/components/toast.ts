@@ -1,5 +1,5 @@
 /**
- * Toasts of the portal (specification §5, §9). Everything toasts through these helpers:
+ * Toasts of the portal (reference §5, §9). Everything toasts through these helpers:
  * they use `react-toastify/unstyled` (no injected `<style>`, so the CSP needs no
  * `unsafe-inline`; the client entry imports `react-toastify/ReactToastify.css`), whose
  * toast store is not the one of the plain `react-toastify` entry. The library loads on the first
@@ -9,7 +9,7 @@
 import type { ToastOptions } from 'react-toastify/unstyled';
 import { TOAST_AUTO_CLOSE_MS, TOAST_POSITION } from '../../shared/constants/business';
 
-/** Top right, closing after 5000 ms, no progress bar (specification §9). */
+/** Top right, closing after 5000 ms, no progress bar (reference §9). */
 export const TOAST_OPTIONS = {
   position: TOAST_POSITION,
   autoClose: TOAST_AUTO_CLOSE_MS,

@@ -12,9 +12,9 @@ import { ConfirmModal } from '../components/ConfirmModal';
 import { BrandMark } from '../components/BrandMark';
 
 /**
- * Menu toggle, portal version, the user's names and profile, and the user menu (§2). It fits a
- * phone: narrower than 768 px the version moves into the user menu, and the names shorten with an
- * ellipsis rather than widen the page.
+ * Menu toggle, portal version, the user's names and profile, and the user menu (reference §2). It fits a
+ * phone: narrower than 576 px the product's name leaves its mark alone and the version reads on two
+ * short lines, so the names keep their room (they shorten with an ellipsis rather than widen the page).
  */
 export function Header() {
   const dispatch = useAppDispatch();
@@ -25,7 +25,6 @@ export function Header() {
   const endSession = useEndSession();
   const navigate = useNavigate();
 
-  const versionText = `${SPEC_TEXT.portalVersion} ${version?.version_portal ?? SPEC_TEXT.emptyValue}`;
   const userText = [user.nombres, user.profile?.nombre].filter(Boolean).join(' · ');
 
   const logout = async () => {
@@ -38,32 +37,28 @@ export function Header() {
       <button type="button" className="btn btn-outline-secondary" aria-label="Mostrar u ocultar el menú" onClick={() => dispatch(toggleMenu())}>
         <i className="bi bi-list" aria-hidden="true" />
       </button>
-      <Link to="/" className="navbar-brand fw-semibold me-auto flex-shrink-0">
-        <BrandMark className="me-2 text-primary" />
-        {PRODUCT_NAME}
+      <Link to="/" className="navbar-brand fw-semibold me-auto flex-shrink-0" aria-label={PRODUCT_NAME}>
+        <BrandMark className="me-sm-2 text-primary" />
+        <span className="d-none d-sm-inline">{PRODUCT_NAME}</span>
       </Link>
-      <span className="text-secondary small text-nowrap d-none d-md-inline" data-testid="portal-version">
-        {versionText}
+      <span className="text-secondary small lh-sm text-end text-sm-start flex-shrink-0" data-testid="portal-version">
+        <span className="d-block d-sm-inline text-nowrap">{SPEC_TEXT.portalVersion}</span>{' '}
+        <span className="text-nowrap">{version?.version_portal ?? SPEC_TEXT.emptyValue}</span>
       </span>
-      {/* The user's names give way (ellipsis) when the header is narrow; the whole text stays in the title. */}
+      {/* The user's names give way (ellipsis) when the header is narrow, and wrap on a phone; the whole text stays in the title. */}
       <Dropdown align="end" className="portal-user-menu">
         <Dropdown.Toggle variant="light" className="d-flex align-items-center gap-2 mw-100" id="user-menu" title={userText}>
           <i className="bi bi-person-circle fs-5" aria-hidden="true" />
           <span className="text-start lh-sm portal-user-text">
-            <span className="d-block fw-semibold text-truncate" data-testid="user-names">
+            <span className="d-block fw-semibold portal-user-line" data-testid="user-names">
               {user.nombres}
             </span>
-            <span className="d-block small text-secondary-emphasis text-truncate" data-testid="user-profile">
+            <span className="d-block small text-secondary-emphasis portal-user-line" data-testid="user-profile">
               {user.profile?.nombre}
             </span>
           </span>
         </Dropdown.Toggle>
         <Dropdown.Menu>
-          {/* Narrower than 768 px the portal version is read here. */}
-          <Dropdown.ItemText className="d-md-none small text-secondary text-nowrap" data-testid="portal-version-menu">
-            {versionText}
-          </Dropdown.ItemText>
-          <Dropdown.Divider className="d-md-none" />
           <Dropdown.Item onClick={() => navigate(PATHS.account)}>
             <i className="bi bi-person me-2" aria-hidden="true" />
             {SPEC_TEXT.myProfile}

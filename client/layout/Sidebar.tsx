@@ -10,13 +10,13 @@ import { useCurrentUser } from '../auth/CurrentUserContext';
 import { useNarrowScreen } from './useNarrowScreen';
 import { appVersionLabel } from '../../shared/constants/domain';
 
-/** 'name (version)' or 'N/A' (specification §3). */
+/** 'name (version)' or 'N/A' (reference §3). */
 export function appVersionText(v: AppVersion | undefined): string {
   return v?.version_name && v.version_app ? appVersionLabel(v.version_name, v.version_app) : SPEC_TEXT.notAvailable;
 }
 
 /**
- * The menu the profile allows (specification §2). Wide and expanded: modules with their
+ * The menu the profile allows (reference §2). Wide and expanded: modules with their
  * entries. Collapsed, or narrower than 768 px: module icons whose entries open in a dropdown.
  */
 export function Sidebar({ pageAllowed }: { pageAllowed: boolean }) {
@@ -24,19 +24,21 @@ export function Sidebar({ pageAllowed }: { pageAllowed: boolean }) {
   const collapsed = useAppSelector((s) => s.ui.menuCollapsed);
   const narrow = useNarrowScreen();
   const compact = collapsed || narrow;
+  // Narrow, the menu is icons already: the toggle hides it, leaving the page the whole width.
+  const hidden = narrow && collapsed;
   const { pathname } = useLocation();
-  // The app version is requested only when the current page is allowed (specification §7).
+  // The app version is requested only when the current page is allowed (reference §7).
   const { data: appVersion } = useGetVersionAppQuery(undefined, { skip: !pageAllowed });
   const versionText = appVersionText(appVersion);
   const menu = filterMenu(allowed);
 
   return (
     <nav
-      className={`portal-sidebar bg-dark text-white d-flex flex-column flex-shrink-0 ${compact ? 'compact' : ''}`}
+      className={`portal-sidebar bg-dark text-white flex-column flex-shrink-0 ${hidden ? 'd-none' : 'd-flex'} ${compact ? 'compact' : ''}`}
       aria-label="Menú principal"
       data-compact={compact}
     >
-      <ul className="nav flex-column p-2 flex-grow-1">
+      <ul className="nav flex-column flex-nowrap p-2 flex-grow-1 portal-sidebar-menu">
         {menu.map((m) =>
           compact ? (
             <li key={m.path} className="nav-item mb-1">

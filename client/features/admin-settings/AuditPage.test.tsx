@@ -53,6 +53,8 @@ test('the entity filter offers every entity the server records, devices, groups,
     'Versión de la app de bloqueo',
     'Clave de API',
     'Webhook',
+    'Crédito',
+    'Política de cobranza',
   ]);
 });
 
@@ -98,4 +100,25 @@ test('the detail of an entry is read-only: one Cerrar in its footer, no Cancelar
   expect(within(dialog).queryByRole('button', { name: 'Cancelar' })).toBeNull();
   await user.click(within(footer).getByRole('button', { name: L.close }));
   await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+});
+
+test('the dates are shown and typed as dd/mm/aaaa (not the browser’s format) and sent as days; a text that is no date holds the filter back', async () => {
+  const user = renderPage(`${PATH}?from=2026-03-05`);
+  await screen.findByTestId('audit-row');
+  const from = screen.getByRole('textbox', { name: L.audit.from }) as HTMLInputElement;
+  const to = screen.getByRole('textbox', { name: L.audit.to }) as HTMLInputElement;
+  expect([from.type, from.value, to.value, to.placeholder]).toEqual(['text', '05/03/2026', '', 'dd/mm/aaaa']);
+
+  await user.type(to, '31/02/2026');
+  expect(to.getAttribute('aria-invalid')).toBe('true');
+  expect(screen.getByText('Escriba una fecha válida como dd/mm/aaaa')).toBeTruthy();
+  const before = calls.length;
+  await user.click(screen.getByRole('button', { name: L.audit.filter }));
+  expect(calls.length).toBe(before);
+
+  await user.clear(to);
+  await user.type(to, '9/4/2026');
+  expect(to.getAttribute('aria-invalid')).toBeNull();
+  await user.click(screen.getByRole('button', { name: L.audit.filter }));
+  await waitFor(() => expect(calls.at(-1)!.params).toMatchObject({ from: '2026-03-05', to: '2026-04-09' }));
 });

@@ -1,6 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import Badge from 'react-bootstrap/Badge';
 import Button from 'react-bootstrap/Button';
+import { ExportListHeader } from '../../components/ExportListHeader';
 import { IconButton } from '../../components/IconButton';
 import Col from 'react-bootstrap/Col';
 import Form from 'react-bootstrap/Form';
@@ -9,12 +10,10 @@ import Table from 'react-bootstrap/Table';
 import * as z from 'zod';
 import { ADMIN_LABELS as L, labelOf } from '../../../shared/constants/adminLabels';
 import { AUDIT_ACTIONS, AUDIT_ENTITIES, AUDIT_OUTCOMES, type AuditEntryView } from '../../../shared/contracts/audit';
-import { DATE_PARAM_MAX, DATE_PARAM_MIN } from '../../../shared/contracts/fields';
 import type { PageProps } from '../../app/lazyPage';
 import { AppModal } from '../../components/AppModal';
+import { DateInput } from '../../components/DateInput';
 import { displayValue } from '../../components/EmptyValue';
-import { LoadingButton } from '../../components/LoadingButton';
-import { toastSuccess } from '../../components/toast';
 import { useExportAuditMutation, useListAuditQuery } from './adminSettingsApi';
 import { auditDiff } from './auditDiff';
 import { DataTable, type DataTableColumn } from '../../components/DataTable';
@@ -130,6 +129,8 @@ function AuditFilters({ filters, onApply }: { filters: Filters; onApply: (f: Fil
   const set = (k: keyof Filters) => (e: { target: { value: string } }) => setDraft({ ...draft, [k]: e.target.value });
   const submit = (e: FormEvent) => {
     e.preventDefault();
+    // A date field whose text is not a date (it says so) holds the filter back.
+    if ([draft.from, draft.to].some((d) => d !== '' && !/^\d{4}-\d{2}-\d{2}$/.test(d))) return;
     onApply({ ...draft, actor: draft.actor.trim() });
   };
   const clear = () => {
@@ -166,7 +167,8 @@ function AuditFilters({ filters, onApply }: { filters: Filters; onApply: (f: Fil
             ))}
           </Form.Select>
         </Form.Group>
-        <Form.Group as={Col} md={4} lg={1} controlId="audit-outcome">
+        {/* As wide as its longest option: a twelfth of the row cut 'Todo'. */}
+        <Form.Group as={Col} md={4} lg="auto" controlId="audit-outcome">
           <Form.Label className="small mb-1">{L.audit.outcome}</Form.Label>
           <Form.Select size="sm" value={draft.outcome} onChange={set('outcome')}>
             <option value="">{L.all}</option>
@@ -179,11 +181,11 @@ function AuditFilters({ filters, onApply }: { filters: Filters; onApply: (f: Fil
         </Form.Group>
         <Form.Group as={Col} md={4} lg={2} controlId="audit-from">
           <Form.Label className="small mb-1">{L.audit.from}</Form.Label>
-          <Form.Control type="date" size="sm" value={draft.from} min={DATE_PARAM_MIN} max={draft.to || DATE_PARAM_MAX} onChange={set('from')} />
+          <DateInput size="sm" value={draft.from} onChange={(from) => setDraft({ ...draft, from })} />
         </Form.Group>
         <Form.Group as={Col} md={4} lg={2} controlId="audit-to">
           <Form.Label className="small mb-1">{L.audit.to}</Form.Label>
-          <Form.Control type="date" size="sm" value={draft.to} min={draft.from || DATE_PARAM_MIN} max={DATE_PARAM_MAX} onChange={set('to')} />
+          <DateInput size="sm" value={draft.to} onChange={(to) => setDraft({ ...draft, to })} />
         </Form.Group>
         <Col xs="auto" className="d-flex gap-2">
           <Button type="submit" size="sm">
@@ -216,20 +218,15 @@ export default function AuditPage({ title }: PageProps) {
   const [detail, setDetail] = useState<AuditEntryView | null>(null);
   const rows = list.data?.data ?? [];
 
-  const onExport = async () => {
-    const res = await exportCsv(filters);
-    if ('data' in res) toastSuccess(L.audit.exported);
-  };
-
   return (
     <section>
-      <div className="d-flex flex-wrap align-items-center justify-content-between gap-2 mb-3">
-        <h1 className="h3 mb-0">{title}</h1>
-        <LoadingButton variant="primary" loading={exportState.isLoading} onClick={() => void onExport()}>
-          <i className="bi bi-download me-2" aria-hidden="true" />
-          {L.audit.export}
-        </LoadingButton>
-      </div>
+      <ExportListHeader
+        title={title}
+        exportLabel={L.audit.export}
+        exportedMessage={L.audit.exported}
+        exporting={exportState.isLoading}
+        onExport={() => exportCsv(filters)}
+      />
       <AuditFilters key={FILTERS.map((k) => filters[k]).join('|')} filters={filters} onApply={(f) => set(f)} />
       <DataTable
         columns={columns}

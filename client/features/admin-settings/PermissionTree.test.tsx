@@ -1,8 +1,10 @@
 /** @jest-environment jsdom */
-import { render, screen } from '@testing-library/react';
+import { render, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { useState } from 'react';
+import { ADMIN_LABELS } from '../../../shared/constants/adminLabels';
 import { DEVICE_ACTIONS } from '../../../shared/constants/deviceActions';
+import { ROLE_ACTIONS } from '../../../shared/constants/roleActions';
 import { MENU } from '../../../shared/constants/routes';
 import { PermissionTree } from './PermissionTree';
 
@@ -56,6 +58,27 @@ describe('PermissionTree', () => {
     await user.click(parent);
     expect(onChange).toHaveBeenLastCalledWith({ paths: [], actions: [] });
     expect(parent.indeterminate).toBe(false);
+  });
+
+  test('the role actions that act on no device are a group of their own, apart from the device actions', async () => {
+    const user = userEvent.setup();
+    const onChange = jest.fn();
+    render(<Harness onChange={onChange} />);
+    const devices = screen.getByRole('group', { name: ADMIN_LABELS.roles.deviceActions });
+    const others = screen.getByRole('group', { name: ADMIN_LABELS.roles.roleActions });
+    expect(
+      within(devices)
+        .getAllByRole('checkbox')
+        .map((c) => c.getAttribute('id')),
+    ).toEqual(DEVICE_ACTIONS.map((a) => `t-action-${a.code}`));
+    expect(
+      within(others)
+        .getAllByRole('checkbox')
+        .map((c) => c.getAttribute('id')),
+    ).toEqual(ROLE_ACTIONS.map((a) => `t-action-${a.code}`));
+    await user.click(within(others).getByRole('checkbox', { name: 'Registrar y revertir pagos' }));
+    await user.click(within(devices).getByRole('checkbox', { name: DEVICE_ACTIONS[0].label }));
+    expect(onChange).toHaveBeenLastCalledWith({ paths: [], actions: [0, 100] });
   });
 
   test('device actions are kept in ascending order', async () => {

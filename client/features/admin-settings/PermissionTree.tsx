@@ -2,6 +2,7 @@ import { useEffect, useRef } from 'react';
 import Form from 'react-bootstrap/Form';
 import { ADMIN_LABELS as L } from '../../../shared/constants/adminLabels';
 import { DEVICE_ACTIONS } from '../../../shared/constants/deviceActions';
+import { ROLE_ACTIONS } from '../../../shared/constants/roleActions';
 import { MENU, type MenuModule } from '../../../shared/constants/routes';
 
 export interface PermissionTreeProps {
@@ -42,9 +43,16 @@ function ModuleCheckbox({
   );
 }
 
+/** The two groups of action checkboxes: the device actions, and the role actions that act on no device. */
+const ACTION_GROUPS = [
+  { legend: L.roles.deviceActions, actions: DEVICE_ACTIONS },
+  { legend: L.roles.roleActions, actions: ROLE_ACTIONS },
+] as const;
+
 /**
  * The role editor's grants: the menu tree (a checkbox per module and submodule path; a module
- * toggles its pages and shows mixed when only some are granted) and the device actions.
+ * toggles its pages and shows mixed when only some are granted), the device actions and the other
+ * role actions (registering payments…), each group apart.
  */
 export function PermissionTree({ paths, actions, onChange, idPrefix }: PermissionTreeProps) {
   const granted = new Set(paths);
@@ -119,19 +127,23 @@ export function PermissionTree({ paths, actions, onChange, idPrefix }: Permissio
           })}
         </ul>
       </fieldset>
-      <fieldset className="col-md-5">
-        <legend className="h6">{L.roles.deviceActions}</legend>
-        {DEVICE_ACTIONS.map((a) => (
-          <Form.Check
-            key={a.code}
-            id={`${idPrefix}-action-${a.code}`}
-            type="checkbox"
-            label={a.label}
-            checked={grantedActions.has(a.code)}
-            onChange={() => toggleAction(a.code)}
-          />
+      <div className="col-md-5">
+        {ACTION_GROUPS.map((group) => (
+          <fieldset key={group.legend} className="mb-3">
+            <legend className="h6">{group.legend}</legend>
+            {group.actions.map((a) => (
+              <Form.Check
+                key={a.code}
+                id={`${idPrefix}-action-${a.code}`}
+                type="checkbox"
+                label={a.label}
+                checked={grantedActions.has(a.code)}
+                onChange={() => toggleAction(a.code)}
+              />
+            ))}
+          </fieldset>
         ))}
-      </fieldset>
+      </div>
     </div>
   );
 }

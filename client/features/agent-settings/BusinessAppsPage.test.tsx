@@ -21,7 +21,16 @@ const URL_LIST = '/v5/agent-settings/smartphone/business-apps';
 const at = '2025-03-01T12:00:00.000Z';
 const SHA = 'a'.repeat(64);
 
-const group = (id: number, name: string): Group => ({ id, name, description: null, deviceCount: 0, createdAt: at, updatedAt: at });
+const group = (id: number, name: string): Group => ({
+  id,
+  name,
+  description: null,
+  deviceCount: 0,
+  enrolledCount: 0,
+  preEnrolledCount: 0,
+  createdAt: at,
+  updatedAt: at,
+});
 const GROUPS = [group(1, 'Norte'), group(2, 'Sur'), group(3, 'Este')];
 const CATALOG: BusinessApp = {
   id: 1,

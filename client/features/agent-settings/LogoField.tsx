@@ -16,6 +16,8 @@ const LOGO_TYPES = ['image/png', 'image/jpeg'];
 
 /** Why a chosen file cannot be the logo (checked before uploading it; the server checks its content again). */
 export function logoFileProblem(file: Pick<File, 'size' | 'type'>): string | undefined {
+  // Only an SVG is told why it is refused; any other file is just not a PNG or a JPEG.
+  if (file.type === 'image/svg+xml') return M.logo.svg;
   if (!LOGO_TYPES.includes(file.type)) return M.logo.badType;
   if (file.size === 0) return M.logo.empty;
   if (file.size > LOGO_MAX_BYTES) return M.logo.tooLarge(LOGO_MAX_BYTES / 1024);

@@ -119,7 +119,11 @@ test('the logo: too large or not an image is refused before uploading; a PNG upl
   await user.upload(input, new File([new Uint8Array(LOGO_MAX_BYTES + 1)], 'grande.png', { type: 'image/png' }));
   expect(await within(field).findByText(M.logo.tooLarge(512))).toBeTruthy();
   await user.upload(screen.getByLabelText(`${label('logo')}: ${S.logoUpload}`), new File(['<svg/>'], 'logo.svg', { type: 'image/svg+xml' }));
+  expect(await within(field).findByText(M.logo.svg)).toBeTruthy();
+  // Any other file is not a PNG or a JPEG: nothing said about SVG.
+  await user.upload(screen.getByLabelText(`${label('logo')}: ${S.logoUpload}`), new File(['hola'], 'notas.txt', { type: 'text/plain' }));
   expect(await within(field).findByText(M.logo.badType)).toBeTruthy();
+  expect(M.logo.badType).not.toMatch(/svg/i);
   expect(calls.filter((c) => c.method === 'POST')).toHaveLength(0);
 
   const png = new File([new Uint8Array([0x89, 0x50, 0x4e, 0x47, 1, 2, 3])], 'logo.png', { type: 'image/png' });

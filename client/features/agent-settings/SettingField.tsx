@@ -1,10 +1,10 @@
 import { useId, type ReactNode } from 'react';
-import Button from 'react-bootstrap/Button';
 import Form from 'react-bootstrap/Form';
 import InputGroup from 'react-bootstrap/InputGroup';
 import { useWatch, type UseFormReturn } from 'react-hook-form';
 import type { SettingField as SettingFieldDef, SettingValue } from '../../../shared/agentSettings';
 import { AGENT_SETTINGS_LABELS } from '../../../shared/constants/agentSettingsLabels';
+import { ScopeMarker } from '../../components/ScopeMarker';
 import { LogoField } from './LogoField';
 import { formatSettingValue, type SettingsFormFields, type SettingsFormOutput } from './settingsForm';
 import { LABELS } from '../../../shared/constants/labels';
@@ -36,19 +36,13 @@ const HEX = /^#[0-9a-fA-F]{6}$/;
 /** Where the field's value comes from, in a group's scope: 'Heredado de Global' or 'Personalizado para este grupo'. */
 function ScopeState({ field, group }: { field: SettingFieldDef; group: GroupFieldState }) {
   return (
-    <div className="d-flex flex-wrap align-items-center column-gap-2 small" data-testid={`scope-state-${field.key}`}>
-      {group.overridden ? (
-        <>
-          <span className="badge text-bg-primary">{L.overridden}</span>
-          <span className="text-body-secondary">{L.inheritedValue(formatSettingValue(field, group.globalValue))}</span>
-          <Button variant="link" size="sm" className="p-0 align-baseline" aria-label={L.backToGlobalOf(field.label)} onClick={group.onUseGlobal}>
-            {L.backToGlobal}
-          </Button>
-        </>
-      ) : (
-        <span className="badge text-bg-light border">{L.inherited}</span>
-      )}
-    </div>
+    <ScopeMarker
+      testId={`scope-state-${field.key}`}
+      label={field.label}
+      overridden={group.overridden}
+      globalText={formatSettingValue(field, group.globalValue)}
+      onUseGlobal={group.onUseGlobal}
+    />
   );
 }
 

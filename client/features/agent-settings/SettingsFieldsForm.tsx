@@ -1,6 +1,5 @@
 import { useEffect, useMemo, useState, type ReactNode } from 'react';
 import Alert from 'react-bootstrap/Alert';
-import Button from 'react-bootstrap/Button';
 import Card from 'react-bootstrap/Card';
 import Col from 'react-bootstrap/Col';
 import Form from 'react-bootstrap/Form';
@@ -9,11 +8,10 @@ import { useWatch } from 'react-hook-form';
 import { fieldsOf, isActive, type SettingField as SettingFieldDef, type SettingsSection, type SettingsValues } from '../../../shared/agentSettings';
 import { AGENT_SETTINGS_LABELS } from '../../../shared/constants/agentSettingsLabels';
 import type { SettingsSectionAnswer } from '../../../shared/contracts/agentSettings';
-import { SPEC_TEXT } from '../../../shared/messages';
 import { formErrorOf } from '../../api/apiErrors';
 import type { ApiError } from '../../api/axiosBaseQuery';
 import { useAppDispatch } from '../../app/hooks';
-import { ConfirmModal } from '../../components/ConfirmModal';
+import { ScopedSaveBar } from '../../components/ScopedSaveBar';
 import { LoadingButton } from '../../components/LoadingButton';
 import { showServerError } from '../../components/serverFieldError';
 import { toastSuccess } from '../../components/toast';
@@ -193,40 +191,25 @@ export function SettingsFieldsForm({
             </Card.Body>
           </Card>
         ))}
-        <div className="sticky-bottom bg-body border rounded p-2 d-flex flex-wrap gap-2 align-items-center">
-          <LoadingButton type="submit" loading={saving.isLoading && !confirmRemove}>
-            {SPEC_TEXT.save}
-          </LoadingButton>
-          <Button
-            variant="secondary"
-            disabled={!isDirty || saving.isLoading}
-            onClick={() => {
-              setConflict(null);
-              form.reset(loaded);
-            }}
-          >
-            {SPEC_TEXT.cancel}
-          </Button>
-          {isGroup && answer.overridden.length > 0 && (
-            <Button variant="outline-danger" className="ms-md-auto" disabled={saving.isLoading} onClick={() => setConfirmRemove(true)}>
-              {L.removeOverride}
-            </Button>
-          )}
-        </div>
+        <ScopedSaveBar
+          saving={saving.isLoading}
+          dirty={isDirty}
+          onCancel={() => {
+            setConflict(null);
+            form.reset(loaded);
+          }}
+          canRemove={isGroup && answer.overridden.length > 0}
+          confirmRemove={confirmRemove}
+          onConfirmRemoveChange={setConfirmRemove}
+          removeQuestion={L.removeOverrideQuestion(groupName ?? '', section.title)}
+          onRemove={removeOverride}
+        />
       </Form>
-      <ConfirmModal
-        show={confirmRemove}
-        title={L.removeOverrideTitle}
-        message={L.removeOverrideQuestion(groupName ?? '', section.title)}
-        confirmLabel={L.removeOverrideConfirm}
-        loading={saving.isLoading}
-        onClose={() => setConfirmRemove(false)}
-        onConfirm={removeOverride}
-      />
     </>
   );
 
-  if (!aside) return <div style={{ maxWidth: '64rem' }}>{formBody}</div>;
+  // As wide as the scope card above it: a narrower column left the cards' right edge ragged.
+  if (!aside) return formBody;
   return (
     <Row className="g-3">
       <Col lg={7} xl={8}>

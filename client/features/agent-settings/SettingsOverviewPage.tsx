@@ -16,7 +16,7 @@ import { LoadError } from '../../components/LoadError';
 import { PageSpinner } from '../../components/PageSpinner';
 import { useSettingsOverviewQuery } from './agentSettingsApi';
 import { formatSettingValue } from './settingsForm';
-import { SettingsOverrides } from './SettingsOverrides';
+import { SettingsOverrides } from '../../components/SettingsOverrides';
 import { deviceTypeOfOverview, LOCK_APP_PATHS } from './settingsPaths';
 
 const L = AGENT_SETTINGS_LABELS.overview;

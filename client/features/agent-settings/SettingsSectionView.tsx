@@ -14,19 +14,12 @@ import { useUnsavedChangesGuard } from '../../components/useUnsavedChangesGuard'
 import { useSettingsSectionQuery, type SectionArgs } from './agentSettingsApi';
 import { SettingsFieldsForm } from './SettingsFieldsForm';
 import { SettingsHistory } from './SettingsHistory';
-import { SettingsOverrides } from './SettingsOverrides';
+import { SettingsOverrides } from '../../components/SettingsOverrides';
 import { sectionOfPath } from './settingsPaths';
-import { SettingsScopeBar } from './SettingsScopeBar';
+import { groupIdParam, SettingsScopeBar } from '../../components/SettingsScopeBar';
 import { LoadError } from '../../components/LoadError';
 
 const L = AGENT_SETTINGS_LABELS;
-
-/** `?groupId=`: a group's id, or undefined (Global) for anything else. */
-export function groupIdParam(raw: string | null): number | undefined {
-  if (raw === null || !/^[1-9]\d{0,9}$/.test(raw)) return undefined;
-  const id = Number(raw);
-  return id <= 2_147_483_647 ? id : undefined;
-}
 
 export interface SettingsSectionViewProps extends PageProps {
   /** Beside the form, with its values as typed (the screen design's preview). */

@@ -1,3 +1,4 @@
+import { API_PATHS } from '../../../shared/constants/apiPaths';
 import type { SettingsSectionKey, SettingsValues } from '../../../shared/agentSettings';
 import { settingsSection } from '../../../shared/agentSettings';
 import type {
@@ -17,8 +18,8 @@ import { apiSlice } from '../../api/apiSlice';
 import { http } from '../../api/axiosBaseQuery';
 import { queryParams } from '../../api/queryParams';
 
-const base = (deviceType: DeviceTypeCode) => `/v5/agent-settings/${typeSlug(deviceType)}`;
-const sectionUrl = (deviceType: DeviceTypeCode, section: SettingsSectionKey) => `${base(deviceType)}/${settingsSection(section).slug}`;
+const P = API_PATHS.agentSettings;
+const sectionUrl = (deviceType: DeviceTypeCode, section: SettingsSectionKey) => P.section(typeSlug(deviceType), settingsSection(section).slug);
 
 export interface SectionArgs {
   deviceType: DeviceTypeCode;
@@ -31,7 +32,7 @@ export interface SectionArgs {
 export const agentSettingsApi = apiSlice.injectEndpoints({
   endpoints: (build) => ({
     settingsOverview: build.query<SettingsOverview, DeviceTypeCode>({
-      query: (deviceType) => http.get(`${base(deviceType)}/overview`),
+      query: (deviceType) => http.get(P.overview(typeSlug(deviceType))),
       providesTags: ['AgentSettings', 'LockApps', 'BusinessApps'],
     }),
     settingsSection: build.query<SettingsSectionAnswer, SectionArgs>({
@@ -49,47 +50,47 @@ export const agentSettingsApi = apiSlice.injectEndpoints({
     /** Uploads a logo (its bytes); the answer's `logo` goes into the screen design's values. */
     uploadLogo: build.mutation<LogoAnswer, Blob>({
       query: (file) => ({
-        url: `${base(1)}/screen-design/logo`,
+        url: P.logo(),
         method: 'POST',
         data: file,
         headers: { 'Content-Type': file.type || 'application/octet-stream' },
       }),
     }),
     listBusinessApps: build.query<BusinessAppList, void>({
-      query: () => http.get(`${base(1)}/business-apps`),
+      query: () => http.get(P.businessApps()),
       providesTags: ['BusinessApps'],
     }),
     createBusinessApp: build.mutation<BusinessApp, BusinessAppBodyInput>({
-      query: (body) => http.post(`${base(1)}/business-apps`, body),
+      query: (body) => http.post(P.businessApps(), body),
       invalidatesTags: ['BusinessApps', 'AgentSettings', 'Audit'],
     }),
     updateBusinessApp: build.mutation<BusinessApp, { id: number; body: BusinessAppBodyInput }>({
-      query: ({ id, body }) => http.put(`${base(1)}/business-apps`, body, id),
+      query: ({ id, body }) => http.put(P.businessApps(), body, id),
       invalidatesTags: ['BusinessApps', 'AgentSettings', 'Audit'],
     }),
     deleteBusinessApp: build.mutation<void, number>({
-      query: (id) => http.delete(`${base(1)}/business-apps`, id),
+      query: (id) => http.delete(P.businessApps(), id),
       invalidatesTags: ['BusinessApps', 'AgentSettings', 'Audit'],
     }),
     listLockApps: build.query<LockAppList, DeviceTypeCode>({
-      query: (deviceType) => http.get(`${base(deviceType)}/app-lock`),
+      query: (deviceType) => http.get(P.appLock(typeSlug(deviceType))),
       providesTags: ['LockApps'],
     }),
     createLockApp: build.mutation<LockAppVersion, { deviceType: DeviceTypeCode; body: LockAppBodyInput }>({
-      query: ({ deviceType, body }) => http.post(`${base(deviceType)}/app-lock`, body),
+      query: ({ deviceType, body }) => http.post(P.appLock(typeSlug(deviceType)), body),
       invalidatesTags: ['LockApps', 'AgentSettings', 'Audit'],
     }),
     updateLockApp: build.mutation<LockAppVersion, { deviceType: DeviceTypeCode; id: number; body: LockAppBodyInput }>({
-      query: ({ deviceType, id, body }) => http.put(`${base(deviceType)}/app-lock`, body, id),
+      query: ({ deviceType, id, body }) => http.put(P.appLock(typeSlug(deviceType)), body, id),
       // The current version's name is the sidebar footer's (portal/getVersionApp).
       invalidatesTags: ['LockApps', 'AgentSettings', 'Audit', 'Versions'],
     }),
     deleteLockApp: build.mutation<void, { deviceType: DeviceTypeCode; id: number }>({
-      query: ({ deviceType, id }) => http.delete(`${base(deviceType)}/app-lock`, id),
+      query: ({ deviceType, id }) => http.delete(P.appLock(typeSlug(deviceType)), id),
       invalidatesTags: ['LockApps', 'AgentSettings', 'Audit'],
     }),
     setCurrentLockApp: build.mutation<LockAppVersion, { deviceType: DeviceTypeCode; id: number }>({
-      query: ({ deviceType, id }) => http.post(`${base(deviceType)}/app-lock/${id}/current`, {}),
+      query: ({ deviceType, id }) => http.post(P.currentLockApp(typeSlug(deviceType), id), {}),
       invalidatesTags: ['LockApps', 'AgentSettings', 'Audit', 'Versions'],
     }),
   }),

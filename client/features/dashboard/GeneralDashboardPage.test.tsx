@@ -10,6 +10,7 @@ import { DASHBOARD_DAYS, DASHBOARD_REFRESH_MS, generalDashboardResponse, type Ge
 import { apiError, renderPortal, seriousViolations, stubRoutes } from '../../testing/renderPortal';
 import { DASHBOARD_CHART } from './chartChunk';
 import GeneralDashboardPage from './GeneralDashboardPage';
+import { statusColor } from '../../components/statusBadge';
 
 // jsdom has no canvas: the chart component stands in as a canvas with the props it was given
 // (chart.js itself draws in the Chromium tests, tests/e2e/dashboard.test.ts).
@@ -119,7 +120,8 @@ test('the cards show the numbers in es-MX, each a link to the devices page with 
   expect(cardHref('kpi-devices')).toBe(PATHS.devices);
   expect(cardHref('kpi-smartphones')).toBe(`${PATHS.devices}?deviceType=${DEVICE_TYPE.SMARTPHONE}`);
   expect(cardHref('kpi-tvs')).toBe(`${PATHS.devices}?deviceType=${DEVICE_TYPE.TV}`);
-  expect(cardHref('kpi-locked')).toBe(`${PATHS.devices}?status=${DEVICE_STATUS.bloqueado}`);
+  expect(cardHref('kpi-locked')).toBe(`${PATHS.devices}?locked=true`);
+  expect(card('kpi-locked').textContent).toContain('Bloqueado, configurado bloqueado y bloqueando');
   expect(cardHref('kpi-offline')).toBe(`${PATHS.devices}?status=${DEVICE_STATUS.sin_conexion}`);
   expect(cardHref('kpi-in-flight')).toBe(`${PATHS.devices}?inFlight=true`);
   // This month's releases: released since the month's first instant the answer gives; the total below links to every released device.
@@ -151,7 +153,15 @@ test("'Ver como tabla' shows the chart's numbers as a table, 'Ver como gráfica'
   expect([toChart.getAttribute('aria-pressed'), toTable.getAttribute('aria-pressed')]).toEqual(['true', 'false']);
   // The canvas names every value.
   const canvas = await within(panel).findByRole('img');
-  expect(canvas.getAttribute('aria-label')).toBe('Dispositivos por estado: Activo 4,789, Bloqueado 1,234, Sin conexión 2,001, Liberado 4,321');
+  expect(canvas.getAttribute('aria-label')).toBe('Dispositivos por estado: Activo 4,789, Liberado 4,321, Sin conexión 2,001, Bloqueado 1,234');
+  // Horizontal bars, largest first, each in the colour of its status badge's family.
+  expect([canvas.getAttribute('data-type'), canvas.getAttribute('data-index-axis')]).toEqual(['bar', 'y']);
+  const drawn = JSON.parse(canvas.getAttribute('data-chart')!) as { labels: string[]; datasets: { data: number[]; backgroundColor: string[] }[] };
+  expect(drawn.labels).toEqual(['Activo', 'Liberado', 'Sin conexión', 'Bloqueado']);
+  expect(drawn.datasets[0]!.data).toEqual([4789, 4321, 2001, 1234]);
+  expect(drawn.datasets[0]!.backgroundColor).toEqual(
+    [DEVICE_STATUS.activo, DEVICE_STATUS.liberado, DEVICE_STATUS.sin_conexion, DEVICE_STATUS.bloqueado].map(statusColor),
+  );
 
   await user.click(toTable);
   expect([toChart.getAttribute('aria-pressed'), toTable.getAttribute('aria-pressed')]).toEqual(['false', 'true']);
@@ -166,9 +176,9 @@ test("'Ver como tabla' shows the chart's numbers as a table, 'Ver como gráfica'
     );
   expect(rows).toEqual([
     ['Activo', '4,789'],
-    ['Bloqueado', '1,234'],
-    ['Sin conexión', '2,001'],
     ['Liberado', '4,321'],
+    ['Sin conexión', '2,001'],
+    ['Bloqueado', '1,234'],
   ]);
   expect(within(table).getByRole('link', { name: 'Bloqueado' }).getAttribute('href')).toBe(`${PATHS.devices}?status=${DEVICE_STATUS.bloqueado}`);
   expect(within(panel).queryByRole('img')).toBeNull();

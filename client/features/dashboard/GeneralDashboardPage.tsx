@@ -56,7 +56,7 @@ function Cards({ data, canOpenDevices, canOpenPreEnrolled }: { data: GeneralDash
       />
       <KpiCard testId="kpi-smartphones" icon="phone-vibrate" label={L.smartphones} value={t.smartphones} href={href(CARD_FILTERS.smartphones)} />
       <KpiCard testId="kpi-tvs" icon="tv" label={L.tvs} value={t.tvs} href={href(CARD_FILTERS.tvs)} />
-      <KpiCard testId="kpi-locked" icon="lock" label={L.locked} value={t.locked} href={href(CARD_FILTERS.locked)} />
+      <KpiCard testId="kpi-locked" icon="lock" label={L.locked} value={t.locked} href={href(CARD_FILTERS.locked)} secondary={L.lockedHelp} />
       <KpiCard
         testId="kpi-offline"
         icon="wifi-off"
@@ -151,8 +151,11 @@ const sum = (values: readonly number[]) => values.reduce((a, b) => a + b, 0);
 function Charts({ data, canOpenDevices }: { data: GeneralDashboard; canOpenDevices: boolean }) {
   const days = data.days.map(formatDay);
 
-  const statusLabels = data.byStatus.map((s) => statusLabel(s.status));
-  const statusRows: ChartTableRow[] = data.byStatus.map((s, i) => ({
+  // Nineteen statuses read as bars, largest first, each in its badge's colour (a doughnut's
+  // slices of one family could not be told apart); the table lists them in the same order.
+  const byStatus = [...data.byStatus].sort((a, b) => b.count - a.count || a.status - b.status);
+  const statusLabels = byStatus.map((s) => statusLabel(s.status));
+  const statusRows: ChartTableRow[] = byStatus.map((s, i) => ({
     key: String(s.status),
     label: (
       <FilterLink filter={{ status: s.status }} canOpen={canOpenDevices}>
@@ -194,12 +197,13 @@ function Charts({ data, canOpenDevices }: { data: GeneralDashboard; canOpenDevic
         testId="chart-by-status"
         empty={data.byStatus.length === 0}
         chart={{
-          kind: 'doughnut',
-          height: CHART_HEIGHT,
+          kind: 'bar',
+          horizontal: true,
+          height: barsHeight(byStatus.length),
           labels: statusLabels,
-          series: [{ label: C.count, data: data.byStatus.map((s) => s.count), color: data.byStatus.map((s) => statusColor(s.status)) }],
+          series: [{ label: C.count, data: byStatus.map((s) => s.count), color: byStatus.map((s) => statusColor(s.status)) }],
         }}
-        summaryItems={data.byStatus.map((s, i) => ({ label: statusLabels[i]!, value: s.count }))}
+        summaryItems={byStatus.map((s, i) => ({ label: statusLabels[i]!, value: s.count }))}
         table={{ labelHeader: L.status, valueHeaders: [C.count], rows: statusRows }}
       />
       <ChartPanel

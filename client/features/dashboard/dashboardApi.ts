@@ -1,3 +1,4 @@
+import { API_PATHS } from '../../../shared/constants/apiPaths';
 import type { AndroidDashboard, GeneralDashboard } from '../../../shared/contracts/dashboard';
 import { apiSlice } from '../../api/apiSlice';
 import { http } from '../../api/axiosBaseQuery';
@@ -11,11 +12,11 @@ export const dashboardApi = apiSlice.injectEndpoints({
   endpoints: (build) => ({
     /** `tz`: the browser's zone, which the days and 'this month' are counted in. */
     generalDashboard: build.query<GeneralDashboard, { tz: string | undefined }>({
-      query: ({ tz }) => http.get('/v5/dashboard/general', queryParams({ tz })),
+      query: ({ tz }) => http.get(API_PATHS.dashboard.general(), queryParams({ tz })),
       providesTags: ['Devices', 'Jobs'],
     }),
     androidDashboard: build.query<AndroidDashboard, void>({
-      query: () => http.get('/v5/dashboard/android'),
+      query: () => http.get(API_PATHS.dashboard.android()),
       providesTags: ['Devices', 'LockApps'],
     }),
   }),

@@ -12,6 +12,8 @@ export interface DeviceListFilter {
   groupId?: number | 'none';
   /** Devices with a command in flight. */
   inFlight?: boolean;
+  /** Devices locked or being locked (Bloqueado, Configurado bloqueado, Bloqueando). */
+  locked?: boolean;
   /** Devices reporting this agent version. */
   agentVersion?: string;
   /** Devices reporting an agent version other than this one. */
@@ -38,7 +40,7 @@ export const CARD_FILTERS = {
   devices: {},
   smartphones: { deviceType: DEVICE_TYPE.SMARTPHONE },
   tvs: { deviceType: DEVICE_TYPE.TV },
-  locked: { status: DEVICE_STATUS.bloqueado },
+  locked: { locked: true },
   offline: { status: DEVICE_STATUS.sin_conexion },
   inFlight: { inFlight: true },
   /** 'Liberados este mes' adds releasedFrom: the month's first instant the answer gives. */

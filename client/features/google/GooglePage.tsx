@@ -1,4 +1,5 @@
-import { useSearchParams } from 'react-router-dom';
+import { Link, useSearchParams } from 'react-router-dom';
+import { PATHS } from '../../../shared/constants/routes';
 import { MESSAGES } from '../../../shared/messages';
 import type { PageProps } from '../../app/lazyPage';
 
@@ -10,6 +11,9 @@ export default function GooglePage(_props: PageProps) {
     <main className="container py-5">
       <h1 className="h4">{MESSAGES.googleTitle}</h1>
       <p className="text-secondary">{token ? MESSAGES.googleReceived : MESSAGES.googleMissing}</p>
+      <Link to={PATHS.home} className="btn btn-primary">
+        {MESSAGES.backHome}
+      </Link>
     </main>
   );
 }

@@ -228,7 +228,19 @@ test('create: the body, then the signing secret once with the verification note;
     data: {
       name: 'Nuevo',
       url: 'https://nuevo.example.com/hook',
-      events: ['device.enrolled', 'device.status_changed', 'command.acknowledged', 'command.rejected', 'offline_code.redeemed', 'job.finished'],
+      events: [
+        'device.enrolled',
+        'device.status_changed',
+        'command.acknowledged',
+        'command.rejected',
+        'offline_code.redeemed',
+        'job.finished',
+        'payment.applied',
+        'payment.reversed',
+        'credit.paid_off',
+        'credit.overdue',
+        'collection.step',
+      ],
       enabled: true,
     },
   });

@@ -29,7 +29,7 @@ function setup(action: number, defaultLockType?: LockType) {
 
 const lockTypeSelect = () => screen.getByRole('combobox', { name: 'Tipo de bloqueo' }) as HTMLSelectElement;
 
-test('LOCK: lock type (the specification labels), message with its counter, reported stolen', async () => {
+test('LOCK: lock type (the reference §3 labels), message with its counter, reported stolen', async () => {
   const { onSubmit, user, submit } = setup(DEVICE_ACTION.LOCK);
   const lockType = screen.getByRole('combobox', { name: 'Tipo de bloqueo' });
   expect([...lockType.querySelectorAll('option')].map((o) => o.textContent)).toEqual([
@@ -133,10 +133,13 @@ test('UNLOCK_OFFLINE_WITH_DATE: the code is valid until the end of the chosen da
   await submit();
   expect(onSubmit).not.toHaveBeenCalled();
   const d = new Date(Date.now() + 3 * 86_400_000);
-  const day = `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, '0')}-${String(d.getDate()).padStart(2, '0')}`;
-  await user.type(screen.getByLabelText('Válido hasta'), day);
+  const [dd, mm, yyyy] = [String(d.getDate()).padStart(2, '0'), String(d.getMonth() + 1).padStart(2, '0'), String(d.getFullYear())];
+  // Typed as dd/mm/aaaa, whatever the browser's language (a text field, not the browser's date input).
+  const until = screen.getByLabelText('Válido hasta') as HTMLInputElement;
+  expect([until.type, until.placeholder]).toEqual(['text', 'dd/mm/aaaa']);
+  await user.type(until, `${dd}/${mm}/${yyyy}`);
   await submit();
-  expect(onSubmit).toHaveBeenCalledWith({ action: 12, until: new Date(`${day}T23:59:59`).toISOString() });
+  expect(onSubmit).toHaveBeenCalledWith({ action: 12, until: new Date(`${yyyy}-${mm}-${dd}T23:59:59`).toISOString() });
 });
 
 test('CODE_BAR: the reference admits letters, digits and dashes', async () => {

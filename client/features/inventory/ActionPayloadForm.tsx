@@ -16,6 +16,7 @@ import {
 } from '../../../shared/contracts/deviceActions';
 import { useContractForm } from '../../components/useContractForm';
 import { useNow } from '../../components/useNow';
+import { parseDayText } from '../../components/DateInput';
 import { LABELS } from '../../../shared/constants/labels';
 
 const L = INVENTORY_LABELS.actions;
@@ -54,9 +55,10 @@ function localInstant(value: string): string {
   return Number.isNaN(d.getTime()) ? value : d.toISOString();
 }
 
-/** The last second of a local date ('2026-03-05'). */
+/** The last second of a local date typed as dd/mm/aaaa ('05/03/2026'); an unreadable text is passed on for the schema to refuse. */
 function endOfLocalDay(value: string): string {
-  return /^\d{4}-\d{2}-\d{2}$/.test(value) ? localInstant(`${value}T23:59:59`) : value;
+  const day = parseDayText(value);
+  return day ? localInstant(`${day}T23:59:59`) : value;
 }
 
 /** The API payload an action's form values make. */
@@ -80,7 +82,7 @@ export function payloadOf(action: number, v: PayloadFields): Record<string, unkn
 /** The shared `actionPayload` contract over the form's values. */
 const schemaFor = (action: number) => z.preprocess((v: PayloadFields) => payloadOf(action, v), actionPayload);
 
-/** `yyyy-mm-dd` of a local date (for the min/max of a date input). */
+/** `yyyy-mm-dd` of a local date. */
 function localDay(ms: number): string {
   const d = new Date(ms);
   return `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, '0')}-${String(d.getDate()).padStart(2, '0')}`;
@@ -232,9 +234,9 @@ export function ActionPayloadForm({ formId, action, intro, onSubmit, defaultLock
           form={form}
           name="until"
           label={L.validUntil}
-          type="date"
           help={L.validUntilHelp(OFFLINE_UNLOCK_MAX_DAYS)}
-          inputProps={now === null ? {} : { min: localDay(now), max: localDay(now + (OFFLINE_UNLOCK_MAX_DAYS - 1) * 86_400_000) }}
+          // Typed as dd/mm/aaaa whatever the browser's language (a date input follows the browser's).
+          inputProps={{ placeholder: LABELS.datePlaceholder, inputMode: 'numeric' }}
         />
       )}
     </Form>

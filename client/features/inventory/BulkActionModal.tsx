@@ -1,7 +1,6 @@
 import { useEffect, useId, useRef, useState } from 'react';
 import Alert from 'react-bootstrap/Alert';
 import Button from 'react-bootstrap/Button';
-import CloseButton from 'react-bootstrap/CloseButton';
 import Modal from 'react-bootstrap/Modal';
 import ProgressBar from 'react-bootstrap/ProgressBar';
 import { DEVICE_ACTION } from '../../../shared/constants/deviceActions';
@@ -89,7 +88,12 @@ export function BulkJobProgress({ jobId }: { jobId: number }) {
           {job.commands && following && (
             <div className="d-flex align-items-start justify-content-between gap-2 mb-3" data-testid="bulk-commands">
               <p className="mb-0">{L.commandsProgress(job.commands)}</p>
-              {commandsInFlight(job) > 0 && <CloseButton aria-label={L.stopFollowing} title={L.stopFollowing} onClick={() => setFollowing(false)} />}
+              {/* A labelled button, not a second ×: the dialog's own × closes it. */}
+              {commandsInFlight(job) > 0 && (
+                <Button size="sm" variant="outline-secondary" className="text-nowrap" onClick={() => setFollowing(false)}>
+                  {L.stopFollowing}
+                </Button>
+              )}
             </div>
           )}
           {job.error && (

@@ -52,12 +52,12 @@ async function openMenu(dev: ReturnType<typeof device>, granted: ReadonlySet<num
 
 const CANCEL = 'Cancelar comando pendiente';
 
-test('every action but HISTORY, with the specification labels; bulk leaves out HISTORY and the offline codes', () => {
+test('every reference §4 action but HISTORY; bulk leaves out HISTORY and the offline codes', () => {
   expect(MENU_ACTIONS.map((a) => a.code)).toEqual([0, 1, 2, 3, 4, 5, 6, 8, 9, 10, 11, 12, 13]);
   expect(BULK_ACTIONS.map((a) => a.code)).toEqual([0, 1, 2, 3, 4, 5, 6, 8, 10, 11]);
 });
 
-test('Liberado: the §4 table disables Bloquear (and its row) with the reason, shown and as the title', async () => {
+test('Liberado: the reference §4 table disables Bloquear (and its row) with the reason, shown and as the title', async () => {
   const { menu, item } = await openMenu(device(DEVICE_STATUS.liberado));
   const lock = item(DEVICE_ACTION.LOCK);
   expect(disabled(lock)).toBe(true);

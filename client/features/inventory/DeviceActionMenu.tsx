@@ -2,7 +2,7 @@ import Dropdown from 'react-bootstrap/Dropdown';
 import { INVENTORY_LABELS as L } from '../../../shared/constants/inventoryLabels';
 import type { Device } from '../../../shared/contracts/devices';
 import { useMenuRoom } from '../../components/useMenuRoom';
-import { cancellablePending, menuItems, reenrollable } from './deviceActionItems';
+import { cancellablePending, deliverableNow, menuItems, reenrollable } from './deviceActionItems';
 
 export interface DeviceActionMenuProps {
   device: Pick<Device, 'id' | 'imei' | 'status' | 'lockType' | 'pendingCommand'>;
@@ -17,21 +17,35 @@ export interface DeviceActionMenuProps {
    * and the profile grants its action; omitted where the cancel is offered otherwise.
    */
   onCancelPending?: () => void;
+  /** 'Entregar ahora', offered for a release inside its cancel window when the profile grants RELEASE. */
+  onDeliverNow?: () => void;
+  /** The browser's clock (useNow), to tell a scheduled release from a due one. */
+  now?: number | null;
   /** 'Autorizar reenrolamiento', offered for an enrolled device when the profile grants LOCK. */
   onReenroll?: () => void;
 }
 
 /**
  * A device's action menu: 'Ver detalle' and every action but HISTORY. An action the rules
- * refuse (specification §4 table, a pending command, the profile) is disabled, with the reason
+ * refuse (the reference §4 table, a pending command, the profile) is disabled, with the reason
  * shown under its name and as its title. Then 'Autorizar reenrolamiento' for an enrolled device
- * (LOCK granted), and last 'Cancelar comando pendiente' while the command in flight can still be
- * cancelled.
+ * (LOCK granted), 'Entregar ahora' for a scheduled release, and last 'Cancelar comando pendiente'
+ * while the command in flight can still be cancelled.
  */
-export function DeviceActionMenu({ device, granted, onAction, onDetail, onCancelPending, onReenroll }: DeviceActionMenuProps) {
+export function DeviceActionMenu({
+  device,
+  granted,
+  onAction,
+  onDetail,
+  onCancelPending,
+  onDeliverNow,
+  onReenroll,
+  now = null,
+}: DeviceActionMenuProps) {
   const items = menuItems(device, granted);
   const reenroll = onReenroll !== undefined && reenrollable(device, granted);
   const cancellable = onCancelPending !== undefined && cancellablePending(device, granted) !== null;
+  const deliverNow = onDeliverNow !== undefined && deliverableNow(device, granted, now);
   // Taller than the room below the toggle (a row near the bottom): it opens upwards, or scrolls.
   const { setToggle, onToggle, menuStyle } = useMenuRoom();
   return (
@@ -87,9 +101,18 @@ export function DeviceActionMenu({ device, granted, onAction, onDetail, onCancel
             </Dropdown.Item>
           </>
         )}
-        {cancellable && (
+        {deliverNow && (
           <>
             <Dropdown.Divider />
+            <Dropdown.Item as="button" type="button" data-testid="deliver-release-now" onClick={onDeliverNow}>
+              <i className="bi bi-send me-2" aria-hidden="true" />
+              {L.actions.deliverNow}
+            </Dropdown.Item>
+          </>
+        )}
+        {cancellable && (
+          <>
+            {!deliverNow && <Dropdown.Divider />}
             <Dropdown.Item as="button" type="button" className="text-danger" data-testid="cancel-pending" onClick={onCancelPending}>
               <i className="bi bi-x-circle me-2" aria-hidden="true" />
               {L.actions.cancelPending}

@@ -13,7 +13,9 @@ import { displayValue } from '../../components/EmptyValue';
 import { PageSpinner } from '../../components/PageSpinner';
 import { CancelCommandModal, type CancelCommandRequest } from './CancelCommandModal';
 import { DeviceActionMenu } from './DeviceActionMenu';
-import { cancellablePending } from './deviceActionItems';
+import { DeviceCreditPanel } from './DeviceCreditPanel';
+import { cancellablePending, deliverableNow, scheduledRelease } from './deviceActionItems';
+import { DeliverReleaseModal } from './DeliverReleaseModal';
 import { DeviceEnrollments } from './DeviceEnrollments';
 import { DeviceHistory } from './DeviceHistory';
 import { isInFlight, LIVE_POLL_MS } from './inFlight';
@@ -109,10 +111,14 @@ export function payloadFacts(action: number, payload: Record<string, unknown>): 
  * The command in flight: what was requested, when and by whom, and whether the device has
  * received it. One it has not received yet can be cancelled (when the profile grants its action).
  */
-function PendingCommandSection({ device, granted }: { device: Device; granted: ReadonlySet<number> }) {
+function PendingCommandSection({ device, granted, now }: { device: Device; granted: ReadonlySet<number>; now: number | null }) {
   const [request, setRequest] = useState<CancelCommandRequest | null>(null);
+  const [deliverNow, setDeliverNow] = useState(false);
   const pending = device.pendingCommand;
   const cancellable = cancellablePending(device, granted);
+  // A release inside its cancel window is scheduled, not waiting for the device to connect.
+  const scheduled = scheduledRelease(device, now);
+  const deliverAt = scheduled ? formatDateTime(scheduled.deliverAfter) : null;
   return (
     <section className="mb-4" aria-labelledby={`device-pending-${device.id}`}>
       <h3 className="h6" id={`device-pending-${device.id}`}>
@@ -122,6 +128,12 @@ function PendingCommandSection({ device, granted }: { device: Device; granted: R
         <p className="small mb-0">{L.noPending}</p>
       ) : (
         <>
+          {deliverAt && (
+            <Alert variant="info" className="small py-2" data-testid="release-scheduled">
+              <strong className="d-block">{L.releaseScheduled}</strong>
+              {L.releaseScheduledNote(deliverAt)}
+            </Alert>
+          )}
           <dl className="row small mb-2" data-testid="pending-command">
             <Fact label={L.pendingAction}>{actionLabel(pending.action)}</Fact>
             {payloadFacts(pending.action, pending.payload).map((f) => (
@@ -131,13 +143,18 @@ function PendingCommandSection({ device, granted }: { device: Device; granted: R
             ))}
             <Fact label={L.requestedBy}>{displayValue(pending.requestedBy)}</Fact>
             <Fact label={L.requestedAt}>{formatDateTime(pending.requestedAt)}</Fact>
-            {pending.action === DEVICE_ACTION.RELEASE && pending.deliveredAt === null && (
-              <Fact label={L.cancelWindowEnds}>{formatDateTime(pending.deliverAfter)}</Fact>
-            )}
+            {deliverAt && <Fact label={L.cancelWindowEnds}>{deliverAt}</Fact>}
             <Fact label={L.delivered}>
-              <span data-testid="pending-delivered">{pending.deliveredAt ? formatDateTime(pending.deliveredAt) : L.waitingDelivery}</span>
+              <span data-testid="pending-delivered">
+                {pending.deliveredAt ? formatDateTime(pending.deliveredAt) : deliverAt ? L.deliveryScheduled(deliverAt) : L.waitingDelivery}
+              </span>
             </Fact>
           </dl>
+          {scheduled && deliverableNow(device, granted, now) && (
+            <Button variant="outline-primary" size="sm" className="me-2" data-testid="deliver-release-now" onClick={() => setDeliverNow(true)}>
+              {INVENTORY_LABELS.actions.deliverNow}
+            </Button>
+          )}
           {cancellable && (
             <Button
               variant="outline-danger"
@@ -152,6 +169,7 @@ function PendingCommandSection({ device, granted }: { device: Device; granted: R
         </>
       )}
       {request && <CancelCommandModal request={request} onClose={() => setRequest(null)} />}
+      {deliverNow && <DeliverReleaseModal device={device} onClose={() => setDeliverNow(false)} />}
     </section>
   );
 }
@@ -206,7 +224,8 @@ export function DeviceDetail({ deviceId, granted, onClose, onAction, onReenroll 
                 {device.failureReason}
               </Alert>
             )}
-            <PendingCommandSection device={device} granted={granted} />
+            <PendingCommandSection device={device} granted={granted} now={now} />
+            <DeviceCreditPanel device={device} />
             <section className="mb-4" aria-labelledby={`device-facts-${device.id}`}>
               <h3 className="h6" id={`device-facts-${device.id}`}>
                 {L.facts}

@@ -6,11 +6,11 @@ import { DeviceFilters, StatusFilterSelect } from './DeviceFilters';
 
 const optionsOf = (select: HTMLElement) => [...select.querySelectorAll('option')].map((o) => o.textContent);
 
-test('the status filter offers "Todos" and exactly the specification §4 filter list, in order', () => {
+test('the status filter offers "Todos" and exactly the reference §4 filter list, in order', () => {
   render(<StatusFilterSelect id="s" value="" onChange={() => undefined} />);
   const select = screen.getByRole('combobox');
   expect(optionsOf(select)).toEqual(['Todos', ...STATUS_FILTERS.map((f) => f.label)]);
-  // The specification's table, spelled out: a regression in the shared list fails here too.
+  // The reference §4 list, spelled out: a regression in the shared list fails here too.
   expect(optionsOf(select)).toEqual([
     'Todos',
     'Enrolado',
@@ -44,7 +44,17 @@ test("a status outside the list (a dashboard's link) shows as one more option wh
   expect(optionsOf(select)).toEqual(['Todos', ...STATUS_FILTERS.map((f) => f.label)]);
 });
 
-const NO_FILTERS = { status: '', deviceType: '', groupId: '', search: '', inFlight: '', agentVersion: '', agentVersionNot: '', releasedFrom: '' };
+const NO_FILTERS = {
+  status: '',
+  deviceType: '',
+  groupId: '',
+  search: '',
+  inFlight: '',
+  locked: '',
+  agentVersion: '',
+  agentVersionNot: '',
+  releasedFrom: '',
+};
 
 function setup(over: Partial<typeof NO_FILTERS> = {}, filtersActive = false) {
   const filters = { ...NO_FILTERS, ...over };
@@ -97,13 +107,13 @@ test('without the filters a link sets, no chip is shown', () => {
 });
 
 test('each filter a link sets shows as a chip; its button (keyboard too) removes that filter only', async () => {
-  const { onChange, user } = setup({ inFlight: 'true', agentVersion: '3.4.1', agentVersionNot: '3.3.0', deviceType: '1' }, true);
+  const { onChange, user } = setup({ inFlight: 'true', locked: 'true', agentVersion: '3.4.1', agentVersionNot: '3.3.0', deviceType: '1' }, true);
   const chips = screen.getByRole('list', { name: 'Filtros aplicados' });
   expect(
     within(chips)
       .getAllByRole('listitem')
       .map((li) => li.textContent),
-  ).toEqual(['Con comando en curso', 'Versión del agente: 3.4.1', 'Versión del agente distinta de 3.3.0']);
+  ).toEqual(['Con comando en curso', 'Bloqueados o bloqueándose', 'Versión del agente: 3.4.1', 'Versión del agente distinta de 3.3.0']);
   await user.click(within(chips).getByRole('button', { name: 'Quitar filtro Con comando en curso' }));
   expect(onChange).toHaveBeenLastCalledWith('inFlight', '');
   within(chips).getByRole('button', { name: 'Quitar filtro Versión del agente: 3.4.1' }).focus();
@@ -112,7 +122,9 @@ test('each filter a link sets shows as a chip; its button (keyboard too) removes
   within(chips).getByRole('button', { name: 'Quitar filtro Versión del agente distinta de 3.3.0' }).focus();
   await user.keyboard(' ');
   expect(onChange).toHaveBeenLastCalledWith('agentVersionNot', '');
-  expect(onChange).toHaveBeenCalledTimes(3);
+  await user.click(within(chips).getByRole('button', { name: 'Quitar filtro Bloqueados o bloqueándose' }));
+  expect(onChange).toHaveBeenLastCalledWith('locked', '');
+  expect(onChange).toHaveBeenCalledTimes(4);
 });
 
 test("'Liberados este mes' shows its date as a chip (an instant in the browser's zone, or a day as written)", async () => {

@@ -23,7 +23,7 @@ export interface DeviceFiltersProps {
 }
 
 /**
- * The status select: 'Todos' and the specification §4 filter list, in its order. A status the
+ * The status select: 'Todos' and the reference §4 filter list, in its order. A status the
  * list does not offer (a dashboard's link: 'Sin conexión', 'Configurando'…) shows as one more
  * option while it is the filter, so the select says what is applied.
  */
@@ -42,12 +42,13 @@ export function StatusFilterSelect({ id, value, onChange }: { id: string; value:
 }
 
 /** The filters without a control of their own (set by the dashboards' links): each shows as a removable chip. */
-const CHIP_FILTER_KEYS = ['inFlight', 'agentVersion', 'agentVersionNot', 'releasedFrom'] as const satisfies readonly DeviceFilterKey[];
+const CHIP_FILTER_KEYS = ['inFlight', 'locked', 'agentVersion', 'agentVersionNot', 'releasedFrom'] as const satisfies readonly DeviceFilterKey[];
 type ChipKey = (typeof CHIP_FILTER_KEYS)[number];
 
 /** The text of an active chip filter. */
 const chipText: Record<ChipKey, (value: string) => string> = {
   inFlight: () => L.chips.inFlight,
+  locked: () => L.chips.locked,
   agentVersion: L.chips.agentVersion,
   agentVersionNot: L.chips.agentVersionNot,
   // A day alone is that calendar day (the API reads it from its UTC start).

@@ -21,7 +21,7 @@ const STATUS_CLASS: Record<CommandStatus, string> = {
   redeemed: 'text-bg-success',
 };
 
-/** The origin of a command: a specification §4 action origin, or the portal. */
+/** The origin of a command: a reference §4 action origin, or the portal. */
 export function originLabel(origin: number | null): string {
   if (origin === null) return L.portal;
   return ACTION_ORIGINS.find((o) => o.code === origin)?.label ?? String(origin);

@@ -9,6 +9,7 @@ import type { Command, LockDefaults } from '../../../shared/contracts/deviceActi
 import type { Device, DeviceList, PendingCommand } from '../../../shared/contracts/devices';
 import type { BulkPreview, Job } from '../../../shared/contracts/jobs';
 import { PortalToastContainer } from '../../components/PortalToastContainer';
+import { formatDateTime } from '../../components/formatDate';
 import { INVENTORY_MESSAGES } from '../../../shared/areaMessages';
 import { apiError, renderPortal, stubRoutes } from '../../testing/renderPortal';
 import DevicesPage from './DevicesPage';
@@ -519,8 +520,13 @@ test('the detail opens from the IMEI (device=<id> in the URL): facts, pending re
   expect(facts.textContent).toContain('Cliente 1');
   const pendingFacts = within(panel).getByTestId('pending-command');
   expect(pendingFacts.textContent).toContain('Liberar');
-  expect(pendingFacts.textContent).toContain('Se puede cancelar hasta');
-  expect(within(pendingFacts).getByTestId('pending-delivered').textContent).toBe('En espera de que el dispositivo se conecte');
+  // Scheduled, not waiting for a connection: delivered at the end of the cancel window, cancellable until then.
+  const at = formatDateTime(pending.deliverAfter);
+  expect(pendingFacts.textContent).toContain(`Se puede cancelar hasta${at}`);
+  expect(within(pendingFacts).getByTestId('pending-delivered').textContent).toBe(`Programada para el ${at}`);
+  expect(within(panel).getByTestId('release-scheduled').textContent).toBe(
+    `Liberación programadaLa liberación se entregará al dispositivo en su primera conexión a partir del ${at}, al terminar el periodo de cancelación. Hasta entonces se puede cancelar.`,
+  );
   const entries = await within(panel).findAllByTestId('history-entry');
   expect(entries.map((e) => e.querySelector('.badge')?.textContent)).toEqual(['Pendiente', 'Rechazado', 'Confirmado']);
   expect(entries[0]!.textContent).toContain('Portal');
@@ -564,7 +570,78 @@ test('without HISTORY granted the detail says why and does not fetch the history
   const panel = await screen.findByRole('dialog', { name: `Dispositivo ${d.imei}` });
   expect(panel.textContent).toContain('Su perfil no permite la acción Historial');
   expect(within(panel).queryByRole('button', { name: 'Cancelar comando pendiente' })).toBeNull();
+  expect(within(panel).queryByRole('button', { name: 'Entregar ahora' })).toBeNull();
   expect(calls.some((c) => c.url.endsWith('/history'))).toBe(false);
+});
+
+test('a scheduled release: its delivery date under Liberando in the list; Entregar ahora (row menu) repeats the IMEI and the customer', async () => {
+  const deliverAfter = new Date(Date.now() + 40 * 3_600_000).toISOString();
+  const pending: PendingCommand = {
+    id: 70,
+    action: DEVICE_ACTION.RELEASE,
+    requestedAt: new Date(Date.now() - 8 * 3_600_000).toISOString(),
+    requestedBy: 'ana@demo.local',
+    deliverAfter,
+    payload: {},
+    deliveredAt: null,
+  };
+  const d = device(1, { status: DEVICE_STATUS.liberando, pendingCommand: pending, customerName: 'María López' });
+  const calls = stubRoutes({
+    ...GROUPS,
+    'GET /v5/devices': () => listOf([d, device(2)]),
+    'POST /v5/devices/1/release/deliver-now': () => historyEntry(pending, { deliverAfter: new Date().toISOString() }),
+  });
+  const user = renderPage();
+  const rows = await screen.findAllByTestId('device-row');
+  expect(within(rows[0]!).getByTestId('release-from').textContent).toBe(`Se entrega desde el ${formatDateTime(deliverAfter)}`);
+  expect(within(rows[1]!).queryByTestId('release-from')).toBeNull();
+  await user.click(within(rows[1]!).getByRole('button', { name: `Acciones del dispositivo ${device(2).imei}` }));
+  expect(screen.queryByRole('button', { name: 'Entregar ahora' })).toBeNull();
+  await user.keyboard('{Escape}');
+
+  await user.click(within(rows[0]!).getByRole('button', { name: `Acciones del dispositivo ${d.imei}` }));
+  await user.click(await screen.findByRole('button', { name: 'Entregar ahora' }));
+  const dialog = await screen.findByRole('dialog', { name: 'Entregar la liberación ahora' });
+  expect(dialog.textContent).toContain(`¿Entregar ahora la liberación del dispositivo con IMEI ${d.imei} (cliente: María López)?`);
+  await user.click(within(dialog).getByRole('button', { name: 'Entregar ahora' }));
+  expect(await screen.findByText(`La liberación del dispositivo ${d.imei} se entregará en su próxima conexión`)).toBeTruthy();
+  await waitFor(() => expect(screen.queryByRole('dialog', { name: 'Entregar la liberación ahora' })).toBeNull());
+  expect(calls.filter((c) => c.method === 'POST' && c.url === '/v5/devices/1/release/deliver-now')).toHaveLength(1);
+});
+
+test('Entregar ahora from the detail; once due (after Entregar ahora) the detail no longer calls it scheduled', async () => {
+  const pending: PendingCommand = {
+    id: 71,
+    action: DEVICE_ACTION.RELEASE,
+    requestedAt: new Date(Date.now() - 3_600_000).toISOString(),
+    requestedBy: 'ana@demo.local',
+    deliverAfter: new Date(Date.now() + 47 * 3_600_000).toISOString(),
+    payload: {},
+    deliveredAt: null,
+  };
+  let d = device(1, { status: DEVICE_STATUS.liberando, pendingCommand: pending, customerName: null });
+  const calls = stubRoutes({
+    ...GROUPS,
+    'GET /v5/devices': () => listOf([d]),
+    'GET /v5/devices/1': () => d,
+    'GET /v5/devices/1/history': () => ({ data: [], total: 0 }),
+    'POST /v5/devices/1/release/deliver-now': () => {
+      d = { ...d, pendingCommand: { ...pending, deliverAfter: new Date(Date.now() - 1_000).toISOString() } };
+      return historyEntry(d.pendingCommand!, {});
+    },
+  });
+  const user = renderPage(`${PATH}?device=1`);
+  const panel = await screen.findByRole('dialog', { name: `Dispositivo ${d.imei}` });
+  expect(within(panel).getByTestId('release-scheduled')).toBeTruthy();
+  await user.click(within(panel).getByRole('button', { name: 'Entregar ahora' }));
+  const dialog = await screen.findByRole('dialog', { name: 'Entregar la liberación ahora' });
+  expect(dialog.textContent).toContain(`IMEI ${d.imei} (cliente: sin cliente)`);
+  await user.click(within(dialog).getByRole('button', { name: 'Entregar ahora' }));
+  await waitFor(() => expect(within(panel).queryByTestId('release-scheduled')).toBeNull());
+  expect(within(panel).getByTestId('pending-delivered').textContent).toBe('En espera de que el dispositivo se conecte');
+  expect(within(panel).queryByRole('button', { name: 'Entregar ahora' })).toBeNull();
+  expect(within(panel).getByTestId('pending-command').textContent).not.toContain('Se puede cancelar hasta');
+  expect(calls.filter((c) => c.method === 'POST' && c.url === '/v5/devices/1/release/deliver-now')).toHaveLength(1);
 });
 
 /** A LOCK requested `ago` ms ago (deliverable at once), not yet received by the device. */

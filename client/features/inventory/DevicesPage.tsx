@@ -5,12 +5,12 @@ import { INVENTORY_LABELS } from '../../../shared/constants/inventoryLabels';
 import type { Device } from '../../../shared/contracts/devices';
 import type { BulkBodyInput } from '../../../shared/contracts/jobs';
 import type { PageProps } from '../../app/lazyPage';
+import { ExportListHeader } from '../../components/ExportListHeader';
 import { ListPager } from '../../components/ListPager';
-import { LoadingButton } from '../../components/LoadingButton';
-import { toastSuccess } from '../../components/toast';
 import type { ActionRequest } from './ActionModal';
 import { BulkActionBar, SelectAllBanner } from './BulkActionBar';
 import type { CancelCommandRequest } from './CancelCommandModal';
+import type { DeliverReleaseDevice } from './DeliverReleaseModal';
 import { newIdempotencyKey } from './deviceActionItems';
 import { DeviceFilters } from './DeviceFilters';
 import { DevicesTable, type PageSelection } from './DevicesTable';
@@ -29,6 +29,7 @@ const OfflineCodeModal = lazy(() => import('./OfflineCodeModal').then((m) => ({ 
 const ReenrollmentModal = lazy(() => import('./ReenrollmentModal').then((m) => ({ default: m.ReenrollmentModal })));
 const DeviceDetail = lazy(() => import('./DeviceDetail').then((m) => ({ default: m.DeviceDetail })));
 const BulkActionModal = lazy(() => import('./BulkActionModal').then((m) => ({ default: m.BulkActionModal })));
+const DeliverReleaseModal = lazy(() => import('./DeliverReleaseModal').then((m) => ({ default: m.DeliverReleaseModal })));
 const CancelCommandModal = lazy(() => import('./CancelCommandModal').then((m) => ({ default: m.CancelCommandModal })));
 
 const L = INVENTORY_LABELS.devices;
@@ -83,6 +84,7 @@ export default function DevicesPage({ title }: PageProps) {
   const [offlineCode, setOfflineCode] = useState<ShownOfflineCode | null>(null);
   const [bulk, setBulk] = useState<BulkRequest | null>(null);
   const [cancelRequest, setCancelRequest] = useState<CancelCommandRequest | null>(null);
+  const [deliverRequest, setDeliverRequest] = useState<DeliverReleaseDevice | null>(null);
   const [reenroll, setReenroll] = useState<ReenrollmentDevice | null>(null);
   const [searchKey, setSearchKey] = useState(0);
 
@@ -135,6 +137,11 @@ export default function DevicesPage({ title }: PageProps) {
     if (pending) setCancelRequest({ device: { id: device.id, imei: device.imei }, command: { id: pending.id, action: pending.action } });
   }, []);
 
+  const onDeliverNow = useCallback(
+    (device: Device) => setDeliverRequest({ id: device.id, imei: device.imei, customerName: device.customerName }),
+    [],
+  );
+
   const onReenroll = useCallback((device: Device) => setReenroll({ id: device.id, imei: device.imei, customerName: device.customerName }), []);
 
   const onBulkStart = (action: number) => {
@@ -143,11 +150,6 @@ export default function DevicesPage({ title }: PageProps) {
     // The filter's device type, or the one every selected device has.
     const deviceType = byFilter ? DEVICE_TYPES.find((t) => String(t.code) === q.filter.deviceType)?.code : onlyType(selection.ids.values());
     setBulk({ action, selection: body, selectionText: INVENTORY_LABELS.bulk.selected(selectedCount, byFilter && estimate), deviceType });
-  };
-
-  const onExport = async () => {
-    const res = await exportCsv({ ...q.filter, sort: q.sort, order: q.order });
-    if ('data' in res) toastSuccess(L.exported);
   };
 
   const clearFilters = () => {
@@ -161,13 +163,13 @@ export default function DevicesPage({ title }: PageProps) {
 
   return (
     <section>
-      <div className="d-flex flex-wrap align-items-center justify-content-between gap-2 mb-3">
-        <h1 className="h3 mb-0">{title}</h1>
-        <LoadingButton variant="primary" loading={exportState.isLoading} onClick={() => void onExport()}>
-          <i className="bi bi-download me-2" aria-hidden="true" />
-          {L.export}
-        </LoadingButton>
-      </div>
+      <ExportListHeader
+        title={title}
+        exportLabel={L.export}
+        exportedMessage={L.exported}
+        exporting={exportState.isLoading}
+        onExport={() => exportCsv({ ...q.filter, sort: q.sort, order: q.order })}
+      />
 
       <DeviceFilters
         idPrefix={idPrefix}
@@ -229,6 +231,7 @@ export default function DevicesPage({ title }: PageProps) {
         onDetail={q.openDevice}
         onAction={onAction}
         onCancelPending={onCancelPending}
+        onDeliverNow={onDeliverNow}
         onReenroll={onReenroll}
       />
       {list.data && total > 0 && (
@@ -261,6 +264,7 @@ export default function DevicesPage({ title }: PageProps) {
         )}
         {offlineCode && <OfflineCodeModal shown={offlineCode} onClose={() => setOfflineCode(null)} />}
         {cancelRequest && <CancelCommandModal request={cancelRequest} onClose={() => setCancelRequest(null)} />}
+        {deliverRequest && <DeliverReleaseModal device={deliverRequest} onClose={() => setDeliverRequest(null)} />}
         {reenroll && <ReenrollmentModal key={reenroll.id} device={reenroll} onClose={() => setReenroll(null)} />}
         {bulk && (
           <BulkActionModal

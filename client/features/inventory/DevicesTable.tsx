@@ -6,6 +6,8 @@ import type { Device, DeviceSort } from '../../../shared/contracts/devices';
 import { CopyText } from '../../components/CopyText';
 import { DataTable, type DataTableColumn, type PageSelection } from '../../components/DataTable';
 import { displayValue } from '../../components/EmptyValue';
+import { DEVICE_ACTION } from '../../../shared/constants/deviceActions';
+import { formatDateTime } from '../../components/formatDate';
 import { DeviceActionMenu } from './DeviceActionMenu';
 import { TimeAgo } from '../../components/TimeAgo';
 import { DeviceSummary, brandModel } from './DeviceSummary';
@@ -42,12 +44,30 @@ export interface DevicesTableProps {
   onAction: (device: Device, code: number) => void;
   /** 'Cancelar comando pendiente' of a row's menu. */
   onCancelPending: (device: Device) => void;
+  /** 'Entregar ahora' of a row's menu (a scheduled release). */
+  onDeliverNow: (device: Device) => void;
   onReenroll: (device: Device) => void;
 }
 
 function LastSeenCell({ at, now }: { at: string | null; now: number | null }) {
   if (!at) return <>{L.neverSeen}</>;
   return <TimeAgo at={at} now={now} className="text-nowrap" notAhead />;
+}
+
+/** The status badge; under 'Liberando', when the release reaches the device (the end of its cancel window). */
+function StatusCell({ device }: { device: Device }) {
+  const pending = device.pendingCommand;
+  const release = pending && pending.action === DEVICE_ACTION.RELEASE && pending.deliveredAt === null ? pending : null;
+  return (
+    <>
+      <span className={statusBadgeClass(device.status)}>{statusLabel(device.status)}</span>
+      {release && (
+        <small className="d-block text-body-secondary text-nowrap" data-testid="release-from">
+          {L.releaseFrom(formatDateTime(release.deliverAfter))}
+        </small>
+      )}
+    </>
+  );
 }
 
 const getRowId = (d: Device) => d.id;
@@ -58,7 +78,20 @@ const rowAttributes = (d: Device) => ({
 
 /** The enrolled devices table: one row per device, sortable headers, selection and row menus. */
 export function DevicesTable(props: DevicesTableProps) {
-  const { now, onDetail, granted, onAction, onCancelPending, onReenroll, isSelected, onToggleRow, pageSelection, onTogglePage, onSort } = props;
+  const {
+    now,
+    onDetail,
+    granted,
+    onAction,
+    onCancelPending,
+    onDeliverNow,
+    onReenroll,
+    isSelected,
+    onToggleRow,
+    pageSelection,
+    onTogglePage,
+    onSort,
+  } = props;
   const columns = useMemo<DataTableColumn<Device, DeviceSort>[]>(
     () => [
       {
@@ -96,7 +129,7 @@ export function DevicesTable(props: DevicesTableProps) {
       {
         id: 'status',
         header: C.status,
-        cell: (d) => <span className={statusBadgeClass(d.status)}>{statusLabel(d.status)}</span>,
+        cell: (d) => <StatusCell device={d} />,
       },
       {
         id: 'lockType',
@@ -154,10 +187,12 @@ export function DevicesTable(props: DevicesTableProps) {
         onAction={(code) => onAction(d, code)}
         onDetail={() => onDetail(d.id)}
         onCancelPending={() => onCancelPending(d)}
+        onDeliverNow={() => onDeliverNow(d)}
         onReenroll={() => onReenroll(d)}
+        now={now}
       />
     ),
-    [granted, onAction, onDetail, onCancelPending, onReenroll],
+    [granted, onAction, onDetail, onCancelPending, onDeliverNow, onReenroll, now],
   );
   return (
     <DataTable

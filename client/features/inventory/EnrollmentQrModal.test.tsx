@@ -15,7 +15,16 @@ import PreEnrolledPage from './PreEnrolledPage';
 const L = INVENTORY_LABELS.enrollment;
 const at = '2025-03-01T12:00:00.000Z';
 const expires = '2025-03-04T12:00:00.000Z';
-const NORTE: Group = { id: 1, name: 'Norte Mérida', description: null, deviceCount: 3, createdAt: at, updatedAt: at };
+const NORTE: Group = {
+  id: 1,
+  name: 'Norte Mérida',
+  description: null,
+  deviceCount: 3,
+  enrolledCount: 3,
+  preEnrolledCount: 0,
+  createdAt: at,
+  updatedAt: at,
+};
 const SVG = '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 29 29"><path d="M0 0h7v7H0z"/></svg>';
 const MISSING = AGENT_MESSAGES.tokens.noPackage('2.4.0');
 

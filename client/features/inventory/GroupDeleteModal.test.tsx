@@ -11,10 +11,19 @@ import GroupsPage from './GroupsPage';
 
 const L = INVENTORY_LABELS.groups;
 const at = '2025-03-01T12:00:00.000Z';
-const group = (id: number, name: string, deviceCount: number): Group => ({ id, name, description: null, deviceCount, createdAt: at, updatedAt: at });
+const group = (id: number, name: string, deviceCount: number, preEnrolledCount = 0): Group => ({
+  id,
+  name,
+  description: null,
+  deviceCount: deviceCount + preEnrolledCount,
+  enrolledCount: deviceCount,
+  preEnrolledCount,
+  createdAt: at,
+  updatedAt: at,
+});
 const NORTE = group(1, 'Norte', 3);
 const SUR = group(2, 'Sur', 0);
-const ESTE = group(3, 'Este', 1250);
+const ESTE = group(3, 'Este', 1250, 71);
 
 function setup(target: Group, groups: Group[]) {
   const onConfirm = jest.fn();
@@ -67,16 +76,41 @@ const renderGroupsPage = (allowed: string[]) =>
 describe('GroupsPage', () => {
   let calls: ApiCall[] = [];
   beforeEach(() => {
-    calls = stubApi((call) => (call.method === 'GET' ? { data: [NORTE, SUR, ESTE], total: 3 } : null));
+    calls = stubApi((call) =>
+      call.method === 'GET' ? { data: [NORTE, SUR, ESTE], total: 3, ungrouped: { enrolledCount: 622, preEnrolledCount: 5 } } : null,
+    );
   });
   afterEach(() => jest.restoreAllMocks());
 
   test('rows with es-MX counts linking to the filtered devices; deleting a non-empty group sends moveTo', async () => {
-    const { user } = renderGroupsPage(['/inventory-management/devices-group', '/inventory-management/devices']);
+    const { user } = renderGroupsPage([
+      '/inventory-management/devices-group',
+      '/inventory-management/devices',
+      '/inventory-management/devices-pre-enrolled',
+    ]);
     const row = await screen.findByTestId('group-row-Este');
-    const link = within(row).getByRole('link', { name: L.viewDevices(1250, 'Este') });
+    // Enrolled and pre-enrolled apart, each linking to the list that totals it.
+    const link = within(row).getByRole('link', { name: L.viewEnrolled(1250, L.ofGroup('Este')) });
     expect(link.textContent).toBe('1,250');
     expect(link.getAttribute('href')).toBe('/inventory-management/devices?groupId=3');
+    const pre = within(row).getByRole('link', { name: L.viewPreEnrolled(71, L.ofGroup('Este')) });
+    expect([pre.textContent, pre.getAttribute('href')]).toEqual(['71', '/inventory-management/devices-pre-enrolled?groupId=3']);
+    // The devices in no group: a last row, with the same two links and no group actions.
+    const none = screen.getByTestId('group-row-none');
+    expect(none.textContent).toContain(L.noGroup);
+    expect(
+      within(none)
+        .getByRole('link', { name: L.viewEnrolled(622, L.withoutGroup) })
+        .getAttribute('href'),
+    ).toBe('/inventory-management/devices?groupId=none');
+    expect(
+      within(none)
+        .getByRole('link', { name: L.viewPreEnrolled(5, L.withoutGroup) })
+        .getAttribute('href'),
+    ).toBe('/inventory-management/devices-pre-enrolled?groupId=none');
+    expect(within(none).queryByRole('button', { name: /Eliminar|Renombrar/ })).toBeNull();
+    const rowsInOrder = screen.getAllByTestId(/^group-row-/).map((r) => r.getAttribute('data-testid'));
+    expect(rowsInOrder.at(-1)).toBe('group-row-none');
 
     await user.click(within(screen.getByTestId('group-row-Norte')).getByRole('button', { name: L.deleteOf('Norte') }));
     const dialog = await screen.findByRole('dialog', { name: L.deleteTitle });

@@ -20,12 +20,16 @@ import { INVENTORY_LABELS } from '../../../shared/constants/inventoryLabels';
 import { PATHS } from '../../../shared/constants/routes';
 
 const L = INVENTORY_LABELS.groups;
+
+/** A row of the page: a group, or the devices in none (*Sin grupo*). */
+type GroupRow =
+  | { kind: 'group'; id: number; group: Group; enrolledCount: number; preEnrolledCount: number }
+  | { kind: 'none'; id: 'none'; enrolledCount: number; preEnrolledCount: number };
 const E = INVENTORY_LABELS.enrollment;
 
 /** Device groups: list with device counts, create, rename, delete (moving the devices first), QR enrollment. */
 export default function GroupsPage({ title }: PageProps) {
   const { allowed } = useCurrentUser();
-  const canSeeDevices = allowed.has(PATHS.devices);
   const list = useListGroupsQuery();
   const [deleting, setDeleting] = useState<Group | null>(null);
   const [enrolling, setEnrolling] = useState<EnrollmentScope | null>(null);
@@ -48,26 +52,40 @@ export default function GroupsPage({ title }: PageProps) {
     setDeleting(null);
   };
 
-  const rows = list.data?.data ?? [];
-  const columns: DataTableColumn<Group>[] = [
-    { id: 'name', header: L.name, cell: (g) => g.name },
-    { id: 'description', header: L.description, cell: (g) => displayValue(g.description) },
+  const groups = list.data?.data ?? [];
+  // The devices in no group close the list, so every device is counted in one row.
+  const ungrouped = list.data?.ungrouped;
+  const rows: GroupRow[] = [
+    ...groups.map((g) => ({ kind: 'group' as const, id: g.id, group: g, enrolledCount: g.enrolledCount, preEnrolledCount: g.preEnrolledCount })),
+    ...(ungrouped && groups.length > 0 ? [{ kind: 'none' as const, id: 'none' as const, ...ungrouped }] : []),
+  ];
+  const whose = (r: GroupRow) => (r.kind === 'group' ? L.ofGroup(r.group.name) : L.withoutGroup);
+  /** A count that opens the list totalling it (plain text when that page is not granted). */
+  const countLink = (r: GroupRow, count: number, page: typeof PATHS.devices | typeof PATHS.preEnrolled) => {
+    const text = count.toLocaleString('es-MX');
+    if (!allowed.has(page)) return text;
+    const label = page === PATHS.devices ? L.viewEnrolled(count, whose(r)) : L.viewPreEnrolled(count, whose(r));
+    return (
+      <Link to={`${page}?groupId=${r.id}`} aria-label={label}>
+        {text}
+      </Link>
+    );
+  };
+  const columns: DataTableColumn<GroupRow>[] = [
+    { id: 'name', header: L.name, cell: (r) => (r.kind === 'group' ? r.group.name : <em>{L.noGroup}</em>) },
     {
-      id: 'devices',
-      header: L.devices,
-      className: 'text-end',
-      cell: (g) => {
-        const count = g.deviceCount.toLocaleString('es-MX');
-        return canSeeDevices ? (
-          <Link to={`${PATHS.devices}?groupId=${g.id}`} aria-label={L.viewDevices(g.deviceCount, g.name)}>
-            {count}
-          </Link>
-        ) : (
-          count
-        );
-      },
+      id: 'description',
+      header: L.description,
+      cell: (r) => (r.kind === 'group' ? displayValue(r.group.description) : <span className="text-body-secondary">{L.noGroupDescription}</span>),
     },
-    { id: 'created', header: L.created, className: 'text-nowrap', cell: (g) => formatDate(g.createdAt) },
+    { id: 'enrolled', header: L.enrolled, className: 'text-end', cell: (r) => countLink(r, r.enrolledCount, PATHS.devices) },
+    { id: 'preEnrolled', header: L.preEnrolled, className: 'text-end', cell: (r) => countLink(r, r.preEnrolledCount, PATHS.preEnrolled) },
+    {
+      id: 'created',
+      header: L.created,
+      className: 'text-nowrap',
+      cell: (r) => (r.kind === 'group' ? formatDate(r.group.createdAt) : displayValue(null)),
+    },
   ];
   return (
     <section>
@@ -87,8 +105,8 @@ export default function GroupsPage({ title }: PageProps) {
       <DataTable
         columns={columns}
         rows={rows}
-        getRowId={(g) => g.id}
-        rowAttributes={(g) => ({ 'data-testid': `group-row-${g.name}` })}
+        getRowId={(r) => r.id}
+        rowAttributes={(r) => ({ 'data-testid': r.kind === 'group' ? `group-row-${r.group.name}` : 'group-row-none' })}
         caption={title}
         loading={list.isLoading}
         fetching={list.isFetching}
@@ -103,22 +121,37 @@ export default function GroupsPage({ title }: PageProps) {
             </Button>
           </>
         }
-        rowActions={(g) => (
-          <ButtonGroup size="sm">
-            <IconButton
-              variant="outline-secondary"
-              icon="qr-code"
-              label={E.actionOfGroup(g.name)}
-              title={E.action}
-              onClick={() => setEnrolling({ kind: 'group', id: g.id, name: g.name })}
-            />
-            <IconButton variant="outline-primary" icon="pencil" label={L.renameOf(g.name)} title={L.rename} onClick={() => editor.openEdit(g)} />
-            <IconButton variant="outline-danger" icon="trash" label={L.deleteOf(g.name)} title={L.delete} onClick={() => setDeleting(g)} />
-          </ButtonGroup>
-        )}
+        rowActions={(r) => {
+          if (r.kind === 'none') {
+            return (
+              <IconButton
+                size="sm"
+                variant="outline-secondary"
+                icon="qr-code"
+                label={E.noGroupAction}
+                title={E.action}
+                onClick={() => setEnrolling({ kind: 'noGroup' })}
+              />
+            );
+          }
+          const g = r.group;
+          return (
+            <ButtonGroup size="sm">
+              <IconButton
+                variant="outline-secondary"
+                icon="qr-code"
+                label={E.actionOfGroup(g.name)}
+                title={E.action}
+                onClick={() => setEnrolling({ kind: 'group', id: g.id, name: g.name })}
+              />
+              <IconButton variant="outline-primary" icon="pencil" label={L.renameOf(g.name)} title={L.rename} onClick={() => editor.openEdit(g)} />
+              <IconButton variant="outline-danger" icon="trash" label={L.deleteOf(g.name)} title={L.delete} onClick={() => setDeleting(g)} />
+            </ButtonGroup>
+          );
+        }}
       />
       <GroupFormModal {...editor.modal} onSubmit={editor.onSubmit} />
-      <GroupDeleteModal group={deleting} groups={rows} loading={deleteState.isLoading} onClose={() => setDeleting(null)} onConfirm={onDelete} />
+      <GroupDeleteModal group={deleting} groups={groups} loading={deleteState.isLoading} onClose={() => setDeleting(null)} onConfirm={onDelete} />
       <EnrollmentQrModal scope={enrolling} onClose={() => setEnrolling(null)} />
     </section>
   );

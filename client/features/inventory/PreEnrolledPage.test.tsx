@@ -13,8 +13,8 @@ const L = INVENTORY_LABELS.preEnrolled;
 const PATH = '/inventory-management/devices-pre-enrolled';
 const at = '2025-03-01T12:00:00.000Z';
 const GROUPS: Group[] = [
-  { id: 1, name: 'Norte', description: null, deviceCount: 1, createdAt: at, updatedAt: at },
-  { id: 2, name: 'Sur', description: null, deviceCount: 0, createdAt: at, updatedAt: at },
+  { id: 1, name: 'Norte', description: null, deviceCount: 1, enrolledCount: 0, preEnrolledCount: 1, createdAt: at, updatedAt: at },
+  { id: 2, name: 'Sur', description: null, deviceCount: 0, enrolledCount: 0, preEnrolledCount: 0, createdAt: at, updatedAt: at },
 ];
 const DEVICE: Device = {
   id: 9,

@@ -38,6 +38,29 @@ export function cancellablePending(device: Pick<Device, 'pendingCommand'>, grant
 }
 
 /**
+ * How far ahead a release's delivery time must be to count as scheduled: useNow's clock lags up to
+ * 30 s and the browser's may differ from the server's, and a release just made deliverable
+ * (Entregar ahora) must not read as scheduled for a minute.
+ */
+const SCHEDULED_MARGIN_MS = 2 * 60_000;
+
+/**
+ * The pending RELEASE still inside its cancel window (not received, its delivery time not come),
+ * or null. `now` is the browser's clock; before it is known (server render) the request time
+ * stands in, so a release just requested counts as scheduled.
+ */
+export function scheduledRelease(device: Pick<Device, 'pendingCommand'>, now: number | null): PendingCommand | null {
+  const pending = device.pendingCommand;
+  if (!pending || pending.action !== DEVICE_ACTION.RELEASE || pending.deliveredAt !== null) return null;
+  return Date.parse(pending.deliverAfter) > (now ?? Date.parse(pending.requestedAt)) + SCHEDULED_MARGIN_MS ? pending : null;
+}
+
+/** Whether 'Entregar ahora' is offered: a scheduled release and a profile that grants RELEASE (the server checks it too). */
+export function deliverableNow(device: Pick<Device, 'pendingCommand'>, granted: ReadonlySet<number>, now: number | null): boolean {
+  return granted.has(DEVICE_ACTION.RELEASE) && scheduledRelease(device, now) !== null;
+}
+
+/**
  * Whether the menu offers 'Autorizar reenrolamiento': the profile grants LOCK (the server checks it
  * too) and the device has enrolled (not pre-enrolled, not released). The server refuses a device
  * whose enrollment never completed, with the reason.

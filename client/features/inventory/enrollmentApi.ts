@@ -1,3 +1,4 @@
+import { API_PATHS } from '../../../shared/constants/apiPaths';
 import type {
   EnrollmentTokenBodyInput,
   EnrollmentTokenCreated,
@@ -18,21 +19,21 @@ export interface EnrollmentScopeArgs {
 export const enrollmentApi = apiSlice.injectEndpoints({
   endpoints: (build) => ({
     listEnrollmentTokens: build.query<EnrollmentTokenList, EnrollmentScopeArgs>({
-      query: (scope) => http.get('/v5/enrollment-tokens', queryParams(scope)),
+      query: (scope) => http.get(API_PATHS.enrollmentTokens.base, queryParams(scope)),
       providesTags: ['EnrollmentTokens'],
     }),
     /** Creates a token for the scope; the server revokes the scope's previous live tokens ('Regenerar'). */
     createEnrollmentToken: build.mutation<EnrollmentTokenCreated, EnrollmentTokenBodyInput>({
-      query: (body) => http.post('/v5/enrollment-tokens', body),
+      query: (body) => http.post(API_PATHS.enrollmentTokens.base, body),
       invalidatesTags: ['EnrollmentTokens', 'Audit'],
     }),
     /** 'Autorizar reenrolamiento': a one-device, single-use token for an enrolled device (shown once). */
     authorizeReenrollment: build.mutation<EnrollmentTokenCreated, ReenrollmentBodyInput>({
-      query: (body) => http.post('/v5/enrollment-tokens/reenrollments', body),
+      query: (body) => http.post(API_PATHS.enrollmentTokens.reenrollments(), body),
       invalidatesTags: (_r, _e, { deviceId }) => ['Audit', { type: 'Device', id: deviceId }],
     }),
     revokeEnrollmentToken: build.mutation<void, number>({
-      query: (id) => http.delete('/v5/enrollment-tokens', id),
+      query: (id) => http.delete(API_PATHS.enrollmentTokens.base, id),
       invalidatesTags: ['EnrollmentTokens', 'Audit'],
     }),
   }),

@@ -15,7 +15,8 @@ import type { DeviceFilterArgs, DeviceListArgs } from './inventoryApi';
 /** Page sizes of the device lists (the default is 25). */
 export const DEVICE_PER_PAGE_OPTIONS = [25, 50, 100] as const;
 
-export type DeviceFilterKey = 'status' | 'deviceType' | 'groupId' | 'search' | 'inFlight' | 'agentVersion' | 'agentVersionNot' | 'releasedFrom';
+export type DeviceFilterKey =
+  'status' | 'deviceType' | 'groupId' | 'search' | 'inFlight' | 'locked' | 'agentVersion' | 'agentVersionNot' | 'releasedFrom';
 
 /** A group filter: a group id, or 'none' (devices without a group). */
 export const GROUP_FILTER_PATTERN = /^(none|[1-9]\d{0,9})$/;
@@ -36,6 +37,8 @@ const devicesListParams = z.object({
   search: listParam.text(SEARCH_MAX),
   /** Only 'true' (a command in flight): the one value a link sets. */
   inFlight: listParam.matching(/^true$/),
+  /** Only 'true' (locked or being locked: the dashboard's Bloqueados card). */
+  locked: listParam.matching(/^true$/),
   // The contract's own fields: a version the API would refuse (too long, control characters) reads as none.
   agentVersion: deviceFilterFields.agentVersion.catch(undefined),
   agentVersionNot: deviceFilterFields.agentVersionNot.catch(undefined),
@@ -62,6 +65,7 @@ export function useDeviceListQuery() {
   const groupId = params.groupId ?? '';
   const search = params.search;
   const inFlight = params.inFlight ?? '';
+  const locked = params.locked ?? '';
   const agentVersion = params.agentVersion ?? '';
   const agentVersionNot = params.agentVersionNot ?? '';
   const releasedFrom = params.releasedFrom ?? '';
@@ -72,6 +76,7 @@ export function useDeviceListQuery() {
     groupId,
     search,
     inFlight,
+    locked,
     agentVersion,
     agentVersionNot,
     releasedFrom,
@@ -86,11 +91,12 @@ export function useDeviceListQuery() {
       groupId: groupId || undefined,
       search: search || undefined,
       inFlight: inFlight || undefined,
+      locked: locked || undefined,
       agentVersion: agentVersion || undefined,
       agentVersionNot: agentVersionNot || undefined,
       releasedFrom: releasedFrom || undefined,
     }),
-    [status, deviceType, groupId, search, inFlight, agentVersion, agentVersionNot, releasedFrom],
+    [status, deviceType, groupId, search, inFlight, locked, agentVersion, agentVersionNot, releasedFrom],
   );
   const args: DeviceListArgs = { ...filter, sort, order, page, perPage };
   /** A key that changes whenever the set of matching devices may change (the selection resets with it). */
@@ -99,7 +105,8 @@ export function useDeviceListQuery() {
 
   const setFilter = useCallback((key: DeviceFilterKey, value: string) => set({ [key]: value }), [set]);
   const clearFilters = useCallback(
-    () => set({ status: '', deviceType: '', groupId: '', search: '', inFlight: '', agentVersion: '', agentVersionNot: '', releasedFrom: '' }),
+    () =>
+      set({ status: '', deviceType: '', groupId: '', search: '', inFlight: '', locked: '', agentVersion: '', agentVersionNot: '', releasedFrom: '' }),
     [set],
   );
   /** Ascending, then descending, then back to the default order (newest first). */

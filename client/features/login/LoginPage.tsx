@@ -291,7 +291,7 @@ export default function LoginPage(_props: PageProps) {
           </h2>
           {expired && mode.kind === 'signIn' && !error && (
             <Alert variant="warning" data-testid="session-expired" role="alert">
-              {/* The error the specification (§8) names for an HTTP 401, then what to do. */}
+              {/* The error reference §8 names for an HTTP 401, then what to do. */}
               <strong className="d-block" data-testid="session-expired-error">
                 {SPEC_TEXT.unauthorized}
               </strong>

@@ -1,19 +1,20 @@
 import { Link } from 'react-router-dom';
-import { settingField } from '../../../shared/agentSettings';
-import { AGENT_SETTINGS_LABELS } from '../../../shared/constants/agentSettingsLabels';
-import type { SettingsOverride } from '../../../shared/contracts/agentSettings';
+import { settingField } from '../../shared/agentSettings';
+import { AGENT_SETTINGS_LABELS } from '../../shared/constants/agentSettingsLabels';
+import type { SettingsOverride } from '../../shared/contracts/agentSettings';
 
 const L = AGENT_SETTINGS_LABELS.overrides;
 
 export interface SettingsOverridesProps {
-  overrides: readonly SettingsOverride[];
+  /** The groups; without `keys` (the collection policy's) a group shows its name only. */
+  overrides: readonly (Omit<SettingsOverride, 'keys'> & { keys?: SettingsOverride['keys'] })[];
   /** The section page: each group links to its scope there (absent: names only). */
   pagePath?: string;
   /** The labels of the values each group sets, under its name. */
   withKeys?: boolean;
 }
 
-/** The groups that override a section: name (a link to its scope) and how many values, with their labels. */
+/** The groups that override a section: name (a link to its scope) and, when known, how many values, with their labels. */
 export function SettingsOverrides({ overrides, pagePath, withKeys = true }: SettingsOverridesProps) {
   if (overrides.length === 0) return <p className="small mb-0">{L.none}</p>;
   return (
@@ -21,8 +22,10 @@ export function SettingsOverrides({ overrides, pagePath, withKeys = true }: Sett
       {overrides.map((o) => (
         <li key={o.groupId} className="mb-2">
           {pagePath ? <Link to={`${pagePath}?groupId=${o.groupId}`}>{o.groupName}</Link> : <span className="fw-semibold">{o.groupName}</span>}{' '}
-          <span className="badge text-bg-primary">{L.values(o.keys.length)}</span>
-          {withKeys && <div className="small text-body-secondary text-break">{o.keys.map((k) => settingField(k)?.label ?? k).join(', ')}</div>}
+          {o.keys && <span className="badge text-bg-primary">{L.values(o.keys.length)}</span>}
+          {withKeys && o.keys && (
+            <div className="small text-body-secondary text-break">{o.keys.map((k) => settingField(k)?.label ?? k).join(', ')}</div>
+          )}
         </li>
       ))}
     </ul>

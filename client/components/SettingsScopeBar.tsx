@@ -1,9 +1,16 @@
 import { useId } from 'react';
 import Form from 'react-bootstrap/Form';
-import { AGENT_SETTINGS_LABELS } from '../../../shared/constants/agentSettingsLabels';
-import type { Group } from '../../../shared/contracts/groups';
+import { AGENT_SETTINGS_LABELS } from '../../shared/constants/agentSettingsLabels';
+import type { Group } from '../../shared/contracts/groups';
 
 const L = AGENT_SETTINGS_LABELS.scope;
+
+/** `?groupId=`: a group's id, or undefined (Global) for anything else. */
+export function groupIdParam(raw: string | null): number | undefined {
+  if (raw === null || !/^[1-9]\d{0,9}$/.test(raw)) return undefined;
+  const id = Number(raw);
+  return id <= 2_147_483_647 ? id : undefined;
+}
 
 export interface SettingsScopeBarProps {
   /** The group shown; undefined for Global. */
@@ -16,7 +23,7 @@ export interface SettingsScopeBarProps {
 }
 
 /**
- * The select 'Ámbito' at the top of a section page: 'Global' (what every device gets) or a
+ * The select 'Ámbito' at the top of a section page (agent settings, collection policy): 'Global' (what every device gets) or a
  * device group (its overrides over Global), with a sentence saying what the scope means.
  */
 export function SettingsScopeBar({ groupId, groups, groupsError, onChange }: SettingsScopeBarProps) {
