@@ -4,55 +4,16 @@
  * requested from the row menu that turns from 'Bloqueando' into 'Bloqueado' with no reload,
  * because the agent received the command on its waiting check-in and acknowledged it.
  */
-import type { CheckinResponse, EnrollResponse } from '../../shared/contracts/agent';
+import type { EnrollResponse } from '../../shared/contracts/agent';
 import { INVENTORY_LABELS as L } from '../../shared/constants/inventoryLabels';
-import { newAgentKeys, signRequest, type AgentKeys } from '../../server/agent/requestSignature';
+import { newAgentKeys } from '../../server/agent/requestSignature';
 import { seriousViolations } from '../helpers/axe';
+import { agentPost, runAgent } from '../helpers/httpAgent';
 import { collectProblems, describeWithBrowser, waitForHydration } from '../helpers/browser';
 import { insertDevices, insertGroup, testImei } from '../helpers/inventoryFixtures';
 import { ADMIN_EMAIL, signIn, toast, usePortalBrowser, waitForLayout } from '../helpers/portalSession';
 
 const GROUP = 'Sucursal QR Centro';
-
-/** A POST to the agent API as the agent sends it: its bearer token, `body` exactly as sent, signed by its key. */
-async function agentPost(url: string, agent: { token: string; keys: AgentKeys }, path: string, body: string, signal?: AbortSignal) {
-  const signed = await signRequest(agent.keys.privateKey, { method: 'POST', path, body });
-  return fetch(`${url}${path}`, {
-    method: 'POST',
-    headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${agent.token}`, ...signed },
-    body,
-    signal,
-  });
-}
-
-/** A minimal agent: long-poll check-ins, each command acknowledged after `delayMs`. */
-function runAgent(url: string, agent: { token: string; keys: AgentKeys }, delayMs: number) {
-  const stop = new AbortController();
-  const received: number[] = [];
-  const loop = (async () => {
-    while (!stop.signal.aborted) {
-      try {
-        const res = await agentPost(url, agent, '/agent/v1/checkin', JSON.stringify({ wait: 20 }), stop.signal);
-        const answer = (await res.json()) as CheckinResponse;
-        for (const c of answer.commands ?? []) {
-          if (received.includes(c.id)) continue;
-          received.push(c.id);
-          await new Promise((r) => setTimeout(r, delayMs));
-          await agentPost(url, agent, `/agent/v1/commands/${c.id}/ack`, '{}', stop.signal);
-        }
-      } catch {
-        if (!stop.signal.aborted) await new Promise((r) => setTimeout(r, 200));
-      }
-    }
-  })();
-  return {
-    received,
-    async stop() {
-      stop.abort();
-      await loop;
-    },
-  };
-}
 
 describeWithBrowser('the device side in Chromium', () => {
   const ctx = usePortalBrowser();

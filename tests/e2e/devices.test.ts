@@ -1,6 +1,6 @@
 /**
  * The enrolled devices page in Chromium, on devices written straight into the test database:
- * the list with its paging and filters in the URL, the row menu disabled per the §4 table
+ * the list with its paging and filters in the URL, the row menu disabled per the reference §4 table
  * (keyboard), the detail panel, a lock requested from the row menu; no console problems
  * (hydration included) and no serious or critical axe-core violations on each view.
  */
@@ -43,7 +43,7 @@ describeWithBrowser('enrolled devices in Chromium', () => {
     await page.getByTestId('device-row').first().waitFor();
   }
 
-  test('list, filters in the URL, row menu per the §4 table by keyboard, detail, a lock; accessible throughout', async () => {
+  test('list, filters in the URL, row menu per the reference §4 table by keyboard, detail, a lock; accessible throughout', async () => {
     const page = await ctx.freshPage({ bypassCSP: true });
     const problems = collectProblems(page);
     await signIn(page, ctx.portal.url, ADMIN_EMAIL);
@@ -60,7 +60,7 @@ describeWithBrowser('enrolled devices in Chromium', () => {
     const released = page.getByTestId('device-row').first();
     expect(await released.locator('.badge').innerText()).toBe('Liberado');
 
-    // The row menu from the keyboard: Bloquear is disabled with the §4 reason.
+    // The row menu from the keyboard: Bloquear is disabled with the reference §4 reason.
     await released.getByRole('button', { name: /^Acciones del dispositivo/ }).focus();
     await page.keyboard.press('Enter');
     const menu = page.getByTestId('device-action-menu');

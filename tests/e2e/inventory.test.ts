@@ -246,7 +246,7 @@ describeWithBrowser('inventory pages in Chromium', () => {
     await dialog.getByLabel(L.actions.lockMessage, { exact: true }).fill('Acuda a su sucursal para regularizar su crédito');
     await dialog.getByRole('button', { name: L.bulk.preview, exact: true }).click();
 
-    // The dry run: counts per status and the devices skipped with the §4 reason.
+    // The dry run: counts per status and the devices skipped with the reference §4 reason.
     const summaryDialog = page.getByRole('dialog', { name: L.bulk.previewTitle, exact: true });
     const summary = summaryDialog.getByTestId('bulk-summary');
     await summary.waitFor();
@@ -518,7 +518,7 @@ describeWithBrowser('inventory pages in Chromium', () => {
     const groupId = (await db().query<{ id: number }>('SELECT id FROM device_groups WHERE name = $1', ['Ventas Poniente Norte'])).rows[0]!.id;
     const moved = await insertManyDevices(db(), 3, { groupId });
     await openPage(page, GROUPS.path, GROUPS.title);
-    await renamed.getByRole('link', { name: L.groups.viewDevices(3, 'Ventas Poniente Norte'), exact: true }).waitFor();
+    await renamed.getByRole('link', { name: L.groups.viewEnrolled(3, L.groups.ofGroup('Ventas Poniente Norte')), exact: true }).waitFor();
     expect(await countOf('Destino Centro')).toBe('2');
     await renamed.getByRole('button', { name: L.groups.deleteOf('Ventas Poniente Norte'), exact: true }).click();
     const remove = page.getByRole('dialog', { name: L.groups.deleteTitle, exact: true });
@@ -541,7 +541,7 @@ describeWithBrowser('inventory pages in Chromium', () => {
     await renamed.waitFor({ state: 'detached' });
     await page
       .getByTestId('group-row-Destino Centro')
-      .getByRole('link', { name: L.groups.viewDevices(5, 'Destino Centro'), exact: true })
+      .getByRole('link', { name: L.groups.viewEnrolled(5, L.groups.ofGroup('Destino Centro')), exact: true })
       .waitFor();
     const movedTo = await db().query<{ group_id: number }>('SELECT DISTINCT group_id FROM devices WHERE id = ANY($1)', [moved]);
     expect(movedTo.rows).toEqual([{ group_id: destination }]);

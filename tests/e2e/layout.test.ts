@@ -3,8 +3,8 @@
  * the menu expanded every list page fits without horizontal scrolling (the page and the table's
  * box), the actions column in view and the search placeholder whole; a row menu stays inside the
  * window (upwards from the last row, downwards from the first, scrolling when it is taller than
- * the room); at 390×844 the header fits, the portal version is in the user menu and every list
- * is a column of cards no wider than the window.
+ * the room); at 390×844 the header fits with the names whole and the portal version, the menu
+ * toggle hides and shows the menu, and every list is a column of cards no wider than the window.
  */
 import type { Locator, Page } from 'playwright-core';
 import { INVENTORY_LABELS } from '../../shared/constants/inventoryLabels';
@@ -13,7 +13,7 @@ import { SPEC_TEXT } from '../../shared/messages';
 import { seriousViolations } from '../helpers/axe';
 import { collectProblems, describeWithBrowser, waitForHydration } from '../helpers/browser';
 import { insertDevices, insertGroup, testImei, type DeviceFixture } from '../helpers/inventoryFixtures';
-import { ADMIN_EMAIL, signIn, sidebar, usePortalBrowser, waitForLayout } from '../helpers/portalSession';
+import { ADMIN_EMAIL, signIn, sidebar, toast, usePortalBrowser, waitForLayout } from '../helpers/portalSession';
 
 const LAPTOP = { width: 1366, height: 800 } as const;
 const PHONE = { width: 390, height: 844 } as const;
@@ -57,6 +57,8 @@ interface Layout {
   placeholders: { text: string; width: number; room: number }[];
   /** How every row is displayed ('table-row', or 'flex' as a card) and its box. */
   rows: { display: string; box: Box }[];
+  /** The selects: the chosen option's text width and the room inside the select (its arrow left out). */
+  selects: { text: string; width: number; room: number }[];
 }
 
 /** Measures the list page in the browser. */
@@ -78,7 +80,18 @@ function measure(page: Page): Promise<Layout> {
         room: input.clientWidth - parseFloat(css.paddingLeft) - parseFloat(css.paddingRight),
       };
     });
+    const selects = [...document.querySelectorAll<HTMLSelectElement>('main select')].map((select) => {
+      const css = getComputedStyle(select);
+      canvas.font = `${css.fontStyle} ${css.fontWeight} ${css.fontSize} ${css.fontFamily}`;
+      const text = select.selectedOptions[0]?.text ?? '';
+      return {
+        text: `${select.id || select.name}: ${text}`,
+        width: Math.ceil(canvas.measureText(text).width),
+        room: select.clientWidth - parseFloat(css.paddingLeft) - parseFloat(css.paddingRight),
+      };
+    });
     return {
+      selects,
       pageWidth: document.documentElement.scrollWidth,
       table: { scrollWidth: container.scrollWidth, clientWidth: container.clientWidth, box: box(container) },
       actions: rows.map((r) => box(r.lastElementChild!)),
@@ -198,7 +211,7 @@ describeWithBrowser('the layout at 1366×800 and 390×844 in Chromium', () => {
     atMost(`${what}: bottom edge`, box.bottom, viewport.height);
   }
 
-  test('1366×800, menu expanded: no list page scrolls sideways, the actions column is in view, the search placeholder is whole', async () => {
+  test('1366×800, menu expanded: no list page scrolls sideways, the actions column is in view, the search placeholder and the selects are whole', async () => {
     const page = await ctx.freshPage({ viewport: LAPTOP });
     const problems = collectProblems(page);
     await signIn(page, ctx.portal.url, ADMIN_EMAIL);
@@ -216,6 +229,8 @@ describeWithBrowser('the layout at 1366×800 and 390×844 in Chromium', () => {
         atMost(`${path}: actions of row ${i}, left edge`, layout.table.box.left, actions.left);
       }
       for (const p of layout.placeholders) atMost(`${path}: placeholder '${p.text}'`, p.width, p.room);
+      // Every filter select shows its chosen option whole (the audit's Resultado showed 'Todo' cut).
+      for (const s of layout.selects) atMost(`${path}: select '${s.text}'`, s.width, s.room);
       expect(layout.rows.every((r) => r.display === 'table-row')).toBe(true);
     }
     // The devices page has the search whose placeholder was cut.
@@ -229,6 +244,71 @@ describeWithBrowser('the layout at 1366×800 and 390×844 in Chromium', () => {
     const summary = page.getByTestId('device-row').first().getByTestId('device-summary');
     expect(await summary.isVisible()).toBe(true);
     expect(await summary.innerText()).toMatch(/^(Móvil|TV) · Samsung Galaxy A15 5G \(SM-A156M\)$/);
+    expect(problems).toEqual([]);
+  });
+
+  test('1366×800: the menu stays below the header with the version in view while the page scrolls; toasts sit below the header', async () => {
+    const page = await ctx.freshPage({ viewport: LAPTOP });
+    const problems = collectProblems(page);
+    await signIn(page, ctx.portal.url, ADMIN_EMAIL);
+    const frame = () =>
+      page.evaluate(() => {
+        const box = (e: Element) => e.getBoundingClientRect();
+        const nav = document.querySelector('nav[aria-label="Menú principal"]')!;
+        return {
+          headerBottom: box(document.querySelector('header')!).bottom,
+          nav: { top: box(nav).top, bottom: box(nav).bottom },
+          version: box(document.querySelector('[data-testid="app-version"]')!).bottom,
+          pageHeight: document.documentElement.scrollHeight,
+          scrollY: window.scrollY,
+        };
+      });
+    for (const { path, row } of [LIST_PAGES[0], LIST_PAGES[5]]) {
+      await openList(page, path, row);
+      const top = await frame();
+      // The menu fills the room below the header, its version in view; the page is as tall as its content, not the menu.
+      atMost(`${path}: menu top`, Math.abs(top.nav.top - top.headerBottom), 0);
+      atMost(`${path}: menu bottom`, top.nav.bottom, LAPTOP.height);
+      atMost(`${path}: version`, top.version, LAPTOP.height);
+      // Scrolled to the end: the page moved, the header, the menu and its version did not.
+      await page.evaluate(() => window.scrollTo(0, document.documentElement.scrollHeight));
+      await page.waitForFunction(() => window.scrollY > 0);
+      const end = await frame();
+      expect(end.scrollY).toBeGreaterThan(0);
+      // (within a pixel: the sticky boxes sit on half pixels)
+      atMost(`${path}: header moved by`, Math.abs(end.headerBottom - top.headerBottom), 0.5);
+      atMost(`${path}: menu moved by`, Math.abs(end.nav.top - top.nav.top), 0.5);
+      atMost(`${path}: version moved by`, Math.abs(end.version - top.version), 0.5);
+    }
+    // A toast (top right) below the header: the user menu stays clickable.
+    await openList(page, PATHS.groups, 'group-row-');
+    await page.getByRole('button', { name: INVENTORY_LABELS.groups.create, exact: true }).click();
+    const create = page.getByRole('dialog', { name: INVENTORY_LABELS.groups.createTitle, exact: true });
+    await create.getByLabel(INVENTORY_LABELS.groups.name, { exact: true }).fill('Sucursal de prueba del aviso');
+    await create.getByRole('button', { name: SPEC_TEXT.save, exact: true }).click();
+    const shown = toast(page, INVENTORY_LABELS.groups.createdDone('Sucursal de prueba del aviso'));
+    await shown.waitFor();
+    const toastTop = await shown.evaluate((e) => e.getBoundingClientRect().top);
+    atMost('toast below the header', (await frame()).headerBottom, toastTop);
+    expect(problems).toEqual([]);
+  });
+
+  test('1366×800: a settings page’s form cards end where the scope card ends', async () => {
+    const page = await ctx.freshPage({ viewport: LAPTOP });
+    const problems = collectProblems(page);
+    await signIn(page, ctx.portal.url, ADMIN_EMAIL);
+    for (const path of [PATHS.restrictionsLock, PATHS.restrictionsEnrollmentTv]) {
+      await page.goto(`${ctx.portal.url}${path}`);
+      await waitForHydration(page);
+      await waitForLayout(page);
+      await page.locator('main form .card').first().waitFor();
+      const edges = await page.evaluate(() => ({
+        scope: document.querySelector('[data-testid="settings-scope"]')!.getBoundingClientRect().right,
+        cards: [...document.querySelectorAll('main form .card')].map((c) => c.getBoundingClientRect().right),
+      }));
+      expect(edges.cards.length).toBeGreaterThan(0);
+      for (const [i, right] of edges.cards.entries()) expect([path, i, Math.round(right)]).toEqual([path, i, Math.round(edges.scope)]);
+    }
     expect(problems).toEqual([]);
   });
 
@@ -272,7 +352,7 @@ describeWithBrowser('the layout at 1366×800 and 390×844 in Chromium', () => {
     if (first.natural > LAPTOP.height - first.toggle.bottom) expect(first.scrolls).toBe(true);
   });
 
-  test('390×844: the header fits with the portal version in the user menu; every list is cards no wider than the window; a row menu stays inside', async () => {
+  test('390×844: the header fits with the names whole and the portal version; the menu toggle hides the menu; every list is cards no wider than the window; a row menu stays inside', async () => {
     const page = await ctx.freshPage({ viewport: PHONE, bypassCSP: true });
     const problems = collectProblems(page);
     await signIn(page, ctx.portal.url, ADMIN_EMAIL);
@@ -284,16 +364,29 @@ describeWithBrowser('the layout at 1366×800 and 390×844 in Chromium', () => {
     }));
     atMost('header content width', header.scrollWidth, PHONE.width);
     atMost('right edge of the header elements', header.widest, PHONE.width);
-    expect(await page.getByTestId('user-names').isVisible()).toBe(true);
+    // The names whole (the product's name gives way to its mark), and the portal version in the header, compactly.
+    for (const id of ['user-names', 'user-profile']) {
+      const names = page.getByTestId(id);
+      expect(await names.isVisible()).toBe(true);
+      const cut = await names.evaluate((e) => e.scrollWidth > e.clientWidth);
+      expect([id, await names.innerText(), cut]).toEqual([id, expect.any(String), false]);
+    }
+    const version = page.getByTestId('portal-version');
+    expect(await version.isVisible()).toBe(true);
+    expect((await version.innerText()).replace(/\s+/g, ' ').trim()).toBe(`${SPEC_TEXT.portalVersion} ${ctx.portal.portalVersion}`);
 
-    // The portal version: not in the header line, but in the user menu.
-    expect(await page.getByTestId('portal-version').isVisible()).toBe(false);
-    await page.locator('#user-menu').click();
-    const version = page.getByTestId('portal-version-menu');
-    await version.waitFor();
-    expect((await version.innerText()).trim()).toBe(`${SPEC_TEXT.portalVersion} ${ctx.portal.portalVersion}`);
-    await page.keyboard.press('Escape');
-    await version.waitFor({ state: 'hidden' });
+    // The menu toggle hides the menu (the page takes the whole width) and shows it again.
+    const toggle = page.getByRole('button', { name: 'Mostrar u ocultar el menú', exact: true });
+    const mainLeft = () => page.locator('main').evaluate((m) => m.getBoundingClientRect().left);
+    expect(await sidebar(page).isVisible()).toBe(true);
+    const besideMenu = await mainLeft();
+    expect(besideMenu).toBeGreaterThan(0);
+    await toggle.click();
+    await sidebar(page).waitFor({ state: 'hidden' });
+    expect(await mainLeft()).toBe(0);
+    await toggle.click();
+    await sidebar(page).waitFor();
+    expect(await mainLeft()).toBe(besideMenu);
 
     for (const { path, row } of LIST_PAGES) {
       await openList(page, path, row);

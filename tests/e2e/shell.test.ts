@@ -1,5 +1,5 @@
 /**
- * The signed-in shell in Chromium (specification §2): sign-in, the header, the menu each demo
+ * The signed-in shell in Chromium (reference §2): sign-in, the header, the menu each demo
  * profile is allowed, NO AUTORIZADO, where / goes, the compact menu and its persisted choice,
  * and every route of the route table loading cleanly for the administrator.
  */
@@ -146,7 +146,15 @@ describeWithBrowser('the signed-in shell in Chromium', () => {
         ['Dashboard', ['General', 'Android']],
         ['Gestión de inventario', ['Dispositivos enrolados']],
       ]);
-      expect(titles(ADMIN_EMAIL)).toHaveLength(5);
+      expect(titles(ADMIN_EMAIL).map(([module]) => module)).toEqual([
+        'Dashboard',
+        'Configuración de agente Smartphone',
+        'Configuración de agente TV',
+        'Gestión de inventario',
+        'Créditos',
+        'Configuración de administradores',
+      ]);
+      expect(titles(ADMIN_EMAIL).find(([module]) => module === 'Créditos')).toEqual(['Créditos', ['Cartera de créditos', 'Política de cobranza']]);
     });
 
     test('a page outside the profile typed directly shows NO AUTORIZADO; an allowed one does not', async () => {

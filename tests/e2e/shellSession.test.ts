@@ -1,5 +1,5 @@
 /**
- * The session in Chromium (specification §2, §5, §8, §9): logout, HTTP 401, the user-load
+ * The session in Chromium (reference §2, §5, §8, §9): logout, HTTP 401, the user-load
  * retries, API and network errors as toasts, the token refresh threshold, an unreadable stored
  * session, the account page and the password flows (change, first sign-in, forgotten).
  */
