@@ -344,6 +344,8 @@ export const CREDIT_MESSAGES = {
     reference: (label: string, max: number) => `El parámetro ${label} debe ser un texto de 1 a ${max} caracteres`,
     amount: (label: string) =>
       `El campo ${label} debe ser un importe mayor que cero con hasta dos decimales, escrito como texto (por ejemplo "1250.00")`,
+    threshold: (label: string) =>
+      `El campo ${label} debe ser un importe de 0 a 1000000.00 con hasta dos decimales, sin separadores de miles (por ejemplo "500.00")`,
     currency: (label: string) => `El campo ${label} debe ser un código de moneda ISO 4217 de tres letras mayúsculas, por ejemplo MXN`,
     phone: (label: string) => `El campo ${label} debe ser un teléfono de 10 a 15 dígitos (se admiten +, espacios, guiones y paréntesis)`,
     boolean: (label: string) => `El campo ${label} debe ser verdadero o falso`,

@@ -203,7 +203,8 @@ export const CREDIT_PAGE_LABELS = {
     weekdays: ['Domingo', 'Lunes', 'Martes', 'Miércoles', 'Jueves', 'Viernes', 'Sábado'],
     holidaysHint: 'Una fecha por línea, AAAA-MM-DD.',
     unlock: 'Desbloqueo y liberación',
-    unlockThresholdHint: 'El equipo se desbloquea cuando el monto vencido queda en este importe o menos (0: sin adeudo vencido).',
+    unlockThresholdHint:
+      'Importe en la moneda del crédito, por ejemplo 500.00. El equipo se desbloquea cuando el monto vencido queda en este importe o menos (0.00: sin adeudo vencido).',
     releaseModes: { automatic: 'Automática', approval: 'Con aprobación de un administrador' },
     holdHint: 'Tras un desbloqueo manual, la política no vuelve a bloquear durante estas horas.',
     /** The values in words, in the inherited markers and the history. */

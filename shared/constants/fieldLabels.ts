@@ -142,7 +142,7 @@ export const FIELD_LABELS = {
     mexicanHolidays: 'Días de descanso oficiales de México',
     holidays: 'Días festivos de la empresa',
     shiftDueDates: 'Mover vencimientos a día hábil',
-    unlockThresholdCents: 'Umbral de desbloqueo (centavos)',
+    unlockThresholdCents: 'Umbral de desbloqueo',
     release: 'Liberación al liquidar',
     manualUnlockHoldHours: 'Horas de espera tras un desbloqueo manual',
     pauseUntil: 'Pausar hasta',

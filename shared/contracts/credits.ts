@@ -336,6 +336,9 @@ const boolField = (label: string) => z.boolean({ error: fieldError(label, M.fiel
 const timeField = (label: string) => z.string({ error: fieldError(label, M.field.time(label)) }).regex(HHMM, { error: M.field.time(label) });
 const templateField = (label: string) => textField(label, { max: TEMPLATE_MAX });
 
+/** The largest unlock threshold: 1,000,000.00 in the credit's currency. */
+export const UNLOCK_THRESHOLD_MAX_CENTS = 100_000_000;
+
 /** The policy's settings as an administrator saves them (each key optional: a group overrides some). */
 export const collectionPolicyValues = z
   .strictObject(
@@ -390,7 +393,7 @@ export const collectionPolicyValues = z
         )
         .max(100, { error: M.field.list(CP.holidays, 100) }),
       shiftDueDates: boolField(CP.shiftDueDates),
-      unlockThresholdCents: intField(CP.unlockThresholdCents, 0, 100_000_000),
+      unlockThresholdCents: intField(`${CP.unlockThresholdCents} (centavos)`, 0, UNLOCK_THRESHOLD_MAX_CENTS),
       release: z.enum(RELEASE_MODES, { error: fieldError(CP.release, M.field.oneOf(CP.release, RELEASE_MODES)) }),
       manualUnlockHoldHours: intField(CP.manualUnlockHoldHours, 0, 720),
     },

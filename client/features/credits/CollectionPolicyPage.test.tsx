@@ -99,7 +99,7 @@ describe('the global policy', () => {
     expect(inBlock('mexicanHolidays', 'switch', CP.mexicanHolidays).checked).toBe(true);
     expect(inBlock('holidays', 'textbox', CP.holidays).value).toBe('2026-12-24');
     expect(inBlock('shiftDueDates', 'switch', CP.shiftDueDates).checked).toBe(false);
-    expect(inBlock('unlockThresholdCents', 'spinbutton', CP.unlockThresholdCents).value).toBe('0');
+    expect(inBlock('unlockThresholdCents', 'textbox', CP.unlockThresholdCents).value).toBe('0.00');
     expect((inBlock('release', 'combobox', CP.release) as unknown as HTMLSelectElement).value).toBe('approval');
     expect(inBlock('manualUnlockHoldHours', 'spinbutton', CP.manualUnlockHoldHours).value).toBe('24');
   });
@@ -126,6 +126,9 @@ describe('the global policy', () => {
     await user.click(inBlock('nonWorkingWeekdays', 'checkbox', 'Sábado'));
     await user.type(inBlock('holidays', 'textbox', CP.holidays), '2026-12-24{enter}2026-12-31');
     await user.selectOptions(inBlock('release', 'combobox', CP.release), 'automatic');
+    const threshold = inBlock('unlockThresholdCents', 'textbox', CP.unlockThresholdCents);
+    await user.clear(threshold);
+    await user.type(threshold, '500.50');
     await user.click(screen.getByRole('button', { name: 'Guardar' }));
     expect(await screen.findByText(P.saved)).toBeTruthy();
 
@@ -141,6 +144,7 @@ describe('the global policy', () => {
       nonWorkingWeekdays: [0, 6],
       holidays: ['2026-12-24', '2026-12-31'],
       release: 'automatic',
+      unlockThresholdCents: 50050,
       manualUnlockHoldHours: 24,
     });
     // The saved answer is the page's now: 'Cancelar' has nothing to undo.
@@ -168,8 +172,13 @@ describe('the global policy', () => {
     await user.clear(to);
     await user.type(to, '07:00');
     await user.type(inBlock('holidays', 'textbox', CP.holidays), '2026-02-30');
+    const threshold = inBlock('unlockThresholdCents', 'textbox', CP.unlockThresholdCents);
+    await user.clear(threshold);
+    await user.type(threshold, '1,250');
     await user.click(screen.getByRole('button', { name: 'Guardar' }));
     await waitFor(() => expect(days.getAttribute('aria-invalid')).toBe('true'));
+    expect(threshold.getAttribute('aria-invalid')).toBe('true');
+    expect(block('unlockThresholdCents').textContent).toContain(M.field.threshold(CP.unlockThresholdCents));
     expect(block('lock').textContent).toContain(M.field.integer(CP.lockDays, 1, 365));
     expect(to.getAttribute('aria-invalid')).toBe('true');
     expect(block('hours').textContent).toContain(M.field.hoursOrder(CP.hoursFrom, CP.hoursTo));
@@ -180,6 +189,8 @@ describe('the global policy', () => {
     await user.clear(to);
     await user.type(to, '20:00');
     await user.clear(inBlock('holidays', 'textbox', CP.holidays));
+    await user.clear(threshold);
+    await user.type(threshold, '0');
     await user.clear(days);
     await user.type(days, '4');
     await user.click(screen.getByRole('button', { name: 'Guardar' }));

@@ -298,7 +298,7 @@ function PolicyForm({ args, title, answer: initial, groupName, onDirtyChange, on
         <PolicyCard title={P.unlock}>
           {block(
             'unlockThresholdCents',
-            <Input form={form} name="values.unlockThresholdCents" label={CP.unlockThresholdCents} type="number" hint={P.unlockThresholdHint} />,
+            <Input form={form} name="values.unlockThresholdCents" label={CP.unlockThresholdCents} inputMode="decimal" hint={P.unlockThresholdHint} />,
           )}
           {block(
             'release',
@@ -359,11 +359,12 @@ interface InputProps {
   label: string;
   type?: 'number' | 'time' | 'text';
   as?: 'textarea';
+  inputMode?: 'decimal';
   hint?: string;
 }
 
 /** A labelled input with its hint and its error, the error tied to it for screen readers. */
-function Input({ form, name, label, type = 'text', as, hint }: InputProps) {
+function Input({ form, name, label, type = 'text', as, inputMode, hint }: InputProps) {
   const id = useId();
   const error = useError(form, name);
   const describedBy = [error && `${id}-error`, hint && `${id}-hint`].filter(Boolean).join(' ') || undefined;
@@ -373,6 +374,7 @@ function Input({ form, name, label, type = 'text', as, hint }: InputProps) {
       <Form.Control
         {...form.register(name, { valueAsNumber: type === 'number' })}
         type={as ? undefined : type}
+        inputMode={inputMode}
         as={as}
         rows={as ? 3 : undefined}
         isInvalid={Boolean(error)}

@@ -1,9 +1,10 @@
 import * as z from 'zod';
+import { CREDIT_MESSAGES as M } from '../../../shared/areaMessages';
 import { AGENT_SETTINGS_LABELS } from '../../../shared/constants/agentSettingsLabels';
 import { CREDIT_PAGE_LABELS } from '../../../shared/constants/creditPageLabels';
 import { FIELD_LABELS } from '../../../shared/constants/fieldLabels';
-import { collectionPolicyValues, rungAfterLock, type CollectionPolicyValues } from '../../../shared/contracts/credits';
-import { formatAmount } from '../../../shared/credits/money';
+import { collectionPolicyValues, rungAfterLock, UNLOCK_THRESHOLD_MAX_CENTS, type CollectionPolicyValues } from '../../../shared/contracts/credits';
+import { formatAmount, parseAmount } from '../../../shared/credits/money';
 import { DEFAULT_COLLECTION_POLICY, POLICY_KEYS, type CollectionPolicySettings, type PolicyKey } from '../../../shared/credits/policySettings';
 
 const P = CREDIT_PAGE_LABELS.policy;
@@ -14,7 +15,11 @@ const H = AGENT_SETTINGS_LABELS.history;
  * What the policy's form holds: the settings as their inputs have them (the company's holidays as
  * one text, a date a line) and, in a group's scope, the keys the group overrides.
  */
-export type PolicyFormValues = Omit<CollectionPolicySettings, 'holidays'> & { holidays: string };
+export type PolicyFormValues = Omit<CollectionPolicySettings, 'holidays' | 'unlockThresholdCents'> & {
+  holidays: string;
+  /** An amount as people write it ('500.00'); the API takes cents. */
+  unlockThresholdCents: string;
+};
 
 export interface PolicyFormFields {
   values: PolicyFormValues;
@@ -32,7 +37,9 @@ export const policyLabel = (key: PolicyKey): string => FIELD_LABELS.collectionPo
 /** A stored value of `key` as its inputs hold it. */
 export function toFormValue<K extends PolicyKey>(key: K, value: unknown): PolicyFormValues[K] {
   const v = value === undefined ? DEFAULT_COLLECTION_POLICY[key] : value;
-  return (key === 'holidays' ? (v as string[]).join('\n') : v) as PolicyFormValues[K];
+  if (key === 'holidays') return (v as string[]).join('\n') as PolicyFormValues[K];
+  if (key === 'unlockThresholdCents') return formatAmount(v as number) as PolicyFormValues[K];
+  return v as PolicyFormValues[K];
 }
 
 /** The form's values of a scope's answer (any key it lacks takes the default). */
@@ -40,8 +47,12 @@ export function formValuesOf(values: Record<string, unknown>): PolicyFormValues 
   return Object.fromEntries(POLICY_KEYS.map((k) => [k, toFormValue(k, values[k])])) as PolicyFormValues;
 }
 
-/** An input's value as the API takes it: the holidays' text split into dates. */
+/** An input's value as the API takes it: the holidays' text split into dates, the threshold in cents (undefined: not an amount). */
 function toApiValue(key: PolicyKey, value: unknown): unknown {
+  if (key === 'unlockThresholdCents') {
+    const cents = typeof value === 'string' ? parseAmount(value.trim()) : null;
+    return cents !== null && cents <= UNLOCK_THRESHOLD_MAX_CENTS ? cents : undefined;
+  }
   if (key !== 'holidays') return value;
   return typeof value === 'string' ? value.split(/[\s,]+/).filter(Boolean) : value;
 }
@@ -62,6 +73,12 @@ export function policyFormSchema(group: boolean, globalValues: Record<string, un
     const own = new Set(form.overridden);
     const keys = POLICY_KEYS.filter((k) => !group || own.has(k));
     const sent = Object.fromEntries(keys.map((k) => [k, toApiValue(k, form.values[k])]));
+    // Not an amount: said in pesos under its input, and the other keys still checked.
+    if (keys.includes('unlockThresholdCents') && sent.unlockThresholdCents === undefined) {
+      const message = M.field.threshold(policyLabel('unlockThresholdCents'));
+      ctx.issues.push({ code: 'custom', message, input: undefined, path: ['values', 'unlockThresholdCents'] });
+      delete sent.unlockThresholdCents;
+    }
     const parsed = collectionPolicyValues.safeParse(sent);
     if (parsed.success) {
       const applied = { ...DEFAULT_COLLECTION_POLICY, ...(group ? globalValues : {}), ...parsed.data };
