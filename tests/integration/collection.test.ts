@@ -35,6 +35,9 @@ let imeis = 0;
 const nextImei = () => testImei(610_000 + ++imeis, '35');
 let refs = 0;
 const nextRef = () => `CB-${++refs}`;
+/** The fields a device's PUT takes, from its GET. */
+const pick = (d: Record<string, unknown>) =>
+  Object.fromEntries(['imei', 'imei2', 'serial', 'deviceType', 'brand', 'model', 'groupId', 'customerName', 'creditReference'].map((k) => [k, d[k]]));
 
 describe.each(testEngines())('collection policy on %s', (engine) => {
   let t: TestDb;
@@ -363,6 +366,40 @@ describe.each(testEngines())('collection policy on %s', (engine) => {
     expect((await steps(ref)).map((s) => s.reason)).toEqual([`vencido 4 días, 900.00 MXN, política Sur v${version}`]);
     // The global policy locks at 7 days.
     expect(await commands(outside)).toEqual([]);
+  });
+
+  test("a device's new credit reference or group puts its credits first in the queue; the next tick acts on them", async () => {
+    await setPolicy({ reminders: [], ladder: [] });
+    const group = (await t.db.query<{ id: number }>("INSERT INTO device_groups (name) VALUES ('Oriente') RETURNING id")).rows[0]!.id;
+    await t.db.query(
+      `INSERT INTO collection_policy (group_id, settings) VALUES ($1, '{"lock": {"enabled": true, "daysOverdue": 3, "message": "Pague {monto}"}}')`,
+      [group],
+    );
+    // Overdue 4 days: past the group's lock day (3), not yet the global one (7).
+    const ref = nextRef();
+    await put(ref, [{ number: 1, dueDate: day(-4), amount: '700.00' }]);
+    const id = await device('OTRA-REF');
+    const epoch = new Date(0);
+    expect(await nextStepAt(ref)).not.toEqual(epoch);
+
+    // An administrator writes the credit's reference on the device.
+    const before = (await request(app()).get(`/api/v5/devices/${id}`).set(admin).expect(200)).body as Record<string, unknown>;
+    const edit = { ...pick(before), creditReference: ref };
+    await request(app()).put(`/api/v5/devices/${id}`).set(admin).send(edit).expect(200);
+    expect(await nextStepAt(ref)).toEqual(epoch);
+    await tick(local(TODAY, '12:01'));
+    expect(await commands(id)).toEqual([]);
+    expect(await nextStepAt(ref)).not.toEqual(epoch);
+
+    // Then moves the device to the group that locks at 3 days: the next tick locks it.
+    await request(app())
+      .put(`/api/v5/devices/${id}`)
+      .set(admin)
+      .send({ ...edit, groupId: group })
+      .expect(200);
+    expect(await nextStepAt(ref)).toEqual(epoch);
+    await tick(local(TODAY, '12:02'));
+    expect((await commands(id)).map((c) => [c.action, c.payload.message])).toEqual([[DEVICE_ACTION.LOCK, 'Pague 700.00 MXN']]);
   });
 
   test('webhooks: credit.overdue once each time a credit becomes overdue, collection.step for each step with its reason', async () => {
