@@ -29,6 +29,9 @@ describe('PeriodicSweep', () => {
       messages,
     );
     sweep.start();
+    // The first run starts at once, not an interval later.
+    await jest.advanceTimersByTimeAsync(0);
+    expect(runs).toHaveLength(1);
     await jest.advanceTimersByTimeAsync(3500);
     expect(runs).toHaveLength(1);
 

@@ -1,12 +1,13 @@
 import type { Logger } from './logger';
 
 /**
- * A sweep the server's clock runs on every replica at an interval (the agent clock, the
- * collection policy's clock): one run at a time per process, a tick that finds the previous run
+ * A sweep the server's clock runs on every replica at start and then at an interval (the agent
+ * clock, the collection policy's clock): one run at a time per process, a tick that finds the previous run
  * still going is skipped, a failure is logged and retried at the next tick, and `stop` waits for
  * the run in progress so a shutdown never cuts a transaction short.
  */
 export class PeriodicSweep {
+  private first: NodeJS.Timeout | undefined;
   private timer: NodeJS.Timeout | undefined;
   private running: Promise<void> | undefined;
 
@@ -17,22 +18,28 @@ export class PeriodicSweep {
     private readonly messages: { done: (n: number) => [Record<string, unknown>, string]; failed: string },
   ) {}
 
+  /** Runs at once (a restart never delays what fell due while no replica ran), then every interval. */
   start(): void {
-    this.timer = setInterval(() => {
-      if (this.running) return;
-      this.running = this.sweep()
-        .then((n) => {
-          if (n > 0) this.logger.info(...this.messages.done(n));
-        })
-        .catch((err: unknown) => this.logger.warn({ err }, this.messages.failed))
-        .finally(() => {
-          this.running = undefined;
-        });
-    }, this.intervalMs);
+    this.first = setTimeout(() => this.run(), 0);
+    this.first.unref();
+    this.timer = setInterval(() => this.run(), this.intervalMs);
     this.timer.unref();
   }
 
+  private run(): void {
+    if (this.running) return;
+    this.running = this.sweep()
+      .then((n) => {
+        if (n > 0) this.logger.info(...this.messages.done(n));
+      })
+      .catch((err: unknown) => this.logger.warn({ err }, this.messages.failed))
+      .finally(() => {
+        this.running = undefined;
+      });
+  }
+
   async stop(): Promise<void> {
+    clearTimeout(this.first);
     if (this.timer) clearInterval(this.timer);
     await this.running;
   }

@@ -3,7 +3,7 @@
  * (tests/helpers/privatePostgres.ts): connections cut inside and outside transactions, an
  * outage (503 + Retry-After, then recovery), two replicas started together on an empty
  * database, start-up while the database is down, a job whose runner dies or loses its
- * connection. The process tests run `dist/server.js` (`npm run build` first).
+ * connection, the collection engine killed with -9 inside a batch. The process tests run `dist/server.js` (`npm run build` first).
  */
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
@@ -15,7 +15,11 @@ import { isConnectionError } from '../../server/db/connectionErrors';
 import { migrate } from '../../server/db/migrate';
 import { migrations } from '../../server/db/migrations/index';
 import { createPgDb, type PgDb } from '../../server/db/pgDb';
+import { importCredits } from '../../server/credits';
+import { transaction } from '../../server/db/transactionScope';
+import { addDays, todayIn } from '../../shared/credits';
 import { adminApi, DEMO_PASSWORD } from '../helpers/adminApi';
+import { insertManyDevices } from '../helpers/inventoryFixtures';
 import { NO_POSTGRES_MESSAGE, postgresBinDir, startPrivatePostgres, type PrivatePostgres } from '../helpers/privatePostgres';
 import { spawnServer, type RunningServer } from '../helpers/spawnServer';
 
@@ -304,5 +308,86 @@ suite('PostgreSQL faults (a private server started by the test)', () => {
       expect(retries[1]).toContain('retrying in 1000 ms');
       expect(await server.sql('SELECT count(*) FROM devices', fresh)).toBe('20');
     }, 90_000);
+  });
+
+  describe('the collection engine killed with -9 inside a batch', () => {
+    const CREDITS = 250;
+    let replica: RunningServer | undefined;
+    afterAll(async () => {
+      if (replica && replica.proc.exitCode === null) replica.proc.kill('SIGKILL');
+    });
+
+    test('the batch in flight leaves nothing; the next process finishes it; every unlock happens once', async () => {
+      const name = await freshDatabase('collection_kill');
+      const q = (sql: string) => server.sql(sql, name);
+      const db = open(name, 2);
+      await migrate(db, migrations);
+      // Devices locked Por Crédito whose credits owe nothing yet: the policy unlocks each, at any hour.
+      await db.query(`UPDATE collection_policy SET settings = '{"reminders": [], "ladder": []}' WHERE group_id IS NULL`);
+      const ids = await insertManyDevices(db, CREDITS, { lifecycle: 'operating', lockState: 'locked', lockType: 'PorCredito' });
+      await db.query(`UPDATE devices SET credit_reference = 'KILL-' || id WHERE id = ANY($1::bigint[])`, [ids]);
+      const due = addDays(todayIn('America/Mexico_City', new Date()), 30);
+      await transaction(db, (tx) =>
+        importCredits(
+          tx,
+          ids.map((id) => ({
+            reference: `KILL-${id}`,
+            customerName: 'Cliente de prueba',
+            customerPhone: null,
+            currency: 'MXN',
+            createdAt: new Date(),
+            installments: [{ number: 1, dueDate: due, amountCents: 100_000 }],
+            payments: [],
+          })),
+          { timeZone: 'America/Mexico_City', source: 'integration', recordedBy: null },
+        ),
+      );
+      // The engine claims by (next_step_at, id): the test holds the device of the 150th credit, so
+      // the second batch (credits 101-200) waits inside its transaction, its credits claimed.
+      const held = (
+        await db.query<{ device: string }>(
+          `SELECT d.id AS device FROM credits c JOIN devices d ON lower(d.credit_reference) = lower(c.reference)
+          ORDER BY c.next_step_at, c.id OFFSET 149 LIMIT 1`,
+        )
+      ).rows[0]!.device;
+      const holder = new pg.Client({ connectionString: server.url(name) });
+      holder.on('error', () => undefined);
+      await holder.connect();
+      const env = {
+        DATABASE_URL: server.url(name),
+        DATABASE_POOL_MAX: '4',
+        SEED_DEMO: 'false',
+        DEMO_AGENTS: '0',
+        SHUTDOWN_DELAY_MS: '0',
+        LOG_LEVEL: 'info',
+      };
+      const unlockSteps = async () => Number(await q("SELECT count(*) FROM credit_steps WHERE kind = 'unlock' AND outcome = 'done'"));
+      try {
+        await holder.query('BEGIN');
+        await holder.query('SELECT id FROM devices WHERE id = $1 FOR UPDATE', [held]);
+        replica = await spawnServer({ cwd: ROOT, env, timeoutMs: 60_000 });
+        await until(
+          'a collection batch waiting for the held device',
+          async () => (await q("SELECT count(*) FROM pg_stat_activity WHERE application_name = 'portal' AND wait_event_type = 'Lock'")) !== '0',
+          30_000,
+          100,
+        );
+        replica.proc.kill('SIGKILL');
+        await replica.exited;
+        // The first batch committed; of the second, nothing: no step, no command, no credit moved on.
+        expect(await unlockSteps()).toBe(100);
+        expect(await q('SELECT count(*) FROM device_commands')).toBe('100');
+      } finally {
+        await holder.query('ROLLBACK').catch(() => undefined);
+        await holder.end().catch(() => undefined);
+      }
+
+      replica = await spawnServer({ cwd: ROOT, env, timeoutMs: 60_000 });
+      await until('every credit planned', async () => (await unlockSteps()) === CREDITS, 60_000, 250);
+      expect(await q('SELECT count(*) FROM device_commands WHERE action = 1')).toBe(String(CREDITS));
+      expect(await q('SELECT count(*) FROM (SELECT device_id FROM device_commands GROUP BY device_id HAVING count(*) > 1) x')).toBe('0');
+      expect(await q('SELECT count(*) FROM (SELECT credit_id FROM credit_steps GROUP BY credit_id, step_key HAVING count(*) > 1) x')).toBe('0');
+      expect(await replica.stop()).toBe(0);
+    }, 120_000);
   });
 });
