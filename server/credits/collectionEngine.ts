@@ -325,6 +325,7 @@ export class CollectionEngine {
         case 'restrictions': {
           const done = await this.act(tx, l, now, { key: step.key, installment: step.installment, kind: 'restrictions', reason }, () => ({
             action: DEVICE_ACTION.RESTRICTIONS,
+            collection: true,
           }));
           if (done) await repo.setRestricted(state.id, true);
           acted ||= done;
@@ -367,17 +368,17 @@ export class CollectionEngine {
         )) || acted;
     }
     if (plan.liftRestrictions) {
-      // The device actions have no command that lifts the restrictions: recorded, the flag cleared.
-      await this.record(tx, l, now, {
-        key: `0:lift_restrictions:${now.toISOString()}`,
-        installment: 0,
-        kind: 'lift_restrictions',
-        action: null,
-        reason: T.noLiftAction,
-        outcome: 'skipped',
-      });
-      await repo.setRestricted(state.id, false);
-      acted = true;
+      // The restriction set again without the collection restrictions, at any hour; a device
+      // busy with another command is retried shortly, the flag cleared once the step is done.
+      const lifted = await this.act(
+        tx,
+        l,
+        now,
+        { key: `0:lift_restrictions:${now.toISOString()}`, installment: 0, kind: 'lift_restrictions', reason: this.reason(l) },
+        (r) => (r.pending_action !== null ? undefined : { action: DEVICE_ACTION.RESTRICTIONS, collection: false }),
+      );
+      if (lifted) await repo.setRestricted(state.id, false);
+      acted ||= lifted;
     }
     return acted;
   }

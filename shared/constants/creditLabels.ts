@@ -103,7 +103,6 @@ export const COLLECTION_TEXTS = {
     hours: (from: string, to: string) => `bloqueo aplazado: fuera del horario permitido (${from}–${to})`,
     nonWorkingDay: 'bloqueo aplazado: día no laborable',
   },
-  noLiftAction: 'ninguna acción del dispositivo quita las restricciones: se quitan desde la configuración del agente',
   device: {
     released: 'dispositivo liberado',
     alreadyLocked: 'ya está bloqueado',

@@ -68,6 +68,7 @@ export const FIELD_LABELS = {
     lockType: 'Tipo de bloqueo',
     lockMessage: 'Mensaje en la pantalla de bloqueo',
     stolen: 'Reportado como robado',
+    collectionRestrictions: 'Restricciones de cobranza',
     until: 'Hasta',
     validUntil: 'Válido hasta',
     title: 'Título',

@@ -51,7 +51,14 @@ export const actionPayload = z.discriminatedUnion(
       action: z.literal(DEVICE_ACTION.CODE_BAR),
       reference: textField(L.reference, { min: 1, max: 64 }).refine((v) => /^[A-Za-z0-9-]*$/.test(v), { error: M.field.reference(L.reference) }),
     }),
-    noPayload(DEVICE_ACTION.RESTRICTIONS),
+    z.object({
+      action: z.literal(DEVICE_ACTION.RESTRICTIONS),
+      /**
+       * The collection restrictions (SMS, outgoing calls but emergency numbers) on top of the
+       * restriction set: true adds them, false lifts them, absent leaves them as they are.
+       */
+      collection: z.boolean({ error: M.field.boolean(L.collectionRestrictions) }).optional(),
+    }),
     noPayload(DEVICE_ACTION.UNLOCK_OFFLINE),
     noPayload(DEVICE_ACTION.SIM_CARD_SETTING),
     noPayload(DEVICE_ACTION.DELETE_DEVICE),

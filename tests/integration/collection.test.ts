@@ -207,6 +207,43 @@ describe.each(testEngines())('collection policy on %s', (engine) => {
     expect(unlock!.step_key).toMatch(/^0:unlock:/);
   });
 
+  test('the restrictions rung adds the collection restrictions; paid, they are lifted (retried while the device is busy)', async () => {
+    await setPolicy({ reminders: [], ladder: [{ daysOverdue: 5, kind: 'restrictions', message: '' }] });
+    const ref = nextRef();
+    const id = await device(ref);
+    await put(ref, [
+      { number: 1, dueDate: day(-6), amount: '800.00' },
+      { number: 2, dueDate: day(20), amount: '800.00' },
+    ]);
+    expect((await commands(id)).map((c) => [c.action, c.payload])).toEqual([[DEVICE_ACTION.RESTRICTIONS, { collection: true }]]);
+    const restricted = async () =>
+      (await t.db.query<{ restricted: boolean }>('SELECT restricted FROM credits WHERE reference = $1', [ref])).rows[0]!.restricted;
+    expect(await restricted()).toBe(true);
+
+    // While the device is busy with the restrictions, a payment cannot lift them yet: retried shortly.
+    await request(app())
+      .post(`/api/v5/credits/${ref}/payments`)
+      .set(admin)
+      .send({ externalId: 'lift-1', amount: '800.00', paidAt: new Date(clock - 60_000).toISOString() })
+      .expect(201);
+    expect(await commands(id)).toHaveLength(1);
+    expect(await restricted()).toBe(true);
+    expect((await nextStepAt(ref))!.getTime()).toBe(clock + 60_000);
+
+    await acknowledge(id, 'active');
+    await tick(clock + 60_000);
+    expect((await commands(id)).map((c) => [c.action, c.requested_by, c.payload])).toEqual([
+      [DEVICE_ACTION.RESTRICTIONS, COLLECTION_POLICY_ACTOR, { collection: true }],
+      [DEVICE_ACTION.RESTRICTIONS, COLLECTION_POLICY_ACTOR, { collection: false }],
+    ]);
+    expect(await restricted()).toBe(false);
+    const lift = (await steps(ref)).find((s) => s.step_key.startsWith('0:lift_restrictions:'));
+    expect(lift).toMatchObject({ outcome: 'done', reason: 'sin adeudo vencido, política Global v1' });
+    // Lifted once: the next ticks have nothing to lift.
+    await tick(clock + 120_000);
+    expect(await commands(id)).toHaveLength(2);
+  });
+
   test('a manual unlock holds the policy off for the configured hours, then the lock comes back', async () => {
     await setPolicy({ reminders: [], ladder: [], manualUnlockHoldHours: 24 });
     const ref = nextRef();
