@@ -336,6 +336,7 @@ export class CollectionEngine {
             action: DEVICE_ACTION.SEND_NOTIFICATION,
             title: clip(T.titles[step.kind], NOTIFICATION_TITLE_MAX),
             message: clip(step.message, MESSAGE_MAX),
+            ...(step.kind === 'persistent_notification' && { persistent: true }),
           };
           acted = (await this.act(tx, l, now, { key: step.key, installment: step.installment, kind: step.kind, reason }, () => payload)) || acted;
         }

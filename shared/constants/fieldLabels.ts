@@ -69,6 +69,7 @@ export const FIELD_LABELS = {
     lockMessage: 'Mensaje en la pantalla de bloqueo',
     stolen: 'Reportado como robado',
     collectionRestrictions: 'Restricciones de cobranza',
+    persistent: 'Persistente (el cliente debe confirmar que lo leyó)',
     until: 'Hasta',
     validUntil: 'Válido hasta',
     title: 'Título',

@@ -87,6 +87,7 @@ export const INVENTORY_LABELS = {
     validUntilHelp: (days: number) => `El código vale hasta el final del día elegido (máximo ${days} días).`,
     notificationTitle: 'Título',
     notificationMessage: 'Mensaje',
+    persistent: 'Persistente: queda en la pantalla hasta que el cliente confirme que lo leyó',
     reference: 'Referencia de pago',
     referenceHelp: 'Letras, números y guiones.',
     /** A command the device has not received yet can be cancelled (row menu and detail). */

@@ -46,6 +46,8 @@ export const actionPayload = z.discriminatedUnion(
       action: z.literal(DEVICE_ACTION.SEND_NOTIFICATION),
       title: textField(L.title, { min: 1, max: NOTIFICATION_TITLE_MAX }),
       message: textField(L.message, { min: 1, max: MESSAGE_MAX }),
+      /** Stays on the screen until the customer acknowledges it; the agent acknowledges the command then. */
+      persistent: z.boolean({ error: M.field.boolean(L.persistent) }).optional(),
     }),
     z.object({
       action: z.literal(DEVICE_ACTION.CODE_BAR),

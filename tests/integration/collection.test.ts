@@ -244,6 +244,25 @@ describe.each(testEngines())('collection policy on %s', (engine) => {
     expect(await commands(id)).toHaveLength(2);
   });
 
+  test('the persistent notice waits for the customer to confirm it, without holding back the lock', async () => {
+    await setPolicy({ reminders: [], ladder: [{ daysOverdue: 3, kind: 'persistent_notification', message: 'Debe {monto}' }] });
+    const ref = nextRef();
+    const id = await device(ref);
+    await put(ref, [{ number: 1, dueDate: day(-3), amount: '300.00' }]);
+    const [notice] = await commands(id);
+    expect(notice).toMatchObject({
+      action: DEVICE_ACTION.SEND_NOTIFICATION,
+      status: 'pending',
+      payload: { title: 'Aviso importante de pago', message: 'Debe 300.00 MXN', persistent: true },
+    });
+    // Not confirmed four days later: the lock at 7 days goes anyway.
+    await tick(local(day(4), '12:00'));
+    expect((await commands(id)).map((c) => [c.action, c.status])).toEqual([
+      [DEVICE_ACTION.SEND_NOTIFICATION, 'pending'],
+      [DEVICE_ACTION.LOCK, 'pending'],
+    ]);
+  });
+
   test('a manual unlock holds the policy off for the configured hours, then the lock comes back', async () => {
     await setPolicy({ reminders: [], ladder: [], manualUnlockHoldHours: 24 });
     const ref = nextRef();

@@ -111,6 +111,9 @@ test('SEND_NOTIFICATION: title and message are required; counters show the limit
   await user.type(screen.getByRole('textbox', { name: 'Mensaje' }), 'Su pago vence mañana');
   await submit();
   expect(onSubmit).toHaveBeenCalledWith({ action: 5, title: 'Aviso', message: 'Su pago vence mañana' });
+  await user.click(screen.getByRole('checkbox', { name: /^Persistente/ }));
+  await submit();
+  expect(onSubmit).toHaveBeenLastCalledWith({ action: 5, title: 'Aviso', message: 'Su pago vence mañana', persistent: true });
 });
 
 test('UNLOCK: "Hasta" is optional (null), or an instant in the future', async () => {

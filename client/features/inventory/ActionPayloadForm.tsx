@@ -29,10 +29,12 @@ export interface PayloadFields {
   /** UNLOCK: a local date and time (datetime-local); UNLOCK_OFFLINE_WITH_DATE: a date. */
   until: string;
   title: string;
+  /** SEND_NOTIFICATION: stays on the screen until the customer confirms it. */
+  persistent: boolean;
   reference: string;
 }
 
-const DEFAULTS: PayloadFields = { lockType: LOCK_TYPES[0].key, message: '', stolen: false, until: '', title: '', reference: '' };
+const DEFAULTS: PayloadFields = { lockType: LOCK_TYPES[0].key, message: '', stolen: false, until: '', title: '', persistent: false, reference: '' };
 
 /**
  * The lock type the lock dialog proposes for a device of a type and group (the agent setting
@@ -69,7 +71,7 @@ export function payloadOf(action: number, v: PayloadFields): Record<string, unkn
     case DEVICE_ACTION.UNLOCK:
       return { action, until: v.until ? localInstant(v.until) : null };
     case DEVICE_ACTION.SEND_NOTIFICATION:
-      return { action, title: v.title, message: v.message };
+      return { action, title: v.title, message: v.message, ...(v.persistent && { persistent: true }) };
     case DEVICE_ACTION.CODE_BAR:
       return { action, reference: v.reference };
     case DEVICE_ACTION.UNLOCK_OFFLINE_WITH_DATE:
@@ -166,7 +168,7 @@ export interface ActionPayloadFormProps {
 
 /**
  * The payload of an action, validated by the shared `actionPayload` contract: LOCK (lock type,
- * message, reported stolen), UNLOCK (optional end), SEND_NOTIFICATION (title, message),
+ * message, reported stolen), UNLOCK (optional end), SEND_NOTIFICATION (title, message, persistent),
  * CODE_BAR (reference), UNLOCK_OFFLINE_WITH_DATE (date); the others have no fields. LOCK starts
  * on `defaultLockType` (the configured default). The modal's confirm button submits it (`formId`).
  */
@@ -226,6 +228,7 @@ export function ActionPayloadForm({ formId, action, intro, onSubmit, defaultLock
         <>
           <Field form={form} name="title" label={L.notificationTitle} max={NOTIFICATION_TITLE_MAX} />
           <Field form={form} name="message" label={L.notificationMessage} max={MESSAGE_MAX} textarea />
+          <Form.Check type="checkbox" id={`${formId}-persistent`} label={L.persistent} {...form.register('persistent')} />
         </>
       )}
       {action === DEVICE_ACTION.CODE_BAR && <Field form={form} name="reference" label={L.reference} max={64} help={L.referenceHelp} />}
