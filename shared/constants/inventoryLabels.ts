@@ -68,6 +68,9 @@ export const INVENTORY_LABELS = {
 
   /** The row action menu and the action confirmation modals. */
   actions: {
+    /** The row menu's sections (Eliminar goes last, on its own). */
+    groups: { lock: 'Bloqueo', communication: 'Comunicación', configuration: 'Configuración', offlineCodes: 'Códigos sin conexión' },
+    noneGranted: 'Su perfil no permite acciones sobre los dispositivos',
     menu: 'Acciones',
     menuOf: (imei: string) => `Acciones del dispositivo ${imei}`,
     confirmAction: (action: string, imei: string) => `¿Solicitar la acción "${action}" para el dispositivo con IMEI ${imei}?`,

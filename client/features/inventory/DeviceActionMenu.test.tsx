@@ -6,13 +6,12 @@ import { DEVICE_STATUS, STATUS_FILTERS, type LockType } from '../../../shared/co
 import type { Device, PendingCommand } from '../../../shared/contracts/devices';
 import { STATEFUL_ACTIONS } from '../../../shared/deviceStatus';
 import { DeviceActionMenu } from './DeviceActionMenu';
-import { BULK_ACTIONS, MENU_ACTIONS, cancellablePending } from './deviceActionItems';
+import { BULK_ACTIONS, MENU_ACTIONS, MENU_GROUPS, cancellablePending } from './deviceActionItems';
 
 /** react-bootstrap marks a disabled dropdown item with aria-disabled (and the class) and ignores its clicks. */
 const disabled = (el: HTMLElement) => el.getAttribute('aria-disabled') === 'true' && el.classList.contains('disabled');
 
 const ALL = new Set(DEVICE_ACTIONS.map((a) => a.code));
-const label = (code: number) => DEVICE_ACTIONS.find((a) => a.code === code)!.label;
 
 function device(status: number, opts: { lockType?: LockType | null; pending?: number | null; deliveredAt?: string | null } = {}) {
   const pendingCommand: PendingCommand | null =
@@ -101,12 +100,45 @@ test('a pending command disables the stateful actions (and delete) with the conf
     expect(disabled(item(code))).toBe(false);
 });
 
-test('an action the profile does not grant is disabled with "Su perfil no permite…"', async () => {
+test('an action the profile does not grant is not offered; with none granted the menu says so', async () => {
   const granted = new Set([DEVICE_ACTION.UNLOCK, DEVICE_ACTION.HISTORY]);
-  const { item } = await openMenu(device(DEVICE_STATUS.activo), granted);
-  expect(disabled(item(DEVICE_ACTION.LOCK))).toBe(true);
-  expect(item(DEVICE_ACTION.LOCK).title).toBe(`Su perfil no permite la acción ${label(DEVICE_ACTION.LOCK)}`);
+  const { menu, item } = await openMenu(device(DEVICE_STATUS.activo), granted);
+  expect([...menu.querySelectorAll('[data-action]')].map((b) => b.getAttribute('data-action'))).toEqual([String(DEVICE_ACTION.UNLOCK)]);
   expect(disabled(item(DEVICE_ACTION.UNLOCK))).toBe(false);
+  // One section, its header only.
+  expect([...menu.querySelectorAll('.dropdown-header')].map((h) => h.textContent)).toEqual(['Bloqueo']);
+  cleanup();
+  const none = await openMenu(device(DEVICE_STATUS.activo), new Set([DEVICE_ACTION.HISTORY]));
+  expect(none.menu.querySelectorAll('[data-action]')).toHaveLength(0);
+  expect(within(none.menu).getByText('Su perfil no permite acciones sobre los dispositivos')).toBeTruthy();
+});
+
+test('sections in order: Bloqueo, Comunicación, Configuración, Códigos sin conexión; Eliminar last, apart, in red', async () => {
+  expect(MENU_GROUPS.flatMap((g) => g.codes).sort((a, b) => a - b)).toEqual(MENU_ACTIONS.map((a) => a.code));
+  const { menu } = await openMenu(device(DEVICE_STATUS.fallido));
+  expect([...menu.querySelectorAll('.dropdown-header')].map((h) => h.textContent)).toEqual([
+    'Bloqueo',
+    'Comunicación',
+    'Configuración',
+    'Códigos sin conexión',
+  ]);
+  // What follows each header up to the next divider: its actions, in order.
+  const sections: string[][] = [];
+  for (const el of menu.children) {
+    if (el.classList.contains('dropdown-header') || el.tagName === 'HR' || el.classList.contains('dropdown-divider')) sections.push([]);
+    const code = el.getAttribute('data-action');
+    if (code !== null) sections[sections.length - 1]!.push(code);
+  }
+  expect(sections.filter((x) => x.length > 0)).toEqual([['0', '1', '2'], ['5', '6'], ['8', '3', '4', '10'], ['9', '12', '13'], ['11']]);
+  const del = menu.querySelector<HTMLElement>(`[data-action="${DEVICE_ACTION.DELETE_DEVICE}"]`)!;
+  expect(del.classList.contains('text-danger')).toBe(true);
+  expect(del.previousElementSibling?.classList.contains('dropdown-divider') || del.previousElementSibling?.tagName === 'HR').toBe(true);
+});
+
+test('a disabled action says why in one line under its name, and whole in its title', async () => {
+  const { item } = await openMenu(device(DEVICE_STATUS.liberado));
+  const reason = within(item(DEVICE_ACTION.LOCK)).getByText('La acción Bloquear no está disponible para dispositivos en estado Liberado');
+  expect(reason.classList.contains('text-truncate')).toBe(true);
 });
 
 test('keyboard: the menu opens from the keyboard, arrows skip disabled items, Enter chooses', async () => {

@@ -2,7 +2,8 @@ import Dropdown from 'react-bootstrap/Dropdown';
 import { INVENTORY_LABELS as L } from '../../../shared/constants/inventoryLabels';
 import type { Device } from '../../../shared/contracts/devices';
 import { useMenuRoom } from '../../components/useMenuRoom';
-import { cancellablePending, deliverableNow, menuItems, reenrollable } from './deviceActionItems';
+import { Fragment } from 'react';
+import { cancellablePending, deliverableNow, menuGroups, reenrollable } from './deviceActionItems';
 
 export interface DeviceActionMenuProps {
   device: Pick<Device, 'id' | 'imei' | 'status' | 'lockType' | 'pendingCommand'>;
@@ -26,9 +27,10 @@ export interface DeviceActionMenuProps {
 }
 
 /**
- * A device's action menu: 'Ver detalle' and every action but HISTORY. An action the rules
- * refuse (the reference §4 table, a pending command, the profile) is disabled, with the reason
- * shown under its name and as its title. Then 'Autorizar reenrolamiento' for an enrolled device
+ * A device's action menu: 'Ver detalle', then the actions the profile grants (all but HISTORY) in
+ * sections (Bloqueo, Comunicación, Configuración, Códigos sin conexión; Eliminar last, in red). An
+ * action the device's status or its pending command refuses (the reference §4 table) is disabled,
+ * its reason one line under its name and whole in its title. Then 'Autorizar reenrolamiento' for an enrolled device
  * (LOCK granted), 'Entregar ahora' for a scheduled release, and last 'Cancelar comando pendiente'
  * while the command in flight can still be cancelled.
  */
@@ -42,7 +44,7 @@ export function DeviceActionMenu({
   onReenroll,
   now = null,
 }: DeviceActionMenuProps) {
-  const items = menuItems(device, granted);
+  const groups = menuGroups(device, granted);
   const reenroll = onReenroll !== undefined && reenrollable(device, granted);
   const cancellable = onCancelPending !== undefined && cancellablePending(device, granted) !== null;
   const deliverNow = onDeliverNow !== undefined && deliverableNow(device, granted, now);
@@ -78,19 +80,27 @@ export function DeviceActionMenu({
             <Dropdown.Divider />
           </>
         )}
-        {items.map((item) => (
-          <Dropdown.Item
-            key={item.code}
-            as="button"
-            type="button"
-            disabled={item.reason !== null}
-            title={item.reason ?? undefined}
-            data-action={item.code}
-            onClick={() => onAction(item.code)}
-          >
-            {item.label}
-            {item.reason && <small className="d-block text-wrap portal-disabled-reason">{item.reason}</small>}
-          </Dropdown.Item>
+        {groups.length === 0 && <Dropdown.ItemText className="small text-body-secondary">{L.actions.noneGranted}</Dropdown.ItemText>}
+        {groups.map((group, i) => (
+          <Fragment key={group.key}>
+            {i > 0 && <Dropdown.Divider />}
+            {group.key !== 'delete' && <Dropdown.Header>{L.actions.groups[group.key]}</Dropdown.Header>}
+            {group.items.map((item) => (
+              <Dropdown.Item
+                key={item.code}
+                as="button"
+                type="button"
+                disabled={item.reason !== null}
+                title={item.reason ?? undefined}
+                className={group.key === 'delete' ? 'text-danger' : undefined}
+                data-action={item.code}
+                onClick={() => onAction(item.code)}
+              >
+                {item.label}
+                {item.reason && <small className="d-block text-truncate portal-disabled-reason">{item.reason}</small>}
+              </Dropdown.Item>
+            ))}
+          </Fragment>
         ))}
         {reenroll && (
           <>

@@ -22,10 +22,35 @@ export interface MenuItem {
   reason: string | null;
 }
 
-/** The row menu's items for a device and the caller's granted actions. */
-export function menuItems(device: Pick<Device, 'status' | 'lockType' | 'pendingCommand'>, granted: ReadonlySet<number>): MenuItem[] {
+/** The row menu's sections, in order; DELETE_DEVICE comes last on its own, in red. */
+export const MENU_GROUPS = [
+  { key: 'lock', codes: [DEVICE_ACTION.LOCK, DEVICE_ACTION.UNLOCK, DEVICE_ACTION.RELEASE] },
+  { key: 'communication', codes: [DEVICE_ACTION.SEND_NOTIFICATION, DEVICE_ACTION.CODE_BAR] },
+  {
+    key: 'configuration',
+    codes: [DEVICE_ACTION.RESTRICTIONS, DEVICE_ACTION.UPDATE_APP_MACRO, DEVICE_ACTION.UPDATE_APP_BUSINESS, DEVICE_ACTION.SIM_CARD_SETTING],
+  },
+  { key: 'offlineCodes', codes: [DEVICE_ACTION.UNLOCK_OFFLINE, DEVICE_ACTION.UNLOCK_OFFLINE_WITH_DATE, DEVICE_ACTION.RELEASE_OFFLINE] },
+  { key: 'delete', codes: [DEVICE_ACTION.DELETE_DEVICE] },
+] as const;
+export type MenuGroupKey = (typeof MENU_GROUPS)[number]['key'];
+
+/**
+ * The row menu's sections for a device and the caller's granted actions: an action the profile
+ * does not grant is left out (the server refuses it anyway); one the device's status or its
+ * pending command refuses stays, disabled, with the reason. Empty sections are left out.
+ */
+export function menuGroups(
+  device: Pick<Device, 'status' | 'lockType' | 'pendingCommand'>,
+  granted: ReadonlySet<number>,
+): { key: MenuGroupKey; items: MenuItem[] }[] {
   const target = actionTarget(device);
-  return MENU_ACTIONS.map((a) => ({ code: a.code, label: a.label, reason: refusal(target, a.code, granted)?.reason ?? null }));
+  return MENU_GROUPS.map((g) => ({
+    key: g.key,
+    items: g.codes
+      .filter((code) => granted.has(code))
+      .map((code) => ({ code, label: MENU_ACTIONS.find((a) => a.code === code)!.label, reason: refusal(target, code)?.reason ?? null })),
+  })).filter((g) => g.items.length > 0);
 }
 
 /**
