@@ -135,7 +135,7 @@ export function createServices({ config, db, logger, metrics, directory, now }: 
     users: new UsersService(new UsersRepository(db)),
     portal: new PortalRepository(db),
     agentSettings: new AgentSettingsService(db),
-    dashboard: new DashboardService(db, inventory),
+    dashboard: new DashboardService(db, inventory, { timeZone: config.companyTimeZone, summary: () => credits.summary() }),
     apiKeys: new ApiKeysService(db, inventory),
     integration: new IntegrationService(db, inventory),
     webhooks: new WebhooksService(db, config.webhooks),

@@ -16,3 +16,7 @@ export const DASHBOARD_STUCK_ROWS = 20;
 export const DASHBOARD_STUCK_AFTER_HOURS = 24;
 /** The pages re-read their numbers this often while auto-refresh is on. */
 export const DASHBOARD_REFRESH_MS = 60_000;
+/** Days back the credit-lock measure looks at: the devices locked Por Crédito on the company's last 30 days (today included). */
+export const DASHBOARD_CREDIT_LOCK_DAYS = 30;
+/** A device locked Por Crédito counts as unlocked soon when its unlock comes within this many days of the lock. */
+export const DASHBOARD_UNLOCK_WITHIN_DAYS = 7;

@@ -6,12 +6,14 @@ import { timeZoneParam } from './fields';
 
 // The sizes and timings live in a zod-free module (the pages import them without zod); re-exported here.
 export {
+  DASHBOARD_CREDIT_LOCK_DAYS,
   DASHBOARD_DAYS,
   DASHBOARD_REFRESH_MS,
   DASHBOARD_STUCK_AFTER_HOURS,
   DASHBOARD_STUCK_ROWS,
   DASHBOARD_TOP_GROUPS,
   DASHBOARD_TOP_MODELS,
+  DASHBOARD_UNLOCK_WITHIN_DAYS,
 } from '../constants/dashboard';
 
 /** GET /v5/dashboard/general|android: `tz`, the browser's zone, which days and 'this month' are counted in (UTC without it). */
@@ -37,6 +39,36 @@ export const dashboardStuckCommandResponse = z.strictObject({
   lastSeenAt: z.string().nullable(),
 });
 export type DashboardStuckCommand = z.infer<typeof dashboardStuckCommandResponse>;
+
+const byCurrency = z.array(z.strictObject({ currency: z.string(), amount: z.string() }));
+
+/**
+ * The credit figures of the general dashboard, on the company's date `today` in its zone (not the
+ * browser's): present only when the caller's role holds the portfolio (/credits/portfolio). The
+ * counts by state and bucket, the amount overdue and the payments are the portfolio summary's
+ * (GET /v5/credits/summary), so each equals the total of the list its link opens.
+ */
+export const dashboardCreditsResponse = z.strictObject({
+  today: z.string(),
+  timeZone: z.string(),
+  /** Credits overdue today, and per bucket of days overdue. */
+  overdue: count,
+  overdueBuckets: z.strictObject({ '1-7': count, '8-30': count, '31+': count }),
+  /** What is unpaid of the installments due before today, per currency. */
+  amountOverdue: byCurrency,
+  /** The payments that stand dated today (company day), and their sum per currency. */
+  paymentsToday: z.strictObject({ count, amounts: byCurrency }),
+  /** Devices the collection policy sent a lock (an unlock) to today: the devices of its lock (unlock) steps. */
+  automaticLocksToday: count,
+  automaticUnlocksToday: count,
+  /**
+   * Of the devices whose lock Por Crédito was acknowledged in the last DASHBOARD_CREDIT_LOCK_DAYS
+   * company days (`locked`), those with an unlock or release acknowledged (or its offline code
+   * redeemed) within DASHBOARD_UNLOCK_WITHIN_DAYS days after one of those locks (`unlocked`).
+   */
+  unlockedAfterLock: z.strictObject({ locked: count, unlocked: count }),
+});
+export type DashboardCredits = z.infer<typeof dashboardCreditsResponse>;
 
 /** GET /v5/dashboard/general. Every device number counts live devices past pre-enrolment (the devices page), unless named otherwise. */
 export const generalDashboardResponse = z.strictObject({
@@ -79,6 +111,8 @@ export const generalDashboardResponse = z.strictObject({
   topGroups: z.array(z.strictObject({ groupId: z.number().int().nullable(), name: z.string().nullable(), count })),
   /** Commands in flight for more than DASHBOARD_STUCK_AFTER_HOURS, oldest first. */
   stuckCommands: z.strictObject({ total: count, rows: z.array(dashboardStuckCommandResponse) }),
+  /** The credit figures: only for a role that holds the portfolio (left out otherwise, never a 403). */
+  credits: dashboardCreditsResponse.optional(),
 });
 export type GeneralDashboard = z.infer<typeof generalDashboardResponse>;
 

@@ -1,4 +1,5 @@
 import { DASHBOARD_DAYS, DASHBOARD_STUCK_ROWS } from '../../../shared/contracts/dashboard';
+import { DEVICE_ACTION } from '../../../shared/constants/deviceActions';
 import { DEVICE_STATUS } from '../../../shared/constants/domain';
 import { OFFLINE_OVERLAID } from '../../../shared/deviceStatus';
 import type { Queryable } from '../../db/Db';
@@ -79,6 +80,11 @@ interface GeneralRow {
   })[];
   stuck_total: number;
 }
+
+/** A device's unlocks (migration 0027's partial index device_commands_unlocks): carried out, or the offline code redeemed. */
+const A = DEVICE_ACTION;
+const UNLOCKED_WHERE = `((u.action IN (${A.UNLOCK}, ${A.RELEASE}) AND u.status = 'acknowledged')
+                        OR (u.action IN (${A.UNLOCK_OFFLINE}, ${A.UNLOCK_OFFLINE_WITH_DATE}, ${A.RELEASE_OFFLINE}) AND u.status = 'redeemed'))`;
 
 const STUCK_WHERE = `c.status = 'pending' AND c.requested_at < {since} AND c.deliver_after < {since}`;
 
@@ -251,6 +257,42 @@ export class DashboardRepository {
   async facts(): Promise<FactRow[]> {
     const res = await this.db.query<FactRow>(`SELECT fact, device_type, value, brand, n::int AS n FROM device_fact_counts WHERE n > 0`);
     return res.rows;
+  }
+
+  /**
+   * The collection's figures of the general dashboard, each an index range (migration 0027):
+   * - the devices the policy sent a lock, and an unlock, in [dayStart, dayEnd): the devices of its
+   *   lock and unlock steps taken then (a step passed over sent nothing);
+   * - of the devices whose lock Por Crédito (by the policy or a person) was acknowledged in
+   *   [locksSince, now], those unlocked within `withinDays` of one of those locks: an unlock or a
+   *   release acknowledged, or its offline code redeemed, after the lock and at most `withinDays`
+   *   days after it, and by `now` (a lock of the last days may still be unlocked: it counts among the locked).
+   */
+  async creditActivity(
+    dayStart: Date,
+    dayEnd: Date,
+    locksSince: Date,
+    now: Date,
+    withinDays: number,
+  ): Promise<{ locksToday: number; unlocksToday: number; locked: number; unlocked: number }> {
+    const res = await this.db.query<{ locks_today: number; unlocks_today: number; locked: number; unlocked: number }>(
+      `SELECT (SELECT coalesce(sum(cardinality(s.device_ids)) FILTER (WHERE s.kind = 'lock'), 0)::int FROM credit_steps s
+                WHERE s.outcome = 'done' AND s.kind IN ('lock', 'unlock') AND s.at >= $1 AND s.at < $2) AS locks_today,
+              (SELECT coalesce(sum(cardinality(s.device_ids)) FILTER (WHERE s.kind = 'unlock'), 0)::int FROM credit_steps s
+                WHERE s.outcome = 'done' AND s.kind IN ('lock', 'unlock') AND s.at >= $1 AND s.at < $2) AS unlocks_today,
+              count(DISTINCT l.device_id)::int AS locked,
+              count(DISTINCT l.device_id) FILTER (WHERE EXISTS (
+                SELECT 1 FROM device_commands u
+                 WHERE ${UNLOCKED_WHERE}
+                   AND u.device_id = l.device_id AND u.acknowledged_at > l.acknowledged_at
+                   AND u.acknowledged_at <= l.acknowledged_at + make_interval(days => $5) AND u.acknowledged_at <= $4))::int AS unlocked
+         FROM device_commands l
+        WHERE l.action = ${DEVICE_ACTION.LOCK} AND l.status = 'acknowledged' AND l.payload ->> 'lockType' = 'PorCredito'
+          AND l.acknowledged_at >= $3 AND l.acknowledged_at <= $4`,
+      [dayStart, dayEnd, locksSince, now, withinDays],
+    );
+    const r = res.rows[0]!;
+    return { locksToday: Number(r.locks_today), unlocksToday: Number(r.unlocks_today), locked: Number(r.locked), unlocked: Number(r.unlocked) };
   }
 
   /** The current lock-app version of each device type. */

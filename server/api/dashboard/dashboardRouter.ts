@@ -13,8 +13,9 @@ export function dashboardRouter(can: Guard, service: DashboardService): Router {
   router.get(
     API_PATHS.dashboard.general.pattern,
     can(requirePath(PATHS.dashboardGeneral)),
+    // The credit figures are the portfolio's: added only when the caller's role holds that page.
     route({ query: dashboardQuery }, async ({ query }, _req, res) => {
-      res.json(await service.general(query));
+      res.json(await service.general(query, res.locals.grants!.paths.has(PATHS.creditPortfolio)));
     }),
   );
 

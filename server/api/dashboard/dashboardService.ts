@@ -5,10 +5,15 @@ import {
   DASHBOARD_TOP_MODELS,
   type AgentVersions,
   type AndroidDashboard,
+  DASHBOARD_CREDIT_LOCK_DAYS,
+  DASHBOARD_UNLOCK_WITHIN_DAYS,
+  type DashboardCredits,
   type DashboardQuery,
   type DistributionRow,
   type GeneralDashboard,
 } from '../../../shared/contracts/dashboard';
+import type { CreditSummary } from '../../../shared/contracts/credits';
+import { addDays, instantAt, todayIn } from '../../../shared/credits';
 import { DEVICE_STATUS, DEVICE_TYPE, type DeviceStatusCode, type DeviceTypeCode } from '../../../shared/constants/domain';
 import { LOCKED_STATUSES, offlineCutoff } from '../../../shared/deviceStatus';
 import type { Db } from '../../db/Db';
@@ -73,12 +78,53 @@ export const OFFLINE_SNAPSHOT_REFRESH_MS = 25_000;
 /** A request finding the snapshot older than this counts itself (no clock running, a threshold changed). */
 export const OFFLINE_SNAPSHOT_MAX_AGE_MS = 60_000;
 
+/** Where the general dashboard's credit figures come from: the company's zone and the portfolio's summary (CreditsService). */
+export interface DashboardCreditSource {
+  timeZone: string;
+  summary(): Promise<CreditSummary>;
+}
+
 /** The numbers of the General and Android dashboards. */
 export class DashboardService {
   constructor(
     private readonly db: Db,
     private readonly settings: InventorySettings,
+    private readonly creditSource?: DashboardCreditSource,
   ) {}
+
+  /**
+   * The credit figures on the company's date: the portfolio summary's counts, amounts and
+   * payments (the lists the dashboard links to answer the same totals), the policy's locks and
+   * unlocks of the company's day, and the devices unlocked soon after a lock Por Crédito.
+   */
+  async credits(): Promise<DashboardCredits | undefined> {
+    const source = this.creditSource;
+    if (!source) return undefined;
+    const now = this.settings.now();
+    const zone = source.timeZone;
+    const today = todayIn(zone, now);
+    const [summary, activity] = await Promise.all([
+      source.summary(),
+      new DashboardRepository(this.db).creditActivity(
+        instantAt(today, '00:00', zone),
+        instantAt(addDays(today, 1), '00:00', zone),
+        instantAt(addDays(today, -(DASHBOARD_CREDIT_LOCK_DAYS - 1)), '00:00', zone),
+        now,
+        DASHBOARD_UNLOCK_WITHIN_DAYS,
+      ),
+    ]);
+    return {
+      today: summary.today,
+      timeZone: summary.timeZone,
+      overdue: summary.byState.overdue,
+      overdueBuckets: summary.overdueBuckets,
+      amountOverdue: summary.amountOverdue,
+      paymentsToday: summary.paymentsToday,
+      automaticLocksToday: activity.locksToday,
+      automaticUnlocksToday: activity.unlocksToday,
+      unlockedAfterLock: { locked: activity.locked, unlocked: activity.unlocked },
+    };
+  }
 
   /**
    * Counts the offline devices again into the snapshot, unless it is younger than `maxAgeMs`
@@ -107,7 +153,8 @@ export class DashboardService {
     return (await this.refreshOffline(OFFLINE_SNAPSHOT_MAX_AGE_MS)) ?? (await repo.offlineSnapshot())?.counts ?? {};
   }
 
-  async general(query: DashboardQuery): Promise<GeneralDashboard> {
+  /** The general dashboard; `withCredits`: the caller's role holds the portfolio, so the credit figures are added. */
+  async general(query: DashboardQuery, withCredits = false): Promise<GeneralDashboard> {
     const now = this.settings.now();
     const timeZone = query.tz ?? 'UTC';
     const repo = new DashboardRepository(this.db);
@@ -152,6 +199,7 @@ export class DashboardService {
       counts[i]! += r.n;
       series.set(key, counts);
     }
+    const credits = withCredits ? await this.credits() : undefined;
     const kindSeries = (kind: number) =>
       [...series.entries()]
         .filter(([k]) => k.startsWith(`${kind}:`))
@@ -196,6 +244,7 @@ export class DashboardService {
           lastSeenAt: iso(r.last_seen_at),
         })),
       },
+      ...(credits ? { credits } : {}),
     };
   }
 

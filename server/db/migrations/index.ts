@@ -24,6 +24,7 @@ import m0023 from './0023_lock_integrity.sql';
 import m0024 from './0024_credits.sql';
 import m0025 from './0025_collection_policy.sql';
 import m0026 from './0026_collection_policy_page.sql';
+import m0027 from './0027_dashboard_credits.sql';
 import m0028 from './0028_credit_device_changes.sql';
 
 export interface Migration {
@@ -60,5 +61,6 @@ export const migrations: readonly Migration[] = [
   { id: '0024_credits', sql: m0024 },
   { id: '0025_collection_policy', sql: m0025 },
   { id: '0026_collection_policy_page', sql: m0026 },
+  { id: '0027_dashboard_credits', sql: m0027 },
   { id: '0028_credit_device_changes', sql: m0028 },
 ];
