@@ -7,6 +7,9 @@ const plural = (n: number, one: string, many: string) => (n === 1 ? one : many);
 const numberFormat = new Intl.NumberFormat('es-MX');
 /** A count as es-MX writes it: '1,234'. */
 export const formatCount = (n: number): string => numberFormat.format(n);
+const percentFormat = new Intl.NumberFormat('es-MX', { style: 'percent', maximumFractionDigits: 0 });
+/** A share as es-MX writes it: '63%' (0 of 0 reads 0%). */
+export const formatPercent = (part: number, whole: number): string => percentFormat.format(whole === 0 ? 0 : part / whole);
 
 export const DASHBOARD_LABELS = {
   /** Shared by both dashboards. */
@@ -62,6 +65,28 @@ export const DASHBOARD_LABELS = {
     topGroups: (n: number) => `Dispositivos por grupo (los ${n} con más)`,
     group: 'Grupo',
     noGroup: 'Sin grupo',
+    /** The collection's figures (only for a role holding the portfolio). */
+    credits: {
+      title: 'Cobranza',
+      today: (date: string) => `Cifras al ${date}`,
+      overdue: 'Créditos vencidos',
+      amountOverdue: 'Monto vencido',
+      amountOverdueHelp: 'Lo no pagado de las cuotas vencidas',
+      paymentsToday: 'Pagos de hoy',
+      paymentsTodayHelp: 'Ver la cartera',
+      automaticLocks: 'Bloqueos automáticos hoy',
+      automaticUnlocks: 'Desbloqueos automáticos hoy',
+      automaticHelp: 'Dispositivos a los que la política de cobranza envió el comando hoy',
+      unlockedAfterLock: (days: number) => `Desbloqueados en ${days} días`,
+      unlockedAfterLockHelp: (lockDays: number, withinDays: number) =>
+        `De los dispositivos bloqueados Por Crédito en los últimos ${lockDays} días, los desbloqueados o liberados en los ${withinDays} días siguientes al bloqueo`,
+      unlockedOf: (unlocked: number, locked: number) => `${formatCount(unlocked)} de ${formatCount(locked)}`,
+      noLocks: 'Sin bloqueos Por Crédito en el periodo',
+      buckets: 'Créditos vencidos por días de atraso',
+      bucket: 'Días de atraso',
+      credits: 'Créditos',
+      noAmount: 'Sin monto vencido',
+    },
     stuck: {
       title: (hours: number) => `Comandos detenidos (más de ${hours} h en curso)`,
       caption: 'Comandos detenidos',

@@ -332,3 +332,100 @@ test('the page re-reads its numbers every DASHBOARD_REFRESH_MS; pausing stops th
   });
   expect(calls.length).toBeGreaterThanOrEqual(3);
 });
+
+const credits = {
+  today: '2026-10-30',
+  timeZone: 'America/Mexico_City',
+  overdue: 1234,
+  overdueBuckets: { '1-7': 700, '8-30': 400, '31+': 134 },
+  amountOverdue: [
+    { currency: 'MXN', amount: '1250000.50' },
+    { currency: 'USD', amount: '80.00' },
+  ],
+  paymentsToday: { count: 56, amounts: [{ currency: 'MXN', amount: '45000.00' }] },
+  automaticLocksToday: 12,
+  automaticUnlocksToday: 9,
+  unlockedAfterLock: { locked: 80, unlocked: 50 },
+};
+const K = L.credits;
+
+test('the credit figures: each count opens the portfolio filtered the same way, the policy’s locks its audit log, the measure its definition', async () => {
+  stubRoutes({ 'GET /v5/dashboard/general': () => answer({ credits }) });
+  renderPage([...ALL, PATHS.creditPortfolio, PATHS.audit]);
+  const section = await screen.findByTestId('dashboard-credits');
+  expect(within(section).getByRole('heading', { name: K.title })).toBeTruthy();
+  expect(section.textContent).toContain('Cifras al 30 oct 2026');
+  const values = Object.fromEntries(
+    ['overdue', 'amount-overdue', 'payments-today', 'auto-locks', 'auto-unlocks', 'unlocked-after-lock'].map((k) => [
+      k,
+      screen.getByTestId(`kpi-credits-${k}-value`).textContent,
+    ]),
+  );
+  expect(values).toEqual({
+    overdue: '1,234',
+    'amount-overdue': '1,250,000.50 MXN · 80.00 USD',
+    'payments-today': '56',
+    'auto-locks': '12',
+    'auto-unlocks': '9',
+    'unlocked-after-lock': '63%',
+  });
+  expect(cardHref('kpi-credits-overdue')).toBe(`${PATHS.creditPortfolio}?state=overdue`);
+  expect(cardHref('kpi-credits-amount-overdue')).toBe(`${PATHS.creditPortfolio}?state=overdue`);
+  // The portfolio has no filter by payment date: its page, whose summary shows the same figure.
+  expect(cardHref('kpi-credits-payments-today')).toBe(PATHS.creditPortfolio);
+  expect(card('kpi-credits-payments-today').textContent).toContain('45,000.00 MXN');
+  expect(cardHref('kpi-credits-auto-locks')).toBe(
+    `${PATHS.audit}?actor=Pol%C3%ADtica+de+cobranza&entity=device&action=lock&from=2026-10-30&to=2026-10-30`,
+  );
+  expect(cardHref('kpi-credits-auto-unlocks')).toBe(
+    `${PATHS.audit}?actor=Pol%C3%ADtica+de+cobranza&entity=device&action=unlock&from=2026-10-30&to=2026-10-30`,
+  );
+  // The measure says what it counts, in its card.
+  const measure = card('kpi-credits-unlocked-after-lock');
+  expect(within(measure).queryByRole('link')).toBeNull();
+  expect(measure.textContent).toContain('Desbloqueados en 7 días');
+  expect(measure.textContent).toContain('50 de 80');
+  expect(measure.textContent).toContain(
+    'De los dispositivos bloqueados Por Crédito en los últimos 30 días, los desbloqueados o liberados en los 7 días siguientes al bloqueo',
+  );
+
+  // The buckets: bars in the chart, each a link to the portfolio's bucket.
+  const panel = screen.getByTestId('chart-overdue-buckets');
+  const canvas = await within(panel).findByRole('img');
+  expect(canvas.getAttribute('aria-label')).toBe('Créditos vencidos por días de atraso: 1 a 7 días 700, 8 a 30 días 400, 31 días o más 134');
+  expect(within(panel).getByRole('link', { name: '31 días o más: 134' }).getAttribute('href')).toBe(`${PATHS.creditPortfolio}?overdue=31%2B`);
+  expect(within(panel).getByRole('link', { name: '1 a 7 días: 700' }).getAttribute('href')).toBe(`${PATHS.creditPortfolio}?overdue=1-7`);
+  expect(await seriousViolations()).toEqual([]);
+});
+
+test('without overdue credits or locks the credit figures say so; without the audit page the policy’s counts are not links', async () => {
+  stubRoutes({
+    'GET /v5/dashboard/general': () =>
+      answer({
+        credits: {
+          ...credits,
+          overdue: 0,
+          overdueBuckets: { '1-7': 0, '8-30': 0, '31+': 0 },
+          amountOverdue: [],
+          paymentsToday: { count: 0, amounts: [] },
+          unlockedAfterLock: { locked: 0, unlocked: 0 },
+        },
+      }),
+  });
+  renderPage([...ALL, PATHS.creditPortfolio]);
+  await screen.findByTestId('dashboard-credits');
+  expect(screen.getByTestId('kpi-credits-amount-overdue-value').textContent).toBe(K.noAmount);
+  expect(screen.getByTestId('kpi-credits-unlocked-after-lock-value').textContent).toBe(K.noLocks);
+  expect(within(card('kpi-credits-auto-locks')).queryByRole('link')).toBeNull();
+  const panel = screen.getByTestId('chart-overdue-buckets');
+  expect(panel.textContent).toContain(C.noChartData);
+  expect(within(panel).queryByRole('img')).toBeNull();
+});
+
+test('an answer without the credits section (a role without the portfolio) shows no credit figures', async () => {
+  stubRoutes({ 'GET /v5/dashboard/general': () => answer() });
+  renderPage();
+  await screen.findByTestId('kpi-devices');
+  expect(screen.queryByTestId('dashboard-credits')).toBeNull();
+  expect(screen.queryByText(K.overdue)).toBeNull();
+});

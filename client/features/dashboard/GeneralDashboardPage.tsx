@@ -1,22 +1,30 @@
 import { useMemo, type ReactNode } from 'react';
 import { Link } from 'react-router-dom';
-import { DASHBOARD_LABELS, formatCount } from '../../../shared/constants/dashboardLabels';
+import { CREDIT_LABELS, OVERDUE_BUCKETS } from '../../../shared/constants/creditLabels';
+import { DASHBOARD_LABELS, formatCount, formatPercent } from '../../../shared/constants/dashboardLabels';
 import { DEVICE_ACTIONS } from '../../../shared/constants/deviceActions';
 import { deviceTypeLabel } from '../../../shared/constants/domain';
 import { PATHS } from '../../../shared/constants/routes';
-import { DASHBOARD_DAYS, DASHBOARD_STUCK_AFTER_HOURS, DASHBOARD_TOP_GROUPS } from '../../../shared/constants/dashboard';
-import type { DashboardStuckCommand, GeneralDashboard } from '../../../shared/contracts/dashboard';
+import {
+  DASHBOARD_CREDIT_LOCK_DAYS,
+  DASHBOARD_DAYS,
+  DASHBOARD_STUCK_AFTER_HOURS,
+  DASHBOARD_TOP_GROUPS,
+  DASHBOARD_UNLOCK_WITHIN_DAYS,
+} from '../../../shared/constants/dashboard';
+import type { DashboardCredits, DashboardStuckCommand, GeneralDashboard } from '../../../shared/contracts/dashboard';
 import { actionLabel } from '../../../shared/deviceActionRules';
 import { canAccess } from '../../../shared/permissions';
 import { browserTimeZone } from '../../api/downloadFile';
 import type { PageProps } from '../../app/lazyPage';
 import { useCurrentUser } from '../../auth/CurrentUserContext';
+import { money } from '../../components/CreditStanding';
 import { DataTable, type DataTableColumn } from '../../components/DataTable';
-import { formatDateTime } from '../../components/formatDate';
+import { formatCalendarDate, formatDateTime } from '../../components/formatDate';
 import { relativeTime } from '../../components/relativeTime';
 import { statusColor, statusLabel } from '../../components/statusBadge';
 import { useNow } from '../../components/useNow';
-import { CARD_FILTERS, deviceDetailHref, devicesHref, type DeviceListFilter } from './dashboardLinks';
+import { CARD_FILTERS, deviceDetailHref, devicesHref, policyAuditHref, portfolioHref, type DeviceListFilter } from './dashboardLinks';
 import { useGeneralDashboardQuery } from './dashboardApi';
 import {
   ChartPanel,
@@ -29,11 +37,12 @@ import {
   useAutoRefresh,
   type ChartTableRow,
 } from './dashboardShared';
-import { ACTION_COLORS, FLEET_COLOR, TYPE_COLORS, barsHeight } from './chartColors';
+import { ACTION_COLORS, BUCKET_COLORS, FLEET_COLOR, TYPE_COLORS, barsHeight } from './chartColors';
 
 const L = DASHBOARD_LABELS.general;
 const C = DASHBOARD_LABELS.common;
 const S = L.stuck;
+const K = L.credits;
 const CHART_HEIGHT = 300;
 
 /** A row label that opens the devices page filtered to it (plain text when the page is not granted). */
@@ -82,6 +91,118 @@ function Cards({ data, canOpenDevices, canOpenPreEnrolled }: { data: GeneralDash
         secondary={canOpenDevices ? <Link to={devicesHref(CARD_FILTERS.released)}>{L.releasedTotal(t.released)}</Link> : L.releasedTotal(t.released)}
       />
     </div>
+  );
+}
+
+/** Amounts per currency on one line ('1,250.00 MXN · 80.00 USD'). */
+const amountsText = (amounts: DashboardCredits['amountOverdue']) => amounts.map((a) => money(a.amount, a.currency)).join(' · ');
+
+/**
+ * The collection's figures on the company's date: each count opens the portfolio filtered the
+ * same way (its total is the number), the policy's locks and unlocks open the audit log of its
+ * device actions; payments today open the portfolio (it has no filter by payment date).
+ */
+function CreditFigures({ credits, canOpenAudit }: { credits: DashboardCredits; canOpenAudit: boolean }) {
+  const c = credits;
+  const buckets = OVERDUE_BUCKETS.map((b) => ({ bucket: b, label: CREDIT_LABELS.overdueBuckets[b], count: c.overdueBuckets[b] }));
+  const bucketRows: ChartTableRow[] = buckets.map((b) => ({
+    key: b.bucket,
+    label: <Link to={portfolioHref({ overdue: b.bucket })}>{b.label}</Link>,
+    values: [countCell(b.count)],
+  }));
+  const lock = c.unlockedAfterLock;
+  return (
+    <section className="mb-3" aria-labelledby="dashboard-credits-title" data-testid="dashboard-credits">
+      <div className="d-flex flex-wrap align-items-baseline gap-2 mb-2">
+        <h2 className="h5 mb-0" id="dashboard-credits-title">
+          {K.title}
+        </h2>
+        <span className="small text-body-secondary">{K.today(formatCalendarDate(c.today))}</span>
+      </div>
+      <div className="row g-3 mb-3">
+        <KpiCard
+          testId="kpi-credits-overdue"
+          icon="exclamation-triangle"
+          label={K.overdue}
+          value={c.overdue}
+          href={portfolioHref({ state: 'overdue' })}
+        />
+        <KpiCard
+          testId="kpi-credits-amount-overdue"
+          icon="cash-coin"
+          label={K.amountOverdue}
+          value={c.amountOverdue.length ? amountsText(c.amountOverdue) : K.noAmount}
+          href={portfolioHref({ state: 'overdue' })}
+          secondary={K.amountOverdueHelp}
+        />
+        <KpiCard
+          testId="kpi-credits-payments-today"
+          icon="receipt"
+          label={K.paymentsToday}
+          value={c.paymentsToday.count}
+          href={portfolioHref({})}
+          secondary={c.paymentsToday.amounts.length ? amountsText(c.paymentsToday.amounts) : undefined}
+        />
+        <KpiCard
+          testId="kpi-credits-auto-locks"
+          icon="lock"
+          label={K.automaticLocks}
+          value={c.automaticLocksToday}
+          href={canOpenAudit ? policyAuditHref('lock', c.today) : null}
+          secondary={K.automaticHelp}
+        />
+        <KpiCard
+          testId="kpi-credits-auto-unlocks"
+          icon="unlock"
+          label={K.automaticUnlocks}
+          value={c.automaticUnlocksToday}
+          href={canOpenAudit ? policyAuditHref('unlock', c.today) : null}
+          secondary={K.automaticHelp}
+        />
+        <KpiCard
+          testId="kpi-credits-unlocked-after-lock"
+          icon="arrow-repeat"
+          label={K.unlockedAfterLock(DASHBOARD_UNLOCK_WITHIN_DAYS)}
+          value={lock.locked === 0 ? K.noLocks : formatPercent(lock.unlocked, lock.locked)}
+          href={null}
+          secondary={
+            <>
+              {lock.locked > 0 && <span className="d-block">{K.unlockedOf(lock.unlocked, lock.locked)}</span>}
+              {K.unlockedAfterLockHelp(DASHBOARD_CREDIT_LOCK_DAYS, DASHBOARD_UNLOCK_WITHIN_DAYS)}
+            </>
+          }
+        />
+      </div>
+      <div className="row g-3">
+        <ChartPanel
+          title={K.buckets}
+          testId="chart-overdue-buckets"
+          empty={c.overdue === 0}
+          chart={{
+            kind: 'bar',
+            height: CHART_HEIGHT,
+            labels: buckets.map((b) => b.label),
+            series: [{ label: K.credits, data: buckets.map((b) => b.count), color: BUCKET_COLORS }],
+          }}
+          summaryItems={buckets.map((b) => ({ label: b.label, value: b.count }))}
+          table={{ labelHeader: K.bucket, valueHeaders: [K.credits], rows: bucketRows }}
+          footer={
+            c.overdue > 0 && (
+              <p className="small mt-2 mb-0">
+                {buckets.map((b, i) => (
+                  <span key={b.bucket}>
+                    {i > 0 && ' · '}
+                    <Link to={portfolioHref({ overdue: b.bucket })} data-testid={`overdue-bucket-${b.bucket}`}>
+                      {`${b.label}: ${formatCount(b.count)}`}
+                    </Link>
+                  </span>
+                ))}
+              </p>
+            )
+          }
+        />
+      </div>
+    </section>
   );
 }
 
@@ -258,7 +379,8 @@ function Charts({ data, canOpenDevices }: { data: GeneralDashboard; canOpenDevic
 
 /**
  * The general dashboard (/dashboard/general): the fleet's indicators, each a link to the devices
- * it counts; devices by status and by group; commands and enrollments per day; the commands in
+ * it counts; the collection's figures when the role holds the portfolio (the server sends them
+ * only then); devices by status and by group; commands and enrollments per day; the commands in
  * flight for too long. Refreshed every minute unless paused.
  */
 export default function GeneralDashboardPage({ title }: PageProps) {
@@ -268,6 +390,7 @@ export default function GeneralDashboardPage({ title }: PageProps) {
   const query = useGeneralDashboardQuery({ tz }, { pollingInterval: refresh.pollingInterval });
   const canOpenDevices = canAccess(allowed, PATHS.devices);
   const canOpenPreEnrolled = canAccess(allowed, PATHS.preEnrolled);
+  const canOpenAudit = canAccess(allowed, PATHS.audit);
   return (
     <section>
       <DashboardHeader title={title} generatedAt={query.data?.generatedAt} paused={refresh.paused} onToggle={refresh.toggle} />
@@ -278,6 +401,7 @@ export default function GeneralDashboardPage({ title }: PageProps) {
           ) : (
             <>
               <Cards data={data} canOpenDevices={canOpenDevices} canOpenPreEnrolled={canOpenPreEnrolled} />
+              {data.credits && <CreditFigures credits={data.credits} canOpenAudit={canOpenAudit} />}
               <Charts data={data} canOpenDevices={canOpenDevices} />
               <StuckCommands stuck={data.stuckCommands} canOpenDevices={canOpenDevices} />
             </>

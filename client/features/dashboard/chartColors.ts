@@ -32,3 +32,6 @@ export const FLEET_COLOR = '#20c997';
 
 /** Height of a horizontal bar chart with `rows` categories: every label keeps room to be read. */
 export const barsHeight = (rows: number): number => Math.max(240, rows * 28 + 60);
+
+/** The overdue buckets (1–7, 8–30, 31+ days), from warning to danger. */
+export const BUCKET_COLORS: readonly string[] = ['#ffc107', '#fd7e14', '#dc3545'];

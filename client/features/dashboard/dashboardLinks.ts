@@ -1,3 +1,4 @@
+import { COLLECTION_POLICY_ACTOR, type OverdueBucket } from '../../../shared/constants/creditLabels';
 import { DEVICE_STATUS, DEVICE_TYPE, type DeviceTypeCode } from '../../../shared/constants/domain';
 import { PATHS } from '../../../shared/constants/routes';
 
@@ -46,3 +47,24 @@ export const CARD_FILTERS = {
   /** 'Liberados este mes' adds releasedFrom: the month's first instant the answer gives. */
   released: { status: DEVICE_STATUS.liberado },
 } as const satisfies Record<string, DeviceListFilter>;
+
+/** Filters of the credit portfolio as its URL carries them (CreditPortfolioPage), so the list's total is the dashboard's number. */
+export interface PortfolioFilter {
+  state?: 'overdue';
+  overdue?: OverdueBucket;
+}
+
+/** The credit portfolio with a filter applied. */
+export function portfolioHref(filter: PortfolioFilter): string {
+  const query = new URLSearchParams(Object.entries(filter).filter((e): e is [string, string] => e[1] !== undefined)).toString();
+  return query ? `${PATHS.creditPortfolio}?${query}` : PATHS.creditPortfolio;
+}
+
+/**
+ * The audit log of what the collection policy did to devices on a day (the actor *Política de
+ * cobranza*, one row per device and action). The audit page reads a bare date as a UTC day.
+ */
+export function policyAuditHref(action: 'lock' | 'unlock', day: string): string {
+  const params = new URLSearchParams({ actor: COLLECTION_POLICY_ACTOR, entity: 'device', action, from: day, to: day });
+  return `${PATHS.audit}?${params.toString()}`;
+}

@@ -108,7 +108,8 @@ export function EmptyFleet() {
 
 interface KpiCardProps {
   label: string;
-  value: number;
+  /** A count, or a text already written (amounts, a percentage). */
+  value: number | string;
   /** The devices page with the card's filter; no link when the profile does not grant that page. */
   href: string | null;
   /** A line under the number. */
@@ -126,7 +127,7 @@ export function KpiCard({ label, value, href, secondary, icon, testId }: KpiCard
         <i className={`bi bi-${icon} fs-5`} aria-hidden="true" />
       </div>
       <div className="fs-3 fw-bold text-body" data-testid={`${testId}-value`}>
-        {formatCount(value)}
+        {typeof value === 'number' ? formatCount(value) : value}
       </div>
     </>
   );
