@@ -2,14 +2,18 @@
  * The dashboards in Chromium on a known fleet (devices written into the test database, two locks
  * requested through the API, one command stuck for 30 h): the cards show those numbers and each
  * opens the devices list whose total is the card's; the charts draw and their tables show the
- * same numbers; the stuck command links to its device; /dashboard opens the general page; no
+ * same numbers; the stuck command links to its device; the credit figures (credits without
+ * devices) open the portfolio filtered the same way; /dashboard opens the general page; no
  * horizontal overflow at 375 px; no serious or critical axe-core violations; no console problems.
  */
 import type { Page } from 'playwright-core';
 import { DASHBOARD_LABELS } from '../../shared/constants/dashboardLabels';
+import { CREDIT_PAGE_LABELS } from '../../shared/constants/creditPageLabels';
 import { DEVICE_ACTION } from '../../shared/constants/deviceActions';
 import { INVENTORY_LABELS } from '../../shared/constants/inventoryLabels';
 import { PATHS } from '../../shared/constants/routes';
+import { addDays, todayIn } from '../../shared/credits';
+import { CreditsService } from '../../server/credits';
 import { seriousViolations } from '../helpers/axe';
 import { collectProblems, describeWithBrowser, waitForHydration } from '../helpers/browser';
 import { insertDevices, insertGroup, setPendingCommand, testImei, type DeviceFixture } from '../helpers/inventoryFixtures';
@@ -63,6 +67,29 @@ describeWithBrowser('dashboards in Chromium', () => {
       [command],
     );
     toLock = [active[0]!, active[5]!];
+    // Credits without devices (the policy has nothing to lock): two overdue 8 to 30 days, one 31 or more, one up to date.
+    const zone = ctx.portal.config.companyTimeZone;
+    const credits = new CreditsService(db, {
+      timeZone: zone,
+      inventory: { offlineAfterHours: ctx.portal.config.deviceOfflineAfterHours, now: () => new Date() },
+    });
+    const today = todayIn(zone, new Date());
+    const system = { adminId: null, email: 'prueba', ip: null, requestId: null };
+    for (const [reference, days] of [
+      ['E2E-DASH-1', -10],
+      ['E2E-DASH-2', -20],
+      ['E2E-DASH-3', -40],
+      ['E2E-DASH-4', 5],
+    ] as const) {
+      await credits.put(system, reference, {
+        customerName: 'Ana Pérez',
+        customerPhone: null,
+        currency: 'MXN',
+        cancelled: false,
+        imeis: [],
+        installments: [{ number: 1, dueDate: addDays(today, days), amount: 100_000 }],
+      });
+    }
   });
 
   /** The numbers of the general dashboard's cards, as shown. */
@@ -178,6 +205,27 @@ describeWithBrowser('dashboards in Chromium', () => {
       expect({ card, query: Object.fromEntries(new URL(page.url()).searchParams) }).toEqual({ card, query });
       await listTotal(page, total);
     }
+    expect(problems).toEqual([]);
+  }, 90_000);
+
+  test('credits: the overdue count and a bucket of the chart open the portfolio filtered the same way, with as many credits', async () => {
+    const page = await ctx.freshPage();
+    const problems = collectProblems(page);
+    await signIn(page, ctx.portal.url, ADMIN_EMAIL, undefined, { landing: PATHS.dashboardGeneral });
+    const portfolioTotal = async (query: Record<string, string>, total: number) => {
+      await page.waitForURL((u) => u.pathname === PATHS.creditPortfolio);
+      expect(Object.fromEntries(new URL(page.url()).searchParams)).toEqual(query);
+      await page.getByText(CREDIT_PAGE_LABELS.portfolio.pageOf(1, 1, total), { exact: true }).waitFor({ timeout: 10_000 });
+    };
+
+    await openDashboard(page, PATHS.dashboardGeneral);
+    expect(await page.getByTestId('kpi-credits-overdue-value').innerText()).toBe('3');
+    await page.getByTestId('kpi-credits-overdue').getByRole('link').click();
+    await portfolioTotal({ state: 'overdue' }, 3);
+
+    await openDashboard(page, PATHS.dashboardGeneral);
+    await page.getByTestId('overdue-bucket-8-30').click();
+    await portfolioTotal({ overdue: '8-30' }, 2);
     expect(problems).toEqual([]);
   }, 90_000);
 
