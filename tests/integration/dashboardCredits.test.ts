@@ -11,7 +11,9 @@ import { creditBody, paymentBody } from '../../shared/contracts/credits';
 import { generalDashboardResponse } from '../../shared/contracts/dashboard';
 import { addDays } from '../../shared/credits';
 import { DashboardRepository } from '../../server/api/dashboard/dashboardRepository';
+import type { Queryable } from '../../server/db/Db';
 import { adminApi, type AdminApi } from '../helpers/adminApi';
+import { planNodes, planWith } from '../helpers/queryPlans';
 import { insertDevices, testImei } from '../helpers/inventoryFixtures';
 import { createTestDb, testEngines, type TestDb } from '../helpers/testDb';
 
@@ -181,6 +183,26 @@ describe.each(testEngines())('general dashboard credit figures on %s', (engine) 
     ] as const) {
       expect((await request(api.ta.app).get(`/api/v5/credits?${query}`).set(admin).expect(200)).body.total).toBe(n);
     }
+  });
+
+  test('the reads are index ranges of migration 0027 (the plan asked with sequential scans and bitmaps priced out)', async () => {
+    const sent: { sql: string; params: unknown[] }[] = [];
+    const recorder = {
+      query: (sql: string, params: unknown[] = []) => {
+        sent.push({ sql, params });
+        return Promise.resolve({ rows: [{ locks_today: 0, unlocks_today: 0, locked: 0, unlocked: 0 }] });
+      },
+    } as unknown as Queryable;
+    await new DashboardRepository(recorder).creditActivity(
+      new Date(local(TODAY, '00:00')),
+      new Date(local(day(1), '00:00')),
+      new Date(local(day(-29), '00:00')),
+      now(),
+      7,
+    );
+    const plan = await planWith(t.db, sent[0]!.sql, sent[0]!.params, { enable_seqscan: 'off', enable_bitmapscan: 'off' });
+    const indexes = new Set(planNodes(plan).map((n) => n['Index Name']));
+    for (const index of ['credit_steps_acted', 'device_commands_credit_locks', 'device_commands_unlocks']) expect(indexes).toContain(index);
   });
 
   test('a role without the portfolio gets the dashboard without the credits section, not a 403', async () => {
