@@ -1,6 +1,6 @@
 import { addDays } from '../../shared/credits';
 import { SqlWhere } from '../devices';
-import { countersWhere, creditOrderBy, creditWhere, dueCondition } from './creditQueries';
+import { countersAnswer, countersWhere, creditOrderBy, creditWhere, dueCondition } from './creditQueries';
 
 const TODAY = '2026-11-20';
 const day = (n: number) => addDays(TODAY, n);
@@ -38,6 +38,18 @@ describe('the SQL of the filters', () => {
     expect(where.params).toEqual([day(-7), day(-1), '%pea%', '%cr-1%']);
     expect(where.conditions.at(-2)).toBe('c.search_text LIKE search_fold($3)');
     expect(String(where)).toMatch(/coalesce\(d\.group_id, 0\) = 0/);
+  });
+
+  test('paid today: the credits of the payments that stand dated in the company day, or the others; never from the counters', () => {
+    const day = { start: new Date('2026-11-20T06:00:00Z'), end: new Date('2026-11-21T06:00:00Z') };
+    const paid = creditWhere({ paidToday: true }, TODAY, new SqlWhere(), day);
+    expect(paid.params).toEqual([day.start, day.end]);
+    expect(paid.conditions.at(-1)!.replace(/\s+/g, ' ')).toBe(
+      '(c.id IN (SELECT p.credit_id FROM credit_payments p WHERE p.reversed_at IS NULL AND p.paid_at >= $1 AND p.paid_at < $2))',
+    );
+    expect(creditWhere({ paidToday: false }, TODAY, new SqlWhere(), day).conditions.at(-1)).toMatch(/^NOT \(c\.id IN/);
+    expect(() => creditWhere({ paidToday: true }, TODAY)).toThrow('paidToday');
+    expect(countersAnswer({ paidToday: true })).toBe(false);
   });
 
   test('LIKE wildcards typed in a search are searched for themselves', () => {

@@ -97,7 +97,22 @@ export function countersWhere(cond: DueCondition, where = new SqlWhere()): SqlWh
 
 /** Whether the counters answer `filter`'s total: only the state and the overdue bucket filter it. */
 export const countersAnswer = (filter: CreditFilter): boolean =>
-  filter.dueThisWeek === undefined && filter.groupId === undefined && filter.search === undefined;
+  filter.dueThisWeek === undefined && filter.paidToday === undefined && filter.groupId === undefined && filter.search === undefined;
+
+/** The company's day today as instants, [start, end): the payments dated today (paidToday). */
+export interface PaymentDay {
+  start: Date;
+  end: Date;
+}
+
+/**
+ * A payment that stands is dated in `day`: a range of the partial index credit_payments_paid_at
+ * (migration 0024), whose credits the list keeps. Never NULL, so NOT of it is its opposite.
+ */
+export function paidOnSql(day: PaymentDay, where: SqlWhere): string {
+  return `c.id IN (SELECT p.credit_id FROM credit_payments p
+                    WHERE p.reversed_at IS NULL AND p.paid_at >= ${where.param(day.start)} AND p.paid_at < ${where.param(day.end)})`;
+}
 
 /**
  * An installment not fully paid is due in the seven days from today: the first unpaid one (when
@@ -113,14 +128,19 @@ export function dueThisWeekSql(today: string, where: SqlWhere): string {
 }
 
 /**
- * The credits matching `filter` on the company's date `today`, on the alias `c`. Search: every
+ * The credits matching `filter` on the company's date `today` (`paymentDay`: its instants, which
+ * paidToday compares payments with), on the alias `c`. Search: every
  * word (space-separated) is found in the reference or the customer's name, folded as the stored
  * text is (accents and case ignored, ñ as the devices' search reads it: migration 0011), through
  * the trigram index credits_search.
  */
-export function creditWhere(filter: CreditFilter, today: string, where = new SqlWhere()): SqlWhere {
+export function creditWhere(filter: CreditFilter, today: string, where = new SqlWhere(), paymentDay?: PaymentDay): SqlWhere {
   dueSqlOnCredits(dueCondition(filter, today), where);
   if (filter.dueThisWeek !== undefined) where.add(`${filter.dueThisWeek ? '' : 'NOT '}${dueThisWeekSql(today, where)}`);
+  if (filter.paidToday !== undefined) {
+    if (!paymentDay) throw new Error('creditWhere: paidToday needs the instants of the company day');
+    where.add(`${filter.paidToday ? '' : 'NOT '}(${paidOnSql(paymentDay, where)})`);
+  }
   if (filter.groupId !== undefined) {
     const group = filter.groupId === 'none' ? 'none' : where.param(filter.groupId);
     where.add(`lower(c.reference) IN (${creditDevicesSql.referencesInGroup(group)})`);

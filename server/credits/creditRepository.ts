@@ -3,7 +3,7 @@ import type { CreditFilter, CreditSort } from '../../shared/contracts/credits';
 import type { Installment } from '../../shared/credits';
 import type { Queryable } from '../db/Db';
 import { SqlWhere, creditDevicesSql } from '../devices';
-import { countersAnswer, countersWhere, creditOrderBy, creditWhere, dueCondition, dueThisWeekSql } from './creditQueries';
+import { countersAnswer, countersWhere, creditOrderBy, creditWhere, dueCondition, dueThisWeekSql, type PaymentDay } from './creditQueries';
 
 /** A credit as stored (dates as 'YYYY-MM-DD', money in cents). */
 export interface CreditRecord {
@@ -301,8 +301,9 @@ export class CreditRepository {
     order: 'asc' | 'desc',
     limit: number,
     offset: number,
+    paymentDay?: PaymentDay,
   ): Promise<ListedCreditRecord[]> {
-    const where = creditWhere(filter, today);
+    const where = creditWhere(filter, today, new SqlWhere(), paymentDay);
     const res = await this.db.query<ListedCreditRecord>(
       `SELECT ${LISTED_COLUMNS} FROM credits c ${where} ORDER BY ${creditOrderBy(sort, order)}
         LIMIT ${where.param(limit)} OFFSET ${where.param(offset)}`,
@@ -312,8 +313,8 @@ export class CreditRepository {
   }
 
   /** The matching credits, in id order after `afterId` (keyset: constant cost per batch): the export's batches. */
-  async batch(filter: CreditFilter, today: string, afterId: number, limit: number): Promise<ListedCreditRecord[]> {
-    const where = creditWhere(filter, today, new SqlWhere([afterId])).add('c.id > $1');
+  async batch(filter: CreditFilter, today: string, afterId: number, limit: number, paymentDay?: PaymentDay): Promise<ListedCreditRecord[]> {
+    const where = creditWhere(filter, today, new SqlWhere([afterId]), paymentDay).add('c.id > $1');
     const res = await this.db.query<ListedCreditRecord>(
       `SELECT ${LISTED_COLUMNS} FROM credits c ${where} ORDER BY c.id LIMIT ${where.param(limit)}`,
       where.params,
@@ -322,14 +323,14 @@ export class CreditRepository {
   }
 
   /** The number of credits matching `filter` on `today`: from the counters when only the state and the bucket filter. */
-  async count(filter: CreditFilter, today: string): Promise<number> {
+  async count(filter: CreditFilter, today: string, paymentDay?: PaymentDay): Promise<number> {
     if (countersAnswer(filter)) {
       const where = countersWhere(dueCondition(filter, today));
       if (!where) return 0;
       const res = await this.db.query<{ n: number | null }>(`SELECT sum(n) AS n FROM credit_due_counts ${where}`, where.params);
       return Number(res.rows[0]?.n ?? 0);
     }
-    const where = creditWhere(filter, today);
+    const where = creditWhere(filter, today, new SqlWhere(), paymentDay);
     const res = await this.db.query<{ n: number }>(`SELECT count(*) AS n FROM credits c ${where}`, where.params);
     return Number(res.rows[0]!.n);
   }

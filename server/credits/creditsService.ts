@@ -147,6 +147,12 @@ export class CreditsService {
     return todayIn(this.settings.timeZone, now);
   }
 
+  /** The company's day `today` as instants: the payments dated today are those in [start, end). */
+  private paymentDay(today: string): { start: Date; end: Date } {
+    const zone = this.settings.timeZone;
+    return { start: instantAt(today, '00:00', zone), end: instantAt(addDays(today, 1), '00:00', zone) };
+  }
+
   private cutoff(): Date {
     return offlineCutoff(this.now(), this.settings.inventory.offlineAfterHours);
   }
@@ -387,8 +393,8 @@ export class CreditsService {
     const filter = filterOf(q);
     const repo = new CreditRepository(this.db);
     const [rows, total] = await Promise.all([
-      repo.list(filter, today, q.sort, q.order, q.perPage, (q.page - 1) * q.perPage),
-      repo.count(filter, today),
+      repo.list(filter, today, q.sort, q.order, q.perPage, (q.page - 1) * q.perPage, this.paymentDay(today)),
+      repo.count(filter, today, this.paymentDay(today)),
     ]);
     const installments = await repo.installments(rows.map((r) => r.id));
     return { data: rows.map((r) => rowResponse(r, installments.get(r.id)!, today)), total };
@@ -398,17 +404,17 @@ export class CreditsService {
   async summary(): Promise<CreditSummary> {
     const now = this.now();
     const today = this.today(now);
-    const zone = this.settings.timeZone;
     const repo = new CreditRepository(this.db);
+    const day = this.paymentDay(today);
     const [counts, dueThisWeek, overdue, payments] = await Promise.all([
       repo.dueCounts(today),
       repo.countDueThisWeek(today),
       repo.amountOverdue(today),
-      repo.paymentsBetween(instantAt(today, '00:00', zone), instantAt(addDays(today, 1), '00:00', zone)),
+      repo.paymentsBetween(day.start, day.end),
     ]);
     return {
       today,
-      timeZone: zone,
+      timeZone: this.settings.timeZone,
       total: counts.total,
       byState: { current: counts.current, overdue: counts.overdue, paid_off: counts.paid_off, cancelled: counts.cancelled },
       overdueBuckets: counts.buckets,
@@ -432,11 +438,12 @@ export class CreditsService {
     const today = this.today(now);
     await transaction(this.db, (tx) => record(tx, { actor, entity: 'credit', action: 'export', detail: JSON.stringify(filter) }));
     const repo = new CreditRepository(this.db);
+    const paymentDay = this.paymentDay(today);
     const zone = csvZone(tz);
     async function* chunks(): AsyncGenerator<string> {
       yield UTF8_BOM + csvRow(zone.header(M.credits.csvColumns, EXPORT_DATE_TIME_COLUMNS));
       for (let after = 0; ;) {
-        const batch = await repo.batch(filter, today, after, CREDIT_EXPORT_BATCH);
+        const batch = await repo.batch(filter, today, after, CREDIT_EXPORT_BATCH, paymentDay);
         const installments = await repo.installments(batch.map((c) => c.id));
         if (batch.length > 0) {
           yield batch

@@ -73,7 +73,6 @@ export const DASHBOARD_LABELS = {
       amountOverdue: 'Monto vencido',
       amountOverdueHelp: 'Lo no pagado de las cuotas vencidas',
       paymentsToday: 'Pagos de hoy',
-      paymentsTodayHelp: 'Ver la cartera',
       automaticLocks: 'Bloqueos automáticos hoy',
       automaticUnlocks: 'Desbloqueos automáticos hoy',
       automaticHelp: 'Dispositivos a los que la política de cobranza envió el comando hoy',

@@ -159,6 +159,7 @@ export const FIELD_LABELS = {
     state: 'Estado',
     overdue: 'Días de atraso',
     dueThisWeek: 'Vence esta semana',
+    paidToday: 'Con pago hoy',
     groupId: 'Grupo',
     search: 'Búsqueda',
     ...sorting,

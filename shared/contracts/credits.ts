@@ -180,7 +180,8 @@ export const CREDITS_DEFAULT_PER_PAGE = 25;
 /**
  * The portfolio's filters (list, export, summary links): the state on the company's date today;
  * `overdue`, a bucket of days overdue; `dueThisWeek`, an installment not fully paid due in the
- * seven days from today (true) or none (false); `groupId`, a device of the credit in that group
+ * seven days from today (true) or none (false); `paidToday`, a payment that stands dated on the
+ * company's day today (true) or none (false); `groupId`, a device of the credit in that group
  * ('none': a device of the credit without a group); `search`, the reference or the customer's
  * name (case and accents ignored).
  */
@@ -188,6 +189,7 @@ export const creditFilterFields = {
   state: oneOfParam(Q.state, CREDIT_STATES).optional(),
   overdue: oneOfParam(Q.overdue, OVERDUE_BUCKETS).optional(),
   dueThisWeek: booleanParam(Q.dueThisWeek).optional(),
+  paidToday: booleanParam(Q.paidToday).optional(),
   groupId: groupFilterParam(Q.groupId).optional(),
   search: textParam(Q.search, SEARCH_MAX).optional(),
 };
@@ -307,7 +309,8 @@ const byCurrency = z.array(z.strictObject({ currency: z.string(), amount }));
  * GET /v5/credits/summary: the portfolio's figures on the company's date `today`. Each equals the
  * total of the list filtered the matching way: byState (state=…), overdueBuckets (overdue=…),
  * dueThisWeek (dueThisWeek=true), amountOverdue the sum of amountOverdue over state=overdue, per
- * currency; paymentsToday counts the payments dated today (company date) that stand.
+ * currency; paymentsToday counts the payments dated today (company date) that stand (the credits
+ * they paid: paidToday=true; a credit paid twice today counts once there).
  */
 export const creditSummaryResponse = z.strictObject({
   today: z.string(),

@@ -513,6 +513,49 @@ describe.each(testEngines())('credits on %s', (engine) => {
       expect(bad.body.field).toBe('overdue');
     });
 
+    test('paid today: the credits with a payment that stands dated on the company day; the export keeps the filter', async () => {
+      const names = async (q: Record<string, string>) => (await list(q)).map((r) => r.reference).sort();
+      // Outside the refs the other tests read: paid at 23:59 of yesterday (company zone), and today but reversed.
+      await put('X-PAID-Y', { customerName: 'Hugo Ayer', installments: schedule(10, 2) });
+      await pay('X-PAID-Y', 'y-1', '100.00', new Date(`${day(-1)}T23:59:00-06:00`).toISOString());
+      await put('X-PAID-R', { customerName: 'Irma Revertido', installments: schedule(10, 2) });
+      await pay('X-PAID-R', 'r-1', '100.00');
+      await request(app()).post('/api/v5/credits/X-PAID-R/payments/r-1/reversal').set(admin).expect(200);
+      const ids = async (q: Record<string, string>) =>
+        (
+          creditListResponse.parse(
+            (
+              await request(app())
+                .get('/api/v5/credits')
+                .query({ ...q, perPage: '100' })
+                .set(admin)
+                .expect(200)
+            ).body,
+          ) as CreditList
+        ).data
+          .map((r) => r.reference)
+          .sort();
+      // Every credit with a payment standing today (earlier tests paid some too), and only those.
+      const paidToday = (
+        await t.db.query<{ reference: string }>(
+          `SELECT DISTINCT c.reference FROM credit_payments p JOIN credits c ON c.id = p.credit_id
+            WHERE p.reversed_at IS NULL AND p.paid_at >= $1 AND p.paid_at < $2 ORDER BY 1`,
+          [new Date(`${TODAY}T00:00:00-06:00`), new Date(`${day(1)}T00:00:00-06:00`)],
+        )
+      ).rows.map((r) => r.reference);
+      expect(paidToday).toEqual(expect.arrayContaining(['P-PAID', 'P-USD']));
+      expect(paidToday).not.toContain('X-PAID-Y');
+      expect(paidToday).not.toContain('X-PAID-R');
+      expect(await ids({ paidToday: 'true' })).toEqual([...paidToday].sort());
+      expect(await ids({ paidToday: 'false', search: 'X-PAID' })).toEqual(['X-PAID-R', 'X-PAID-Y']);
+      expect(await names({ paidToday: 'false', state: 'overdue' })).toEqual(['P-OV10', 'P-OV3', 'P-OV40']);
+      const csv = await request(app()).get('/api/v5/credits/export').query({ paidToday: 'true' }).set(admin).buffer(true).parse(asText).expect(200);
+      const exported = Papa.parse<Record<string, string>>((csv.body as string).slice(1), { header: true, skipEmptyLines: true }).data;
+      expect(exported.map((r) => r.referencia).sort()).toEqual([...paidToday].sort());
+      const bad = await request(app()).get('/api/v5/credits').query({ paidToday: 'yes' }).set(admin).expect(400);
+      expect(bad.body.field).toBe('paidToday');
+    });
+
     test('sorts: every sort in both directions orders the rows by its key', async () => {
       const keyOf: Record<(typeof CREDIT_SORTS)[number], (r: CreditRow) => string | number> = {
         dueDate: (r) => (r.state === 'paid_off' || r.state === 'cancelled' ? 'z' : r.state === 'overdue' ? day(-r.daysOverdue) : r.nextDueDate!),

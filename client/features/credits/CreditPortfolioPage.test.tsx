@@ -173,6 +173,26 @@ test('filters and sort write the URL (back to page 1); a summary figure replaces
   expect(listCalls().at(-1)!.params).not.toHaveProperty('search');
 });
 
+test('paid today: the URL and the Pagos select drive the request; the Pagos de hoy figure shows the credits paid today', async () => {
+  const user = renderPage(`${PATH}?paidToday=true`);
+  await screen.findByTestId('credit-row-CR-7');
+  expect(listCalls()[0]!.params).toEqual({ paidToday: 'true', sort: 'dueDate', order: 'asc', page: 1, perPage: 25 });
+  const select = screen.getByRole('combobox', { name: L.filterPaidToday }) as HTMLSelectElement;
+  expect(select.value).toBe('true');
+  await user.selectOptions(select, 'false');
+  await waitFor(() => expect(location).toBe('?paidToday=false'));
+  await waitFor(() => expect(listCalls().at(-1)!.params).toMatchObject({ paidToday: 'false' }));
+
+  await user.selectOptions(screen.getByRole('combobox', { name: L.filterState }), 'overdue');
+  await waitFor(() => expect(new URLSearchParams(location).get('state')).toBe('overdue'));
+  const figure = await screen.findByTestId(`credit-figure-${L.paymentsToday}`);
+  await user.click(within(figure).getByRole('button', { name: L.showFiltered(L.paymentsToday, '2') }));
+  await waitFor(() => expect(location).toBe('?paidToday=true'));
+  // The same list as the first (answered from the cache): the select shows it, the state filter is gone.
+  await waitFor(() => expect((screen.getByRole('combobox', { name: L.filterPaidToday }) as HTMLSelectElement).value).toBe('true'));
+  expect((screen.getByRole('combobox', { name: L.filterState }) as HTMLSelectElement).value).toBe('');
+});
+
 test('empty states: filtered with "Limpiar filtros", unfiltered the plain text', async () => {
   rows = [];
   const user = renderPage(`${PATH}?state=paid_off`);

@@ -44,6 +44,7 @@ const portfolioParams = z.object({
   state: listParam.oneOf(CREDIT_STATES),
   overdue: listParam.oneOf(OVERDUE_BUCKETS),
   dueThisWeek: listParam.oneOf(['true', 'false']),
+  paidToday: listParam.oneOf(['true', 'false']),
   groupId: listParam.matching(/^(none|[1-9]\d{0,9})$/),
   search: listParam.text(SEARCH_MAX),
   credit: creditReferenceParam.optional().catch(undefined),
@@ -51,7 +52,7 @@ const portfolioParams = z.object({
 
 /**
  * Cartera de créditos (/credits/portfolio): the portfolio's figures, then the credits, server-paged
- * and sortable, filtered by state, days overdue, due this week, group and text, all in the URL; the
+ * and sortable, filtered by state, days overdue, due this week, paid today, group and text, all in the URL; the
  * CSV export of the filtered set. A row's reference opens the credit's page (`?credit=` in the same
  * URL, as the devices list opens a device), so the way back keeps the list as it was.
  */
@@ -67,6 +68,7 @@ export default function CreditPortfolioPage({ title }: PageProps) {
     state: params.state,
     overdue: params.overdue,
     dueThisWeek: params.dueThisWeek,
+    paidToday: params.paidToday,
     groupId: params.groupId,
     search: params.search || undefined,
   };
@@ -87,7 +89,7 @@ export default function CreditPortfolioPage({ title }: PageProps) {
   const applyFilters = useCallback(
     (changes: Partial<Record<CreditFilterKey, string>>) => {
       // A figure of the summary replaces the whole filter with its own.
-      set({ state: '', overdue: '', dueThisWeek: '', groupId: '', search: '', ...changes });
+      set({ state: '', overdue: '', dueThisWeek: '', paidToday: '', groupId: '', search: '', ...changes });
       setSearchKey((k) => k + 1);
     },
     [set],
@@ -203,6 +205,16 @@ export default function CreditPortfolioPage({ title }: PageProps) {
             <option value="">{L.all}</option>
             <option value="true">{L.dueThisWeekOnly}</option>
             <option value="false">{L.notDueThisWeek}</option>
+          </Form.Select>
+        </Col>
+        <Col sm={6} lg={2}>
+          <Form.Label htmlFor={`${idPrefix}-paid`} className="small mb-1">
+            {L.filterPaidToday}
+          </Form.Label>
+          <Form.Select id={`${idPrefix}-paid`} size="sm" value={params.paidToday ?? ''} onChange={(e) => setFilter('paidToday', e.target.value)}>
+            <option value="">{L.all}</option>
+            <option value="true">{L.paidTodayOnly}</option>
+            <option value="false">{L.notPaidToday}</option>
           </Form.Select>
         </Col>
         <Col sm={6} lg={2}>

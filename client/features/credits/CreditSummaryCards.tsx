@@ -31,19 +31,25 @@ function Amounts({ amounts }: { amounts: readonly { currency: string; amount: st
   );
 }
 
-/** One figure: its label and value; with `filter` (and the count known), the value is a button that shows the matching credits. */
+/**
+ * One figure: its label and value; with `filter` (and the count known), the value is a button that
+ * shows the matching credits. `count`: the text its button is named by when the value is more than text.
+ */
 function Figure({
   label,
   value,
+  count,
   filter,
   onFilter,
 }: {
   label: string;
   value: ReactNode;
+  count?: string;
   filter?: FilterChanges;
   onFilter: (f: FilterChanges) => void;
 }) {
-  const button = filter !== undefined && typeof value === 'string' && value !== LOADING;
+  const name = count ?? (typeof value === 'string' ? value : undefined);
+  const button = filter !== undefined && name !== undefined && value !== LOADING;
   return (
     <Col xs={6} md={4} xl={2}>
       <Card className="h-100">
@@ -54,7 +60,7 @@ function Figure({
               <Button
                 variant="link"
                 className="p-0 fs-5 fw-semibold text-start"
-                aria-label={L.showFiltered(label, value)}
+                aria-label={L.showFiltered(label, name)}
                 onClick={() => onFilter(filter)}
               >
                 {value}
@@ -104,6 +110,8 @@ export function CreditSummaryCards({ onFilter }: { onFilter: (filter: FilterChan
         ))}
         <Figure
           label={L.paymentsToday}
+          filter={{ paidToday: 'true' }}
+          count={s ? n(s.paymentsToday.count) : undefined}
           value={
             s ? (
               <>

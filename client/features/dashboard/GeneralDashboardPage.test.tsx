@@ -371,8 +371,7 @@ test('the credit figures: each count opens the portfolio filtered the same way, 
   });
   expect(cardHref('kpi-credits-overdue')).toBe(`${PATHS.creditPortfolio}?state=overdue`);
   expect(cardHref('kpi-credits-amount-overdue')).toBe(`${PATHS.creditPortfolio}?state=overdue`);
-  // The portfolio has no filter by payment date: its page, whose summary shows the same figure.
-  expect(cardHref('kpi-credits-payments-today')).toBe(PATHS.creditPortfolio);
+  expect(cardHref('kpi-credits-payments-today')).toBe(`${PATHS.creditPortfolio}?paidToday=true`);
   expect(card('kpi-credits-payments-today').textContent).toContain('45,000.00 MXN');
   expect(cardHref('kpi-credits-auto-locks')).toBe(
     `${PATHS.audit}?actor=Pol%C3%ADtica+de+cobranza&entity=device&action=lock&from=2026-10-30&to=2026-10-30`,

@@ -100,7 +100,7 @@ const amountsText = (amounts: DashboardCredits['amountOverdue']) => amounts.map(
 /**
  * The collection's figures on the company's date: each count opens the portfolio filtered the
  * same way (its total is the number), the policy's locks and unlocks open the audit log of its
- * device actions; payments today open the portfolio (it has no filter by payment date).
+ * device actions; payments today open the credits paid today (a credit paid twice counts once there).
  */
 function CreditFigures({ credits, canOpenAudit }: { credits: DashboardCredits; canOpenAudit: boolean }) {
   const c = credits;
@@ -140,7 +140,7 @@ function CreditFigures({ credits, canOpenAudit }: { credits: DashboardCredits; c
           icon="receipt"
           label={K.paymentsToday}
           value={c.paymentsToday.count}
-          href={portfolioHref({})}
+          href={portfolioHref({ paidToday: 'true' })}
           secondary={c.paymentsToday.amounts.length ? amountsText(c.paymentsToday.amounts) : undefined}
         />
         <KpiCard

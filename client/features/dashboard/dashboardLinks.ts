@@ -52,6 +52,8 @@ export const CARD_FILTERS = {
 export interface PortfolioFilter {
   state?: 'overdue';
   overdue?: OverdueBucket;
+  /** Credits with a payment dated today (company day). */
+  paidToday?: 'true';
 }
 
 /** The credit portfolio with a filter applied. */
