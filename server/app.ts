@@ -27,6 +27,7 @@ import { jobsRouter } from './api/jobs/jobsRouter';
 import { enrollmentTokensRouter } from './api/enrollment/enrollmentTokensRouter';
 import { creditsRouter } from './api/credits/creditsRouter';
 import { collectionPolicyRouter } from './api/credits/collectionPolicyRouter';
+import { reconciliationRouter } from './api/credits/reconciliationRouter';
 import { deviceCreditRouter } from './api/credits/deviceCreditRouter';
 import { agentRouter } from './agent/agentRouter';
 import type { TokenVerifiers } from './auth/tokenVerifier';
@@ -217,6 +218,8 @@ export function createApp(deps: AppDeps): BuiltApp {
   mount(api, API_PATHS.devices.base, deviceActionsRouter(can, services.deviceActions, services.jobs), mounts);
   mount(api, API_PATHS.devices.base, devicesRouter(can, services.devices), mounts);
   mount(api, API_PATHS.devices.base, deviceCreditRouter(can, services.credits), mounts);
+  // Conciliación first: /reconciliation must not be read as a credit's reference.
+  mount(api, API_PATHS.credits.base, reconciliationRouter(can, services.reconciliation), mounts);
   mount(api, API_PATHS.credits.base, creditsRouter(can, services.credits, services.collectionAdmin), mounts);
   mount(api, API_PATHS.collectionPolicy.base, collectionPolicyRouter(can, services.collectionAdmin), mounts);
   mount(api, API_PATHS.groups.base, groupsRouter(can, services.groups), mounts);

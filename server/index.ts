@@ -3,7 +3,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pino from 'pino';
 import { AgentClock } from './agent/agentClock';
-import { CollectionClock } from './credits';
+import { CollectionClock, ReconciliationClock } from './credits';
 import { createApp } from './app';
 import { ConfigError, loadConfig } from './config';
 import { ADVISORY_LOCKS, withAdvisoryLock } from './db/advisoryLock';
@@ -69,6 +69,7 @@ async function main(): Promise<void> {
   const server = http.createServer(app);
   const agentClock = new AgentClock(services.agent.service, logger, undefined, services.dashboard);
   const collectionClock = new CollectionClock(services.collection, logger);
+  const reconciliationClock = new ReconciliationClock(services.reconciliation, logger);
   let demoAgents: DemoAgents | undefined;
   // Longer than a load balancer's idle timeout, so it never reuses a socket we just closed.
   server.keepAliveTimeout = 65_000;
@@ -89,6 +90,7 @@ async function main(): Promise<void> {
       await services.agent.presence.flush();
       await agentClock.stop();
       await collectionClock.stop();
+      await reconciliationClock.stop();
       await services.jobRunner.stop();
       // Sends in flight finish (each bounded by its timeout) and record their outcome.
       await services.webhookDispatcher.stop();
@@ -108,6 +110,8 @@ async function main(): Promise<void> {
     agentClock.start();
     // The collection policy: reminders, locks, unlocks and releases of the credits as they fall due.
     collectionClock.start();
+    // Conciliación: the daily reconciliation.summary, once a day whatever the replicas.
+    reconciliationClock.start();
     // Demo mode: a small simulated fleet whose statuses move when an administrator acts.
     // One process only (PGlite): replicas sharing a PostgreSQL would each enroll the same devices.
     const demo =

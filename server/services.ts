@@ -27,7 +27,7 @@ import { CommandRepository } from './devices';
 import { AgentService } from './agent/agentService';
 import { CommandWaiters } from './agent/commandWaiters';
 import { PresenceWriter } from './agent/presenceWriter';
-import { COLLECTION_BATCH, COLLECTION_BATCH_PGLITE, CollectionEngine, CollectionService, CreditsService } from './credits';
+import { COLLECTION_BATCH, COLLECTION_BATCH_PGLITE, CollectionEngine, CollectionService, CreditsService, ReconciliationService } from './credits';
 import { ApiKeysService } from './integration/apiKeysService';
 import { IntegrationService } from './integration/integrationService';
 import { WebhookDispatcher } from './webhooks/webhookDispatcher';
@@ -82,6 +82,8 @@ export interface Services {
   collection: CollectionEngine;
   /** The collection policy's settings, a credit's pause, the releases waiting for approval. */
   collectionAdmin: CollectionService;
+  /** Conciliación: devices whose state contradicts their credit, and the daily summary; server/index.ts ticks it. */
+  reconciliation: ReconciliationService;
   /** Sends the webhooks' outbox; server/index.ts starts and stops it. */
   webhookDispatcher: WebhookDispatcher;
 }
@@ -142,6 +144,7 @@ export function createServices({ config, db, logger, metrics, directory, now }: 
     credits,
     collection,
     collectionAdmin: new CollectionService(db, collection, deviceActions, credits, { timeZone: config.companyTimeZone, now: inventory.now }),
+    reconciliation: new ReconciliationService(db, { timeZone: config.companyTimeZone, inventory }),
     webhookDispatcher: new WebhookDispatcher(db, config.webhooks, logger),
   };
 }

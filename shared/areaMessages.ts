@@ -402,4 +402,8 @@ export const CREDIT_MESSAGES = {
     ],
     exportFileName: (day: string) => `creditos-${day}.csv`,
   },
+  reconciliation: {
+    csvColumns: ['tipo', 'referencia', 'imei', 'cliente', 'detalle', 'dias_atraso', 'dia_bloqueo', 'liberado', 'ultimo_reporte'],
+    exportFileName: (day: string) => `conciliacion-${day}.csv`,
+  },
 } as const;

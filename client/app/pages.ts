@@ -27,6 +27,7 @@ export const PAGES = {
   groups: lazyPage('client/features/inventory/GroupsPage.tsx', () => import('../features/inventory/GroupsPage')),
   creditPortfolio: lazyPage('client/features/credits/CreditPortfolioPage.tsx', () => import('../features/credits/CreditPortfolioPage')),
   collectionPolicy: lazyPage('client/features/credits/CollectionPolicyPage.tsx', () => import('../features/credits/CollectionPolicyPage')),
+  reconciliation: lazyPage('client/features/credits/ReconciliationPage.tsx', () => import('../features/credits/ReconciliationPage')),
   settingsOverview: lazyPage(
     'client/features/agent-settings/SettingsOverviewPage.tsx',
     () => import('../features/agent-settings/SettingsOverviewPage'),
@@ -80,6 +81,7 @@ export const PAGE_BY_PATH = {
   // A credit's page is the portfolio's URL with ?credit= (as the devices list opens a device).
   [PATHS.creditPortfolio]: PAGES.creditPortfolio,
   [PATHS.collectionPolicy]: PAGES.collectionPolicy,
+  [PATHS.reconciliation]: PAGES.reconciliation,
   [PATHS.adminSettings]: PAGES.adminSettings,
   [PATHS.admins]: PAGES.admins,
   [PATHS.roles]: PAGES.roles,

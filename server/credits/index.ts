@@ -10,3 +10,5 @@ export { CollectionEngine, COLLECTION_ACTOR, COLLECTION_BATCH, COLLECTION_BATCH_
 export { CollectionClock } from './collectionClock';
 export { CollectionService } from './collectionService';
 export { CreditExistsError, importCredits, type ImportOptions, type ImportedCredit, type ImportedPayment } from './creditImport';
+export { ReconciliationService, RECONCILIATION_SUMMARY_AT } from './reconciliationService';
+export { ReconciliationClock } from './reconciliationClock';

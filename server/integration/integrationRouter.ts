@@ -1,7 +1,7 @@
 import express, { Router } from 'express';
 import { PATHS } from '../../shared/constants/routes';
 import { ROLE_ACTION } from '../../shared/constants/roleActions';
-import { creditBody, creditParams, paymentBody, paymentParams } from '../../shared/contracts/credits';
+import { creditBody, creditParams, paymentBody, paymentParams, reconciliationQuery } from '../../shared/contracts/credits';
 import { FIELD_LABELS } from '../../shared/constants/fieldLabels';
 import { OFFLINE_CODE_ACTIONS } from '../../shared/contracts/deviceActions';
 import { deviceBody } from '../../shared/contracts/devices';
@@ -33,7 +33,7 @@ export interface IntegrationDeps {
   db: Db;
   logger: Logger;
   /** The same services the portal API uses (devices, actions, jobs) and the integration's own reads. */
-  services: Pick<Services, 'inventory' | 'devices' | 'deviceActions' | 'jobs' | 'integration' | 'credits'>;
+  services: Pick<Services, 'inventory' | 'devices' | 'deviceActions' | 'jobs' | 'integration' | 'credits' | 'reconciliation'>;
   rateLimitPerMinute: number;
 }
 
@@ -171,6 +171,14 @@ export function integrationRouter(deps: IntegrationDeps): { router: Router; rout
     payments(),
     route({ params: paymentParams }, async ({ params }, req, res) => {
       res.json(await credits.reversePayment(actorOf(req, res), params.reference, params.externalId));
+    }),
+  );
+  // Conciliación: the page's rows, with the page /credits/reconciliation.
+  keyed.get(
+    '/reconciliation',
+    can(requirePath(PATHS.reconciliation)),
+    route({ query: reconciliationQuery }, async ({ query }, _req, res) => {
+      res.json(await deps.services.reconciliation.list(query));
     }),
   );
   keyed.use(() => {

@@ -85,6 +85,9 @@ export const API_PATHS = {
     approvals: at('/approvals'),
     approve: at('/approvals/:id/approve'),
     reject: at('/approvals/:id/reject'),
+    /** Conciliación: devices whose state contradicts their credit, and its CSV. */
+    reconciliation: at('/reconciliation'),
+    reconciliationExport: at('/reconciliation/export'),
     one: at('/:reference'),
     payments: at('/:reference/payments'),
     reversal: at('/:reference/payments/:externalId/reversal'),

@@ -121,3 +121,41 @@ export const COLLECTION_TEXTS = {
     paused: (until: string) => `Cobranza pausada hasta el ${until}`,
   },
 } as const;
+
+/**
+ * Conciliación: the contradictions between a financed device's state and its credit. A credit up
+ * to date (or paid off) whose device is locked Por Crédito; a credit overdue past the lock day of
+ * the device's group's policy whose device is not locked; a credit paid off whose device is not
+ * released; a released device that checked in after its release was confirmed; a credit whose
+ * reference no device carries; a device whose reference matches no credit.
+ */
+export const RECONCILIATION_KINDS = [
+  'paid_locked',
+  'overdue_active',
+  'paid_not_released',
+  'released_reporting',
+  'credit_without_device',
+  'device_without_credit',
+] as const;
+export type ReconciliationKind = (typeof RECONCILIATION_KINDS)[number];
+
+export const RECONCILIATION_LABELS = {
+  kinds: {
+    paid_locked: 'Al corriente pero bloqueado',
+    overdue_active: 'Vencido sin bloquear',
+    paid_not_released: 'Liquidado sin liberar',
+    released_reporting: 'Liberado y sigue reportando',
+    credit_without_device: 'Crédito sin dispositivo',
+    device_without_credit: 'Dispositivo sin crédito',
+  } satisfies Record<ReconciliationKind, string>,
+  /** Each row's detail, in the list, the CSV and the webhook. */
+  detail: {
+    paid_locked: () => 'El crédito no tiene pagos vencidos y el dispositivo está bloqueado Por Crédito',
+    overdue_active: (days: number, lockDays: number) =>
+      `Vencido ${days} ${days === 1 ? 'día' : 'días'}; la política bloquea a partir de ${lockDays} ${lockDays === 1 ? 'día' : 'días'}`,
+    paid_not_released: () => 'El crédito está liquidado y el dispositivo no está liberado',
+    released_reporting: () => 'El dispositivo se reportó después de confirmarse su liberación',
+    credit_without_device: () => 'Ningún dispositivo lleva la referencia de este crédito',
+    device_without_credit: () => 'La referencia del dispositivo no corresponde a ningún crédito',
+  },
+} as const;

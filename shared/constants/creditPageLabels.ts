@@ -58,6 +58,38 @@ export const CREDIT_PAGE_LABELS = {
       `Página ${count(page)} de ${count(pages)} (${count(total)} ${plural(total, 'crédito', 'créditos')})`,
   },
 
+  /** Conciliación: the devices whose state contradicts their credit. */
+  reconciliation: {
+    intro: 'Dispositivos financiados cuyo estado contradice a su crédito. Corrija cada fila con su acción o revise la referencia.',
+    filters: 'Filtros',
+    filterKind: 'Tipo',
+    all: 'Todos',
+    export: 'Exportar CSV',
+    exported: 'Exportación descargada',
+    exportFallbackName: 'conciliacion.csv',
+    loading: 'Cargando conciliación',
+    empty: 'Sin contradicciones: cada dispositivo coincide con su crédito',
+    emptyFiltered: 'No hay filas de este tipo',
+    columns: {
+      kind: 'Tipo',
+      reference: 'Referencia',
+      imei: 'IMEI',
+      customer: 'Cliente',
+      detail: 'Detalle',
+      lastSeen: 'Último reporte',
+      fix: 'Corrección',
+    },
+    /** The fix button's accessible name: 'Desbloquear 356938035643809'. */
+    fix: (action: string, imei: string) => `${action} ${imei}`,
+    noFix: 'Sin acción',
+    openCredit: (reference: string) => `Abrir el crédito ${reference}`,
+    perPage: 'Resultados por página',
+    pagination: 'Paginación',
+    pageOf: (page: number, pages: number, total: number) =>
+      `Página ${count(page)} de ${count(pages)} (${count(total)} ${plural(total, 'fila', 'filas')})`,
+    kindCount: (label: string, n: number) => `${label}: ${count(n)}`,
+  },
+
   /** The state badge: 'Vencido · 5 días'. */
   daysOverdue: (days: number) => `${count(days)} ${plural(days, 'día', 'días')}`,
 

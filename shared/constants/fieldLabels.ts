@@ -164,6 +164,10 @@ export const FIELD_LABELS = {
     search: 'Búsqueda',
     ...sorting,
   },
+  /** Conciliación's filter (GET /v5/credits/reconciliation and the integration API's). */
+  reconciliation: {
+    kind: 'Tipo',
+  },
   /** The integration API (/api/integration/v1). */
   integration: {
     imei: 'IMEI',

@@ -22,6 +22,7 @@ export const WEBHOOK_EVENTS = [
   { type: 'credit.paid_off', label: 'Crédito liquidado' },
   { type: 'credit.overdue', label: 'Crédito vencido' },
   { type: 'collection.step', label: 'Paso de la política de cobranza' },
+  { type: 'reconciliation.summary', label: 'Resumen diario de conciliación' },
 ] as const;
 export type WebhookEventType = (typeof WEBHOOK_EVENTS)[number]['type'];
 export const WEBHOOK_EVENT_TYPES = WEBHOOK_EVENTS.map((e) => e.type) as [WebhookEventType, ...WebhookEventType[]];

@@ -31,11 +31,12 @@ const SPEC_ROUTES = [
   '/google',
 ];
 
-/** Pages beyond the reference §2 table, which it names: credits (portfolio, collection policy), audit, API keys, webhooks and the API reference. */
+/** Pages beyond the reference §2 table, which it names: credits (portfolio, collection policy, reconciliation), audit, API keys, webhooks and the API reference. */
 const DOCUMENTED_ADDITIONS = [
   '/credits',
   '/credits/portfolio',
   '/credits/collection-policy',
+  '/credits/reconciliation',
   '/admin-settings/audit',
   '/admin-settings/api-keys',
   '/admin-settings/webhooks',

@@ -35,6 +35,7 @@ export const PATHS = {
   credits: '/credits',
   creditPortfolio: '/credits/portfolio',
   collectionPolicy: '/credits/collection-policy',
+  reconciliation: '/credits/reconciliation',
   adminSettings: '/admin-settings',
   admins: '/admin-settings/admins',
   roles: '/admin-settings/roles',
@@ -120,6 +121,7 @@ export const MENU: readonly MenuModule[] = [
     submodules: [
       { path: PATHS.creditPortfolio, title: 'Cartera de créditos', icon: 'wallet2' },
       { path: PATHS.collectionPolicy, title: 'Política de cobranza', icon: 'calendar-check' },
+      { path: PATHS.reconciliation, title: 'Conciliación', icon: 'clipboard-check' },
     ],
   },
   {

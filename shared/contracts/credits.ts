@@ -1,6 +1,6 @@
 import * as z from 'zod';
 import { FIELD_LABELS } from '../constants/fieldLabels';
-import { INSTALLMENT_STATES, OVERDUE_BUCKETS, PAYMENT_SOURCES } from '../constants/creditLabels';
+import { INSTALLMENT_STATES, OVERDUE_BUCKETS, PAYMENT_SOURCES, RECONCILIATION_KINDS } from '../constants/creditLabels';
 import { ADMIN_API_MESSAGES, CREDIT_MESSAGES as M } from '../areaMessages';
 import { CREDIT_STATES, LADDER_KINDS, MAX_INSTALLMENTS, RELEASE_MODES, isCalendarDate, parseAmount } from '../credits';
 import { DEVICE_TEXT_MAX, SEARCH_MAX, deviceResponse, groupFilterParam, imeiField } from './devices';
@@ -547,3 +547,63 @@ export const collectionStepEvent = z.strictObject({
   policy: z.string().describe('Política y versión aplicadas'),
 });
 export type CollectionStepEvent = z.infer<typeof collectionStepEvent>;
+
+// Conciliación ------------------------------------------------------------------------------
+
+export const RECONCILIATION_DEFAULT_PER_PAGE = 25;
+/** The rows a daily reconciliation.summary carries at most (the counts are complete). */
+export const RECONCILIATION_SUMMARY_ROWS = 20;
+
+/** GET /v5/credits/reconciliation and /api/integration/v1/reconciliation: one kind or all, a page. */
+export const reconciliationQuery = z.object({
+  kind: oneOfParam(FIELD_LABELS.reconciliation.kind, RECONCILIATION_KINDS).optional(),
+  ...pagingParams(RECONCILIATION_DEFAULT_PER_PAGE),
+});
+export type ReconciliationQuery = z.infer<typeof reconciliationQuery>;
+
+/** GET /v5/credits/reconciliation/export: the kind, and `tz`, the zone its dates are written in. */
+export const reconciliationExportQuery = reconciliationQuery.extend(csvZoneFields);
+export type ReconciliationExportQuery = z.infer<typeof reconciliationExportQuery>;
+
+/**
+ * A contradiction between a device and its credit. `fix`: the device action that resolves it
+ * (Desbloquear, Bloquear Por Crédito, Liberar), null when none does (a reference to correct).
+ */
+export const reconciliationRowResponse = z.strictObject({
+  kind: z.enum(RECONCILIATION_KINDS).describe('Tipo de contradicción'),
+  creditReference: z.string().nullable().describe('Referencia del crédito (la del dispositivo cuando no hay crédito)'),
+  deviceId: z.number().int().nullable().describe('Id del dispositivo (null: un crédito sin dispositivo)'),
+  imei: z.string().nullable().describe('IMEI del dispositivo'),
+  deviceType: z.number().int().nullable().describe('Tipo de dispositivo (1 smartphone, 2 TV)'),
+  groupId: z.number().int().nullable().describe('Grupo del dispositivo'),
+  customerName: z.string().nullable().describe('Cliente'),
+  detail: z.string().describe('Qué contradice, en español'),
+  daysOverdue: z.number().int().nullable().describe('Días de atraso del crédito (vencido sin bloquear)'),
+  lockDays: z.number().int().nullable().describe('Día de bloqueo de la política del grupo del dispositivo'),
+  releasedAt: z.string().nullable().describe('Cuándo se confirmó la liberación (ISO 8601)'),
+  lastSeenAt: z.string().nullable().describe('Último reporte del dispositivo (ISO 8601)'),
+  fix: z.number().int().nullable().describe('Acción de dispositivo que lo corrige: 1 Desbloquear, 0 Bloquear, 2 Liberar; null si ninguna'),
+});
+export type ReconciliationRow = z.infer<typeof reconciliationRowResponse>;
+
+const reconciliationCounts = z.strictObject(
+  Object.fromEntries(RECONCILIATION_KINDS.map((k) => [k, z.number().int()])) as {
+    [K in (typeof RECONCILIATION_KINDS)[number]]: z.ZodNumber;
+  },
+);
+export type ReconciliationCounts = z.infer<typeof reconciliationCounts>;
+
+/** The page of rows, their total under the filter, and the count of every kind. */
+export const reconciliationListResponse = listResponse(reconciliationRowResponse).extend({
+  counts: reconciliationCounts.describe('Filas por tipo, sin filtrar'),
+});
+export type ReconciliationList = z.infer<typeof reconciliationListResponse>;
+
+/** reconciliation.summary: once a day per company, the counts per kind and the first rows. */
+export const reconciliationSummaryEvent = z.strictObject({
+  date: z.string().describe('Fecha de la compañía del resumen (AAAA-MM-DD)'),
+  total: z.number().int().describe('Filas en total'),
+  counts: reconciliationCounts.describe('Filas por tipo'),
+  rows: z.array(reconciliationRowResponse).describe(`Las primeras filas (a lo más ${RECONCILIATION_SUMMARY_ROWS})`),
+});
+export type ReconciliationSummaryEvent = z.infer<typeof reconciliationSummaryEvent>;

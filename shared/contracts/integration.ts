@@ -4,7 +4,16 @@ import { INTEGRATION_MESSAGES as M } from '../areaMessages';
 import { ADMIN_API_MESSAGES } from '../areaMessages';
 import { apiErrorBody } from './apiError';
 import { actionPayload, actionResultResponse, commandResponse } from './deviceActions';
-import { creditBody, creditParams, integrationCreditResponse, paymentBody, paymentParams, paymentResultResponse } from './credits';
+import {
+  creditBody,
+  creditParams,
+  integrationCreditResponse,
+  paymentBody,
+  paymentParams,
+  paymentResultResponse,
+  reconciliationListResponse,
+  reconciliationQuery,
+} from './credits';
 import { deviceBody, deviceResponse } from './devices';
 import { listResponse, pagingParams, paramError, textParam } from './fields';
 import { BULK_MAX_DEVICES, jobResponse, jobResultListResponse } from './jobs';
@@ -262,6 +271,17 @@ export const INTEGRATION_ROUTES = [
     params: paymentParams,
     success: { status: 200, schema: paymentResultResponse, description: 'El pago revertido y la nueva situación del crédito' },
     errors: [404, 409],
+  },
+  {
+    method: 'get',
+    path: '/reconciliation',
+    operationId: 'getReconciliation',
+    summary: 'Conciliación: dispositivos que contradicen a su crédito',
+    description:
+      'Las mismas filas que la página Conciliación: crédito al corriente con el dispositivo bloqueado Por Crédito, vencido después del día de bloqueo de la política de su grupo sin bloquear, liquidado sin liberar, liberado que sigue reportando, crédito sin dispositivo y dispositivo sin crédito. Filtrable por `kind`, paginado; `counts` da las filas de cada tipo. `fix` es la acción de dispositivo que corrige la fila (POST /devices/{imei}/commands), null si ninguna.',
+    requires: 'Página Conciliación',
+    query: reconciliationQuery,
+    success: { status: 200, schema: reconciliationListResponse, description: 'Una página de filas, su total y las filas por tipo' },
   },
 ] as const satisfies readonly IntegrationRoute[];
 

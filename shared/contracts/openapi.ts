@@ -12,7 +12,7 @@ import { API_REFERENCE_LABELS, API_REFERENCE_NOTES } from '../constants/apiRefer
 import { DEVICE_ACTIONS } from '../constants/deviceActions';
 import { DEVICE_STATUSES, DEVICE_TYPES, LOCK_TYPES } from '../constants/domain';
 import { API_KEY_TAG, WEBHOOK_EVENTS, WEBHOOK_RETRY_HOURS, type WebhookEventType } from '../constants/integration';
-import { collectionStepEvent, creditOverdueEvent, paymentResultResponse } from './credits';
+import { collectionStepEvent, creditOverdueEvent, paymentResultResponse, reconciliationSummaryEvent } from './credits';
 import { COMMAND_STATUSES } from './deviceActions';
 import { deviceResponse } from './devices';
 import { INTEGRATION_BASE, INTEGRATION_ROUTES, deviceRef, integrationBulkBody, integrationErrorBody } from './integration';
@@ -330,6 +330,11 @@ const WEBHOOK_DATA: Record<WebhookEventType, { description: string; properties: 
     description:
       'La política de cobranza aplicó un paso a un crédito (recordatorio, aviso, restricciones, bloqueo, desbloqueo, liberación) o lo omitió, con el motivo.',
     properties: jsonSchemaOf(collectionStepEvent, 'output').properties as Record<string, Json>,
+  },
+  'reconciliation.summary': {
+    description:
+      'Una vez al día (07:00 hora de la compañía), el resumen de Conciliación: cuántos dispositivos contradicen a su crédito, por tipo, y las primeras filas (GET /reconciliation).',
+    properties: jsonSchemaOf(reconciliationSummaryEvent, 'output').properties as Record<string, Json>,
   },
 };
 

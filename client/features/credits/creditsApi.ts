@@ -12,7 +12,9 @@ import type {
   PauseBody,
   PaymentBodyInput,
   PaymentResult,
+  ReconciliationList,
 } from '../../../shared/contracts/credits';
+import type { ReconciliationKind } from '../../../shared/constants/creditLabels';
 import { CREDIT_PAGE_LABELS } from '../../../shared/constants/creditPageLabels';
 import { apiSlice } from '../../api/apiSlice';
 import { http, type ApiExtra } from '../../api/axiosBaseQuery';
@@ -48,6 +50,20 @@ export const creditsApi = apiSlice.injectEndpoints({
     getCredit: build.query<CreditDetail, string>({
       query: (reference) => http.get(API_PATHS.credits.one(reference)),
       providesTags: ['Credits'],
+    }),
+    /** Conciliación: tagged with the devices too, so a fix made on a device re-reads it. */
+    listReconciliation: build.query<ReconciliationList, { kind?: ReconciliationKind; page: number; perPage: number }>({
+      query: (args) => http.get(API_PATHS.credits.reconciliation(), queryParams(args)),
+      providesTags: ['Credits', 'Devices'],
+    }),
+    exportReconciliation: build.mutation<null, { kind?: ReconciliationKind }>({
+      queryFn: (args, api) =>
+        downloadFile(
+          api.extra as ApiExtra,
+          API_PATHS.credits.reconciliationExport(),
+          queryParams(args),
+          CREDIT_PAGE_LABELS.reconciliation.exportFallbackName,
+        ),
     }),
     exportCredits: build.mutation<null, CreditFilterArgs & { sort?: CreditSort; order?: 'asc' | 'desc' }>({
       queryFn: (args, api) =>
@@ -104,6 +120,8 @@ export const {
   useCreditSummaryQuery,
   useGetCreditQuery,
   useExportCreditsMutation,
+  useListReconciliationQuery,
+  useExportReconciliationMutation,
   useRegisterPaymentMutation,
   useReversePaymentMutation,
   usePauseCollectionMutation,

@@ -1,4 +1,4 @@
-import { useId, useState, type ReactNode } from 'react';
+import { useEffect, useId, useState, type ReactNode } from 'react';
 import Alert from 'react-bootstrap/Alert';
 import Button from 'react-bootstrap/Button';
 import Offcanvas from 'react-bootstrap/Offcanvas';
@@ -181,13 +181,19 @@ export interface DeviceDetailProps {
   onAction: (device: Device, code: number) => void;
   /** 'Autorizar reenrolamiento' from the detail's menu. */
   onReenroll?: (device: Device) => void;
+  /**
+   * An action to open on the device as soon as it loads (`?action=` of the URL: Conciliación's
+   * one-click fix), when the profile grants it; `onActionOpened` then clears it.
+   */
+  openAction?: number | null;
+  onActionOpened?: () => void;
 }
 
 /**
  * The device detail, from the right: facts, pending command, failure reason, enrollments, history. While the
  * device has a command in flight (inFlight.ts) the device and its history refresh every second.
  */
-export function DeviceDetail({ deviceId, granted, onClose, onAction, onReenroll }: DeviceDetailProps) {
+export function DeviceDetail({ deviceId, granted, onClose, onAction, onReenroll, openAction = null, onActionOpened }: DeviceDetailProps) {
   const titleId = useId();
   const now = useNow();
   const cached = inventoryApi.endpoints.getDevice.useQueryState(deviceId);
@@ -195,6 +201,11 @@ export function DeviceDetail({ deviceId, granted, onClose, onAction, onReenroll 
   const { data: device, isLoading, error } = useGetDeviceQuery(deviceId, { pollingInterval: live ? LIVE_POLL_MS : 0, skipPollingIfUnfocused: false });
   // A refresh that fails for another reason (the network) keeps the last answer on screen; the toast says why.
   const gone = !device || (error as ApiError | undefined)?.status === 404;
+  useEffect(() => {
+    if (openAction === null || isLoading) return;
+    onActionOpened?.();
+    if (device && granted.has(openAction)) onAction(device, openAction);
+  }, [openAction, isLoading, device, granted, onAction, onActionOpened]);
   return (
     <Offcanvas show onHide={onClose} placement="end" aria-labelledby={titleId} style={{ width: 'min(36rem, 100vw)' }} data-testid="device-detail">
       <Offcanvas.Header closeButton closeLabel={INVENTORY_LABELS.common.close}>

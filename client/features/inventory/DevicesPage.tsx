@@ -249,7 +249,16 @@ export default function DevicesPage({ title }: PageProps) {
 
       <Suspense fallback={null}>
         {q.device !== null && (
-          <DeviceDetail key={q.device} deviceId={q.device} granted={granted} onClose={q.closeDevice} onAction={onAction} onReenroll={onReenroll} />
+          <DeviceDetail
+            key={q.device}
+            deviceId={q.device}
+            granted={granted}
+            onClose={q.closeDevice}
+            onAction={onAction}
+            onReenroll={onReenroll}
+            openAction={q.action}
+            onActionOpened={q.clearAction}
+          />
         )}
         {actionRequest && (
           <ActionModal

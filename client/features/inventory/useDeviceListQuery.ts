@@ -49,6 +49,8 @@ const devicesListParams = z.object({
     .optional()
     .catch(undefined),
   device: listParam.matching(/^[1-9]\d{0,15}$/),
+  /** A device action to open on the detail once (Conciliación's fix: Bloquear, Desbloquear, Liberar). */
+  action: listParam.matching(/^[0-2]$/),
 });
 
 /**
@@ -70,6 +72,7 @@ export function useDeviceListQuery() {
   const agentVersionNot = params.agentVersionNot ?? '';
   const releasedFrom = params.releasedFrom ?? '';
   const device = params.device ? Number(params.device) : null;
+  const action = params.action ? Number(params.action) : null;
   const filters: Record<DeviceFilterKey, string> = {
     status,
     deviceType,
@@ -115,6 +118,7 @@ export function useDeviceListQuery() {
   const setPerPage = useCallback((n: number) => set({ perPage: n }), [set]);
   const openDevice = useCallback((id: number) => set({ device: id }, { keepPage: true }), [set]);
   const closeDevice = useCallback(() => set({ device: '' }, { keepPage: true }), [set]);
+  const clearAction = useCallback(() => set({ action: '' }, { keepPage: true, replace: true }), [set]);
 
   return {
     args,
@@ -127,6 +131,8 @@ export function useDeviceListQuery() {
     page,
     perPage,
     device,
+    action,
+    clearAction,
     setFilter,
     clearFilters,
     toggleSort,
