@@ -68,7 +68,7 @@ describe('route table', () => {
       ['/agent-settings', 6],
       ['/agent-settings-tv', 4],
       ['/inventory-management', 4],
-      ['/credits', 2],
+      ['/credits', 3],
       ['/admin-settings', 6],
     ]);
     for (const m of MENU) for (const s of m.submodules) expect(s.path.startsWith(`${m.path}/`)).toBe(true);
