@@ -801,3 +801,31 @@ test('the detail of a device that does not exist says so; a failed refresh keeps
   expect(within(panel).queryByText('El dispositivo no existe o fue eliminado')).toBeNull();
   expect(within(panel).getByTestId('pending-command').textContent).toContain('Bloquear');
 });
+
+test("Conciliación's fix (device=<id>&action=<code> in the URL) opens the action's modal on the detail once, then sends it", async () => {
+  const d = device(1, { status: DEVICE_STATUS.bloqueado, lockType: 'PorCredito' });
+  const calls = stubRoutes({
+    ...GROUPS,
+    'GET /v5/devices': () => listOf([d]),
+    'GET /v5/devices/1': () => d,
+    'POST /v5/devices/1/actions': () => ({ device: d, command: null }),
+  });
+  const user = renderPage(`${PATH}?device=1&action=${DEVICE_ACTION.UNLOCK}`);
+  const dialog = await screen.findByRole('dialog', { name: 'Desbloquear' });
+  expect(dialog.textContent).toContain(`IMEI ${d.imei}`);
+  // The action leaves the URL (a reload or the way back does not open it again); the detail stays.
+  await waitFor(() => expect(location).toBe('?device=1'));
+  await user.click(within(dialog).getByRole('button', { name: 'Confirmar' }));
+  await waitFor(() =>
+    expect(calls.filter((c) => c.method === 'POST').map((c) => (c.data as { action: number }).action)).toEqual([DEVICE_ACTION.UNLOCK]),
+  );
+});
+
+test('an action in the URL the profile does not hold opens nothing', async () => {
+  const d = device(1, { status: DEVICE_STATUS.bloqueado, lockType: 'PorCredito' });
+  stubRoutes({ ...GROUPS, 'GET /v5/devices': () => listOf([d]), 'GET /v5/devices/1': () => d });
+  renderPage(`${PATH}?device=1&action=${DEVICE_ACTION.UNLOCK}`, [DEVICE_ACTION.LOCK]);
+  await screen.findByRole('dialog', { name: `Dispositivo ${d.imei}` });
+  await waitFor(() => expect(location).toBe('?device=1'));
+  expect(screen.queryByRole('dialog', { name: 'Desbloquear' })).toBeNull();
+});
