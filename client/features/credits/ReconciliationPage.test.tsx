@@ -131,7 +131,7 @@ test("a fixable row links to the device's detail with the action's modal; the ot
   const unlock = await screen.findByRole('link', { name: L.fix('Desbloquear', '356938035643809') });
   expect(unlock.getAttribute('href')).toBe(`${PATHS.devices}?device=11&action=${DEVICE_ACTION.UNLOCK}`);
   const lock = screen.getByRole('link', { name: L.fix('Bloquear', '356938035643810') });
-  expect(lock.getAttribute('href')).toBe(`${PATHS.devices}?device=12&action=${DEVICE_ACTION.LOCK}`);
+  expect(lock.getAttribute('href')).toBe(`${PATHS.devices}?device=12&action=${DEVICE_ACTION.LOCK}&lockType=PorCredito`);
   expect(within(screen.getByTestId('reconciliation-row-device_without_credit:13')).getByText(L.noFix)).toBeTruthy();
   // NO-EXISTE is no credit: plain text, no link.
   expect(screen.queryByRole('link', { name: L.openCredit('NO-EXISTE') })).toBeNull();

@@ -7,6 +7,8 @@ import { Link } from 'react-router-dom';
 import * as z from 'zod';
 import { RECONCILIATION_KINDS, RECONCILIATION_LABELS } from '../../../shared/constants/creditLabels';
 import { CREDIT_PAGE_LABELS } from '../../../shared/constants/creditPageLabels';
+import { DEVICE_ACTION } from '../../../shared/constants/deviceActions';
+import type { LockType } from '../../../shared/constants/domain';
 import { PATHS } from '../../../shared/constants/routes';
 import { RECONCILIATION_DEFAULT_PER_PAGE, type ReconciliationRow } from '../../../shared/contracts/credits';
 import { actionLabel } from '../../../shared/deviceActionRules';
@@ -31,6 +33,13 @@ const reconciliationParams = z.object({
   perPage: listParam.perPage(RECONCILIATION_PER_PAGE_OPTIONS, RECONCILIATION_DEFAULT_PER_PAGE),
   kind: listParam.oneOf(RECONCILIATION_KINDS),
 });
+
+/** The lock a credit's contradiction calls for. */
+const CREDIT_LOCK_TYPE: LockType = 'PorCredito';
+
+/** Dispositivos enrolados with the device's detail and the fix's modal open (a LOCK starts on Por Crédito). */
+const fixHref = (r: ReconciliationRow) =>
+  `${PATHS.devices}?device=${r.deviceId}&action=${r.fix}${r.fix === DEVICE_ACTION.LOCK ? `&lockType=${CREDIT_LOCK_TYPE}` : ''}`;
 
 /** The row's key: a device, or a credit without one. */
 const rowId = (r: ReconciliationRow) => `${r.kind}:${r.deviceId ?? r.creditReference ?? ''}`;
@@ -103,7 +112,7 @@ export default function ReconciliationPage({ title }: PageProps) {
       cell: (r) =>
         canFix(r) ? (
           <Link
-            to={`${PATHS.devices}?device=${r.deviceId}&action=${r.fix}`}
+            to={fixHref(r)}
             className="btn btn-sm btn-outline-primary text-nowrap"
             aria-label={L.fix(actionLabel(r.fix!), r.imei ?? '')}
             data-testid={`fix-${r.deviceId}`}

@@ -1,4 +1,5 @@
 import { DEVICE_ACTION } from '../../../shared/constants/deviceActions';
+import type { LockType } from '../../../shared/constants/domain';
 import { INVENTORY_LABELS } from '../../../shared/constants/inventoryLabels';
 import { OFFLINE_CODE_ACTIONS, RELEASE_CANCEL_HOURS, type ActionPayloadInput } from '../../../shared/contracts/deviceActions';
 import type { Device } from '../../../shared/contracts/devices';
@@ -20,6 +21,8 @@ export interface ActionRequest {
   device: Pick<Device, 'id' | 'imei' | 'deviceType' | 'groupId'>;
   action: number;
   idempotencyKey: string;
+  /** A LOCK's lock type to start on instead of the configured default (Conciliación's Bloquear: Por Crédito). */
+  lockType?: LockType;
 }
 
 export interface ActionModalProps {
@@ -100,7 +103,7 @@ export function ActionModal({ request, onClose, onOfflineCode, onDeleted }: Acti
         formId={formId}
         action={action}
         intro={intro}
-        defaultLockType={proposedLockType(lockDefaults.data, device.deviceType, device.groupId)}
+        defaultLockType={request.lockType ?? proposedLockType(lockDefaults.data, device.deviceType, device.groupId)}
         onSubmit={(p) => void onSubmit(p)}
       />
     </AppModal>

@@ -3,7 +3,7 @@ import Alert from 'react-bootstrap/Alert';
 import Button from 'react-bootstrap/Button';
 import Offcanvas from 'react-bootstrap/Offcanvas';
 import { DEVICE_ACTION } from '../../../shared/constants/deviceActions';
-import { deviceTypeLabel, lockTypeLabel } from '../../../shared/constants/domain';
+import { deviceTypeLabel, lockTypeLabel, type LockType } from '../../../shared/constants/domain';
 import { INVENTORY_LABELS } from '../../../shared/constants/inventoryLabels';
 import type { Device } from '../../../shared/contracts/devices';
 import { actionLabel } from '../../../shared/deviceActionRules';
@@ -20,6 +20,7 @@ import { DeviceEnrollments } from './DeviceEnrollments';
 import { DeviceHistory } from './DeviceHistory';
 import { isInFlight, LIVE_POLL_MS } from './inFlight';
 import { inventoryApi, useGetDeviceQuery } from './inventoryApi';
+import type { OpenAction } from './useDeviceListQuery';
 import { formatDateTime } from '../../components/formatDate';
 import { relativeTime } from '../../components/relativeTime';
 import { statusBadgeClass, statusLabel } from '../../components/statusBadge';
@@ -178,14 +179,14 @@ export interface DeviceDetailProps {
   deviceId: number;
   granted: ReadonlySet<number>;
   onClose: () => void;
-  onAction: (device: Device, code: number) => void;
+  onAction: (device: Device, code: number, lockType?: LockType) => void;
   /** 'Autorizar reenrolamiento' from the detail's menu. */
   onReenroll?: (device: Device) => void;
   /**
-   * An action to open on the device as soon as it loads (`?action=` of the URL: Conciliación's
-   * one-click fix), when the profile grants it; `onActionOpened` then clears it.
+   * An action to open on the device as soon as it loads (`?action=` and `?lockType=` of the URL:
+   * Conciliación's one-click fix), when the profile grants it; `onActionOpened` then clears it.
    */
-  openAction?: number | null;
+  openAction?: OpenAction | null;
   onActionOpened?: () => void;
 }
 
@@ -204,7 +205,7 @@ export function DeviceDetail({ deviceId, granted, onClose, onAction, onReenroll,
   useEffect(() => {
     if (openAction === null || isLoading) return;
     onActionOpened?.();
-    if (device && granted.has(openAction)) onAction(device, openAction);
+    if (device && granted.has(openAction.action)) onAction(device, openAction.action, openAction.lockType);
   }, [openAction, isLoading, device, granted, onAction, onActionOpened]);
   return (
     <Offcanvas show onHide={onClose} placement="end" aria-labelledby={titleId} style={{ width: 'min(36rem, 100vw)' }} data-testid="device-detail">

@@ -821,6 +821,15 @@ test("Conciliación's fix (device=<id>&action=<code> in the URL) opens the actio
   );
 });
 
+test('a LOCK in the URL starts on the lock type it names, not the configured default', async () => {
+  const d = device(1);
+  stubRoutes({ ...GROUPS, ...DEFAULTS_ROUTE, 'GET /v5/devices': () => listOf([d]), 'GET /v5/devices/1': () => d });
+  renderPage(`${PATH}?device=1&action=${DEVICE_ACTION.LOCK}&lockType=PorCredito`);
+  const dialog = await screen.findByRole('dialog', { name: 'Bloquear' });
+  await waitFor(() => expect(lockTypeIn(dialog)).toBe('PorCredito'));
+  await waitFor(() => expect(location).toBe('?device=1'));
+});
+
 test('an action in the URL the profile does not hold opens nothing', async () => {
   const d = device(1, { status: DEVICE_STATUS.bloqueado, lockType: 'PorCredito' });
   stubRoutes({ ...GROUPS, 'GET /v5/devices': () => listOf([d]), 'GET /v5/devices/1': () => d });

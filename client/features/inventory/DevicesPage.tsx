@@ -1,6 +1,6 @@
 import { lazy, Suspense, useCallback, useEffect, useId, useMemo, useState } from 'react';
 import Button from 'react-bootstrap/Button';
-import { DEVICE_TYPES, type DeviceTypeCode } from '../../../shared/constants/domain';
+import { DEVICE_TYPES, type DeviceTypeCode, type LockType } from '../../../shared/constants/domain';
 import { INVENTORY_LABELS } from '../../../shared/constants/inventoryLabels';
 import type { Device } from '../../../shared/contracts/devices';
 import type { BulkBodyInput } from '../../../shared/contracts/jobs';
@@ -126,10 +126,10 @@ export default function DevicesPage({ title }: PageProps) {
     setSelection({ filterKey, mode: 'ids', ids });
   }, [selection, pageSelection, rows, filterKey]);
 
-  const onAction = useCallback((device: Device, action: number) => {
+  const onAction = useCallback((device: Device, action: number, lockType?: LockType) => {
     // One Idempotency-Key per opened modal: a retried submit cannot act twice.
     const { id, imei, deviceType, groupId } = device;
-    setActionRequest({ device: { id, imei, deviceType, groupId }, action, idempotencyKey: newIdempotencyKey() });
+    setActionRequest({ device: { id, imei, deviceType, groupId }, action, idempotencyKey: newIdempotencyKey(), lockType });
   }, []);
 
   const onCancelPending = useCallback((device: Device) => {
@@ -256,7 +256,7 @@ export default function DevicesPage({ title }: PageProps) {
             onClose={q.closeDevice}
             onAction={onAction}
             onReenroll={onReenroll}
-            openAction={q.action}
+            openAction={q.openAction}
             onActionOpened={q.clearAction}
           />
         )}

@@ -1,9 +1,10 @@
 import { useCallback, useMemo } from 'react';
 import * as z from 'zod';
-import { DEVICE_TYPES, findStatusFilter } from '../../../shared/constants/domain';
+import { DEVICE_TYPES, findStatusFilter, type LockType } from '../../../shared/constants/domain';
 import {
   DEVICE_SORTS,
   DEVICES_DEFAULT_PER_PAGE,
+  LOCK_TYPE_KEYS,
   SEARCH_MAX,
   deviceFilterFields,
   type DeviceFilterInput,
@@ -11,6 +12,12 @@ import {
 } from '../../../shared/contracts/devices';
 import { listParam, nextSort, useListParams } from '../../components/useListParams';
 import type { DeviceFilterArgs, DeviceListArgs } from './inventoryApi';
+
+/** An action the URL asks to open on the device's detail (`action`, and `lockType` for a LOCK). */
+export interface OpenAction {
+  action: number;
+  lockType?: LockType;
+}
 
 /** Page sizes of the device lists (the default is 25). */
 export const DEVICE_PER_PAGE_OPTIONS = [25, 50, 100] as const;
@@ -49,8 +56,9 @@ const devicesListParams = z.object({
     .optional()
     .catch(undefined),
   device: listParam.matching(/^[1-9]\d{0,15}$/),
-  /** A device action to open on the detail once (Conciliación's fix: Bloquear, Desbloquear, Liberar). */
+  /** A device action to open on the detail once (Conciliación's fix: Bloquear, Desbloquear, Liberar), and a LOCK's lock type to start on. */
   action: listParam.matching(/^[0-2]$/),
+  lockType: listParam.oneOf(LOCK_TYPE_KEYS),
 });
 
 /**
@@ -72,7 +80,10 @@ export function useDeviceListQuery() {
   const agentVersionNot = params.agentVersionNot ?? '';
   const releasedFrom = params.releasedFrom ?? '';
   const device = params.device ? Number(params.device) : null;
-  const action = params.action ? Number(params.action) : null;
+  const openAction = useMemo<OpenAction | null>(
+    () => (params.action ? { action: Number(params.action), lockType: params.lockType } : null),
+    [params.action, params.lockType],
+  );
   const filters: Record<DeviceFilterKey, string> = {
     status,
     deviceType,
@@ -118,7 +129,7 @@ export function useDeviceListQuery() {
   const setPerPage = useCallback((n: number) => set({ perPage: n }), [set]);
   const openDevice = useCallback((id: number) => set({ device: id }, { keepPage: true }), [set]);
   const closeDevice = useCallback(() => set({ device: '' }, { keepPage: true }), [set]);
-  const clearAction = useCallback(() => set({ action: '' }, { keepPage: true, replace: true }), [set]);
+  const clearAction = useCallback(() => set({ action: '', lockType: '' }, { keepPage: true, replace: true }), [set]);
 
   return {
     args,
@@ -131,7 +142,7 @@ export function useDeviceListQuery() {
     page,
     perPage,
     device,
-    action,
+    openAction,
     clearAction,
     setFilter,
     clearFilters,
