@@ -278,7 +278,7 @@ export const INTEGRATION_ROUTES = [
     operationId: 'getReconciliation',
     summary: 'Conciliación: dispositivos que contradicen a su crédito',
     description:
-      'Las mismas filas que la página Conciliación: crédito al corriente con el dispositivo bloqueado Por Crédito, vencido después del día de bloqueo de la política de su grupo sin bloquear, liquidado sin liberar, liberado que sigue reportando, crédito sin dispositivo y dispositivo sin crédito. Filtrable por `kind`, paginado; `counts` da las filas de cada tipo. `fix` es la acción de dispositivo que corrige la fila (POST /devices/{imei}/commands), null si ninguna.',
+      'Las mismas filas que la página Conciliación: crédito al corriente con el dispositivo bloqueado Por Crédito, vencido después del día de bloqueo de la política de su grupo sin bloquear, liquidado sin liberar, liberado que sigue reportando, crédito sin dispositivo y dispositivo sin crédito. Filtrable por `kind`, paginado; `counts` da las filas de cada tipo. `fix` es la acción de dispositivo que corrige la fila (POST /commands con el IMEI), null si ninguna.',
     requires: 'Página Conciliación',
     query: reconciliationQuery,
     success: { status: 200, schema: reconciliationListResponse, description: 'Una página de filas, su total y las filas por tipo' },
