@@ -1,6 +1,6 @@
 /**
- * Accessibility in Chromium with axe-core: the sign-in page, the signed-in layout and the
- * account page have no violation of impact 'serious' or 'critical'.
+ * Accessibility in Chromium with axe-core: the sign-in page, the signed-in layout, the account
+ * page and Conciliación have no violation of impact 'serious' or 'critical'.
  */
 import { MESSAGES } from '../../shared/messages';
 import { seriousViolations } from '../helpers/axe';
@@ -37,5 +37,19 @@ describeWithBrowser('accessibility (axe-core)', () => {
     await page.getByRole('main').getByRole('heading', { level: 1, name: 'Mi Perfil', exact: true }).waitFor();
     await page.getByTestId('account-modules').waitFor();
     expect({ where: '/account', violations: await seriousViolations(page) }).toEqual({ where: '/account', violations: [] });
+  });
+
+  test('/credits/reconciliation', async () => {
+    const page = await axePage();
+    await signIn(page, ctx.portal.url, ADMIN_EMAIL);
+    await page.goto(`${ctx.portal.url}/credits/reconciliation`);
+    await waitForLayout(page);
+    await page.getByRole('main').getByRole('heading', { level: 1, name: 'Conciliación', exact: true }).waitFor();
+    // The list answered: its rows, or its empty state.
+    await page.locator('[data-testid^="reconciliation-row-"], [data-testid="reconciliation-empty"]').first().waitFor();
+    expect({ where: '/credits/reconciliation', violations: await seriousViolations(page) }).toEqual({
+      where: '/credits/reconciliation',
+      violations: [],
+    });
   });
 });
