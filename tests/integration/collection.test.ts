@@ -654,7 +654,11 @@ describe.each(testEngines())('migration 0026 on %s', (engine) => {
            ('Cobranza', '{/credits,/credits/portfolio,/admin-settings,/admin-settings/audit}', '{100}'),
            ('Soporte', '{/dashboard,/credits}', '{7}')`,
       );
-      await migrate(t.db, migrations);
+      // Up to 0026 (0027 adds Conciliación: tests/integration/reconciliation.test.ts).
+      await migrate(
+        t.db,
+        migrations.filter((m) => m.id <= '0026_collection_policy_page'),
+      );
       const rows = (
         await t.db.query<{ nombre: string; paths: string[] }>(
           `SELECT nombre, paths FROM profiles WHERE nombre IN ('Cobranza', 'Soporte') ORDER BY id`,

@@ -23,6 +23,8 @@ import { adminApi, type AdminApi } from '../helpers/adminApi';
 import { insertDevices, insertGroup, testImei } from '../helpers/inventoryFixtures';
 import { sendJson } from '../helpers/randomBodies';
 import { createTestDb, testEngines, type TestDb } from '../helpers/testDb';
+import { migrate } from '../../server/db/migrate';
+import { migrations } from '../../server/db/migrations/index';
 
 const ZONE = 'America/Mexico_City';
 /** 12:00 in Mexico City (UTC−6): the company's date is 2026-11-20. */
@@ -231,5 +233,44 @@ describe.each(testEngines())('reconciliation on %s', (engine) => {
     clock = Date.parse('2026-11-22T13:30:00Z'); // 07:30 the next day
     expect(await replica.summaryTick()).toBe(1);
     expect((await summaries()).map((s) => s.date)).toEqual(['2026-11-21', '2026-11-22']);
+  });
+});
+
+describe.each(testEngines())('migration 0027 on %s', (engine) => {
+  test('an existing installation: the roles holding the portfolio get Conciliación, in menu order; the others nothing', async () => {
+    const t = await createTestDb(engine, { migrate: false });
+    try {
+      await migrate(
+        t.db,
+        migrations.filter((m) => m.id < '0027'),
+      );
+      await t.db.query(
+        `INSERT INTO profiles (nombre, paths, actions) VALUES
+           ('Cobranza', '{/credits,/credits/portfolio,/credits/collection-policy,/admin-settings,/admin-settings/audit}', '{100}'),
+           ('Soporte', '{/dashboard,/credits}', '{7}')`,
+      );
+      await migrate(t.db, migrations);
+      const rows = (
+        await t.db.query<{ nombre: string; paths: string[] }>(
+          `SELECT nombre, paths FROM profiles WHERE nombre IN ('Cobranza', 'Soporte') ORDER BY id`,
+        )
+      ).rows;
+      expect(rows).toEqual([
+        {
+          nombre: 'Cobranza',
+          paths: [
+            '/credits',
+            '/credits/portfolio',
+            '/credits/collection-policy',
+            '/credits/reconciliation',
+            '/admin-settings',
+            '/admin-settings/audit',
+          ],
+        },
+        { nombre: 'Soporte', paths: ['/dashboard', '/credits'] },
+      ]);
+    } finally {
+      await t.dispose();
+    }
   });
 });
