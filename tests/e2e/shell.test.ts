@@ -154,7 +154,10 @@ describeWithBrowser('the signed-in shell in Chromium', () => {
         'Créditos',
         'Configuración de administradores',
       ]);
-      expect(titles(ADMIN_EMAIL).find(([module]) => module === 'Créditos')).toEqual(['Créditos', ['Cartera de créditos', 'Política de cobranza']]);
+      expect(titles(ADMIN_EMAIL).find(([module]) => module === 'Créditos')).toEqual([
+        'Créditos',
+        ['Cartera de créditos', 'Política de cobranza', 'Conciliación'],
+      ]);
     });
 
     test('a page outside the profile typed directly shows NO AUTORIZADO; an allowed one does not', async () => {
