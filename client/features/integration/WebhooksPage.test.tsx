@@ -240,6 +240,7 @@ test('create: the body, then the signing secret once with the verification note;
         'credit.paid_off',
         'credit.overdue',
         'collection.step',
+        'reconciliation.summary',
       ],
       enabled: true,
     },
