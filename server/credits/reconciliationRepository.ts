@@ -92,21 +92,21 @@ const TYPED_PARAMS = 'WITH params AS (SELECT $1::date AS today, $2::timestamptz 
 
 const unionOf = (kinds: readonly ReconciliationKind[]) => kinds.map((k) => `(${KIND_SQL[k]})`).join('\nUNION ALL\n');
 
+/** $1 the company's date, $2 the instant, $3 the default lock rung. */
+export const reconciliationParams = (today: string, now: Date): unknown[] => [today, now, JSON.stringify(DEFAULT_COLLECTION_POLICY.lock)];
+
+/** A page of the rows of `kinds` ($4 the limit, $5 the offset), by kind, then reference, then device. */
+export const reconciliationPageSql = (kinds: readonly ReconciliationKind[]): string =>
+  `${TYPED_PARAMS} SELECT ${COLUMNS} FROM (${unionOf(kinds)}) r (${COLUMNS.replace('kind,', 'kind, k,')})
+    ORDER BY k, lower(credit_reference) NULLS LAST, device_id NULLS FIRST LIMIT $4 OFFSET $5`;
+
 /** All SQL of Conciliación (reads of credits, devices and the policy) and of reconciliation_summaries (migration 0027). */
 export class ReconciliationRepository {
   constructor(private readonly db: Queryable) {}
 
-  private params(today: string, now: Date): unknown[] {
-    return [today, now, JSON.stringify(DEFAULT_COLLECTION_POLICY.lock)];
-  }
-
   /** A page of the contradictions of `kinds` on `today`, by kind, then reference, then device. */
   async list(kinds: readonly ReconciliationKind[], today: string, now: Date, limit: number, offset: number): Promise<ReconciliationRecord[]> {
-    const res = await this.db.query<ReconciliationRecord>(
-      `${TYPED_PARAMS} SELECT ${COLUMNS} FROM (${unionOf(kinds)}) r (${COLUMNS.replace('kind,', 'kind, k,')})
-        ORDER BY k, lower(credit_reference) NULLS LAST, device_id NULLS FIRST LIMIT $4 OFFSET $5`,
-      [...this.params(today, now), limit, offset],
-    );
+    const res = await this.db.query<ReconciliationRecord>(reconciliationPageSql(kinds), [...reconciliationParams(today, now), limit, offset]);
     return res.rows.map(recordRow);
   }
 
@@ -114,7 +114,7 @@ export class ReconciliationRepository {
   async counts(today: string, now: Date): Promise<Record<ReconciliationKind, number>> {
     const res = await this.db.query<{ kind: ReconciliationKind; n: number }>(
       `${TYPED_PARAMS} SELECT kind, count(*) AS n FROM (${unionOf(RECONCILIATION_KINDS)}) r (${COLUMNS.replace('kind,', 'kind, k,')}) GROUP BY kind`,
-      this.params(today, now),
+      reconciliationParams(today, now),
     );
     const counts = Object.fromEntries(RECONCILIATION_KINDS.map((k) => [k, 0])) as Record<ReconciliationKind, number>;
     for (const r of res.rows) counts[r.kind] = Number(r.n);

@@ -19,6 +19,8 @@ import {
 import { INTEGRATION_BASE } from '../../shared/contracts/integration';
 import { addDays } from '../../shared/credits';
 import { ReconciliationService } from '../../server/credits';
+import { reconciliationPageSql, reconciliationParams } from '../../server/credits/reconciliationRepository';
+import { planNodes, planWith } from '../helpers/queryPlans';
 import { adminApi, type AdminApi } from '../helpers/adminApi';
 import { insertDevices, insertGroup, testImei } from '../helpers/inventoryFixtures';
 import { sendJson } from '../helpers/randomBodies';
@@ -200,6 +202,14 @@ describe.each(testEngines())('reconciliation on %s', (engine) => {
       .get(`${INTEGRATION_BASE}/reconciliation`)
       .set('Authorization', `Bearer ${(keyCreated.body as ApiKeyCreated).secret}`)
       .expect(403);
+  });
+
+  test.each(RECONCILIATION_KINDS)('%s reads every table through an index (no sequential scan when one is priced out)', async (kind) => {
+    const plan = await planWith(t.db, reconciliationPageSql([kind]), [...reconciliationParams(TODAY, new Date(NOON)), 25, 0], {
+      enable_seqscan: 'off',
+    });
+    const scans = planNodes(plan).filter((n) => n['Node Type'] === 'Seq Scan');
+    expect(scans.map((n) => (n as { 'Relation Name'?: string })['Relation Name'])).toEqual([]);
   });
 
   test('the daily summary: not before 07:00, then once a day whatever the replicas', async () => {
