@@ -100,7 +100,7 @@ export const reconciliationPageSql = (kinds: readonly ReconciliationKind[]): str
   `${TYPED_PARAMS} SELECT ${COLUMNS} FROM (${unionOf(kinds)}) r (${COLUMNS.replace('kind,', 'kind, k,')})
     ORDER BY k, lower(credit_reference) NULLS LAST, device_id NULLS FIRST LIMIT $4 OFFSET $5`;
 
-/** All SQL of Conciliación (reads of credits, devices and the policy) and of reconciliation_summaries (migration 0027). */
+/** All SQL of Conciliación (reads of credits, devices and the policy) and of reconciliation_summaries (migration 0029). */
 export class ReconciliationRepository {
   constructor(private readonly db: Queryable) {}
 

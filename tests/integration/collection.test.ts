@@ -654,7 +654,7 @@ describe.each(testEngines())('migration 0026 on %s', (engine) => {
            ('Cobranza', '{/credits,/credits/portfolio,/admin-settings,/admin-settings/audit}', '{100}'),
            ('Soporte', '{/dashboard,/credits}', '{7}')`,
       );
-      // Up to 0026 (0027 adds Conciliación: tests/integration/reconciliation.test.ts).
+      // Up to 0026 (0029 adds Conciliación: tests/integration/reconciliation.test.ts).
       await migrate(
         t.db,
         migrations.filter((m) => m.id <= '0026_collection_policy_page'),

@@ -246,13 +246,13 @@ describe.each(testEngines())('reconciliation on %s', (engine) => {
   });
 });
 
-describe.each(testEngines())('migration 0027 on %s', (engine) => {
+describe.each(testEngines())('migration 0029 on %s', (engine) => {
   test('an existing installation: the roles holding the portfolio get Conciliación, in menu order; the others nothing', async () => {
     const t = await createTestDb(engine, { migrate: false });
     try {
       await migrate(
         t.db,
-        migrations.filter((m) => m.id < '0027'),
+        migrations.filter((m) => m.id < '0029'),
       );
       await t.db.query(
         `INSERT INTO profiles (nombre, paths, actions) VALUES

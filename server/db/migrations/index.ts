@@ -26,7 +26,7 @@ import m0025 from './0025_collection_policy.sql';
 import m0026 from './0026_collection_policy_page.sql';
 import m0027 from './0027_dashboard_credits.sql';
 import m0028 from './0028_credit_device_changes.sql';
-import m0027 from './0027_reconciliation.sql';
+import m0029 from './0029_reconciliation.sql';
 
 export interface Migration {
   /** The file name without `.sql`: a four-digit number, an underscore, a name. */
@@ -64,5 +64,5 @@ export const migrations: readonly Migration[] = [
   { id: '0026_collection_policy_page', sql: m0026 },
   { id: '0027_dashboard_credits', sql: m0027 },
   { id: '0028_credit_device_changes', sql: m0028 },
-  { id: '0027_reconciliation', sql: m0027 },
+  { id: '0029_reconciliation', sql: m0029 },
 ];
