@@ -45,4 +45,3 @@ export {
 } from './offlineCodes';
 export { DeviceActionsService, deleteDevices, deviceFacts, type DeviceActionHooks } from './deviceActionsService';
 export { DevicesService } from './devicesService';
-export { CSV_CONTENT_TYPES, IMPORT_MAX_MB } from './deviceCsv';
