@@ -406,4 +406,17 @@ export const CREDIT_MESSAGES = {
     csvColumns: ['tipo', 'referencia', 'imei', 'cliente', 'detalle', 'dias_atraso', 'dia_bloqueo', 'liberado', 'ultimo_reporte'],
     exportFileName: (day: string) => `conciliacion-${day}.csv`,
   },
+  /** The CSV import of schedules and payments: each error names the column as the file's header does. */
+  csvImport: {
+    required: (column: string) => `La columna ${column} es obligatoria`,
+    amount: (column: string) =>
+      `La columna ${column} debe ser un importe mayor que cero con hasta dos decimales, por ejemplo 1250.00, 1,250.00 o $1,250.00`,
+    date: (column: string, min: string, max: string) => `La columna ${column} debe ser una fecha real AAAA-MM-DD o DD/MM/AAAA entre ${min} y ${max}`,
+    instant: (column: string, min: string) =>
+      `La columna ${column} debe ser una fecha y hora ISO 8601 o DD/MM/AAAA HH:MM (hora local), posterior a ${min}`,
+    number: (column: string) => `La columna ${column} debe ser un número de cuota entero, desde 1`,
+    numberRepeated: (column: string, line: number) => `La columna ${column} repite la cuota de la fila ${line} de la misma referencia`,
+    differs: (column: string, line: number) => `La columna ${column} difiere de la fila ${line} de la misma referencia`,
+    templateFileName: (kind: 'schedules' | 'payments') => (kind === 'schedules' ? 'plantilla-calendarios.csv' : 'plantilla-pagos.csv'),
+  },
 } as const;

@@ -16,6 +16,8 @@ import {
   type PaymentBody,
   type PaymentResult,
 } from '../../shared/contracts/credits';
+import { CREDIT_IMPORT_SHOWN, type CreditImportKind, type CreditImportResult } from '../../shared/contracts/creditImport';
+import type { ImportQuery } from '../../shared/contracts/deviceImport';
 import { addDays, formatAmount, instantAt, todayIn, type Installment } from '../../shared/credits';
 import { offlineCutoff } from '../../shared/deviceStatus';
 import { record, type AuditActor } from '../audit/auditRepository';
@@ -27,6 +29,7 @@ import { DeviceRepository, type InventorySettings } from '../devices';
 import { WebhooksRepository } from '../webhooks/webhooksRepository';
 import type { CollectionEngine } from './collectionEngine';
 import { CollectionRepository, type StepRow } from './collectionRepository';
+import { creditImportTemplate, readPaymentCsv, readScheduleCsv } from './creditCsv';
 import { CreditRepository, type CreditFields, type CreditRecord } from './creditRepository';
 import { creditDetail, derivedOf, integrationCredit, paymentResponse, rowResponse, standingOf, standingResponse, unpaidByDue } from './creditViews';
 
@@ -326,6 +329,102 @@ export class CreditsService {
       await this.settings.collection?.reevaluateIn(tx, credit.id, now);
       return result;
     });
+  }
+
+  // The CSV imports ---------------------------------------------------------------------------
+
+  /**
+   * A schedules or payments file (creditCsv.ts), through the same writes as the API (`put`,
+   * `registerPayment` with the source 'csv'), all in one transaction: each credit or payment in a
+   * savepoint, so every row's refusal is collected. A preview, or a commit with any row in error,
+   * rolls the whole transaction back: nothing is changed. A commit re-validates everything.
+   */
+  async importCsv(actor: AuditActor, kind: CreditImportKind, file: Uint8Array, mode: ImportQuery['mode']): Promise<CreditImportResult> {
+    const read = kind === 'schedules' ? readScheduleCsv(file) : readPaymentCsv(file, this.settings.timeZone);
+    const result: CreditImportResult = {
+      mode,
+      kind,
+      encoding: read.encoding,
+      ignoredColumns: read.ignoredColumns,
+      rows: read.rows,
+      invalid: [...read.invalid],
+      schedules: [],
+      created: 0,
+      replaced: 0,
+      payments: [],
+      newPayments: 0,
+      alreadyApplied: 0,
+      applied: false,
+    };
+    const refused = (err: unknown): err is AppError => err instanceof AppError && err.status < 500;
+    const rollBack = new Error('credit import: roll back');
+    try {
+      await transaction(this.db, async (tx) => {
+        if ('groups' in read) {
+          for (const g of read.groups) {
+            try {
+              const { created } = await this.put(actor, g.reference, g.body);
+              result[created ? 'created' : 'replaced'] += 1;
+              if (result.schedules.length < CREDIT_IMPORT_SHOWN) {
+                const total = g.body.installments.reduce((sum, i) => sum + i.amount, 0);
+                result.schedules.push({
+                  reference: g.reference,
+                  customerName: g.body.customerName,
+                  currency: g.body.currency,
+                  installments: g.body.installments.length,
+                  total: formatAmount(total),
+                  imeis: g.body.imeis,
+                  outcome: created ? 'create' : 'replace',
+                });
+              }
+            } catch (err) {
+              if (!refused(err)) throw err;
+              const imei = /^imeis\.(\d+)$/.exec(err.field ?? '');
+              const line = imei ? (g.imeiLines.get(g.body.imeis[Number(imei[1])]!) ?? g.line) : g.line;
+              result.invalid.push({ line, reference: g.reference, errors: [{ field: imei ? 'imeis' : 'referencia', message: err.message }] });
+            }
+          }
+        } else {
+          for (const p of read.payments) {
+            try {
+              const { replayed } = await this.registerPayment(actor, p.reference, p.body, 'csv');
+              result[replayed ? 'alreadyApplied' : 'newPayments'] += 1;
+              if (result.payments.length < CREDIT_IMPORT_SHOWN) {
+                result.payments.push({
+                  line: p.line,
+                  reference: p.reference,
+                  externalId: p.body.externalId,
+                  amount: formatAmount(p.body.amount),
+                  paidAt: p.body.paidAt.toISOString(),
+                  outcome: replayed ? 'already_applied' : 'new',
+                });
+              }
+            } catch (err) {
+              if (!refused(err)) throw err;
+              const field = err.field === 'externalId' ? 'id_externo' : err.field === 'paidAt' ? 'fecha_pago' : 'referencia';
+              result.invalid.push({ line: p.line, reference: p.reference, errors: [{ field, message: err.message }] });
+            }
+          }
+        }
+        if (mode === 'preview' || result.invalid.length > 0) throw rollBack;
+        await record(tx, {
+          actor,
+          entity: 'credit',
+          action: 'import',
+          after: { kind, created: result.created, replaced: result.replaced, payments: result.newPayments },
+        });
+        result.applied = true;
+      });
+    } catch (err) {
+      if (err !== rollBack) throw err;
+    }
+    result.invalid.sort((a, b) => a.line - b.line);
+    return result;
+  }
+
+  /** The template of an import. */
+  importTemplate(kind: CreditImportKind): { fileName: string; content: string } {
+    return { fileName: M.csvImport.templateFileName(kind), content: creditImportTemplate(kind) };
   }
 
   // Reads ------------------------------------------------------------------------------

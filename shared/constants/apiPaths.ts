@@ -81,6 +81,9 @@ export const API_PATHS = {
   credits: resource('/v5/credits', (at) => ({
     summary: at('/summary'),
     export: at('/export'),
+    /** CSV import of schedules or payments (`?kind=`), and its templates. */
+    import: at('/import'),
+    importTemplate: at('/import/template'),
     /** Releases at payoff waiting for an administrator, and their decisions. */
     approvals: at('/approvals'),
     approve: at('/approvals/:id/approve'),

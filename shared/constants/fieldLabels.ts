@@ -80,7 +80,7 @@ export const FIELD_LABELS = {
   bulk: { selection: 'Selección', ids: 'Dispositivos', filter: 'Filtro', payload: 'Acción' },
   audit: { actor: 'Actor', entity: 'Entidad', entityId: 'Id de entidad', action: 'Acción', outcome: 'Resultado', from: 'Desde', to: 'Hasta' },
   /** Registration from CSV (`mode`) and CSV downloads (`tz`: the browser's time zone). */
-  csv: { mode: 'Modo', tz: 'Zona horaria' },
+  csv: { mode: 'Modo', tz: 'Zona horaria', kind: 'Tipo de archivo' },
   dashboard: { tz: 'Zona horaria' },
   enrollmentTokens: { groupId: 'Grupo', deviceId: 'Dispositivo', validHours: 'Vigencia del código' },
   /** The device agent's API (/agent/v1). */

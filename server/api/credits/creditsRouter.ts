@@ -12,18 +12,21 @@ import {
   paymentBody,
   paymentParams,
 } from '../../../shared/contracts/credits';
+import { creditImportQuery, creditTemplateQuery } from '../../../shared/contracts/creditImport';
 import { DEVICE_ACTION } from '../../../shared/constants/deviceActions';
 import { actorOf } from '../../audit/actorOf';
 import { streamDownload } from '../../audit/csvResponse';
 import type { CollectionService, CreditsService } from '../../credits';
 import { requireAction, requirePath, type Guard } from '../../middleware/authorize';
+import { csvBody, csvFile } from '../../middleware/csvBody';
 import { route } from '../../middleware/validate';
 
 /**
  * /api/v5/credits: the credit portfolio (list, summary, export, a credit's detail) with the page
  * Cartera de créditos; registering and reversing payments also with the role action 100; pausing
  * the collection (Promesa de pago) with the role action 101; deciding a release waiting for
- * approval with the device action RELEASE.
+ * approval with the device action RELEASE. The CSV import of schedules and payments takes the
+ * grant of registering payments.
  */
 export function creditsRouter(can: Guard, service: CreditsService, collection: CollectionService): Router {
   const router = Router();
@@ -56,6 +59,28 @@ export function creditsRouter(can: Guard, service: CreditsService, collection: C
       const file = await service.export(actorOf(req, res), query, query.tz);
       res.status(200).set({ 'Content-Type': 'text/csv; charset=utf-8', 'Content-Disposition': `attachment; filename="${file.fileName}"` });
       await streamDownload(req, res, file.chunks, 'credit export');
+    }),
+  );
+
+  // The CSV imports write credits and payments: the grant of registering a payment.
+  router.get(
+    API_PATHS.credits.importTemplate.pattern,
+    payments(),
+    route({ query: creditTemplateQuery }, async ({ query }, _req, res) => {
+      const file = service.importTemplate(query.kind);
+      res
+        .status(200)
+        .set({ 'Content-Type': 'text/csv; charset=utf-8', 'Content-Disposition': `attachment; filename="${file.fileName}"` })
+        .send(file.content);
+    }),
+  );
+
+  router.post(
+    API_PATHS.credits.import.pattern,
+    payments(),
+    csvBody(),
+    route({ query: creditImportQuery }, async ({ query }, req, res) => {
+      res.json(await service.importCsv(actorOf(req, res), query.kind, csvFile(req), query.mode));
     }),
   );
 
