@@ -4,6 +4,8 @@
  * `INVENTORY_MESSAGES` (shared/messages.ts); the codes' labels in domain.ts and deviceActions.ts.
  */
 
+import { CSV_IMPORT_LABELS } from './labels';
+
 const plural = (n: number, one: string, many: string) => (n === 1 ? one : many);
 const count = (n: number) => n.toLocaleString('es-MX');
 
@@ -261,32 +263,19 @@ export const INVENTORY_LABELS = {
     created: (imei: string) => `Dispositivo con IMEI ${imei} registrado`,
     createdDetail: (imei: string) => `Se registró el dispositivo con IMEI ${imei}.`,
     viewPreEnrolled: 'Ver dispositivos pre-enrolados',
+    ...CSV_IMPORT_LABELS,
     csvTitle: 'Importar desde CSV',
     csvIntro: (maxRows: string, maxMb: number) =>
       `Hasta ${maxRows} filas y ${maxMb} MB, en UTF-8 o Windows-1252. Las columnas imei y tipo son obligatorias; tipo es Móvil o TV (o su código, 1 o 2) y grupo es el nombre de un grupo existente; las demás columnas se ignoran.`,
-    downloadTemplate: 'Descargar plantilla',
-    file: 'Archivo CSV',
-    validating: 'Validando el archivo...',
-    counts: 'Resumen del archivo',
-    rows: 'Filas',
     valid: 'Válidas',
     invalid: 'Con errores',
-    invalidTitle: 'Filas con errores',
-    invalidShown: (shown: number, total: number) => `Se muestran las primeras ${shown} de ${total.toLocaleString('es-MX')} filas con errores.`,
     sampleTitle: 'Primeras filas válidas',
-    line: 'Línea',
-    errors: 'Errores',
     noValidRows: 'El archivo no tiene filas válidas: corrija los errores y vuelva a cargarlo.',
     importValid: (n: number) => `Importar ${n.toLocaleString('es-MX')} ${n === 1 ? 'fila válida' : 'filas válidas'}`,
     importNote: 'Solo se registran las filas válidas; las filas con errores no se importan.',
     importing: (n: number) => `Importando ${n.toLocaleString('es-MX')} ${n === 1 ? 'dispositivo' : 'dispositivos'}...`,
     imported: (n: number) => `Se registraron ${n.toLocaleString('es-MX')} ${n === 1 ? 'dispositivo' : 'dispositivos'}`,
     notImported: (n: number) => `${n.toLocaleString('es-MX')} ${n === 1 ? 'fila no se importó' : 'filas no se importaron'}:`,
-    importAnother: 'Importar otro archivo',
-    cancel: 'Cancelar',
-    encoding: 'Codificación',
-    ignoredColumns: (n: number) =>
-      n === 1 ? 'Columna ignorada (no es una columna de la plantilla):' : 'Columnas ignoradas (no son columnas de la plantilla):',
   },
   preEnrolled: {
     register: 'Registrar dispositivo',

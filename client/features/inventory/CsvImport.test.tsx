@@ -6,7 +6,8 @@ import { INVENTORY_LABELS } from '../../../shared/constants/inventoryLabels';
 import type { ImportResult } from '../../../shared/contracts/deviceImport';
 import { INVENTORY_MESSAGES as M } from '../../../shared/areaMessages';
 import { renderPortal, seriousViolations, stubApi, type ApiCall } from '../../testing/renderPortal';
-import { CsvImport, fileProblem } from './CsvImport';
+import { csvFileProblem as fileProblem } from '../../components/CsvImportFlow';
+import { CsvImport } from './CsvImport';
 import { CsvImportPreview } from './CsvImportPreview';
 
 beforeAll(() => {

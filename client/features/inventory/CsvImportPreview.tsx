@@ -6,54 +6,18 @@ import type { ImportResult, ImportRowError } from '../../../shared/contracts/dev
 import type { DeviceBody } from '../../../shared/contracts/devices';
 import type { Group } from '../../../shared/contracts/groups';
 import { displayValue } from '../../components/EmptyValue';
+import { CsvCounts, CsvIgnoredColumns, CsvRowErrors } from '../../components/CsvImportFlow';
 import { LoadingButton } from '../../components/LoadingButton';
 import { INVENTORY_LABELS } from '../../../shared/constants/inventoryLabels';
 
 const L = INVENTORY_LABELS.addDevice;
 const F = INVENTORY_LABELS.deviceForm;
 
-/** Rows with errors shown at most (the counts give the whole picture). */
-export const INVALID_ROWS_SHOWN = 100;
-
 const count = (n: number) => n.toLocaleString('es-MX');
 
 /** The invalid rows of a CSV file: line, IMEI and every error of the row by field. */
 export function CsvInvalidRows({ rows, caption }: { rows: readonly ImportRowError[]; caption: string }) {
-  const shown = rows.slice(0, INVALID_ROWS_SHOWN);
-  return (
-    <>
-      <Table size="sm" bordered responsive className="mb-2" data-testid="csv-invalid-rows">
-        <caption className="caption-top fw-semibold text-body">{caption}</caption>
-        <thead>
-          <tr>
-            <th scope="col" className="text-end">
-              {L.line}
-            </th>
-            <th scope="col">{F.imei}</th>
-            <th scope="col">{L.errors}</th>
-          </tr>
-        </thead>
-        <tbody>
-          {shown.map((r) => (
-            <tr key={r.line}>
-              <td className="text-end">{r.line}</td>
-              <td className="text-nowrap">{displayValue(r.imei)}</td>
-              <td>
-                <ul className="list-unstyled mb-0">
-                  {r.errors.map((e, i) => (
-                    <li key={`${e.field}-${i}`}>
-                      <span className="fw-semibold">{e.field}</span>: {e.message}
-                    </li>
-                  ))}
-                </ul>
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </Table>
-      {rows.length > shown.length && <p className="small">{L.invalidShown(shown.length, rows.length)}</p>}
-    </>
-  );
+  return <CsvRowErrors rows={rows} caption={caption} keyLabel={F.imei} keyOf={(r) => r.imei} />;
 }
 
 /** The first valid rows as they will be registered. */
@@ -111,12 +75,7 @@ export function CsvImportPreview({ preview, groups, importing, onImport, onCance
   const invalid = preview.rows - preview.valid;
   return (
     <div data-testid="csv-preview">
-      <h3 className="h6">{L.counts}</h3>
-      <dl className="d-flex flex-wrap gap-4 mb-3" data-testid="csv-counts">
-        <div>
-          <dt className="small fw-normal">{L.rows}</dt>
-          <dd className="fs-5 mb-0">{count(preview.rows)}</dd>
-        </div>
+      <CsvCounts rows={preview.rows} encoding={preview.encoding}>
         <div>
           <dt className="small fw-normal">{L.valid}</dt>
           <dd className="fs-5 mb-0 text-success-emphasis">{count(preview.valid)}</dd>
@@ -125,22 +84,8 @@ export function CsvImportPreview({ preview, groups, importing, onImport, onCance
           <dt className="small fw-normal">{L.invalid}</dt>
           <dd className={`fs-5 mb-0${invalid > 0 ? ' text-danger-emphasis' : ''}`}>{count(invalid)}</dd>
         </div>
-        <div>
-          <dt className="small fw-normal">{L.encoding}</dt>
-          <dd className="fs-5 mb-0">{preview.encoding}</dd>
-        </div>
-      </dl>
-      {preview.ignoredColumns.length > 0 && (
-        <Alert variant="info" data-testid="csv-ignored-columns">
-          {L.ignoredColumns(preview.ignoredColumns.length)}{' '}
-          {preview.ignoredColumns.map((c, i) => (
-            <span key={`${c}-${i}`}>
-              {i > 0 && ', '}
-              <code>{c}</code>
-            </span>
-          ))}
-        </Alert>
-      )}
+      </CsvCounts>
+      <CsvIgnoredColumns columns={preview.ignoredColumns} />
       {preview.invalid.length > 0 && <CsvInvalidRows rows={preview.invalid} caption={L.invalidTitle} />}
       {preview.sample.length > 0 && <SampleRows rows={preview.sample} groups={groups} />}
       {preview.valid === 0 ? <Alert variant="warning">{L.noValidRows}</Alert> : <p className="small mb-2">{L.importNote}</p>}
