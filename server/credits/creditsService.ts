@@ -387,7 +387,7 @@ export class CreditsService {
         } else {
           for (const p of read.payments) {
             try {
-              const { replayed } = await this.registerPayment(actor, p.reference, p.body, 'csv');
+              const { replayed, result: paid } = await this.registerPayment(actor, p.reference, p.body, 'csv');
               result[replayed ? 'alreadyApplied' : 'newPayments'] += 1;
               if (result.payments.length < CREDIT_IMPORT_SHOWN) {
                 result.payments.push({
@@ -395,6 +395,7 @@ export class CreditsService {
                   reference: p.reference,
                   externalId: p.body.externalId,
                   amount: formatAmount(p.body.amount),
+                  currency: paid.credit.currency,
                   paidAt: p.body.paidAt.toISOString(),
                   outcome: replayed ? 'already_applied' : 'new',
                 });

@@ -90,6 +90,53 @@ export const CREDIT_PAGE_LABELS = {
     kindCount: (label: string, n: number) => `${label}: ${count(n)}`,
   },
 
+  /** Importar CSV of the portfolio: schedules or payments, on the one CSV import flow. */
+  csvImport: {
+    open: 'Importar CSV',
+    title: 'Importar CSV de créditos',
+    kind: 'Tipo de archivo',
+    kinds: { schedules: 'Calendarios de pago', payments: 'Pagos' },
+    intro: {
+      schedules: (maxRows: string, maxMb: number) =>
+        `Una fila por cuota. Obligatorias: referencia, cliente, numero, vencimiento (AAAA-MM-DD o DD/MM/AAAA) y monto (1250.00, 1,250.00 o $1,250.00); opcionales: telefono, moneda (MXN si se omite) e imeis (separados por ; o espacio). Las filas de una referencia son el calendario completo de su crédito: se crea o se reemplaza. Hasta ${maxRows} filas y ${maxMb} MB, en UTF-8 o Windows-1252.`,
+      payments: (maxRows: string, maxMb: number) =>
+        `Una fila por pago: referencia, id_externo, monto (1250.00, 1,250.00 o $1,250.00) y fecha_pago (ISO 8601, o DD/MM/AAAA HH:MM en hora local). Un pago ya registrado con el mismo id_externo y los mismos datos se muestra como ya aplicado y no se aplica otra vez. Hasta ${maxRows} filas y ${maxMb} MB, en UTF-8 o Windows-1252.`,
+    },
+    allOrNothing: 'Se aplica el archivo completo o nada: si una fila tiene errores, no se aplica ninguna.',
+    invalid: 'Con errores',
+    created: 'Créditos nuevos',
+    replaced: 'Créditos reemplazados',
+    newPayments: 'Pagos nuevos',
+    alreadyApplied: 'Ya aplicados',
+    reference: 'Referencia',
+    schedulesTitle: 'Créditos del archivo',
+    paymentsTitle: 'Pagos del archivo',
+    columns: {
+      customer: 'Cliente',
+      installments: 'Cuotas',
+      total: 'Total',
+      imeis: 'IMEIs',
+      outcome: 'Resultado',
+      line: 'Línea',
+      externalId: 'Id externo',
+      amount: 'Monto',
+      paidAt: 'Fecha de pago',
+    },
+    outcomes: { create: 'Se crea', replace: 'Se reemplaza', new: 'Nuevo', already_applied: 'Ya aplicado' },
+    shown: (shown: number, total: number) => `Se muestran los primeros ${count(shown)} de ${count(total)}.`,
+    hasErrors: 'El archivo tiene filas con errores: corríjalas y vuelva a cargarlo. No se aplicará ningún cambio.',
+    nothingToApply: 'El archivo no tiene cambios que aplicar: todos sus pagos ya están aplicados.',
+    apply: 'Aplicar el archivo',
+    cancel: 'Cancelar',
+    applying: 'Aplicando el archivo...',
+    appliedSchedules: (created: number, replaced: number) =>
+      `Se crearon ${count(created)} ${plural(created, 'crédito', 'créditos')} y se reemplazaron ${count(replaced)}`,
+    appliedPayments: (applied: number, already: number) =>
+      `Se aplicaron ${count(applied)} ${plural(applied, 'pago', 'pagos')}; ${count(already)} ya ${plural(already, 'estaba aplicado', 'estaban aplicados')}`,
+    notApplied: 'No se aplicó ningún cambio: el archivo tiene filas con errores.',
+    templateFallbackName: { schedules: 'plantilla-calendarios.csv', payments: 'plantilla-pagos.csv' },
+  },
+
   /** The state badge: 'Vencido · 5 días'. */
   daysOverdue: (days: number) => `${count(days)} ${plural(days, 'día', 'días')}`,
 

@@ -62,6 +62,8 @@ export const paymentImportItem = z.strictObject({
   reference: z.string(),
   externalId: z.string(),
   amount: z.string(),
+  /** The credit's currency. */
+  currency: z.string(),
   paidAt: z.string(),
   outcome: z.enum(['new', 'already_applied']),
 });

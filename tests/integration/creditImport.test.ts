@@ -160,7 +160,15 @@ describe.each(testEngines())('credit CSV import on %s', (engine) => {
     const again = await result('payments', first, 'preview');
     expect(again).toMatchObject({ newPayments: 0, alreadyApplied: 1, invalid: [] });
     expect(again.payments).toEqual([
-      { line: 2, reference: 'IMP-NEW', externalId: 'PAGO-1', amount: '1250.00', paidAt: '2026-11-20T15:15:00.000Z', outcome: 'already_applied' },
+      {
+        line: 2,
+        reference: 'IMP-NEW',
+        externalId: 'PAGO-1',
+        amount: '1250.00',
+        currency: 'MXN',
+        paidAt: '2026-11-20T15:15:00.000Z',
+        outcome: 'already_applied',
+      },
     ]);
     expect(await result('payments', first, 'commit')).toMatchObject({ applied: true, newPayments: 0, alreadyApplied: 1 });
     expect((await state()).payments).toEqual(before.payments);

@@ -7,11 +7,14 @@ import { Link, useSearchParams } from 'react-router-dom';
 import * as z from 'zod';
 import { CREDIT_LABELS, OVERDUE_BUCKETS } from '../../../shared/constants/creditLabels';
 import { CREDIT_PAGE_LABELS } from '../../../shared/constants/creditPageLabels';
+import { ROLE_ACTION } from '../../../shared/constants/roleActions';
 import { CREDIT_SORTS, CREDITS_DEFAULT_PER_PAGE, creditReferenceParam, type CreditRow, type CreditSort } from '../../../shared/contracts/credits';
 import { SEARCH_MAX } from '../../../shared/contracts/devices';
 import { CREDIT_STATES } from '../../../shared/credits';
 import { useListGroupsQuery } from '../../api/groupsApi';
 import type { PageProps } from '../../app/lazyPage';
+import { useCurrentUser } from '../../auth/CurrentUserContext';
+import { AppModal } from '../../components/AppModal';
 import { ExportListHeader } from '../../components/ExportListHeader';
 import { CreditStateBadge, money } from '../../components/CreditStanding';
 import { DataTable, type DataTableColumn } from '../../components/DataTable';
@@ -21,6 +24,7 @@ import { ListPager } from '../../components/ListPager';
 import { PageSpinner } from '../../components/PageSpinner';
 import { SearchInput } from '../../components/SearchInput';
 import { listParam, nextSort, useListParams } from '../../components/useListParams';
+import { CreditCsvImport } from './CreditCsvImport';
 import { CreditSummaryCards } from './CreditSummaryCards';
 import { ReleaseApprovals } from './ReleaseApprovals';
 import { useExportCreditsMutation, useListCreditsQuery, type CreditFilterArgs, type CreditFilterKey, type CreditListArgs } from './creditsApi';
@@ -78,6 +82,10 @@ export default function CreditPortfolioPage({ title }: PageProps) {
   const list = useListCreditsQuery(args, { skip: credit !== undefined });
   const groups = useListGroupsQuery(undefined, { skip: credit !== undefined });
   const [exportCsv, exportState] = useExportCreditsMutation();
+  const { user } = useCurrentUser();
+  // Importing writes credits and payments: the grant of registering a payment (the server checks it too).
+  const canImport = (user.profile?.actions ?? []).includes(ROLE_ACTION.REGISTER_PAYMENTS);
+  const [importing, setImporting] = useState(false);
 
   // A page past the end (credits paid off and filtered out, a hand-edited URL): back to the first page.
   const pastEnd = list.data !== undefined && list.data.data.length === 0 && page > 1 && !list.isFetching;
@@ -152,7 +160,17 @@ export default function CreditPortfolioPage({ title }: PageProps) {
         exportedMessage={L.exported}
         exporting={exportState.isLoading}
         onExport={() => exportCsv({ ...filter, sort, order })}
-      />
+      >
+        {canImport && (
+          <Button variant="outline-primary" onClick={() => setImporting(true)}>
+            <i className="bi bi-upload me-2" aria-hidden="true" />
+            {CREDIT_PAGE_LABELS.csvImport.open}
+          </Button>
+        )}
+      </ExportListHeader>
+      <AppModal show={importing} title={CREDIT_PAGE_LABELS.csvImport.title} onClose={() => setImporting(false)} size="xl" readOnly>
+        <CreditCsvImport />
+      </AppModal>
 
       <CreditSummaryCards onFilter={applyFilters} />
 

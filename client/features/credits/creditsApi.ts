@@ -15,6 +15,7 @@ import type {
   ReconciliationList,
 } from '../../../shared/contracts/credits';
 import type { ReconciliationKind } from '../../../shared/constants/creditLabels';
+import type { CreditImportKind, CreditImportResult } from '../../../shared/contracts/creditImport';
 import { CREDIT_PAGE_LABELS } from '../../../shared/constants/creditPageLabels';
 import { apiSlice } from '../../api/apiSlice';
 import { http, type ApiExtra } from '../../api/axiosBaseQuery';
@@ -69,6 +70,22 @@ export const creditsApi = apiSlice.injectEndpoints({
       queryFn: (args, api) =>
         downloadFile(api.extra as ApiExtra, API_PATHS.credits.export(), queryParams(args), CREDIT_PAGE_LABELS.portfolio.exportFallbackName),
     }),
+    /** Validates (mode preview) or applies all or nothing (mode commit) a CSV of schedules or payments, sent as its bytes. */
+    importCredits: build.mutation<CreditImportResult, { kind: CreditImportKind; file: Blob; mode: 'preview' | 'commit' }>({
+      query: ({ kind, file, mode }) => ({
+        url: API_PATHS.credits.import(),
+        method: 'POST',
+        params: { kind, mode },
+        data: file,
+        headers: { 'Content-Type': 'text/csv' },
+      }),
+      // Devices: a payment may unlock them, a schedule give them its reference.
+      invalidatesTags: (_r, _e, { mode }) => (mode === 'commit' ? ['Credits', 'Devices', 'Device', 'Audit'] : []),
+    }),
+    downloadCreditImportTemplate: build.mutation<null, CreditImportKind>({
+      queryFn: (kind, api) =>
+        downloadFile(api.extra as ApiExtra, API_PATHS.credits.importTemplate(), { kind }, CREDIT_PAGE_LABELS.csvImport.templateFallbackName[kind]),
+    }),
     /** The body's externalId is made once per dialog: a retried submit is the same payment. */
     registerPayment: build.mutation<PaymentResult, { reference: string; body: PaymentBodyInput }>({
       query: ({ reference, body }) => http.post(API_PATHS.credits.payments(reference), body),
@@ -122,6 +139,8 @@ export const {
   useExportCreditsMutation,
   useListReconciliationQuery,
   useExportReconciliationMutation,
+  useImportCreditsMutation,
+  useDownloadCreditImportTemplateMutation,
   useRegisterPaymentMutation,
   useReversePaymentMutation,
   usePauseCollectionMutation,
