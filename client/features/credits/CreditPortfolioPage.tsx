@@ -162,7 +162,7 @@ export default function CreditPortfolioPage({ title }: PageProps) {
         onExport={() => exportCsv({ ...filter, sort, order })}
       >
         {canImport && (
-          <Button variant="outline-primary" onClick={() => setImporting(true)}>
+          <Button variant="outline-dark" onClick={() => setImporting(true)}>
             <i className="bi bi-upload me-2" aria-hidden="true" />
             {CREDIT_PAGE_LABELS.csvImport.open}
           </Button>
