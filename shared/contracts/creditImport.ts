@@ -34,17 +34,17 @@ export const creditTemplateQuery = z.object({ kind: kindParam });
 export const creditImportQuery = importQuery.extend({ kind: kindParam });
 export type CreditImportQuery = z.infer<typeof creditImportQuery>;
 
-export const creditImportRowError = z.strictObject({
+export const creditImportRowErrorResponse = z.strictObject({
   /** 1-based line of the data row in the file (the header is line 1). */
   line: z.number().int(),
   reference: z.string(),
   /** `field`: the CSV column, as the header names it. */
   errors: z.array(z.strictObject({ field: z.string(), message: z.string() })),
 });
-export type CreditImportRowError = z.infer<typeof creditImportRowError>;
+export type CreditImportRowError = z.infer<typeof creditImportRowErrorResponse>;
 
 /** A credit of a schedules file: created or replaced (its schedule entirely). */
-export const scheduleImportItem = z.strictObject({
+export const scheduleImportItemResponse = z.strictObject({
   reference: z.string(),
   customerName: z.string(),
   currency: z.string(),
@@ -54,10 +54,10 @@ export const scheduleImportItem = z.strictObject({
   imeis: z.array(z.string()),
   outcome: z.enum(['create', 'replace']),
 });
-export type ScheduleImportItem = z.infer<typeof scheduleImportItem>;
+export type ScheduleImportItem = z.infer<typeof scheduleImportItemResponse>;
 
 /** A payment of a payments file: new, or already applied (the same id with the same data). */
-export const paymentImportItem = z.strictObject({
+export const paymentImportItemResponse = z.strictObject({
   line: z.number().int(),
   reference: z.string(),
   externalId: z.string(),
@@ -67,7 +67,7 @@ export const paymentImportItem = z.strictObject({
   paidAt: z.string(),
   outcome: z.enum(['new', 'already_applied']),
 });
-export type PaymentImportItem = z.infer<typeof paymentImportItem>;
+export type PaymentImportItem = z.infer<typeof paymentImportItemResponse>;
 
 /** The answer of POST /v5/credits/import. */
 export const creditImportResultResponse = z.strictObject({
@@ -78,13 +78,13 @@ export const creditImportResultResponse = z.strictObject({
   /** Data rows read. */
   rows: z.number().int(),
   /** Every row with an error; when any, a commit applies nothing. */
-  invalid: z.array(creditImportRowError),
+  invalid: z.array(creditImportRowErrorResponse),
   /** Schedules: the first CREDIT_IMPORT_SHOWN credits, and how many are created and replaced. */
-  schedules: z.array(scheduleImportItem),
+  schedules: z.array(scheduleImportItemResponse),
   created: z.number().int(),
   replaced: z.number().int(),
   /** Payments: the first CREDIT_IMPORT_SHOWN payments, how many are new and how many were already applied. */
-  payments: z.array(paymentImportItem),
+  payments: z.array(paymentImportItemResponse),
   newPayments: z.number().int(),
   alreadyApplied: z.number().int(),
   /** The file was applied (commit without errors). */

@@ -6,6 +6,7 @@ import * as admins from './admins';
 import * as agent from './agent';
 import * as agentSettings from './agentSettings';
 import * as audit from './audit';
+import * as creditImport from './creditImport';
 import * as credits from './credits';
 import * as deviceActions from './deviceActions';
 import * as deviceImport from './deviceImport';
@@ -28,6 +29,7 @@ const MODULES = {
   agent,
   agentSettings,
   audit,
+  creditImport,
   credits,
   deviceActions,
   deviceImport,
