@@ -6,13 +6,14 @@
  */
 import iconv from 'iconv-lite';
 import request from 'supertest';
-import { CREDIT_MESSAGES } from '../../shared/areaMessages';
+import { CREDIT_MESSAGES, INVENTORY_MESSAGES } from '../../shared/areaMessages';
 import { COLLECTION_POLICY_ACTOR } from '../../shared/constants/creditLabels';
 import { DEVICE_ACTION } from '../../shared/constants/deviceActions';
 import { PATHS } from '../../shared/constants/routes';
 import { ROLE_ACTION } from '../../shared/constants/roleActions';
 import { creditImportResultResponse, type CreditImportResult } from '../../shared/contracts/creditImport';
 import { creditBody } from '../../shared/contracts/credits';
+import { IMPORT_MAX_BYTES } from '../../shared/contracts/deviceImport';
 import { addDays } from '../../shared/credits';
 import { adminApi, type AdminApi } from '../helpers/adminApi';
 import { insertDevices, testImei } from '../helpers/inventoryFixtures';
@@ -223,6 +224,19 @@ describe.each(testEngines())('credit CSV import on %s', (engine) => {
     }
     const bad = await send('otro' as 'payments', PAYMENTS, 'preview').expect(400);
     expect(bad.body).toMatchObject({ field: 'kind', message: expect.stringContaining('Tipo de archivo') });
+  });
+
+  test('large and foreign files are refused as the device import refuses them, before anything is read', async () => {
+    const before = await state();
+    const big = await send('payments', Buffer.alloc(IMPORT_MAX_BYTES + 1, 0x41), 'preview').expect(413);
+    expect(big.body).toMatchObject({ code: 'CSV_TOO_LARGE', message: INVENTORY_MESSAGES.csv.tooLarge(2) });
+    const json = await request(app()).post(IMPORT).query({ kind: 'payments' }).set(admin).send({ referencia: 'x' }).expect(415);
+    expect(json.body.code).toBe('CSV_NOT_CSV');
+    const utf16 = await send('payments', Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(PAYMENTS, 'utf16le')]), 'preview').expect(415);
+    expect(utf16.body).toMatchObject({ code: 'CSV_ENCODING', message: INVENTORY_MESSAGES.csv.utf16 });
+    const missing = await send('payments', 'referencia,monto\r\nIMP-NEW,100\r\n', 'preview').expect(400);
+    expect(missing.body).toMatchObject({ code: 'CSV_MISSING_COLUMNS', message: INVENTORY_MESSAGES.csv.missingColumns(['id_externo', 'fecha_pago']) });
+    expect(await state()).toEqual(before);
   });
 
   test('403 without the action of registering payments, even with the portfolio page', async () => {
