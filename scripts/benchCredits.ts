@@ -178,14 +178,23 @@ async function measure(engine: Engine, lines: string[]): Promise<void> {
   let db2: Db | undefined;
 
   try {
-    // The policy: its hours the whole day, no rest days, so the run's wall-clock hour never defers a step.
+    // The policy: its hours the whole day, no rest days, so the run's wall-clock hour never defers a
+    // step. Its ladder without the restrictions rung: in a steady state a credit reaching its lock
+    // day had its restrictions applied (and acknowledged by the agent) two days before; on this
+    // first look they would be sent with the lock, whose command would then wait behind theirs.
     const policy = (await (await call('/v5/collection-policy')).json()) as { version: number | null };
     await call('/v5/collection-policy', {
       method: 'PUT',
       headers: json,
       body: JSON.stringify({
         version: policy.version,
-        values: { hours: { from: '00:00', to: '23:59' }, nonWorkingWeekdays: [], mexicanHolidays: false, holidays: [] },
+        values: {
+          hours: { from: '00:00', to: '23:59' },
+          nonWorkingWeekdays: [],
+          mexicanHolidays: false,
+          holidays: [],
+          ladder: DEFAULT_COLLECTION_POLICY.ladder.filter((r) => r.kind !== 'restrictions'),
+        },
       }),
     });
     // A steady state: every open credit's next step somewhere in the coming week, nothing due now.
@@ -196,23 +205,25 @@ async function measure(engine: Engine, lines: string[]): Promise<void> {
     // As autovacuum leaves the tables some time after a bulk load (the other benches do the same).
     await settleAfterSeed(db);
 
-    // The credits: overdue (or due today) on one device that can take a lock, the most overdue
-    // first, dealt alternately to the one-engine round (A) and the two-engine round (B); and
+    // The credits: overdue (or due today) on one device that can take a lock, those whose lock day
+    // is today first, then the days around it (a day's steps: the locks, the ladder's notices and
+    // reminders before them; few earlier steps the engine never took, which a first look records
+    // as passed over), dealt alternately to the one-engine round (A) and the two-engine round (B); and
     // overdue credits whose device is locked Por Crédito with nothing in flight (the payments).
     const today = todayIn(timeZone, new Date());
+    const lockDay = addDays(today, -DEFAULT_COLLECTION_POLICY.lock.daysOverdue);
     const candidates = (
       await db.query<{ id: number; first_unpaid_due: string }>(
         `SELECT c.id, to_char(c.first_unpaid_due, 'YYYY-MM-DD') AS first_unpaid_due FROM credits c
            JOIN devices d ON lower(d.credit_reference) = lower(c.reference) AND d.deleted_at IS NULL
           WHERE c.cancelled_at IS NULL AND c.first_unpaid_due <= $1::date
             AND d.lifecycle NOT IN ('pre_enrolled', 'enrolling', 'released', 'suspended') AND d.lock_state <> 'locked' AND d.pending_action IS NULL
-          ORDER BY c.first_unpaid_due, c.id LIMIT $2`,
-        [today, engine === 'postgres' ? 2 * DUE : DUE],
+          ORDER BY abs(c.first_unpaid_due - $3::date), c.id LIMIT $2`,
+        [today, engine === 'postgres' ? 2 * DUE : DUE, lockDay],
       )
     ).rows.map((r) => ({ id: Number(r.id), due: r.first_unpaid_due }));
     const rounds = engine === 'postgres' ? 2 : 1;
     const sets = Array.from({ length: rounds }, (_, k) => candidates.filter((_, i) => i % rounds === k));
-    const lockDay = addDays(today, -DEFAULT_COLLECTION_POLICY.lock.daysOverdue);
     const lockable = (set: typeof candidates) => set.filter((c) => c.due <= lockDay).length;
     const locked = (
       await db.query<{ reference: string; device_id: number }>(
@@ -309,26 +320,28 @@ async function measure(engine: Engine, lines: string[]): Promise<void> {
           ])
         ).rows[0]!.n,
       );
+      // Each kind of step recorded, with the devices it sent a command to and why others were passed over.
       const kinds = (
-        await db.query<{ kind: string; outcome: string; n: number }>(
-          `SELECT kind, outcome, count(*) AS n FROM credit_steps WHERE credit_id = ANY($1::bigint[]) AND at >= $2 GROUP BY 1, 2 ORDER BY 3 DESC`,
+        await db.query<{ kind: string; outcome: string; n: number; sent: number }>(
+          `SELECT kind, outcome, count(*) AS n, coalesce(sum(cardinality(device_ids)), 0) AS sent
+             FROM credit_steps WHERE credit_id = ANY($1::bigint[]) AND at >= $2 GROUP BY 1, 2 ORDER BY 3 DESC`,
           [ids, t0],
         )
       ).rows
-        .map((r) => `${r.kind} ${r.outcome} ${r.n}`)
+        .map((r) => `${r.kind} ${r.outcome} ${r.n}${Number(r.sent) ? ` (${r.sent} commands)` : ''}`)
         .join(', ');
-      const locks = Number(
-        (
-          await db.query<{ n: number }>(
-            `SELECT count(*) AS n FROM device_commands WHERE action = $1 AND requested_at >= $2
-               AND device_id IN (SELECT d.id FROM devices d JOIN credits c ON lower(d.credit_reference) = lower(c.reference) WHERE c.id = ANY($3::bigint[]))`,
-            [DEVICE_ACTION.LOCK, t0, ids],
-          )
-        ).rows[0]!.n,
-      );
+      const passed = (
+        await db.query<{ reason: string; n: number }>(
+          `SELECT s.reason, count(*) AS n FROM credit_steps c, jsonb_to_recordset(c.skipped_devices) AS s (id bigint, reason text)
+            WHERE c.credit_id = ANY($1::bigint[]) AND c.at >= $2 GROUP BY 1 ORDER BY 2 DESC`,
+          [ids, t0],
+        )
+      ).rows
+        .map((r) => `${r.reason} ${r.n}`)
+        .join(', ');
       lines.push(
         `| ${engine} claim with ${ids.length} due (${CLAIM_RUNS} runs, batch ${batchSize}, ${due.rows} claimed) | ${p(due.out)} |`,
-        `| ${engine} ${ids.length} credits due (${lockable(set)} past the lock day), ${label} | ${wall.toFixed(1)} s; ${stepped}/${ids.length} with a step, ${looked.join(' + ')} looked at; ${locks} LOCK commands; steps: ${kinds} |`,
+        `| ${engine} ${ids.length} credits due (${lockable(set)} past the lock day), ${label} | ${wall.toFixed(1)} s; ${stepped}/${ids.length} with a step, ${looked.join(' + ')} looked at; steps: ${kinds}${passed ? `; devices passed over: ${passed}` : ''} |`,
         `| ${engine} devices list meanwhile (${list.length} requests) | ${list.length ? p(list) : 'none'} |`,
       );
       console.log(lines.slice(-3).join('\n'));
