@@ -137,6 +137,7 @@ async function seedCredits(db: Db, now: Date, timeZone: string): Promise<number>
         2026 + chunk * 2 + type,
       ),
     );
+    if (chunk % 10 === 9) console.log(`${new Date().toISOString()} credits: ${total} of about ${CREDITS}`);
     total += await db.transaction((tx) =>
       importCredits(
         tx,
@@ -160,11 +161,16 @@ async function measure(engine: Engine, lines: string[]): Promise<void> {
   const seedStart = performance.now();
   const now = new Date();
   await seedFleet(db, { count: CREDITS, seed: 7, now });
+  const fleetSeconds = (performance.now() - seedStart) / 1000;
   const credits = await seedCredits(db, now, timeZone);
-  const seedSeconds = (performance.now() - seedStart) / 1000;
+  const creditSeconds = (performance.now() - seedStart) / 1000 - fleetSeconds;
 
   const { app, services } = createApp({ config, db, logger, assets: loadClientAssets(DIST), ...runtime });
   const server = http.createServer(app);
+  // The client closes its idle sockets, never the server: PGlite runs in this process and blocks its
+  // event loop for seconds (the VACUUM below), after which both sides' idle timers would fire at
+  // once and a request could go out on a socket the server is closing (ECONNRESET).
+  server.keepAliveTimeout = 0;
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   const session = await signInPortal(await discoverPortal(origin), ADMIN, DEMO_PASSWORD);
@@ -386,9 +392,14 @@ async function measure(engine: Engine, lines: string[]): Promise<void> {
       ]);
       if (unlock.rowCount > 0) unlocked++;
     }
+    const rows = (
+      await db.query<{ installments: number; payments: number }>(
+        'SELECT (SELECT count(*) FROM credit_installments) AS installments, (SELECT count(*) FROM credit_payments) AS payments',
+      )
+    ).rows[0]!;
     lines.push(
       `| ${engine} payments of the amount overdue on credits locked Por Crédito (${answers.length}, POST /api/integration/v1/credits/{ref}/payments; ${refused} not 201) | ${answers.length ? p(answers) : 'none'}; UNLOCK there at the answer: ${unlocked}/${answers.length} |`,
-      `| ${engine} seeding ${CREDITS} devices and ${credits} credits | ${seedSeconds.toFixed(0)} s |`,
+      `| ${engine} seeding ${CREDITS} devices and ${credits} credits (${rows.installments} installments, ${rows.payments} payments before the run's) | devices ${fleetSeconds.toFixed(0)} s, credits ${creditSeconds.toFixed(0)} s |`,
     );
     console.log(lines.slice(-2).join('\n'));
   } finally {
