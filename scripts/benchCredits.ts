@@ -3,10 +3,11 @@
  *   claim     the due-credit claim of CollectionEngine (the statement its repository sends, captured
  *             from a real tick), p50/p95 over ≥ 50 runs, with 0 credits due and with 2 % of the
  *             fleet due; and a whole tick with nothing due
- *   steps     2 % of the fleet made due (overdue credits on lockable devices: locks past the lock
- *             day, the ladder's notifications before it), wall time until every one has its step:
- *             one engine, and on PostgreSQL two engines ticking at once; meanwhile a loop asks the
- *             devices list (P4's mix) and reports its p95
+ *   steps     2 % of the fleet made due (credits whose oldest unpaid installment falls on a day
+ *             that gives a step today: locks at the lock day, the ladder's notices, reminders),
+ *             their past taken first by a tick with yesterday's clock; wall time until every one
+ *             has its step: one engine, and on PostgreSQL two engines ticking at once; meanwhile a
+ *             loop asks the devices list (P4's mix) and reports its p95
  *   payments  payments through the lender's API (POST /api/integration/v1/credits/{ref}/payments)
  *             on overdue credits whose devices are locked Por Crédito: p95 of the answer, and the
  *             UNLOCK commands that exist when each answer arrives
