@@ -4,11 +4,9 @@
  * requested from the row menu that turns from 'Bloqueando' into 'Bloqueado' with no reload,
  * because the agent received the command on its waiting check-in and acknowledged it.
  */
-import type { EnrollResponse } from '../../shared/contracts/agent';
 import { INVENTORY_LABELS as L } from '../../shared/constants/inventoryLabels';
-import { newAgentKeys } from '../../server/agent/requestSignature';
 import { seriousViolations } from '../helpers/axe';
-import { agentPost, runAgent } from '../helpers/httpAgent';
+import { enrollAgent, runAgent } from '../helpers/httpAgent';
 import { collectProblems, describeWithBrowser, waitForHydration } from '../helpers/browser';
 import { insertDevices, insertGroup, testImei } from '../helpers/inventoryFixtures';
 import { ADMIN_EMAIL, signIn, toast, usePortalBrowser, waitForLayout } from '../helpers/portalSession';
@@ -48,16 +46,7 @@ describeWithBrowser('the device side in Chromium', () => {
     await dialog.waitFor({ state: 'detached' });
 
     // The device's agent enrolls with the code and the public half of the key it signs with, and checks in.
-    const keys = await newAgentKeys();
-    const enrolled = await fetch(`${ctx.portal.url}/agent/v1/enroll`, {
-      method: 'POST',
-      headers: { 'Content-Type': 'application/json' },
-      body: JSON.stringify({ enrollmentToken: shortCode, imei, deviceType: 1, osVersion: '14', agentVersion: '2.4.1', publicKey: keys.publicJwk }),
-    });
-    expect(enrolled.status).toBe(201);
-    const { deviceToken } = (await enrolled.json()) as EnrollResponse;
-    const identity = { token: deviceToken, keys };
-    expect((await agentPost(ctx.portal.url, identity, '/agent/v1/checkin', '{}')).status).toBe(200);
+    const identity = await enrollAgent(ctx.portal.url, shortCode, imei);
     // It acknowledges after 1.5 s, so the page can be seen saying 'Bloqueando' first.
     const agent = runAgent(ctx.portal.url, identity, 1_500);
     try {

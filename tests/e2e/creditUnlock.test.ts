@@ -7,7 +7,7 @@
  * (Desbloqueado, or Activo after the next check-in) without a reload, listing the policy's
  * Desbloqueo among its steps.
  */
-import type { CheckinResponse, EnrollResponse } from '../../shared/contracts/agent';
+import type { CheckinResponse } from '../../shared/contracts/agent';
 import { COLLECTION_STEP_KINDS, CREDIT_LABELS } from '../../shared/constants/creditLabels';
 import { CREDIT_PAGE_LABELS as L } from '../../shared/constants/creditPageLabels';
 import { DEVICE_ACTION } from '../../shared/constants/deviceActions';
@@ -15,11 +15,10 @@ import { FIELD_LABELS } from '../../shared/constants/fieldLabels';
 import { PATHS } from '../../shared/constants/routes';
 import { enrollmentTokenBody } from '../../shared/contracts/enrollment';
 import { addDays, todayIn } from '../../shared/credits';
-import { newAgentKeys } from '../../server/agent/requestSignature';
 import { EnrollmentTokensService } from '../../server/api/enrollment/enrollmentTokensService';
 import { CreditsService } from '../../server/credits';
 import { DeviceActionsService } from '../../server/devices/deviceActionsService';
-import { agentPost, runAgent, type HttpAgent } from '../helpers/httpAgent';
+import { agentPost, enrollAgent, runAgent, type HttpAgent } from '../helpers/httpAgent';
 import { collectProblems, describeWithBrowser, waitForHydration } from '../helpers/browser';
 import { insertDevices, insertGroup, testImei } from '../helpers/inventoryFixtures';
 import { ADMIN_EMAIL, signIn, toast, usePortalBrowser } from '../helpers/portalSession';
@@ -44,22 +43,7 @@ describeWithBrowser('a payment unlocks a device locked Por Crédito', () => {
     // The agent enrolls with a QR code of its group and checks in.
     const enrollment = new EnrollmentTokensService(db, inventory, undefined);
     const token = await enrollment.create(SYSTEM, enrollmentTokenBody.parse({ groupId: group }), new Set([PATHS.groups]), ctx.portal.url);
-    const keys = await newAgentKeys();
-    const enrolled = await fetch(`${ctx.portal.url}/agent/v1/enroll`, {
-      method: 'POST',
-      headers: { 'Content-Type': 'application/json' },
-      body: JSON.stringify({
-        enrollmentToken: token.shortCode,
-        imei,
-        deviceType: 1,
-        osVersion: '14',
-        agentVersion: '2.4.1',
-        publicKey: keys.publicJwk,
-      }),
-    });
-    expect(enrolled.status).toBe(201);
-    identity = { token: ((await enrolled.json()) as EnrollResponse).deviceToken, keys };
-    expect((await agentPost(ctx.portal.url, identity, '/agent/v1/checkin', '{}')).status).toBe(200);
+    identity = await enrollAgent(ctx.portal.url, token.shortCode, imei);
 
     // Ten days overdue: 1,000.00 MXN; the next installment far enough ahead for no reminder today.
     const today = todayIn(ctx.portal.config.companyTimeZone, new Date());

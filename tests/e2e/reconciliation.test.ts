@@ -11,16 +11,15 @@ import { RECONCILIATION_LABELS } from '../../shared/constants/creditLabels';
 import { CREDIT_PAGE_LABELS } from '../../shared/constants/creditPageLabels';
 import { PATHS } from '../../shared/constants/routes';
 import { apiKeyBody } from '../../shared/contracts/apiKeys';
-import type { CheckinResponse, EnrollResponse } from '../../shared/contracts/agent';
+import type { CheckinResponse } from '../../shared/contracts/agent';
 import { enrollmentTokenBody } from '../../shared/contracts/enrollment';
 import { INTEGRATION_BASE } from '../../shared/contracts/integration';
 import { addDays, todayIn } from '../../shared/credits';
-import { newAgentKeys } from '../../server/agent/requestSignature';
 import { EnrollmentTokensService } from '../../server/api/enrollment/enrollmentTokensService';
 import { ApiKeysService } from '../../server/integration/apiKeysService';
 import { seriousViolations } from '../helpers/axe';
 import { collectProblems, describeWithBrowser, waitForHydration } from '../helpers/browser';
-import { agentPost, runAgent, type HttpAgent } from '../helpers/httpAgent';
+import { agentPost, enrollAgent, runAgent, type HttpAgent } from '../helpers/httpAgent';
 import { waitFor } from '../helpers/webhookReceiver';
 import { insertDevices, insertGroup, testImei } from '../helpers/inventoryFixtures';
 import { ADMIN_EMAIL, signIn, toast, usePortalBrowser } from '../helpers/portalSession';
@@ -52,22 +51,7 @@ describeWithBrowser('Conciliación: a credit up to date whose device is locked, 
     // The agent enrolls with a QR code of its group and checks in.
     const enrollment = new EnrollmentTokensService(db, inventory, undefined);
     const token = await enrollment.create(SYSTEM, enrollmentTokenBody.parse({ groupId: group }), new Set([PATHS.groups]), ctx.portal.url);
-    const keys = await newAgentKeys();
-    const enrolled = await fetch(`${ctx.portal.url}/agent/v1/enroll`, {
-      method: 'POST',
-      headers: { 'Content-Type': 'application/json' },
-      body: JSON.stringify({
-        enrollmentToken: token.shortCode,
-        imei,
-        deviceType: 1,
-        osVersion: '14',
-        agentVersion: '2.4.1',
-        publicKey: keys.publicJwk,
-      }),
-    });
-    expect(enrolled.status).toBe(201);
-    identity = { token: ((await enrolled.json()) as EnrollResponse).deviceToken, keys };
-    expect((await agentPost(ctx.portal.url, identity, '/agent/v1/checkin', '{}')).status).toBe(200);
+    identity = await enrollAgent(ctx.portal.url, token.shortCode, imei);
 
     // The lender's key (the administrators' role), made as the portal's Claves de API page makes it.
     const admin = (await db.query<{ id: number }>('SELECT id FROM admins WHERE lower(correo) = lower($1)', [ADMIN_EMAIL])).rows[0]!;

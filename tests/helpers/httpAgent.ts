@@ -3,8 +3,8 @@
  * signed by the agent's key as a device signs it, and a minimal long-poll loop that acknowledges
  * every command it receives.
  */
-import type { CheckinResponse } from '../../shared/contracts/agent';
-import { signRequest, type AgentKeys } from '../../server/agent/requestSignature';
+import type { CheckinResponse, EnrollResponse } from '../../shared/contracts/agent';
+import { newAgentKeys, signRequest, type AgentKeys } from '../../server/agent/requestSignature';
 
 export interface HttpAgent {
   token: string;
@@ -20,6 +20,24 @@ export async function agentPost(url: string, agent: HttpAgent, path: string, bod
     body,
     signal,
   });
+}
+
+/**
+ * A device's agent enrolling with an enrollment code (a QR code's short code) and the public half
+ * of a new key, then checking in once, as the app does; its identity for the requests that follow.
+ */
+export async function enrollAgent(url: string, enrollmentToken: string, imei: string): Promise<HttpAgent> {
+  const keys = await newAgentKeys();
+  const enrolled = await fetch(`${url}/agent/v1/enroll`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify({ enrollmentToken, imei, deviceType: 1, osVersion: '14', agentVersion: '2.4.1', publicKey: keys.publicJwk }),
+  });
+  if (enrolled.status !== 201) throw new Error(`enroll answered ${enrolled.status}: ${await enrolled.text()}`);
+  const agent = { token: ((await enrolled.json()) as EnrollResponse).deviceToken, keys };
+  const checkin = await agentPost(url, agent, '/agent/v1/checkin', '{}');
+  if (checkin.status !== 200) throw new Error(`check-in answered ${checkin.status}`);
+  return agent;
 }
 
 /** A minimal agent: long-poll check-ins, each command acknowledged after `delayMs`; the commands it received. */
