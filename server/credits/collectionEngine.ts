@@ -127,7 +127,9 @@ export class CollectionEngine {
     try {
       return await transaction(this.db, async (tx) => {
         const ids = await new CollectionRepository(tx).claimDue(now, this.batchSize);
-        for (const id of ids) await this.evaluateIn(tx, id, now);
+        // A batch reads each group's policy once: a saved policy marks every scheduled credit due again.
+        const policies = new Map<string, Promise<EffectivePolicy>>();
+        for (const id of ids) await this.evaluateIn(tx, id, now, policies);
         return ids.length;
       });
     } catch (err) {
@@ -161,14 +163,21 @@ export class CollectionEngine {
     return { settings, policy: resolvePolicy(settings, today), label };
   }
 
-  private async load(q: Queryable, state: CollectionState, now: Date): Promise<Loaded> {
+  private async load(q: Queryable, state: CollectionState, now: Date, policies?: Map<string, Promise<EffectivePolicy>>): Promise<Loaded> {
     const cutoff = offlineCutoff(now, this.settings.inventory.offlineAfterHours);
     // One after the other: `q` is often a transaction, one connection.
     const installments = await new CreditRepository(q).installments([state.id]);
     const rows = await new DeviceRepository(q).rowsByCreditReference(state.reference, DEVICES_MAX);
     const done = await new CollectionRepository(q).doneKeys(state.id);
     const groupId = rows.find((r) => r.group_id !== null)?.group_id ?? null;
-    const policy = await this.policyFor(q, groupId, todayIn(this.settings.timeZone, now));
+    const today = todayIn(this.settings.timeZone, now);
+    const key = `${groupId ?? ''}:${today}`;
+    let cached = policies?.get(key);
+    if (!cached) {
+      cached = this.policyFor(q, groupId, today);
+      policies?.set(key, cached);
+    }
+    const policy = await cached;
     // A person's unlock holds the lock off, read from the commands themselves: the hook that also
     // writes hold_until passes over a credit the engine holds (no lock-order deadlock), and this
     // read still sees the unlock.
@@ -214,16 +223,16 @@ export class CollectionEngine {
    * Applies what is due for a credit at `now` in the caller's transaction (the credit's row is
    * locked here if the caller did not), then sets its next `next_step_at`.
    */
-  async evaluateIn(tx: Queryable, creditId: number, now: Date): Promise<void> {
+  async evaluateIn(tx: Queryable, creditId: number, now: Date, policies?: Map<string, Promise<EffectivePolicy>>): Promise<void> {
     const repo = new CollectionRepository(tx);
     const state = await repo.lockState(creditId);
     if (!state) return;
-    const loaded = await this.load(tx, state, now);
+    const loaded = await this.load(tx, state, now, policies);
     await this.overdueEvent(tx, loaded, now);
     const acted = await this.apply(tx, loaded, now);
     // The plan again with what was just done: its next instant, or a retry when something due
     // could not be applied now (a command in flight on a device).
-    const after = acted ? (await this.load(tx, (await repo.lockState(creditId))!, now)).plan : loaded.plan;
+    const after = acted ? (await this.load(tx, (await repo.lockState(creditId))!, now, policies)).plan : loaded.plan;
     const planned = after.nextAt && after.nextAt <= now ? new Date(now.getTime() + COLLECTION_RETRY_MS) : after.nextAt;
     // The midnight a credit up to date becomes overdue is looked at too: credit.overdue is sent then.
     const s = after.standing;
