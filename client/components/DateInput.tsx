@@ -20,6 +20,34 @@ export function dayText(day: string): string {
   return m ? `${m[3]}/${m[2]}/${m[1]}` : day;
 }
 
+const DATE_TIME_TEXT = /^(\d{1,2}\/\d{1,2}\/\d{4})\s+(\d{1,2}):(\d{2})$/;
+
+/**
+ * 'dd/mm/aaaa hh:mm' (24 h, the browser's time zone) as the instant it names, or undefined when
+ * it is no such text. The date-and-time fields are text fields, so they read alike in every
+ * browser language (a datetime-local input follows the browser's: mm/dd/yyyy, hh:mm AM in English).
+ */
+export function parseDateTimeText(text: string): Date | undefined {
+  const m = DATE_TIME_TEXT.exec(text.trim());
+  const day = m && parseDayText(m[1]!);
+  if (!m || !day) return undefined;
+  const [hours, minutes] = [Number(m[2]), Number(m[3])];
+  if (hours > 23 || minutes > 59) return undefined;
+  const [year, month, date] = day.split('-').map(Number) as [number, number, number];
+  return new Date(year, month - 1, date, hours, minutes);
+}
+
+/** An instant as 'dd/mm/aaaa hh:mm' in the browser's time zone. */
+export function dateTimeText(at: Date): string {
+  const pad = (n: number) => String(n).padStart(2, '0');
+  return `${pad(at.getDate())}/${pad(at.getMonth() + 1)}/${at.getFullYear()} ${pad(at.getHours())}:${pad(at.getMinutes())}`;
+}
+
+/** A date-and-time text as the ISO instant an API takes; a text that is none is passed on as typed, for the schema to refuse naming the field. */
+export function dateTimeInstant(text: string): string {
+  return parseDateTimeText(text)?.toISOString() ?? text;
+}
+
 /**
  * A date typed and shown as dd/mm/aaaa whatever the browser's language (a native date input
  * follows the browser's: mm/dd/yyyy in English). `value` and `onChange` speak 'yyyy-mm-dd'; '' is

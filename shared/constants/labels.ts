@@ -23,6 +23,7 @@ export const LABELS = {
   counter: (length: number, max: number) => `${length.toLocaleString('es-MX')}/${max.toLocaleString('es-MX')}`,
   /** What a date field shows empty, and how a date is typed (es-MX, whatever the browser's language). */
   datePlaceholder: 'dd/mm/aaaa',
+  dateTimePlaceholder: 'dd/mm/aaaa hh:mm',
   /** A date field's text that is not a date. */
   dateInvalid: 'Escriba una fecha válida como dd/mm/aaaa',
 } as const;

@@ -1,4 +1,5 @@
 /** @jest-environment jsdom */
+import { parseDateTimeText } from '../../components/DateInput';
 import '../../testing/textEncoderPolyfill';
 import { act, screen, waitFor, within } from '@testing-library/react';
 import { toast } from 'react-toastify/unstyled';
@@ -161,8 +162,9 @@ test('Registrar pago: Spanish errors naming the field, then one externalId per d
   await user.click(await screen.findByRole('button', { name: L.register }));
   const dialog = await screen.findByRole('dialog');
   const paidAt = within(dialog).getByLabelText(P.paidAt) as HTMLInputElement;
-  // Now, to the minute, in the browser's zone.
-  expect(Math.abs(new Date(paidAt.value).getTime() - Date.now())).toBeLessThan(120_000);
+  // Now, to the minute, in the browser's zone, as dd/mm/aaaa hh:mm whatever the browser's language.
+  expect(paidAt.value).toMatch(/^\d{2}\/\d{2}\/\d{4} \d{2}:\d{2}$/);
+  expect(Math.abs(parseDateTimeText(paidAt.value)!.getTime() - Date.now())).toBeLessThan(120_000);
 
   await user.click(within(dialog).getByRole('button', { name: 'Guardar' }));
   expect(await within(dialog).findByText(CREDIT_MESSAGES.field.amount(P.amount))).toBeTruthy();
@@ -170,7 +172,7 @@ test('Registrar pago: Spanish errors naming the field, then one externalId per d
 
   await user.type(within(dialog).getByLabelText(P.amount), '1250.5');
   await user.clear(paidAt);
-  await user.type(paidAt, '2026-12-04T09:30');
+  await user.type(paidAt, '04/12/2026 09:30');
   paymentAnswer = () => {
     throw apiError(400, { message: CREDIT_MESSAGES.field.future(P.paidAt), code: 'BAD_REQUEST', field: 'paidAt' });
   };

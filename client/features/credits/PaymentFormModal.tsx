@@ -1,3 +1,5 @@
+import { LABELS } from '../../../shared/constants/labels';
+import { dateTimeInstant, dateTimeText } from '../../components/DateInput';
 import Form from 'react-bootstrap/Form';
 import * as z from 'zod';
 import { CREDIT_PAGE_LABELS } from '../../../shared/constants/creditPageLabels';
@@ -25,28 +27,17 @@ export function newPaymentRequest(reference: string, currency: string): PaymentR
   return { id: `portal-${crypto.randomUUID()}`, reference, currency };
 }
 
-/** A `datetime-local` value ('2026-12-05T08:30', the browser's zone) as an ISO instant; anything else as it is (the schema names the field). */
-function localToInstant(value: string): string {
-  if (!/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2})?$/.test(value)) return value;
-  const at = new Date(value);
-  return Number.isNaN(at.getTime()) ? value : at.toISOString();
-}
-
-/** Now as a `datetime-local` value in the browser's zone, to the minute. */
-function localNow(): string {
-  const now = new Date();
-  return new Date(now.getTime() - now.getTimezoneOffset() * 60_000).toISOString().slice(0, 16);
-}
-
 /** The API's payment body without the externalId (the dialog's own), the paid-at instant typed as local date and time. */
 const paymentForm = paymentBody.omit({ externalId: true }).extend({
-  paidAt: z.string().transform(localToInstant).pipe(paymentBody.shape.paidAt),
+  paidAt: z.string().transform(dateTimeInstant).pipe(paymentBody.shape.paidAt),
 });
 type PaymentFormValues = z.input<typeof paymentForm>;
 type PaymentFormOutput = z.output<typeof paymentForm>;
 
 function PaymentForm({ request, onSubmit }: { request: PaymentRequest; onSubmit: EntityFormModalOf<PaymentRequest, PaymentBodyInput>['onSubmit'] }) {
-  const form = useContractForm<PaymentFormValues, PaymentFormOutput>(paymentForm, { defaultValues: { amount: '', paidAt: localNow() } });
+  const form = useContractForm<PaymentFormValues, PaymentFormOutput>(paymentForm, {
+    defaultValues: { amount: '', paidAt: dateTimeText(new Date()) },
+  });
   const { errors } = form.formState;
   const submit = form.handleSubmit(async (values) => {
     // The wire forms again: the amount as a decimal string of its cents, the instant in ISO 8601.
@@ -70,7 +61,9 @@ function PaymentForm({ request, onSubmit }: { request: PaymentRequest; onSubmit:
       </Form.Text>
       <TextInput
         label={P.paidAt}
-        type="datetime-local"
+        // dd/mm/aaaa hh:mm whatever the browser's language (a datetime-local input follows the browser's).
+        placeholder={LABELS.dateTimePlaceholder}
+        autoComplete="off"
         groupClassName="mb-1"
         error={errors.paidAt?.message}
         aria-describedby={`${FORM_ID}-paid-at-hint`}

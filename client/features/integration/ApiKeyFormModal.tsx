@@ -1,10 +1,11 @@
+import { dateTimeInstant } from '../../components/DateInput';
 import { useId } from 'react';
 import Button from 'react-bootstrap/Button';
 import Form from 'react-bootstrap/Form';
 import { useWatch } from 'react-hook-form';
 import { FIELD_LABELS } from '../../../shared/constants/fieldLabels';
 import { INTEGRATION_LABELS } from '../../../shared/constants/integrationLabels';
-import { DATA_TABLE_LABELS } from '../../../shared/constants/labels';
+import { DATA_TABLE_LABELS, LABELS } from '../../../shared/constants/labels';
 import { apiKeyBody, type ApiKey, type ApiKeyBody, type ApiKeyBodyInput } from '../../../shared/contracts/apiKeys';
 import { EntityFormModal, type EntityFormModalOf } from '../../components/EntityFormModal';
 import { firstMessage, showServerError, type SaveOutcome } from '../../components/serverFieldError';
@@ -26,21 +27,13 @@ export const ipListInput = (v: unknown): unknown =>
     : v;
 
 /**
- * The expiry typed in a datetime-local input (local time, no zone) as the ISO instant the API
- * wants; empty is null ('Sin vencimiento'); an unreadable text stays as is (the contract refuses it).
+ * The expiry typed as dd/mm/aaaa hh:mm (local time) as the ISO instant the API wants; empty is
+ * null ('Sin vencimiento'); an unreadable text stays as is (the contract refuses it).
  */
 export const expiresInput = (v: unknown): unknown => {
-  if (v === '' || v === null || v === undefined) return null;
-  if (typeof v !== 'string') return v;
-  const at = new Date(v);
-  return Number.isNaN(at.getTime()) ? v : at.toISOString();
+  if (v === null || v === undefined || (typeof v === 'string' && v.trim() === '')) return null;
+  return typeof v === 'string' ? dateTimeInstant(v) : v;
 };
-
-/** `yyyy-mm-ddThh:mm` of the local time of `at` (the min of a datetime-local input). */
-function localInputValue(at: Date): string {
-  const pad = (n: number) => String(n).padStart(2, '0');
-  return `${at.getFullYear()}-${pad(at.getMonth() + 1)}-${pad(at.getDate())}T${pad(at.getHours())}:${pad(at.getMinutes())}`;
-}
 
 /** A form control's error and help, named by its aria-describedby (the error first). */
 function described(id: string, error: string | undefined, help: boolean) {
@@ -142,8 +135,9 @@ function ApiKeyForm({ onSubmit }: { onSubmit: (body: ApiKeyBody) => Promise<Save
       <Form.Group controlId={`${id}-expires`}>
         <Form.Label>{F.expiresAt}</Form.Label>
         <Form.Control
-          type="datetime-local"
-          min={localInputValue(new Date())}
+          // dd/mm/aaaa hh:mm whatever the browser's language (a datetime-local input follows the browser's).
+          placeholder={LABELS.dateTimePlaceholder}
+          autoComplete="off"
           isInvalid={Boolean(expiresError)}
           {...described(`${id}-expires`, expiresError, true)}
           {...form.register('expiresAt', { setValueAs: expiresInput })}

@@ -207,7 +207,8 @@ test('the form judges with the shared contract: name, role, a bad address and a 
   const expires = within(dialog).getByLabelText(F.expiresAt);
   expect(within(dialog).getByTestId('api-key-expires-help').textContent).toBe(L.expiresHelpEmpty);
   await user.type(ips, '203.0.113.10\n10.0.0.300');
-  fireEvent.change(expires, { target: { value: '2020-01-01T10:00' } });
+  expect((expires as HTMLInputElement).placeholder).toBe('dd/mm/aaaa hh:mm');
+  fireEvent.change(expires, { target: { value: '01/01/2020 10:00' } });
   expect(within(dialog).getByTestId('api-key-expires-help').textContent).toBe(L.expiresHelpSet);
   await user.click(within(dialog).getByRole('button', { name: 'Guardar' }));
 
@@ -233,7 +234,7 @@ test('create: the body from the form, then the secret once with its warning and 
   const future = new Date(Date.now() + 30 * 86_400_000);
   future.setSeconds(0, 0);
   const pad = (n: number) => String(n).padStart(2, '0');
-  const local = `${future.getFullYear()}-${pad(future.getMonth() + 1)}-${pad(future.getDate())}T${pad(future.getHours())}:${pad(future.getMinutes())}`;
+  const local = `${pad(future.getDate())}/${pad(future.getMonth() + 1)}/${future.getFullYear()} ${pad(future.getHours())}:${pad(future.getMinutes())}`;
   fireEvent.change(within(dialog).getByLabelText(F.expiresAt), { target: { value: local } });
   await user.click(within(dialog).getByRole('button', { name: 'Guardar' }));
 

@@ -124,11 +124,21 @@ test('UNLOCK: "Hasta" is optional (null), or an instant in the future', async ()
 
 test('UNLOCK: a past "Hasta" is refused', async () => {
   const { onSubmit, user, submit } = setup(DEVICE_ACTION.UNLOCK);
-  const until = screen.getByLabelText('Hasta');
-  await user.type(until, '2020-01-01T10:00');
+  const until = screen.getByLabelText('Hasta') as HTMLInputElement;
+  expect([until.type, until.placeholder]).toEqual(['text', 'dd/mm/aaaa hh:mm']);
+  await user.type(until, '01/01/2020 10:00');
   await submit();
   expect(onSubmit).not.toHaveBeenCalled();
   expect(until.getAttribute('aria-invalid')).toBe('true');
+});
+
+test('UNLOCK: "Hasta" is typed as dd/mm/aaaa hh:mm, the local time sent as an instant', async () => {
+  const { onSubmit, user, submit } = setup(DEVICE_ACTION.UNLOCK);
+  const d = new Date(Date.now() + 2 * 86_400_000);
+  const [dd, mm, yyyy] = [String(d.getDate()).padStart(2, '0'), String(d.getMonth() + 1).padStart(2, '0'), String(d.getFullYear())];
+  await user.type(screen.getByLabelText('Hasta'), `${dd}/${mm}/${yyyy} 18:30`);
+  await submit();
+  expect(onSubmit).toHaveBeenCalledWith({ action: 1, until: new Date(Number(yyyy), Number(mm) - 1, Number(dd), 18, 30).toISOString() });
 });
 
 test('UNLOCK_OFFLINE_WITH_DATE: the code is valid until the end of the chosen day', async () => {

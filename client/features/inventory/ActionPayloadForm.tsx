@@ -15,8 +15,7 @@ import {
   type LockDefaults,
 } from '../../../shared/contracts/deviceActions';
 import { useContractForm } from '../../components/useContractForm';
-import { useNow } from '../../components/useNow';
-import { parseDayText } from '../../components/DateInput';
+import { dateTimeInstant, parseDayText } from '../../components/DateInput';
 import { LABELS } from '../../../shared/constants/labels';
 
 const L = INVENTORY_LABELS.actions;
@@ -26,7 +25,7 @@ export interface PayloadFields {
   lockType: LockType;
   message: string;
   stolen: boolean;
-  /** UNLOCK: a local date and time (datetime-local); UNLOCK_OFFLINE_WITH_DATE: a date. */
+  /** UNLOCK: a local date and time (dd/mm/aaaa hh:mm); UNLOCK_OFFLINE_WITH_DATE: a date (dd/mm/aaaa). */
   until: string;
   title: string;
   /** SEND_NOTIFICATION: stays on the screen until the customer confirms it. */
@@ -51,16 +50,12 @@ export function proposedLockType(
   return (groupId !== null ? ofType.groups[String(groupId)] : undefined) ?? ofType.global;
 }
 
-/** A local date-time ('2026-03-05T14:05') as an ISO instant; an unreadable text is passed on for the schema to refuse. */
-function localInstant(value: string): string {
-  const d = new Date(value);
-  return Number.isNaN(d.getTime()) ? value : d.toISOString();
-}
-
 /** The last second of a local date typed as dd/mm/aaaa ('05/03/2026'); an unreadable text is passed on for the schema to refuse. */
 function endOfLocalDay(value: string): string {
   const day = parseDayText(value);
-  return day ? localInstant(`${day}T23:59:59`) : value;
+  if (!day) return value;
+  const [year, month, date] = day.split('-').map(Number) as [number, number, number];
+  return new Date(year, month - 1, date, 23, 59, 59).toISOString();
 }
 
 /** The API payload an action's form values make. */
@@ -69,7 +64,7 @@ export function payloadOf(action: number, v: PayloadFields): Record<string, unkn
     case DEVICE_ACTION.LOCK:
       return { action, lockType: v.lockType, message: v.message, stolen: v.stolen };
     case DEVICE_ACTION.UNLOCK:
-      return { action, until: v.until ? localInstant(v.until) : null };
+      return { action, until: v.until.trim() ? dateTimeInstant(v.until) : null };
     case DEVICE_ACTION.SEND_NOTIFICATION:
       return { action, title: v.title, message: v.message, ...(v.persistent && { persistent: true }) };
     case DEVICE_ACTION.CODE_BAR:
@@ -83,18 +78,6 @@ export function payloadOf(action: number, v: PayloadFields): Record<string, unkn
 
 /** The shared `actionPayload` contract over the form's values. */
 const schemaFor = (action: number) => z.preprocess((v: PayloadFields) => payloadOf(action, v), actionPayload);
-
-/** `yyyy-mm-dd` of a local date. */
-function localDay(ms: number): string {
-  const d = new Date(ms);
-  return `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, '0')}-${String(d.getDate()).padStart(2, '0')}`;
-}
-
-/** `yyyy-mm-ddThh:mm` of a local time (for the min/max of a datetime-local input). */
-function localMinute(ms: number): string {
-  const d = new Date(ms);
-  return `${localDay(ms)}T${String(d.getHours()).padStart(2, '0')}:${String(d.getMinutes()).padStart(2, '0')}`;
-}
 
 function Counter({ id, value, max }: { id: string; value: string; max: number }) {
   return (
@@ -176,7 +159,6 @@ export function ActionPayloadForm({ formId, action, intro, onSubmit, defaultLock
   const form = useContractForm<PayloadFields, ActionPayload>(schemaFor(action), {
     defaultValues: { ...DEFAULTS, lockType: defaultLockType ?? DEFAULTS.lockType },
   });
-  const now = useNow();
   const submit = form.handleSubmit((payload) => onSubmit(payload));
   const lockTypeId = `${formId}-lock-type`;
   const lockTypeError = form.formState.errors.lockType?.message;
@@ -219,9 +201,9 @@ export function ActionPayloadForm({ formId, action, intro, onSubmit, defaultLock
           form={form}
           name="until"
           label={L.until}
-          type="datetime-local"
           help={L.untilHelp}
-          inputProps={now === null ? {} : { min: localMinute(now), max: localMinute(now + OFFLINE_UNLOCK_MAX_DAYS * 86_400_000) }}
+          // Typed as dd/mm/aaaa hh:mm whatever the browser's language (a datetime-local input follows the browser's).
+          inputProps={{ placeholder: LABELS.dateTimePlaceholder, autoComplete: 'off' }}
         />
       )}
       {action === DEVICE_ACTION.SEND_NOTIFICATION && (
