@@ -3,6 +3,7 @@ import { DEVICE_STATUS } from '../../../shared/constants/domain';
 import type { Device, PendingCommand } from '../../../shared/contracts/devices';
 import { OFFLINE_CODE_ACTIONS } from '../../../shared/contracts/deviceActions';
 import { refusal, type ActionTarget } from '../../../shared/deviceActionRules';
+import { CLOCK_MARGIN_MS } from './inFlight';
 
 /** What the action rules need of a device. */
 export function actionTarget(device: Pick<Device, 'status' | 'lockType' | 'pendingCommand'>): ActionTarget {
@@ -63,13 +64,6 @@ export function cancellablePending(device: Pick<Device, 'pendingCommand'>, grant
 }
 
 /**
- * How far ahead a release's delivery time must be to count as scheduled: useNow's clock lags up to
- * 30 s and the browser's may differ from the server's, and a release just made deliverable
- * (Entregar ahora) must not read as scheduled for a minute.
- */
-const SCHEDULED_MARGIN_MS = 2 * 60_000;
-
-/**
  * The pending RELEASE still inside its cancel window (not received, its delivery time not come),
  * or null. `now` is the browser's clock; before it is known (server render) the request time
  * stands in, so a release just requested counts as scheduled.
@@ -77,7 +71,8 @@ const SCHEDULED_MARGIN_MS = 2 * 60_000;
 export function scheduledRelease(device: Pick<Device, 'pendingCommand'>, now: number | null): PendingCommand | null {
   const pending = device.pendingCommand;
   if (!pending || pending.action !== DEVICE_ACTION.RELEASE || pending.deliveredAt !== null) return null;
-  return Date.parse(pending.deliverAfter) > (now ?? Date.parse(pending.requestedAt)) + SCHEDULED_MARGIN_MS ? pending : null;
+  // Scheduled exactly when it is not due by isInFlight's rule: beyond the clock's margin.
+  return Date.parse(pending.deliverAfter) > (now ?? Date.parse(pending.requestedAt)) + CLOCK_MARGIN_MS ? pending : null;
 }
 
 /** Whether 'Entregar ahora' is offered: a scheduled release and a profile that grants RELEASE (the server checks it too). */

@@ -39,13 +39,21 @@ describe('isInFlight', () => {
     const release = pending(MIN, RELEASE_CANCEL_HOURS * 60 * MIN, { action: DEVICE_ACTION.RELEASE });
     expect(isInFlight(release, NOW)).toBe(false);
     expect(isInFlight(pending(2 * MIN, MIN, { action: DEVICE_ACTION.RELEASE }), NOW)).toBe(true);
-    expect(isInFlight(pending(2 * MIN, 3 * MIN, { action: DEVICE_ACTION.RELEASE }), NOW)).toBe(false);
+    expect(isInFlight(pending(2 * MIN, 5 * MIN, { action: DEVICE_ACTION.RELEASE }), NOW)).toBe(false);
+  });
+
+  test("'Entregar ahora' makes a release due at the server's now, ahead of a lagging page clock: in flight", () => {
+    // Requested 5 minutes ago for 48 h later; delivered now by the server, 25 s after the page's last tick.
+    const delivered = pending(5 * MIN, 5 * MIN + 25_000, { action: DEVICE_ACTION.RELEASE });
+    expect(isInFlight(delivered, NOW)).toBe(true);
   });
 
   test('a command requested "after" a lagging browser clock is due at once (deliverAfter = its request time)', () => {
     // Requested 20 s after the last tick of the page's clock (or on a server clock ahead of it).
     expect(isInFlight(pending(-20_000), NOW)).toBe(true);
-    expect(isInFlight(pending(-20_000, 1_000), NOW)).toBe(false);
+    expect(isInFlight(pending(-20_000, 1_000), NOW)).toBe(true);
+    // Beyond the clock's margin it waits.
+    expect(isInFlight(pending(-20_000, 3 * MIN), NOW)).toBe(false);
   });
 
   test('no command, no clock (server rendering) or unreadable dates: not in flight', () => {

@@ -9,19 +9,25 @@ export const JOB_COMMANDS_POLL_MS = 2000;
 export const JOB_RUNNING_POLL_MS = 1000;
 /** A command requested longer ago than this no longer keeps the page refreshing (the device is likely offline). */
 export const IN_FLIGHT_MAX_AGE_MS = 10 * 60_000;
+/**
+ * How far ahead of the page's clock a delivery time still counts as now: useNow lags up to 30 s
+ * and the browser's clock may differ from the server's. A release made deliverable by 'Entregar
+ * ahora' carries the server's now, which must read as due, not as scheduled.
+ */
+export const CLOCK_MARGIN_MS = 2 * 60_000;
 
 /**
  * Whether a device's pending command is on its way now: it may be delivered (its deliverAfter
- * has come; a RELEASE inside its cancellation window has not) and it was requested less than
- * 10 minutes ago. `now` is the browser's clock (it may lag a little or differ from the server's):
- * a command whose deliverAfter is its request time counts as due whatever the clock says.
+ * has come, within CLOCK_MARGIN_MS; a RELEASE inside its cancellation window has not) and it was
+ * requested less than 10 minutes ago. `now` is the browser's clock: a command whose deliverAfter
+ * is its request time counts as due whatever the clock says.
  */
 export function isInFlight(pending: Pick<PendingCommand, 'requestedAt' | 'deliverAfter'> | null | undefined, now: number | null): boolean {
   if (!pending || now === null) return false;
   const requestedAt = Date.parse(pending.requestedAt);
   const deliverAfter = Date.parse(pending.deliverAfter);
   if (Number.isNaN(requestedAt) || Number.isNaN(deliverAfter)) return false;
-  const due = deliverAfter <= Math.max(now, requestedAt);
+  const due = deliverAfter <= Math.max(now, requestedAt) + CLOCK_MARGIN_MS;
   return due && now - requestedAt < IN_FLIGHT_MAX_AGE_MS;
 }
 
