@@ -48,7 +48,7 @@ export function Header() {
       {/* The user's names give way (ellipsis) when the header is narrow, and wrap on a phone; the whole text stays in the title. */}
       <Dropdown align="end" className="portal-user-menu">
         <Dropdown.Toggle variant="light" className="d-flex align-items-center gap-2 mw-100" id="user-menu" title={userText}>
-          <i className="bi bi-person-circle fs-5" aria-hidden="true" />
+          <i className="bi bi-person-circle fs-5 d-none d-sm-inline" aria-hidden="true" />
           <span className="text-start lh-sm portal-user-text">
             <span className="d-block fw-semibold portal-user-line" data-testid="user-names">
               {user.nombres}
