@@ -114,6 +114,16 @@ describe('the ladder', () => {
     expect(p.steps).toEqual([]);
     expect(p.nextAt).toEqual(mx('2026-12-12', '08:00'));
   });
+  test('a credit first seen at the lock day is locked; the restrictions rung due with it is superseded, not sent', () => {
+    const p = plan(mx('2026-12-17', '10:00'), { done });
+    expect(p.lock).not.toBeNull();
+    expect(p.steps.filter((s) => s.kind !== 'reminder')).toEqual([]);
+    expect(p.skipped.filter((s) => s.key.includes('ladder'))).toEqual([
+      { key: '1:ladder:1:notification', installment: 1, why: 'superseded' },
+      { key: '1:ladder:3:persistent_notification', installment: 1, why: 'superseded' },
+      { key: '1:ladder:5:restrictions', installment: 1, why: 'superseded' },
+    ]);
+  });
 });
 
 describe('the lock', () => {

@@ -311,6 +311,12 @@ export function planCollection(
     else if (!isOpenNow) candidates.push(open);
     else plan.lock = { message: renderTemplate(policy.lock.message, overdueValues), values: overdueValues };
   }
+  if (plan.lock) {
+    // The lock supersedes restrictions due on the same look: both are commands the device waits
+    // for, and the lock would be refused behind them.
+    for (const st of plan.steps) if (st.kind === 'restrictions') plan.skipped.push({ key: st.key, installment: st.installment, why: 'superseded' });
+    plan.steps = plan.steps.filter((x) => x.kind !== 'restrictions');
+  }
   return finish(plan, candidates, now);
 }
 
