@@ -52,7 +52,7 @@ export function Sidebar({ pageAllowed }: { pageAllowed: boolean }) {
                   <i className={`bi bi-${m.icon} fs-5`} aria-hidden="true" />
                 </Dropdown.Toggle>
                 <Dropdown.Menu variant="dark">
-                  <Dropdown.Header>{m.title}</Dropdown.Header>
+                  <Dropdown.Header aria-level={2}>{m.title}</Dropdown.Header>
                   {m.submodules.map((s) => (
                     <Dropdown.Item key={s.path} as={Link} to={s.path} active={pathname === s.path}>
                       <i className={`bi bi-${s.icon} me-2`} aria-hidden="true" />

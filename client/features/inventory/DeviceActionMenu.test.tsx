@@ -5,6 +5,7 @@ import { DEVICE_ACTION, DEVICE_ACTIONS } from '../../../shared/constants/deviceA
 import { DEVICE_STATUS, STATUS_FILTERS, type LockType } from '../../../shared/constants/domain';
 import type { Device, PendingCommand } from '../../../shared/contracts/devices';
 import { STATEFUL_ACTIONS } from '../../../shared/deviceStatus';
+import { seriousViolations } from '../../testing/renderPortal';
 import { DeviceActionMenu } from './DeviceActionMenu';
 import { BULK_ACTIONS, MENU_ACTIONS, MENU_GROUPS, cancellablePending } from './deviceActionItems';
 
@@ -130,6 +131,8 @@ test('sections in order: Bloqueo, Comunicación, Configuración, Códigos sin co
     if (code !== null) sections[sections.length - 1]!.push(code);
   }
   expect(sections.filter((x) => x.length > 0)).toEqual([['0', '1', '2'], ['5', '6'], ['8', '3', '4', '10'], ['9', '12', '13'], ['11']]);
+  // The section headers are headings with their level (axe: aria-required-attr).
+  expect(await seriousViolations()).toEqual([]);
   const del = menu.querySelector<HTMLElement>(`[data-action="${DEVICE_ACTION.DELETE_DEVICE}"]`)!;
   expect(del.classList.contains('text-danger')).toBe(true);
   expect(del.previousElementSibling?.classList.contains('dropdown-divider') || del.previousElementSibling?.tagName === 'HR').toBe(true);

@@ -84,7 +84,7 @@ export function DeviceActionMenu({
         {groups.map((group, i) => (
           <Fragment key={group.key}>
             {i > 0 && <Dropdown.Divider />}
-            {group.key !== 'delete' && <Dropdown.Header>{L.actions.groups[group.key]}</Dropdown.Header>}
+            {group.key !== 'delete' && <Dropdown.Header aria-level={3}>{L.actions.groups[group.key]}</Dropdown.Header>}
             {group.items.map((item) => (
               <Dropdown.Item
                 key={item.code}
