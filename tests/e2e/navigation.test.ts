@@ -14,6 +14,8 @@ const SHORT = { width: 1366, height: 300 } as const;
 const scrollY = (page: Page) => page.evaluate(() => window.scrollY);
 
 async function scrollToBottom(page: Page): Promise<number> {
+  // The page's data first: a dashboard whose cards are still loading is no taller than the window.
+  await page.waitForFunction(() => document.documentElement.scrollHeight > window.innerHeight + 100);
   await page.evaluate(() => window.scrollTo(0, document.documentElement.scrollHeight));
   await page.waitForFunction(() => window.scrollY > 0);
   return scrollY(page);
