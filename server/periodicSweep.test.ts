@@ -70,4 +70,33 @@ describe('PeriodicSweep', () => {
     expect(lines[0]![1]).toEqual({ n: 3 });
     expect((lines[1]![1] as { err: Error }).err.message).toBe('down');
   });
+
+  test('stop aborts the signal of the run in progress: a sweep in batches ends after its batch, and no run starts after', async () => {
+    const batches: number[] = [];
+    let release: () => void = () => undefined;
+    const sweep = new PeriodicSweep(
+      async (signal) => {
+        for (let i = 0; i < 1000; i++) {
+          await new Promise<void>((resolve) => (release = resolve));
+          batches.push(i);
+          if (signal.aborted) return batches.length;
+        }
+        return batches.length;
+      },
+      1000,
+      recorder().logger as never,
+      messages,
+    );
+    sweep.start();
+    await jest.advanceTimersByTimeAsync(0);
+    release();
+    await jest.advanceTimersByTimeAsync(0);
+    expect(batches).toEqual([0]);
+    const stopping = sweep.stop();
+    release();
+    await stopping;
+    expect(batches).toEqual([0, 1]);
+    await jest.advanceTimersByTimeAsync(5000);
+    expect(batches).toEqual([0, 1]);
+  });
 });

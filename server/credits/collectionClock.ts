@@ -10,7 +10,7 @@ export class CollectionClock {
   private readonly sweep: PeriodicSweep;
 
   constructor(engine: Pick<CollectionEngine, 'tick'>, logger: Logger, intervalMs = COLLECTION_CLOCK_MS) {
-    this.sweep = new PeriodicSweep(() => engine.tick(), intervalMs, logger, {
+    this.sweep = new PeriodicSweep((signal) => engine.tick(signal), intervalMs, logger, {
       done: (n) => [{ credits: n }, 'collection policy: credits processed'],
       failed: 'collection sweep failed; retrying at the next tick',
     });

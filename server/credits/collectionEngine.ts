@@ -106,13 +106,13 @@ export class CollectionEngine {
 
   // The clock ---------------------------------------------------------------------------
 
-  /** One sweep: batches until no credit is due. Returns the credits looked at. */
-  async tick(): Promise<number> {
+  /** One sweep: batches until no credit is due, or until `signal` aborts (a shutdown: after the batch in flight). Returns the credits looked at. */
+  async tick(signal?: AbortSignal): Promise<number> {
     let total = 0;
     for (;;) {
       const n = await this.batch();
       total += n;
-      if (n < this.batchSize) return total;
+      if (n < this.batchSize || signal?.aborted) return total;
       // Between batches, the requests that queued for the database go first.
       await new Promise((resolve) => setImmediate(resolve));
     }
