@@ -9,7 +9,7 @@ describe('loadConfig', () => {
       host: '0.0.0.0',
       apiBase: '/api',
       portalVersion: '1.2.3',
-      database: { url: undefined, dataDir: './data', poolMax: 10 },
+      database: { url: undefined, dataDir: './data', poolMax: 10, pgliteSharedBuffersMb: 128 },
       shutdown: { delayMs: 5000, timeoutMs: 10000 },
       identity: { mode: 'embedded', ...LOCAL_POOL },
       agent: { presenceFlushMs: 1000 },
@@ -17,6 +17,7 @@ describe('loadConfig', () => {
     });
     expect(loadConfig({ AGENT_PRESENCE_FLUSH_MS: '250' }, '1').agent.presenceFlushMs).toBe(250);
     expect(loadConfig({ COMPANY_TIME_ZONE: 'America/Bogota' }, '1').companyTimeZone).toBe('America/Bogota');
+    expect(loadConfig({ PGLITE_SHARED_BUFFERS_MB: '32' }, '1').database.pgliteSharedBuffersMb).toBe(32);
   });
 
   test('a bad value stops start-up naming the variable', () => {
@@ -34,6 +35,7 @@ describe('loadConfig', () => {
     expect(bad({ LOG_LEVEL: 'loud', SHUTDOWN_DELAY_MS: '-1' }).variables.sort()).toEqual(['LOG_LEVEL', 'SHUTDOWN_DELAY_MS']);
     expect(bad({ NODE_ENV: 'staging' }).variables).toEqual(['NODE_ENV']);
     expect(bad({ AGENT_PRESENCE_FLUSH_MS: '5' }).variables).toEqual(['AGENT_PRESENCE_FLUSH_MS']);
+    expect(bad({ PGLITE_SHARED_BUFFERS_MB: '0' }).variables).toEqual(['PGLITE_SHARED_BUFFERS_MB']);
     expect(bad({ AGENT_PRESENCE_FLUSH_MS: '60000' }).message).toMatch(/AGENT_PRESENCE_FLUSH_MS: debe ser como máximo 10000/);
     expect(bad({ COMPANY_TIME_ZONE: 'Mexico/Narnia' }).message).toMatch(/COMPANY_TIME_ZONE: debe ser una zona horaria IANA/);
   });

@@ -26,6 +26,7 @@ export const envSchema = z
       .optional(),
     DATABASE_POOL_MAX: intFrom(10, 1),
     DATA_DIR: z.string().min(1).default('./data'),
+    PGLITE_SHARED_BUFFERS_MB: intFrom(128, 1).pipe(z.number().max(4096)),
     SHUTDOWN_DELAY_MS: intFrom(5000),
     SHUTDOWN_TIMEOUT_MS: intFrom(10000),
     TRUST_PROXY: intFrom(0),
@@ -181,7 +182,7 @@ export interface Config {
   port: number;
   host: string;
   logLevel: Env['LOG_LEVEL'];
-  database: { url?: string; poolMax: number; dataDir: string };
+  database: { url?: string; poolMax: number; dataDir: string; pgliteSharedBuffersMb: number };
   shutdown: { delayMs: number; timeoutMs: number };
   trustProxy: number;
   apiBase: string;
@@ -259,7 +260,7 @@ export function loadConfig(source: NodeJS.ProcessEnv, portalVersion: string): Co
     port: env.PORT,
     host: env.HOST,
     logLevel: env.LOG_LEVEL,
-    database: { url: env.DATABASE_URL, poolMax: env.DATABASE_POOL_MAX, dataDir: env.DATA_DIR },
+    database: { url: env.DATABASE_URL, poolMax: env.DATABASE_POOL_MAX, dataDir: env.DATA_DIR, pgliteSharedBuffersMb: env.PGLITE_SHARED_BUFFERS_MB },
     shutdown: { delayMs: env.SHUTDOWN_DELAY_MS, timeoutMs: env.SHUTDOWN_TIMEOUT_MS },
     trustProxy: env.TRUST_PROXY,
     apiBase: env.PORTAL_API_URL,

@@ -7,5 +7,5 @@ import { createPgliteDb } from './pgliteDb';
 /** PostgreSQL when DATABASE_URL is set; PGlite persisted under DATA_DIR otherwise. */
 export async function createDb(config: Config['database']): Promise<Db> {
   if (config.url) return createPgDb({ connectionString: config.url, max: config.poolMax });
-  return createPgliteDb({ dataDir: path.resolve(config.dataDir) });
+  return createPgliteDb({ dataDir: path.resolve(config.dataDir), sharedBuffersMb: config.pgliteSharedBuffersMb });
 }

@@ -9,6 +9,12 @@ export interface PgliteOptions {
   dataDir?: string;
   /** A dump (`dumpDataDir`) to start from, e.g. a migrated template in tests. */
   loadDataDir?: Blob | File;
+  /**
+   * PostgreSQL's buffer cache inside PGlite's WebAssembly memory, in MB (PostgreSQL's default
+   * 128). That memory grows as the cache fills and is never given back, so it is most of the
+   * process's resident size; the operating system's file cache serves what does not fit.
+   */
+  sharedBuffersMb?: number;
 }
 
 /** A statement's name (QueryOptions) is not used: one connection, in this process, has nothing to share a plan with. */
@@ -40,6 +46,7 @@ export async function createPgliteDb(opts: PgliteOptions = {}): Promise<PgliteDb
     ...(opts.dataDir ? { dataDir: opts.dataDir } : {}),
     ...(opts.loadDataDir ? { loadDataDir: opts.loadDataDir } : {}),
     extensions: { pg_trgm },
+    ...(opts.sharedBuffersMb ? { startParams: [...PGlite.defaultStartParams, '-c', `shared_buffers=${opts.sharedBuffersMb}MB`] } : {}),
     parsers: { [TYPE_IDS.int8]: parseInt8 },
   });
   const base = wrap(lite);

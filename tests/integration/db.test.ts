@@ -1,3 +1,7 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { createDb } from '../../server/db/createDb';
 import { migrate } from '../../server/db/migrate';
 import { migrations } from '../../server/db/migrations/index';
 import { PARALLEL_WORKERS_PER_GATHER } from '../../server/db/pgDb';
@@ -77,5 +81,25 @@ describe.each(testEngines())('Db on %s', (engine) => {
     const res = await t.db.query<{ s: number }>("SELECT similarity('356938035643809', '3569380') AS s");
     expect(res.rows[0]!.s).toBeGreaterThan(0);
     await t.db.exec('CREATE INDEX items_name_trgm ON items USING gin (name gin_trgm_ops)');
+  });
+});
+
+describe('PGlite on disk (createDb without DATABASE_URL)', () => {
+  test('PGLITE_SHARED_BUFFERS_MB sizes its buffer cache, and pg_trgm still loads', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'pglite-buffers-'));
+    try {
+      for (const [mb, shown] of [[16, '16MB']] as const) {
+        const db = await createDb({ dataDir: path.join(dir, String(mb)), poolMax: 1, pgliteSharedBuffersMb: mb });
+        try {
+          expect((await db.query<{ shared_buffers: string }>('SHOW shared_buffers')).rows[0]!.shared_buffers).toBe(shown);
+          await db.exec('CREATE EXTENSION IF NOT EXISTS pg_trgm');
+          expect((await db.query<{ s: number }>("SELECT similarity('abc', 'abd') AS s")).rows[0]!.s).toBeGreaterThan(0);
+        } finally {
+          await db.close();
+        }
+      }
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
