@@ -4,7 +4,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import * as esbuild from 'esbuild';
 import { BUILD_STAMP, DIST, build, clientOptions, publicOptions, serverOptions, writeManifest } from './build';
-import { applyDemoDefaults } from './demoEnv';
+import { applyDemoDefaults } from '../server/demoEnv';
 
 /** The server's environment in development: the demo's settings (its in-process agents, local webhooks) where unset. */
 function devEnv(): NodeJS.ProcessEnv {

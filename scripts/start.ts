@@ -1,16 +1,14 @@
 /**
- * `npm start`: build when dist/ is missing or stale, then run the server bundle with the embedded
- * demo's defaults (scripts/demoEnv.ts: outside production only, an explicit value wins).
+ * The first half of `npm start`: build when dist/ is missing or stale. The second half,
+ * `node --v8-pool-size=1 dist/server.js --demo`, runs the server in a process of its own, without
+ * this script's TypeScript loader (about 90 MB of resident memory it would keep for nothing), with
+ * the embedded demo's defaults (server/demoEnv.ts: outside production only, an explicit value
+ * wins) and one V8 worker thread instead of four (about 35 MB less: fewer allocator arenas stay
+ * resident after the demo's seeding). docs/benchmarks.md (M) has the figures.
  */
-import path from 'node:path';
-import { pathToFileURL } from 'node:url';
-import { DIST, build, isBuildStale } from './build';
-import { applyDemoDefaults } from './demoEnv';
-
-applyDemoDefaults(process.env);
+import { build, isBuildStale } from './build';
 
 if (isBuildStale()) {
   console.log('start: compilando (dist/ falta o está desactualizado)…');
   await build();
 }
-await import(pathToFileURL(path.join(DIST, 'server.js')).href);

@@ -9,6 +9,7 @@ import { ConfigError, loadConfig } from './config';
 import { ADVISORY_LOCKS, withAdvisoryLock } from './db/advisoryLock';
 import { isConnectionError } from './db/connectionErrors';
 import { createDb } from './db/createDb';
+import { applyDemoDefaults } from './demoEnv';
 import { migrate } from './db/migrate';
 import { migrations } from './db/migrations/index';
 import { bootstrap, bootstrapBanner, hasAdministrators, logBootstrap } from './db/bootstrap';
@@ -22,6 +23,8 @@ import { loadClientAssets } from './ssr/manifest';
 declare const __PORTAL_VERSION__: string;
 
 async function main(): Promise<void> {
+  // `npm start` runs `node dist/server.js --demo`: the embedded demo's settings where unset.
+  if (process.argv.includes('--demo')) applyDemoDefaults(process.env);
   let config;
   try {
     config = loadConfig(process.env, __PORTAL_VERSION__);

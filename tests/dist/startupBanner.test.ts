@@ -1,7 +1,6 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { DEMO_DEFAULTS } from '../../scripts/demoEnv';
 import { spawnServer, type RunningServer } from '../helpers/spawnServer';
 
 /**
@@ -28,7 +27,7 @@ describe('start-up banner (dist/server.js)', () => {
 
   it('prints the banner after the listening line, not before the start-up log lines', async () => {
     // As `npm start` runs it: the demo's simulated agents enroll from 127.0.0.1 unhindered.
-    server = await spawnServer({ cwd: ROOT, env: { ...DEMO_DEFAULTS, DATA_DIR: dataDir, LOG_LEVEL: 'info' } });
+    server = await spawnServer({ cwd: ROOT, env: { DATA_DIR: dataDir, LOG_LEVEL: 'info' }, args: ['--demo'] });
     // The banner is written once the listener is up; wait until it has arrived.
     for (let i = 0; i < 100 && !server.output().includes('Portal listo'); i++) await new Promise((r) => setTimeout(r, 50));
     const out = server.output();

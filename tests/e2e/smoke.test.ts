@@ -2,7 +2,6 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { Browser } from 'playwright-core';
-import { DEMO_DEFAULTS } from '../../scripts/demoEnv';
 import { ROUTES } from '../../shared/constants/routes';
 import { PRODUCT_NAME } from '../../shared/messages';
 import { describeWithBrowser, collectProblems, launchBrowser, waitForHydration } from '../helpers/browser';
@@ -17,8 +16,8 @@ describeWithBrowser('portal in Chromium', () => {
 
   beforeAll(async () => {
     dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'portal-e2e-'));
-    // As `npm start` runs it (scripts/demoEnv.ts).
-    server = await spawnServer({ cwd: ROOT, env: { ...DEMO_DEFAULTS, DATA_DIR: dataDir, SHUTDOWN_DELAY_MS: '0' } });
+    // As `npm start` runs it: `--demo` (server/demoEnv.ts).
+    server = await spawnServer({ cwd: ROOT, env: { DATA_DIR: dataDir, SHUTDOWN_DELAY_MS: '0' }, args: ['--demo'] });
     browser = await launchBrowser();
   }, 90_000);
 

@@ -8,7 +8,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
-import { DEMO_DEFAULTS } from '../../scripts/demoEnv';
+import { DEMO_DEFAULTS } from '../../server/demoEnv';
 import type { Config } from '../../server/config';
 import { ADMIN_PROFILE, DEFAULT_ADMIN_EMAIL, DEMO_ACCOUNTS, bootstrap } from '../../server/db/bootstrap';
 import type { IdentityService } from '../../server/identity/identityService';
@@ -54,7 +54,7 @@ export function packageVersion(root: string): string {
 export async function startPortal(): Promise<Portal> {
   // Loaded on demand: testApp finds dist/ through __dirname, which scripts run by tsx lack.
   const { buildTestApp, testConfig, DIST_DIR } = await import('./testApp');
-  // The embedded demo's settings (scripts/demoEnv.ts): webhooks to a receiver on 127.0.0.1, agents enrolling from it.
+  // The embedded demo's settings (server/demoEnv.ts): webhooks to a receiver on 127.0.0.1, agents enrolling from it.
   const env = { ...DEMO_DEFAULTS, DEMO_PASSWORD };
   const portalVersion = packageVersion(path.resolve(DIST_DIR, '..'));
   const config: Config = { ...testConfig(env), portalVersion };

@@ -25,11 +25,18 @@ export async function freePort(): Promise<number> {
 
 /**
  * Starts `node dist/server.js` from `cwd` on a free port and waits until `/healthz` answers.
- * The environment is minimal and explicit: nothing leaks in from the shell.
+ * The environment is minimal and explicit: nothing leaks in from the shell. `nodeArgs` go to
+ * Node, `args` to the server (`--demo`: as `npm start` runs it).
  */
-export async function spawnServer(opts: { cwd: string; env: Record<string, string>; timeoutMs?: number }): Promise<RunningServer> {
+export async function spawnServer(opts: {
+  cwd: string;
+  env: Record<string, string>;
+  nodeArgs?: string[];
+  args?: string[];
+  timeoutMs?: number;
+}): Promise<RunningServer> {
   const port = await freePort();
-  const proc = spawn(process.execPath, [path.join('dist', 'server.js')], {
+  const proc = spawn(process.execPath, [...(opts.nodeArgs ?? []), path.join('dist', 'server.js'), ...(opts.args ?? [])], {
     cwd: opts.cwd,
     env: { PATH: process.env.PATH ?? '', HOST: '127.0.0.1', PORT: String(port), ...opts.env },
     stdio: ['ignore', 'pipe', 'pipe'],
