@@ -1,6 +1,6 @@
 import { DEVICE_ACTIONS } from './constants/deviceActions';
 import { DEVICE_STATUSES, LOCK_TYPES, STATUS_FILTERS, disabledActionsForStatus, type LockType } from './constants/domain';
-import { actionLabel, refusal } from './deviceActionRules';
+import { actionLabel, commandLabel, refusal } from './deviceActionRules';
 import { INVENTORY_MESSAGES as M } from './areaMessages';
 
 /*
@@ -146,5 +146,15 @@ describe('refusals beyond the table', () => {
     expect(actionLabel(0)).toBe('Bloquear');
     expect(actionLabel(11)).toBe('Eliminar dispositivo');
     expect(actionLabel(99)).toBe('99');
+  });
+});
+
+describe('commandLabel', () => {
+  test('a RESTRICTIONS command says whether it applies or lifts the collection restrictions; other commands keep their action’s name', () => {
+    expect(commandLabel(8, { collection: true })).toBe('Aplicar restricciones de cobranza');
+    expect(commandLabel(8, { collection: false })).toBe('Levantar restricciones de cobranza');
+    expect(commandLabel(8, {})).toBe('Aplicar restricciones');
+    expect(commandLabel(0, { collection: true })).toBe('Bloquear');
+    expect(commandLabel(99, {})).toBe('99');
   });
 });

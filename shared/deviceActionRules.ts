@@ -4,12 +4,23 @@
  * The API refuses with the reason (409 or 403), the row menus disable with it as the tooltip,
  * and the bulk dry run groups skipped devices by it.
  */
-import { DEVICE_ACTION, DEVICE_ACTIONS } from './constants/deviceActions';
+import { COLLECTION_RESTRICTION_LABELS, DEVICE_ACTION, DEVICE_ACTIONS } from './constants/deviceActions';
 import { DEVICE_STATUS, deviceStatusLabel, disabledActionsForStatus, type LockType } from './constants/domain';
 import { STATEFUL_ACTIONS } from './deviceStatus';
 import { INVENTORY_MESSAGES as M } from './areaMessages';
 
 export const actionLabel = (code: number): string => DEVICE_ACTIONS.find((a) => a.code === code)?.label ?? String(code);
+
+/**
+ * A command's name in the history and the detail: its action's, except a RESTRICTIONS whose
+ * `collection` flag says it applies or lifts the collection restrictions (the same action code).
+ */
+export const commandLabel = (code: number, payload: Readonly<Record<string, unknown>>): string =>
+  code === DEVICE_ACTION.RESTRICTIONS && typeof payload['collection'] === 'boolean'
+    ? payload['collection']
+      ? COLLECTION_RESTRICTION_LABELS.apply
+      : COLLECTION_RESTRICTION_LABELS.lift
+    : actionLabel(code);
 
 /** What the rules need to know of a device. */
 export interface ActionTarget {

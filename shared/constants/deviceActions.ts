@@ -18,6 +18,12 @@ export const DEVICE_ACTIONS = [
 
 export type DeviceActionKey = (typeof DEVICE_ACTIONS)[number]['key'];
 
+/** RESTRICTIONS by what its `collection` flag asks: the collection policy's own rung, and its lift on payment. */
+export const COLLECTION_RESTRICTION_LABELS = {
+  apply: 'Aplicar restricciones de cobranza',
+  lift: 'Levantar restricciones de cobranza',
+} as const;
+
 /** code by key, e.g. DEVICE_ACTION.LOCK === 0 */
 export const DEVICE_ACTION = Object.fromEntries(DEVICE_ACTIONS.map((a) => [a.key, a.code])) as {
   [K in DeviceActionKey]: Extract<(typeof DEVICE_ACTIONS)[number], { key: K }>['code'];

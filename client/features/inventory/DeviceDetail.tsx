@@ -6,7 +6,7 @@ import { DEVICE_ACTION } from '../../../shared/constants/deviceActions';
 import { deviceTypeLabel, lockTypeLabel, type LockType } from '../../../shared/constants/domain';
 import { INVENTORY_LABELS } from '../../../shared/constants/inventoryLabels';
 import type { Device } from '../../../shared/contracts/devices';
-import { actionLabel } from '../../../shared/deviceActionRules';
+import { commandLabel } from '../../../shared/deviceActionRules';
 import type { ApiError } from '../../api/axiosBaseQuery';
 import { CopyText } from '../../components/CopyText';
 import { displayValue } from '../../components/EmptyValue';
@@ -136,7 +136,7 @@ function PendingCommandSection({ device, granted, now }: { device: Device; grant
             </Alert>
           )}
           <dl className="row small mb-2" data-testid="pending-command">
-            <Fact label={L.pendingAction}>{actionLabel(pending.action)}</Fact>
+            <Fact label={L.pendingAction}>{commandLabel(pending.action, pending.payload)}</Fact>
             {payloadFacts(pending.action, pending.payload).map((f) => (
               <Fact key={f.label} label={f.label}>
                 {f.value}

@@ -3,7 +3,7 @@ import { ACTION_ORIGINS } from '../../../shared/constants/domain';
 import { DEVICE_ACTION } from '../../../shared/constants/deviceActions';
 import { INVENTORY_LABELS } from '../../../shared/constants/inventoryLabels';
 import { HISTORY_DEFAULT_PER_PAGE, type Command, type CommandStatus } from '../../../shared/contracts/deviceActions';
-import { actionLabel } from '../../../shared/deviceActionRules';
+import { actionLabel, commandLabel } from '../../../shared/deviceActionRules';
 import { INVENTORY_MESSAGES } from '../../../shared/areaMessages';
 import { displayValue } from '../../components/EmptyValue';
 import { useDeviceHistoryQuery } from './inventoryApi';
@@ -34,7 +34,7 @@ export function HistoryEntry({ entry }: { entry: Command }) {
   return (
     <li className="border-start border-2 ps-3 pb-3" data-testid="history-entry">
       <div className="d-flex flex-wrap justify-content-between align-items-center gap-2 mb-1">
-        <span className="fw-semibold">{actionLabel(entry.action)}</span>
+        <span className="fw-semibold">{commandLabel(entry.action, entry.payload)}</span>
         <span className={`badge ${STATUS_CLASS[entry.status] ?? 'text-bg-light border'}`}>{L.statuses[entry.status] ?? entry.status}</span>
       </div>
       <dl className="row small mb-0">
