@@ -152,7 +152,7 @@ describe('refusals beyond the table', () => {
 describe('commandLabel', () => {
   test('a RESTRICTIONS command says whether it applies or lifts the collection restrictions; other commands keep their action’s name', () => {
     expect(commandLabel(8, { collection: true })).toBe('Aplicar restricciones de cobranza');
-    expect(commandLabel(8, { collection: false })).toBe('Levantar restricciones de cobranza');
+    expect(commandLabel(8, { collection: false })).toBe('Quitar restricciones de cobranza');
     expect(commandLabel(8, {})).toBe('Aplicar restricciones');
     expect(commandLabel(0, { collection: true })).toBe('Bloquear');
     expect(commandLabel(99, {})).toBe('99');

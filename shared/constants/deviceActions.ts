@@ -18,10 +18,13 @@ export const DEVICE_ACTIONS = [
 
 export type DeviceActionKey = (typeof DEVICE_ACTIONS)[number]['key'];
 
-/** RESTRICTIONS by what its `collection` flag asks: the collection policy's own rung, and its lift on payment. */
+/**
+ * RESTRICTIONS by what its `collection` flag asks: the collection policy's own rung, and its lift
+ * on payment (the step the credit's history calls Quitar restricciones).
+ */
 export const COLLECTION_RESTRICTION_LABELS = {
   apply: 'Aplicar restricciones de cobranza',
-  lift: 'Levantar restricciones de cobranza',
+  lift: 'Quitar restricciones de cobranza',
 } as const;
 
 /** code by key, e.g. DEVICE_ACTION.LOCK === 0 */

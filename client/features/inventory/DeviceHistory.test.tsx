@@ -33,5 +33,5 @@ test('the history names the collection restrictions’ rung and their lift apart
     </ul>,
   );
   const names = screen.getAllByTestId('history-entry').map((e) => e.querySelector('.fw-semibold')?.textContent);
-  expect(names).toEqual(['Aplicar restricciones de cobranza', 'Levantar restricciones de cobranza', 'Aplicar restricciones']);
+  expect(names).toEqual(['Aplicar restricciones de cobranza', 'Quitar restricciones de cobranza', 'Aplicar restricciones']);
 });
