@@ -360,12 +360,17 @@ describe.each(testEngines())('lock integrity (%s)', (engine) => {
         acknowledgedAt: new Date(a.issuedAt + HOUR).toISOString(),
       });
 
-      // Typed after its expiry: refused, whenever it is reported.
+      // Typed after its expiry: refused, whenever it is reported. The code carries its expiry's
+      // UTC day, so issued at 06:00 UTC its 75th hour is still that day (the device accepted it,
+      // the server knows the instant: expired); a day later the code itself no longer verifies.
+      clock = Date.UTC(new Date(clock).getUTCFullYear(), new Date(clock).getUTCMonth(), new Date(clock).getUTCDate() + 1, 6);
       const b = await lockAndCode();
-      clock = b.issuedAt + 80 * HOUR;
+      clock = b.issuedAt + 100 * HOUR;
       const late = await redeem(b.code, b.issuedAt + 75 * HOUR);
       expect(late.status).toBe(409);
       expect(late.body).toEqual({ code: 'OFFLINE_CODE_EXPIRED', message: A.events.codeExpired });
+      const nextDay = await redeem(b.code, b.issuedAt + 90 * HOUR);
+      expect(nextDay.body).toEqual({ code: 'OFFLINE_CODE_REJECTED', message: A.events.codeRejected });
 
       // Reported more than 7 days after it was typed: refused.
       const c = await lockAndCode();
