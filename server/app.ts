@@ -1,8 +1,7 @@
 import express, { type Express } from 'express';
 import expressStaticGzip from 'express-static-gzip';
 import { rateLimit } from 'express-rate-limit';
-import { API_PATHS } from '../shared/constants/apiPaths';
-import { INTEGRATION_BASE } from '../shared/contracts/integration';
+import { API_PATHS, INTEGRATION_BASE } from '../shared/constants/apiPaths';
 import type { PublicConfig } from '../shared/contracts/publicConfig';
 import type { Config } from './config';
 import type { Db } from './db/Db';

@@ -1,7 +1,7 @@
 import { DEVICE_ACTIONS } from './constants/deviceActions';
 import { DEVICE_STATUSES, LOCK_TYPES, STATUS_FILTERS, disabledActionsForStatus, type LockType } from './constants/domain';
 import { actionLabel, commandLabel, refusal } from './deviceActionRules';
-import { INVENTORY_MESSAGES as M } from './areaMessages';
+import { INVENTORY_MESSAGES as M } from './areaMessages/inventory';
 
 /*
  * Expectations come from the reference §4 table (written out below) and the product's

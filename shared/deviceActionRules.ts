@@ -7,7 +7,7 @@
 import { COLLECTION_RESTRICTION_LABELS, DEVICE_ACTION, DEVICE_ACTIONS } from './constants/deviceActions';
 import { DEVICE_STATUS, deviceStatusLabel, disabledActionsForStatus, type LockType } from './constants/domain';
 import { STATEFUL_ACTIONS } from './deviceStatus';
-import { INVENTORY_MESSAGES as M } from './areaMessages';
+import { INVENTORY_MESSAGES as M } from './areaMessages/inventory';
 
 export const actionLabel = (code: number): string => DEVICE_ACTIONS.find((a) => a.code === code)?.label ?? String(code);
 

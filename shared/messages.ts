@@ -1,7 +1,8 @@
 /**
  * The Spanish texts of the portal's shell: those docs/reference.md spells out, the sign-in and the
- * frame (the reference's texts copied exactly). The texts of each functional area are in
- * shared/areaMessages.ts; the two files hold every text of the portal.
+ * frame (the reference's texts copied exactly). The texts of each functional area are in its
+ * module of shared/areaMessages/ (they name fields by FIELD_LABELS, which the sign-in page does
+ * not load); between them they hold every message of the portal.
  */
 
 /** The product name: the document title and the header brand (reference §1). */

@@ -5,7 +5,7 @@ import Spinner from 'react-bootstrap/Spinner';
 import Table from 'react-bootstrap/Table';
 import Alert from 'react-bootstrap/Alert';
 import { IMPORT_MAX_BYTES, type ImportEncoding } from '../../shared/contracts/deviceImport';
-import { INVENTORY_MESSAGES as M } from '../../shared/areaMessages';
+import { INVENTORY_MESSAGES as M } from '../../shared/areaMessages/inventory';
 import { CSV_IMPORT_LABELS as L } from '../../shared/constants/labels';
 import { displayValue } from './EmptyValue';
 import { LoadingButton } from './LoadingButton';

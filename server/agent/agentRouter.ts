@@ -8,7 +8,7 @@ import express, { Router, type Request, type RequestHandler } from 'express';
 import { rateLimit } from 'express-rate-limit';
 import { checkinBody, commandIdParams, enrollBody, eventBody, rejectBody } from '../../shared/contracts/agent';
 import { MESSAGES } from '../../shared/messages';
-import { AGENT_MESSAGES as A } from '../../shared/areaMessages';
+import { AGENT_MESSAGES as A } from '../../shared/areaMessages/agent';
 import { AppError } from '../errors';
 import { requestLog } from '../middleware/requestLog';
 import { route } from '../middleware/validate';

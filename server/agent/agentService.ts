@@ -27,7 +27,8 @@ import { DEVICE_TYPE, type DeviceTypeCode, type LockType } from '../../shared/co
 import { effectiveSettings, mergeSettings, type AgentSettings } from '../../shared/agentSettings';
 import * as machine from '../../shared/deviceStateMachine';
 import { deviceStatus, offlineCutoff } from '../../shared/deviceStatus';
-import { AGENT_MESSAGES as A, INVENTORY_MESSAGES as M } from '../../shared/areaMessages';
+import { AGENT_MESSAGES as A } from '../../shared/areaMessages/agent';
+import { INVENTORY_MESSAGES as M } from '../../shared/areaMessages/inventory';
 import type { AuditAction } from '../../shared/contracts/audit';
 import { record, type AuditActor } from '../audit/auditRepository';
 import type { Db, Queryable } from '../db/Db';

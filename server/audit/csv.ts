@@ -1,5 +1,5 @@
 import Papa from 'papaparse';
-import { CSV_MESSAGES } from '../../shared/areaMessages';
+import { CSV_MESSAGES } from '../../shared/areaMessages/csv';
 
 /** A value of one CSV cell. */
 export type CsvValue = string | number | boolean | null | undefined;

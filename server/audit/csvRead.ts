@@ -6,7 +6,7 @@
 import iconv from 'iconv-lite';
 import Papa from 'papaparse';
 import { IMPORT_MAX_BYTES, type ImportEncoding } from '../../shared/contracts/deviceImport';
-import { INVENTORY_MESSAGES } from '../../shared/areaMessages';
+import { INVENTORY_MESSAGES } from '../../shared/areaMessages/inventory';
 import { AppError } from '../errors';
 import { UTF8_BOM } from './csv';
 

@@ -1,4 +1,4 @@
-import { CREDIT_MESSAGES as M } from '../../shared/areaMessages';
+import { CREDIT_MESSAGES as M } from '../../shared/areaMessages/credit';
 import { FIELD_LABELS } from '../../shared/constants/fieldLabels';
 import { DEVICE_ACTION } from '../../shared/constants/deviceActions';
 import type {

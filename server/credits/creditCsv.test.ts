@@ -1,5 +1,5 @@
 import iconv from 'iconv-lite';
-import { CREDIT_MESSAGES } from '../../shared/areaMessages';
+import { CREDIT_MESSAGES } from '../../shared/areaMessages/credit';
 import { PAYMENT_COLUMNS, SCHEDULE_COLUMNS } from '../../shared/contracts/creditImport';
 import { AppError } from '../errors';
 import { creditImportTemplate, parseCsvAmount, parseCsvDate, parseCsvInstant, readPaymentCsv, readScheduleCsv, splitImeis } from './creditCsv';

@@ -25,7 +25,7 @@ import {
 } from '../../shared/contracts/credits';
 import { IMPORT_MAX_ROWS, type ImportEncoding } from '../../shared/contracts/deviceImport';
 import { DATE_PARAM_MAX, DATE_PARAM_MIN } from '../../shared/contracts/fields';
-import { CREDIT_MESSAGES } from '../../shared/areaMessages';
+import { CREDIT_MESSAGES } from '../../shared/areaMessages/credit';
 import { formatAmount, instantAt, isCalendarDate, parseAmount } from '../../shared/credits';
 import { UTF8_BOM, csvLines } from '../audit/csv';
 import { readCsvTable, type CsvTableRecord } from '../audit/csvRead';

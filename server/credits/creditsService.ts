@@ -1,6 +1,7 @@
 import { FIELD_LABELS } from '../../shared/constants/fieldLabels';
 import { CREDIT_LABELS, type PaymentSource } from '../../shared/constants/creditLabels';
-import { CREDIT_MESSAGES as M, INVENTORY_MESSAGES } from '../../shared/areaMessages';
+import { CREDIT_MESSAGES as M } from '../../shared/areaMessages/credit';
+import { INVENTORY_MESSAGES } from '../../shared/areaMessages/inventory';
 import {
   creditFilterFields,
   paymentResultResponse,

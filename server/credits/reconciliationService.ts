@@ -1,4 +1,4 @@
-import { CREDIT_MESSAGES as M } from '../../shared/areaMessages';
+import { CREDIT_MESSAGES as M } from '../../shared/areaMessages/credit';
 import { RECONCILIATION_KINDS, RECONCILIATION_LABELS as RL, type ReconciliationKind } from '../../shared/constants/creditLabels';
 import { DEVICE_ACTION } from '../../shared/constants/deviceActions';
 import {

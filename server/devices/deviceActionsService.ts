@@ -8,7 +8,8 @@ import { ACTION_ORIGIN, LOCK_TYPES, type DeviceTypeCode, type LockType } from '.
 import { actionLabel, refusal } from '../../shared/deviceActionRules';
 import { STATEFUL_ACTIONS, offlineCutoff } from '../../shared/deviceStatus';
 import * as machine from '../../shared/deviceStateMachine';
-import { AGENT_MESSAGES as A, INVENTORY_MESSAGES as M } from '../../shared/areaMessages';
+import { AGENT_MESSAGES as A } from '../../shared/areaMessages/agent';
+import { INVENTORY_MESSAGES as M } from '../../shared/areaMessages/inventory';
 import { AuditRepository, record, type AuditActor, type AuditRow } from '../audit/auditRepository';
 import {
   ENROLLMENT_TOKEN_KINDS,

@@ -17,7 +17,7 @@ import {
   validateImportRows,
 } from './deviceCsv';
 import { INVENTORY_LABELS } from '../../shared/constants/inventoryLabels';
-import { INVENTORY_MESSAGES } from '../../shared/areaMessages';
+import { INVENTORY_MESSAGES } from '../../shared/areaMessages/inventory';
 
 const imei = (n: number) => {
   const body = `35${String(n).padStart(12, '0')}`;

@@ -17,7 +17,7 @@ import {
 } from '../../shared/contracts/deviceImport';
 import { deviceBody, luhnCheckDigit, type Device, type DeviceBody } from '../../shared/contracts/devices';
 import { MESSAGES } from '../../shared/messages';
-import { INVENTORY_MESSAGES } from '../../shared/areaMessages';
+import { INVENTORY_MESSAGES } from '../../shared/areaMessages/inventory';
 import { UTF8_BOM, csvLines, csvZone, type CsvValue, type CsvZone } from '../audit/csv';
 import { parseCsvTable, readCsvTable, type CsvTable, type CsvTableRecord } from '../audit/csvRead';
 

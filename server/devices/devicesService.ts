@@ -10,8 +10,8 @@ import {
 } from '../../shared/contracts/devices';
 import { DEVICE_STATUS } from '../../shared/constants/domain';
 import { offlineCutoff } from '../../shared/deviceStatus';
-import { INVENTORY_MESSAGES as M } from '../../shared/areaMessages';
-import { AUTHZ_MESSAGES } from '../../shared/areaMessages';
+import { INVENTORY_MESSAGES as M } from '../../shared/areaMessages/inventory';
+import { AUTHZ_MESSAGES } from '../../shared/areaMessages/authz';
 import { record, type AuditActor } from '../audit/auditRepository';
 import type { Db, Queryable } from '../db/Db';
 import { isUniqueViolation, pgCode } from '../db/pgErrors';

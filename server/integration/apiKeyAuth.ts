@@ -2,7 +2,7 @@ import { timingSafeEqual } from 'node:crypto';
 import type { Request, RequestHandler } from 'express';
 import { rateLimit } from 'express-rate-limit';
 import { apiKeyActor } from '../../shared/constants/integration';
-import { INTEGRATION_MESSAGES as M } from '../../shared/areaMessages';
+import { INTEGRATION_MESSAGES as M } from '../../shared/areaMessages/integration';
 import type { InventorySettings } from '../devices';
 import { record } from '../audit/auditRepository';
 import type { Db } from '../db/Db';

@@ -2,11 +2,11 @@ import express, { Router } from 'express';
 import { PATHS } from '../../shared/constants/routes';
 import { ROLE_ACTION } from '../../shared/constants/roleActions';
 import { creditBody, creditParams, paymentBody, paymentParams, reconciliationQuery } from '../../shared/contracts/credits';
+import { INTEGRATION_BASE } from '../../shared/constants/apiPaths';
 import { FIELD_LABELS } from '../../shared/constants/fieldLabels';
 import { OFFLINE_CODE_ACTIONS } from '../../shared/contracts/deviceActions';
 import { deviceBody } from '../../shared/contracts/devices';
 import {
-  INTEGRATION_BASE,
   commandBody,
   commandIdParams,
   deviceLookupQuery,
@@ -16,8 +16,8 @@ import {
   type IntegrationRoute,
 } from '../../shared/contracts/integration';
 import { BULK_MAX_DEVICES } from '../../shared/contracts/jobs';
-import { INTEGRATION_MESSAGES as M } from '../../shared/areaMessages';
-import { INVENTORY_MESSAGES } from '../../shared/areaMessages';
+import { INTEGRATION_MESSAGES as M } from '../../shared/areaMessages/integration';
+import { INVENTORY_MESSAGES } from '../../shared/areaMessages/inventory';
 import { actorOf } from '../audit/actorOf';
 import type { Db } from '../db/Db';
 import { AppError } from '../errors';

@@ -1,7 +1,7 @@
 import type { Device } from '../../shared/contracts/devices';
 import type { Command } from '../../shared/contracts/deviceActions';
 import type { DeviceRef } from '../../shared/contracts/integration';
-import { INTEGRATION_MESSAGES as M } from '../../shared/areaMessages';
+import { INTEGRATION_MESSAGES as M } from '../../shared/areaMessages/integration';
 import { offlineCutoff } from '../../shared/deviceStatus';
 import { record, type AuditActor } from '../audit/auditRepository';
 import type { Db } from '../db/Db';

@@ -2,7 +2,7 @@ import type { RequestHandler, Router } from 'express';
 import type { RoutePath } from '../../shared/constants/routes';
 import { grantActionLabel } from '../../shared/constants/roleActions';
 import { MESSAGES } from '../../shared/messages';
-import { INVENTORY_MESSAGES } from '../../shared/areaMessages';
+import { INVENTORY_MESSAGES } from '../../shared/areaMessages/inventory';
 import type { Queryable } from '../db/Db';
 import { AppError } from '../errors';
 import { GrantsRepository } from '../auth/grantsRepository';

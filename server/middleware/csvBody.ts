@@ -1,6 +1,6 @@
 import express, { type RequestHandler } from 'express';
 import { IMPORT_MAX_BYTES } from '../../shared/contracts/deviceImport';
-import { INVENTORY_MESSAGES as M } from '../../shared/areaMessages';
+import { INVENTORY_MESSAGES as M } from '../../shared/areaMessages/inventory';
 import { CSV_CONTENT_TYPES, IMPORT_MAX_MB } from '../audit/csvRead';
 import { AppError } from '../errors';
 

@@ -7,7 +7,7 @@
  */
 import { createHash } from 'node:crypto';
 import type { Request, Response } from 'express';
-import { INVENTORY_MESSAGES as M } from '../../shared/areaMessages';
+import { INVENTORY_MESSAGES as M } from '../../shared/areaMessages/inventory';
 import type { Db, Queryable } from '../db/Db';
 import { transaction } from '../db/transactionScope';
 import { AppError } from '../errors';

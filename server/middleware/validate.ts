@@ -1,7 +1,7 @@
 import type { Request, RequestHandler, Response } from 'express';
 import type * as z from 'zod';
 import { MESSAGES } from '../../shared/messages';
-import { ADMIN_API_MESSAGES } from '../../shared/areaMessages';
+import { ADMIN_API_MESSAGES } from '../../shared/areaMessages/admin';
 import { AppError } from '../errors';
 
 const M = { field: ADMIN_API_MESSAGES.field, api: MESSAGES.api };

@@ -8,7 +8,7 @@ import type {
   WebhookDeliveryList,
   WebhookList,
 } from '../../shared/contracts/webhooks';
-import { INTEGRATION_MESSAGES } from '../../shared/areaMessages';
+import { INTEGRATION_MESSAGES } from '../../shared/areaMessages/integration';
 import { record, type AuditActor } from '../audit/auditRepository';
 import type { Config } from '../config';
 import type { Db } from '../db/Db';

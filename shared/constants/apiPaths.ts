@@ -119,3 +119,6 @@ export const API_PATHS = {
     resend: at('/:id/deliveries/:deliveryId/resend'),
   })),
 };
+
+/** The base of the integration API (the lenders' systems, API keys): its own routes, not the portal API's. */
+export const INTEGRATION_BASE = '/api/integration/v1';

@@ -1,7 +1,7 @@
 /**
  * Spanish texts of the credit pages: the portfolio (Cartera de créditos), a credit's page, the
  * payment dialogs and the Crédito panel of a device's detail. The vocabularies' labels (states,
- * sources, buckets) are in creditLabels.ts; the API's messages in CREDIT_MESSAGES (areaMessages.ts).
+ * sources, buckets) are in creditLabels.ts; the API's messages in CREDIT_MESSAGES (areaMessages/credit.ts).
  */
 
 const plural = (n: number, one: string, many: string) => (n === 1 ? one : many);

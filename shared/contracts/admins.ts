@@ -1,6 +1,6 @@
 import * as z from 'zod';
 import { FIELD_LABELS } from '../constants/fieldLabels';
-import { ADMIN_API_MESSAGES as M } from '../areaMessages';
+import { ADMIN_API_MESSAGES as M } from '../areaMessages/admin';
 import { booleanParam, emailField, idField, intParam, oneOfParam, pagingParams, listResponse, textField, textParam } from './fields';
 
 export const ADMIN_NAME_MAX = 100;

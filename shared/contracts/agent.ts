@@ -1,7 +1,8 @@
 import * as z from 'zod';
 import { LOCK_TYPES, type LockType } from '../constants/domain';
 import { FIELD_LABELS } from '../constants/fieldLabels';
-import { AGENT_MESSAGES as A, INVENTORY_MESSAGES as M } from '../areaMessages';
+import { AGENT_MESSAGES as A } from '../areaMessages/agent';
+import { INVENTORY_MESSAGES as M } from '../areaMessages/inventory';
 import { deviceTypeField, imeiField } from './devices';
 import { fieldError, optionalTextField, paramError, textField } from './fields';
 import { agentBusinessAppResponse } from './agentSettings';

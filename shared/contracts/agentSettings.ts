@@ -10,8 +10,8 @@ import {
 } from '../agentSettings';
 import { SELECTABLE_APP_TYPES, type DeviceTypeCode } from '../constants/domain';
 import { FIELD_LABELS } from '../constants/fieldLabels';
-import { AGENT_SETTINGS_MESSAGES as M } from '../areaMessages';
-import { ADMIN_API_MESSAGES } from '../areaMessages';
+import { AGENT_SETTINGS_MESSAGES as M } from '../areaMessages/agentSettings';
+import { ADMIN_API_MESSAGES } from '../areaMessages/admin';
 import { fieldError, idField, intParam, listResponse, textField } from './fields';
 
 /**

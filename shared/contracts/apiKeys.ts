@@ -1,7 +1,7 @@
 import * as z from 'zod';
 import { FIELD_LABELS } from '../constants/fieldLabels';
-import { INTEGRATION_MESSAGES as M } from '../areaMessages';
-import { ADMIN_API_MESSAGES } from '../areaMessages';
+import { INTEGRATION_MESSAGES as M } from '../areaMessages/integration';
+import { ADMIN_API_MESSAGES } from '../areaMessages/admin';
 import { fieldError, idField, listResponse, textField } from './fields';
 
 const F = ADMIN_API_MESSAGES.field;

@@ -1,7 +1,7 @@
 import * as z from 'zod';
 import { DEVICE_ACTIONS, type DeviceActionKey } from '../constants/deviceActions';
 import { FIELD_LABELS } from '../constants/fieldLabels';
-import { ADMIN_API_MESSAGES as M } from '../areaMessages';
+import { ADMIN_API_MESSAGES as M } from '../areaMessages/admin';
 import { csvZoneFields, dateParam, listResponse, oneOfParam, pagingParams, textParam } from './fields';
 
 const L = FIELD_LABELS.audit;

@@ -1,7 +1,8 @@
 import * as z from 'zod';
 import { FIELD_LABELS } from '../constants/fieldLabels';
 import { INSTALLMENT_STATES, OVERDUE_BUCKETS, PAYMENT_SOURCES, RECONCILIATION_KINDS } from '../constants/creditLabels';
-import { ADMIN_API_MESSAGES, CREDIT_MESSAGES as M } from '../areaMessages';
+import { ADMIN_API_MESSAGES } from '../areaMessages/admin';
+import { CREDIT_MESSAGES as M } from '../areaMessages/credit';
 import { CREDIT_STATES, LADDER_KINDS, MAX_INSTALLMENTS, RELEASE_MODES, isCalendarDate, parseAmount } from '../credits';
 import { DEVICE_TEXT_MAX, SEARCH_MAX, deviceResponse, groupFilterParam, imeiField } from './devices';
 import {

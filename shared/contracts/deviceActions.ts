@@ -1,7 +1,7 @@
 import * as z from 'zod';
 import { DEVICE_ACTION } from '../constants/deviceActions';
 import { FIELD_LABELS } from '../constants/fieldLabels';
-import { INVENTORY_MESSAGES as M } from '../areaMessages';
+import { INVENTORY_MESSAGES as M } from '../areaMessages/inventory';
 import { LOCK_TYPE_KEYS, deviceResponse } from './devices';
 import { fieldError, intParam, listResponse, optionalTextField, pagingParams, textField } from './fields';
 

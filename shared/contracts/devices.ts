@@ -9,8 +9,8 @@ import {
   type LockType,
 } from '../constants/domain';
 import { FIELD_LABELS } from '../constants/fieldLabels';
-import { INVENTORY_MESSAGES as M } from '../areaMessages';
-import { ADMIN_API_MESSAGES } from '../areaMessages';
+import { INVENTORY_MESSAGES as M } from '../areaMessages/inventory';
+import { ADMIN_API_MESSAGES } from '../areaMessages/admin';
 import {
   booleanParam,
   csvZoneFields,

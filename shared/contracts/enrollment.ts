@@ -1,6 +1,6 @@
 import * as z from 'zod';
 import { FIELD_LABELS } from '../constants/fieldLabels';
-import { AGENT_MESSAGES as A } from '../areaMessages';
+import { AGENT_MESSAGES as A } from '../areaMessages/agent';
 import { fieldError, idField, intParam, listResponse, pagingParams } from './fields';
 
 const L = FIELD_LABELS.enrollmentTokens;

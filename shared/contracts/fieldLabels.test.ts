@@ -1,6 +1,9 @@
 import * as z from 'zod';
 import { sectionsOf } from '../agentSettings';
-import { AGENT_MESSAGES, ADMIN_API_MESSAGES, AUTHZ_MESSAGES, INVENTORY_MESSAGES } from '../areaMessages';
+import { AGENT_MESSAGES } from '../areaMessages/agent';
+import { ADMIN_API_MESSAGES } from '../areaMessages/admin';
+import { AUTHZ_MESSAGES } from '../areaMessages/authz';
+import { INVENTORY_MESSAGES } from '../areaMessages/inventory';
 import * as account from './account';
 import * as admins from './admins';
 import * as agent from './agent';

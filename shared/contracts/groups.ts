@@ -1,6 +1,6 @@
 import * as z from 'zod';
 import { FIELD_LABELS } from '../constants/fieldLabels';
-import { ADMIN_API_MESSAGES } from '../areaMessages';
+import { ADMIN_API_MESSAGES } from '../areaMessages/admin';
 import { intParam, listResponse, optionalTextField, textField } from './fields';
 
 const F = ADMIN_API_MESSAGES.field;

@@ -1,7 +1,7 @@
 import * as z from 'zod';
 import { FIELD_LABELS } from '../constants/fieldLabels';
-import { INTEGRATION_MESSAGES as M } from '../areaMessages';
-import { ADMIN_API_MESSAGES } from '../areaMessages';
+import { INTEGRATION_MESSAGES as M } from '../areaMessages/integration';
+import { ADMIN_API_MESSAGES } from '../areaMessages/admin';
 import { apiErrorBody } from './apiError';
 import { actionPayload, actionResultResponse, commandResponse } from './deviceActions';
 import {
@@ -29,7 +29,6 @@ const L = FIELD_LABELS.integration;
  * is the one list the router serves and the OpenAPI document describes.
  */
 
-export const INTEGRATION_BASE = '/api/integration/v1';
 export const REGISTER_BATCH_MAX = 1000;
 
 const imeiValue = (label: string) =>

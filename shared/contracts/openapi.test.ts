@@ -3,7 +3,8 @@ import path from 'node:path';
 import { OPENAPI_DOCUMENT_PATH } from '../constants/apiReferenceLabels';
 import { LOCK_TYPES } from '../constants/domain';
 import { WEBHOOK_EVENTS } from '../constants/integration';
-import { INTEGRATION_BASE, INTEGRATION_ROUTES, type IntegrationRoute } from './integration';
+import { INTEGRATION_BASE } from '../constants/apiPaths';
+import { INTEGRATION_ROUTES, type IntegrationRoute } from './integration';
 import { openApiDocument } from './openapi';
 
 interface Schema {

@@ -15,7 +15,8 @@ import { API_KEY_TAG, WEBHOOK_EVENTS, WEBHOOK_RETRY_HOURS, type WebhookEventType
 import { collectionStepEvent, creditOverdueEvent, paymentResultResponse, reconciliationSummaryEvent } from './credits';
 import { COMMAND_STATUSES } from './deviceActions';
 import { deviceResponse } from './devices';
-import { INTEGRATION_BASE, INTEGRATION_ROUTES, deviceRef, integrationBulkBody, integrationErrorBody } from './integration';
+import { INTEGRATION_BASE } from '../constants/apiPaths';
+import { INTEGRATION_ROUTES, deviceRef, integrationBulkBody, integrationErrorBody } from './integration';
 import { JOB_STATUSES } from './jobs';
 
 /** The version of the integration API's contract (the `v1` of its base path). */

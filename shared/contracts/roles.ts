@@ -2,7 +2,7 @@ import * as z from 'zod';
 import { ALL_ROLE_ACTION_CODES } from '../constants/roleActions';
 import { FIELD_LABELS } from '../constants/fieldLabels';
 import { GRANTABLE_PATHS } from '../constants/routes';
-import { ADMIN_API_MESSAGES as M } from '../areaMessages';
+import { ADMIN_API_MESSAGES as M } from '../areaMessages/admin';
 import { fieldError, listResponse, textField } from './fields';
 
 const L = FIELD_LABELS.roles;

@@ -1,8 +1,9 @@
 import * as z from 'zod';
 import { FIELD_LABELS } from '../constants/fieldLabels';
 import { WEBHOOK_DELIVERY_STATUSES, WEBHOOK_EVENT_TYPES, type WebhookDeliveryStatus } from '../constants/integration';
-import { INTEGRATION_MESSAGES as M } from '../areaMessages';
-import { ADMIN_API_MESSAGES, INVENTORY_MESSAGES } from '../areaMessages';
+import { INTEGRATION_MESSAGES as M } from '../areaMessages/integration';
+import { ADMIN_API_MESSAGES } from '../areaMessages/admin';
+import { INVENTORY_MESSAGES } from '../areaMessages/inventory';
 import { fieldError, intParam, listResponse, oneOfParam, pagingParams, textField } from './fields';
 
 const F = ADMIN_API_MESSAGES.field;

@@ -12,7 +12,7 @@ import { AGENT_APPS_LABELS } from '../../shared/constants/agentAppsLabels';
 import { FIELD_LABELS } from '../../shared/constants/fieldLabels';
 import { MENU, PATHS } from '../../shared/constants/routes';
 import { SPEC_TEXT } from '../../shared/messages';
-import { AGENT_SETTINGS_MESSAGES as M } from '../../shared/areaMessages';
+import { AGENT_SETTINGS_MESSAGES as M } from '../../shared/areaMessages/agentSettings';
 import { seriousViolations } from '../helpers/axe';
 import { collectProblems, describeWithBrowser, waitForHydration } from '../helpers/browser';
 import { insertGroup } from '../helpers/inventoryFixtures';

@@ -21,7 +21,7 @@ import { EXPORT_COLUMNS, EXPORT_DATE_TIME_COLUMNS, IMPORT_COLUMNS } from '../../
 import { FIELD_LABELS } from '../../shared/constants/fieldLabels';
 import { actionLabel } from '../../shared/deviceActionRules';
 import { SPEC_TEXT } from '../../shared/messages';
-import { INVENTORY_MESSAGES as M } from '../../shared/areaMessages';
+import { INVENTORY_MESSAGES as M } from '../../shared/areaMessages/inventory';
 import { seriousViolations } from '../helpers/axe';
 import { collectProblems, describeWithBrowser, waitForHydration } from '../helpers/browser';
 import { insertDevices, insertGroup, insertManyDevices, testImei } from '../helpers/inventoryFixtures';

@@ -13,7 +13,7 @@ import { PATHS } from '../../shared/constants/routes';
 import { apiKeyBody } from '../../shared/contracts/apiKeys';
 import type { CheckinResponse } from '../../shared/contracts/agent';
 import { enrollmentTokenBody } from '../../shared/contracts/enrollment';
-import { INTEGRATION_BASE } from '../../shared/contracts/integration';
+import { INTEGRATION_BASE } from '../../shared/constants/apiPaths';
 import { addDays, todayIn } from '../../shared/credits';
 import { EnrollmentTokensService } from '../../server/api/enrollment/enrollmentTokensService';
 import { ApiKeysService } from '../../server/integration/apiKeysService';

@@ -11,7 +11,7 @@ import type { ActionResult, History } from '../../shared/contracts/deviceActions
 import type { Device } from '../../shared/contracts/devices';
 import type { EnrollmentTokenCreated } from '../../shared/contracts/enrollment';
 import { DEVICE_STATUS } from '../../shared/constants/domain';
-import { AGENT_MESSAGES as A } from '../../shared/areaMessages';
+import { AGENT_MESSAGES as A } from '../../shared/areaMessages/agent';
 import { agentClient, enrollAgent, enrollDevice, type AgentIdentity } from '../helpers/agentFixtures';
 import { adminApi, type AdminApi } from '../helpers/adminApi';
 import { testImei } from '../helpers/inventoryFixtures';

@@ -3,7 +3,7 @@ import request from 'supertest';
 import { BULK_MAX_DEVICES, bulkBody, type BulkPreview, type Job, type JobResult } from '../../shared/contracts/jobs';
 import { FIELD_LABELS } from '../../shared/constants/fieldLabels';
 import { MESSAGES } from '../../shared/messages';
-import { INVENTORY_MESSAGES as M } from '../../shared/areaMessages';
+import { INVENTORY_MESSAGES as M } from '../../shared/areaMessages/inventory';
 import type { AuditActor } from '../../server/audit/auditRepository';
 import { JobRunner } from '../../server/api/jobs/jobRunner';
 import { JobsService } from '../../server/api/jobs/jobsService';

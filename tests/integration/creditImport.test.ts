@@ -6,7 +6,8 @@
  */
 import iconv from 'iconv-lite';
 import request from 'supertest';
-import { CREDIT_MESSAGES, INVENTORY_MESSAGES } from '../../shared/areaMessages';
+import { CREDIT_MESSAGES } from '../../shared/areaMessages/credit';
+import { INVENTORY_MESSAGES } from '../../shared/areaMessages/inventory';
 import { COLLECTION_POLICY_ACTOR } from '../../shared/constants/creditLabels';
 import { DEVICE_ACTION } from '../../shared/constants/deviceActions';
 import { PATHS } from '../../shared/constants/routes';

@@ -10,7 +10,7 @@ import request from 'supertest';
 import { GRANTABLE_PATHS, MENU, PATHS } from '../../shared/constants/routes';
 import { ROLE_ACTION } from '../../shared/constants/roleActions';
 import { apiKeyActor } from '../../shared/constants/integration';
-import { CREDIT_MESSAGES } from '../../shared/areaMessages';
+import { CREDIT_MESSAGES } from '../../shared/areaMessages/credit';
 import {
   CREDIT_SORTS,
   creditBody,
@@ -26,7 +26,7 @@ import {
   type CreditSummary,
   type IntegrationCredit,
 } from '../../shared/contracts/credits';
-import { INTEGRATION_BASE } from '../../shared/contracts/integration';
+import { INTEGRATION_BASE } from '../../shared/constants/apiPaths';
 import type { ApiKeyCreated } from '../../shared/contracts/apiKeys';
 import { addDays, parseAmount, todayIn } from '../../shared/credits';
 import { adminApi, type AdminApi } from '../helpers/adminApi';

@@ -5,7 +5,7 @@ import type { Device } from '../../shared/contracts/devices';
 import { DEVICE_ACTIONS } from '../../shared/constants/deviceActions';
 import { DEVICE_STATUSES, LOCK_TYPES, type LockType } from '../../shared/constants/domain';
 import { MESSAGES } from '../../shared/messages';
-import { INVENTORY_MESSAGES as M } from '../../shared/areaMessages';
+import { INVENTORY_MESSAGES as M } from '../../shared/areaMessages/inventory';
 import { verifyOfflineCode } from '../../server/devices/offlineCodes';
 import { adminApi, type AdminApi } from '../helpers/adminApi';
 import { insertDevices, setPendingCommand, type DeviceFixture } from '../helpers/inventoryFixtures';

@@ -7,7 +7,7 @@
  * these attempts need no valid enrollment.
  */
 import request from 'supertest';
-import { AGENT_MESSAGES as A } from '../../shared/areaMessages';
+import { AGENT_MESSAGES as A } from '../../shared/areaMessages/agent';
 import { testImei } from '../helpers/inventoryFixtures';
 import { buildTestApp, type TestApp } from '../helpers/testApp';
 import { createTestDb, testEngines, type TestDb } from '../helpers/testDb';

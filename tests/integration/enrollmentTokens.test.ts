@@ -7,7 +7,7 @@ import { createHash } from 'node:crypto';
 import request from 'supertest';
 import type { EnrollmentTokenCreated, EnrollmentTokenList } from '../../shared/contracts/enrollment';
 import { AGENT_ADMIN_COMPONENT, PROVISIONING_EXTRAS } from '../../shared/contracts/enrollment';
-import { AGENT_MESSAGES as A } from '../../shared/areaMessages';
+import { AGENT_MESSAGES as A } from '../../shared/areaMessages/agent';
 import { adminApi, type AdminApi } from '../helpers/adminApi';
 import { enrollAgent } from '../helpers/agentFixtures';
 import { insertDevices, insertGroup, testImei } from '../helpers/inventoryFixtures';

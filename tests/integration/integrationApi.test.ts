@@ -11,7 +11,7 @@ import request from 'supertest';
 import { DEVICE_ACTION } from '../../shared/constants/deviceActions';
 import { PATHS } from '../../shared/constants/routes';
 import { apiKeyActor } from '../../shared/constants/integration';
-import { AUTHZ_MESSAGES } from '../../shared/areaMessages';
+import { AUTHZ_MESSAGES } from '../../shared/areaMessages/authz';
 import {
   apiKeyCreatedResponse,
   apiKeyListResponse,
@@ -20,7 +20,8 @@ import {
   type ApiKeyCreated,
   type ApiKeyRoles,
 } from '../../shared/contracts/apiKeys';
-import { INTEGRATION_BASE, INTEGRATION_ROUTES } from '../../shared/contracts/integration';
+import { INTEGRATION_BASE } from '../../shared/constants/apiPaths';
+import { INTEGRATION_ROUTES } from '../../shared/contracts/integration';
 import { actionResultResponse } from '../../shared/contracts/deviceActions';
 import { describeGrant } from '../../server/api/roles/grantChecks';
 import { expressPath } from '../../server/integration/integrationRouter';

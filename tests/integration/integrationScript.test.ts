@@ -7,7 +7,7 @@
 import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
 import { DEVICE_ACTION } from '../../shared/constants/deviceActions';
-import { INTEGRATION_BASE } from '../../shared/contracts/integration';
+import { INTEGRATION_BASE } from '../../shared/constants/apiPaths';
 import { createKey, signedInCaller, startReceiver, type Received } from '../../scripts/integration';
 import { DEMO_PASSWORD, adminApi, type AdminApi } from '../helpers/adminApi';
 import { insertDevices, testImei } from '../helpers/inventoryFixtures';

@@ -13,7 +13,7 @@ import type { ActionResult, History } from '../../shared/contracts/deviceActions
 import type { Device } from '../../shared/contracts/devices';
 import { enrollmentAttemptsResponse, enrollmentTokenCreatedResponse, type EnrollmentTokenCreated } from '../../shared/contracts/enrollment';
 import { DEVICE_STATUS } from '../../shared/constants/domain';
-import { AGENT_MESSAGES as A } from '../../shared/areaMessages';
+import { AGENT_MESSAGES as A } from '../../shared/areaMessages/agent';
 import { FIELD_LABELS } from '../../shared/constants/fieldLabels';
 import { newAgentKeys, signRequest } from '../../server/agent/requestSignature';
 import { issuedCode } from '../../server/devices/offlineCodes';

@@ -16,7 +16,7 @@ import {
   type ReconciliationCounts,
   type ReconciliationList,
 } from '../../shared/contracts/credits';
-import { INTEGRATION_BASE } from '../../shared/contracts/integration';
+import { INTEGRATION_BASE } from '../../shared/constants/apiPaths';
 import { addDays } from '../../shared/credits';
 import { ReconciliationService } from '../../server/credits';
 import { reconciliationPageSql, reconciliationParams } from '../../server/credits/reconciliationRepository';

@@ -10,7 +10,7 @@ import type { AddressInfo } from 'node:net';
 import request from 'supertest';
 import type { ApiKeyCreated } from '../../shared/contracts/apiKeys';
 import type { IntegrationCredit } from '../../shared/contracts/credits';
-import { INTEGRATION_BASE } from '../../shared/contracts/integration';
+import { INTEGRATION_BASE } from '../../shared/constants/apiPaths';
 import { DEFAULT_TIME_ZONE, addDays, todayIn } from '../../shared/credits';
 import { behaviourOf, httpIntegrationPayments, portalCreditSource, runPayments, type PaymentRates } from '../../tools/simulator/payments';
 import { portalCaller } from '../../tools/simulator/portalApi';

@@ -3,7 +3,7 @@ import { render, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { ADMIN_LABELS as L } from '../../../shared/constants/adminLabels';
 import { FIELD_LABELS } from '../../../shared/constants/fieldLabels';
-import { ADMIN_API_MESSAGES } from '../../../shared/areaMessages';
+import { ADMIN_API_MESSAGES } from '../../../shared/areaMessages/admin';
 import { AdminForm } from './AdminForm';
 import { RoleForm } from './RoleForm';
 

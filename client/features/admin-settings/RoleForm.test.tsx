@@ -4,7 +4,7 @@ import userEvent from '@testing-library/user-event';
 import { ADMIN_LABELS as L } from '../../../shared/constants/adminLabels';
 import { DEVICE_ACTIONS } from '../../../shared/constants/deviceActions';
 import { MENU } from '../../../shared/constants/routes';
-import { ADMIN_API_MESSAGES } from '../../../shared/areaMessages';
+import { ADMIN_API_MESSAGES } from '../../../shared/areaMessages/admin';
 import { RoleForm } from './RoleForm';
 
 const DASHBOARD = MENU[0]!;

@@ -6,7 +6,7 @@ import { appVersionLabel } from '../../../shared/constants/domain';
 import { DEVICE_TYPE, deviceTypeLabel, type DeviceTypeCode } from '../../../shared/constants/domain';
 import { PATHS } from '../../../shared/constants/routes';
 import type { LockAppBody, LockAppVersion } from '../../../shared/contracts/agentSettings';
-import { AGENT_SETTINGS_MESSAGES } from '../../../shared/areaMessages';
+import { AGENT_SETTINGS_MESSAGES } from '../../../shared/areaMessages/agentSettings';
 import type { PageProps } from '../../app/lazyPage';
 import { AppModal } from '../../components/AppModal';
 import { ConfirmModal } from '../../components/ConfirmModal';

@@ -5,7 +5,7 @@ import { useWatch } from 'react-hook-form';
 import { LOGO_MAX_BYTES } from '../../../shared/agentSettings';
 import { AGENT_SETTINGS_LABELS } from '../../../shared/constants/agentSettingsLabels';
 import { logoUrl } from '../../../shared/contracts/agentSettings';
-import { AGENT_SETTINGS_MESSAGES as M } from '../../../shared/areaMessages';
+import { AGENT_SETTINGS_MESSAGES as M } from '../../../shared/areaMessages/agentSettings';
 import { formErrorOf } from '../../api/apiErrors';
 import type { ApiError } from '../../api/axiosBaseQuery';
 import { useUploadLogoMutation } from './agentSettingsApi';

@@ -7,7 +7,7 @@ import { defaultsOf, fieldsOf, LOGO_MAX_BYTES, settingField, type SettingsValues
 import { AGENT_SETTINGS_LABELS } from '../../../shared/constants/agentSettingsLabels';
 import { PATHS } from '../../../shared/constants/routes';
 import type { SettingsSectionAnswer } from '../../../shared/contracts/agentSettings';
-import { AGENT_SETTINGS_MESSAGES as M } from '../../../shared/areaMessages';
+import { AGENT_SETTINGS_MESSAGES as M } from '../../../shared/areaMessages/agentSettings';
 import { PortalToastContainer } from '../../components/PortalToastContainer';
 import { renderPortal, seriousViolations, stubRoutes } from '../../testing/renderPortal';
 import { contrastRatio, textOn } from './LockScreenPreview';

@@ -9,7 +9,7 @@ import { UNSAVED_CHANGES_LABELS } from '../../../shared/constants/labels';
 import type { DeviceTypeCode } from '../../../shared/constants/domain';
 import { PATHS } from '../../../shared/constants/routes';
 import type { SettingsChange, SettingsOverride, SettingsSectionAnswer } from '../../../shared/contracts/agentSettings';
-import { AGENT_SETTINGS_MESSAGES as M } from '../../../shared/areaMessages';
+import { AGENT_SETTINGS_MESSAGES as M } from '../../../shared/areaMessages/agentSettings';
 import { PortalToastContainer } from '../../components/PortalToastContainer';
 import { apiError, renderPortal, seriousViolations, stubRoutes, type ApiCall } from '../../testing/renderPortal';
 import SettingsSectionPage from './SettingsSectionPage';

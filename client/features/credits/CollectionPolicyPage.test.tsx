@@ -3,7 +3,7 @@ import '../../testing/textEncoderPolyfill';
 import { act, screen, waitFor, within } from '@testing-library/react';
 import { Route, Routes } from 'react-router-dom';
 import { toast } from 'react-toastify/unstyled';
-import { CREDIT_MESSAGES as M } from '../../../shared/areaMessages';
+import { CREDIT_MESSAGES as M } from '../../../shared/areaMessages/credit';
 import { AGENT_SETTINGS_LABELS } from '../../../shared/constants/agentSettingsLabels';
 import { CREDIT_PAGE_LABELS } from '../../../shared/constants/creditPageLabels';
 import { FIELD_LABELS } from '../../../shared/constants/fieldLabels';

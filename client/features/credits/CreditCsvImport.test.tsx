@@ -1,7 +1,7 @@
 /** @jest-environment jsdom */
 import '../../testing/textEncoderPolyfill';
 import { cleanup, screen, waitFor, within } from '@testing-library/react';
-import { CREDIT_MESSAGES } from '../../../shared/areaMessages';
+import { CREDIT_MESSAGES } from '../../../shared/areaMessages/credit';
 import { CREDIT_PAGE_LABELS } from '../../../shared/constants/creditPageLabels';
 import { CSV_IMPORT_LABELS } from '../../../shared/constants/labels';
 import { ROLE_ACTION } from '../../../shared/constants/roleActions';

@@ -3,7 +3,7 @@ import { parseDateTimeText } from '../../components/DateInput';
 import '../../testing/textEncoderPolyfill';
 import { act, screen, waitFor, within } from '@testing-library/react';
 import { toast } from 'react-toastify/unstyled';
-import { CREDIT_MESSAGES } from '../../../shared/areaMessages';
+import { CREDIT_MESSAGES } from '../../../shared/areaMessages/credit';
 import { CREDIT_PAGE_LABELS } from '../../../shared/constants/creditPageLabels';
 import { FIELD_LABELS } from '../../../shared/constants/fieldLabels';
 import { ROLE_ACTION } from '../../../shared/constants/roleActions';

@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { CREDIT_MESSAGES as M } from '../../../shared/areaMessages';
+import { CREDIT_MESSAGES as M } from '../../../shared/areaMessages/credit';
 import { AGENT_SETTINGS_LABELS } from '../../../shared/constants/agentSettingsLabels';
 import { CREDIT_PAGE_LABELS } from '../../../shared/constants/creditPageLabels';
 import { FIELD_LABELS } from '../../../shared/constants/fieldLabels';

@@ -1,6 +1,6 @@
 import Alert from 'react-bootstrap/Alert';
 import { INTEGRATION_LABELS } from '../../../shared/constants/integrationLabels';
-import { INTEGRATION_BASE } from '../../../shared/contracts/integration';
+import { INTEGRATION_BASE } from '../../../shared/constants/apiPaths';
 import { CopyBlock, SecretModal, SecretValue } from './ApiKeyParts';
 
 const C = INTEGRATION_LABELS.common;

@@ -7,7 +7,8 @@ import { INTEGRATION_LABELS } from '../../../shared/constants/integrationLabels'
 import { DATA_TABLE_LABELS } from '../../../shared/constants/labels';
 import { PATHS } from '../../../shared/constants/routes';
 import type { ApiKey } from '../../../shared/contracts/apiKeys';
-import { ADMIN_API_MESSAGES, INTEGRATION_MESSAGES } from '../../../shared/areaMessages';
+import { ADMIN_API_MESSAGES } from '../../../shared/areaMessages/admin';
+import { INTEGRATION_MESSAGES } from '../../../shared/areaMessages/integration';
 import { PortalToastContainer } from '../../components/PortalToastContainer';
 import { apiError, renderPortal, seriousViolations, stubRoutes, type ApiCall } from '../../testing/renderPortal';
 import ApiKeysPage from './ApiKeysPage';

@@ -7,7 +7,7 @@ import { INTEGRATION_LABELS } from '../../../shared/constants/integrationLabels'
 import { DATA_TABLE_LABELS } from '../../../shared/constants/labels';
 import { PATHS } from '../../../shared/constants/routes';
 import type { Webhook, WebhookDelivery } from '../../../shared/contracts/webhooks';
-import { INTEGRATION_MESSAGES } from '../../../shared/areaMessages';
+import { INTEGRATION_MESSAGES } from '../../../shared/areaMessages/integration';
 import { PortalToastContainer } from '../../components/PortalToastContainer';
 import { apiError, renderPortal, seriousViolations, stubRoutes, type ApiCall } from '../../testing/renderPortal';
 import WebhooksPage from './WebhooksPage';

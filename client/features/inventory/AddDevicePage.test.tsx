@@ -2,7 +2,7 @@
 import '../../testing/textEncoderPolyfill';
 import { screen, waitFor, within } from '@testing-library/react';
 import { INVENTORY_LABELS } from '../../../shared/constants/inventoryLabels';
-import { INVENTORY_MESSAGES as M } from '../../../shared/areaMessages';
+import { INVENTORY_MESSAGES as M } from '../../../shared/areaMessages/inventory';
 import { apiError, renderPortal, seriousViolations, stubApi, type ApiCall } from '../../testing/renderPortal';
 import AddDevicePage from './AddDevicePage';
 

@@ -4,7 +4,7 @@ import userEvent from '@testing-library/user-event';
 import { FIELD_LABELS } from '../../../shared/constants/fieldLabels';
 import { INVENTORY_LABELS } from '../../../shared/constants/inventoryLabels';
 import { luhnCheckDigit, type DeviceBody } from '../../../shared/contracts/devices';
-import { INVENTORY_MESSAGES as M } from '../../../shared/areaMessages';
+import { INVENTORY_MESSAGES as M } from '../../../shared/areaMessages/inventory';
 import { DeviceForm, type SaveOutcome } from './DeviceForm';
 
 const F = INVENTORY_LABELS.deviceForm;

@@ -4,7 +4,7 @@ import { DEVICE_ACTION } from '../../../shared/constants/deviceActions';
 import { INVENTORY_LABELS } from '../../../shared/constants/inventoryLabels';
 import { HISTORY_DEFAULT_PER_PAGE, type Command, type CommandStatus } from '../../../shared/contracts/deviceActions';
 import { actionLabel, commandLabel } from '../../../shared/deviceActionRules';
-import { INVENTORY_MESSAGES } from '../../../shared/areaMessages';
+import { INVENTORY_MESSAGES } from '../../../shared/areaMessages/inventory';
 import { displayValue } from '../../components/EmptyValue';
 import { useDeviceHistoryQuery } from './inventoryApi';
 import { PagedTimeline } from './PagedTimeline';

@@ -10,7 +10,7 @@ import type { Device, DeviceList, PendingCommand } from '../../../shared/contrac
 import type { BulkPreview, Job } from '../../../shared/contracts/jobs';
 import { PortalToastContainer } from '../../components/PortalToastContainer';
 import { formatDateTime } from '../../components/formatDate';
-import { INVENTORY_MESSAGES } from '../../../shared/areaMessages';
+import { INVENTORY_MESSAGES } from '../../../shared/areaMessages/inventory';
 import { apiError, renderPortal, stubRoutes } from '../../testing/renderPortal';
 import DevicesPage from './DevicesPage';
 

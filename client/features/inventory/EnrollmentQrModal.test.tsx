@@ -5,7 +5,7 @@ import { INVENTORY_LABELS } from '../../../shared/constants/inventoryLabels';
 import type { Device } from '../../../shared/contracts/devices';
 import type { EnrollmentToken, EnrollmentTokenCreated } from '../../../shared/contracts/enrollment';
 import type { Group } from '../../../shared/contracts/groups';
-import { AGENT_MESSAGES } from '../../../shared/areaMessages';
+import { AGENT_MESSAGES } from '../../../shared/areaMessages/agent';
 import { apiError, renderPortal, seriousViolations, stubRoutes, type ApiCall, type ApiHandler } from '../../testing/renderPortal';
 import { formatDateTime } from '../../components/formatDate';
 import { EnrollmentQrModal, svgFileName, type EnrollmentScope } from './EnrollmentQrModal';

@@ -4,7 +4,7 @@ import { render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { INVENTORY_LABELS } from '../../../shared/constants/inventoryLabels';
 import type { Group } from '../../../shared/contracts/groups';
-import { INVENTORY_MESSAGES as M } from '../../../shared/areaMessages';
+import { INVENTORY_MESSAGES as M } from '../../../shared/areaMessages/inventory';
 import { renderPortal, seriousViolations, stubApi, type ApiCall } from '../../testing/renderPortal';
 import { GroupDeleteModal } from './GroupDeleteModal';
 import GroupsPage from './GroupsPage';

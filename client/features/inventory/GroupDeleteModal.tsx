@@ -2,7 +2,7 @@ import { useId, useState } from 'react';
 import Alert from 'react-bootstrap/Alert';
 import Form from 'react-bootstrap/Form';
 import type { Group } from '../../../shared/contracts/groups';
-import { INVENTORY_MESSAGES as M } from '../../../shared/areaMessages';
+import { INVENTORY_MESSAGES as M } from '../../../shared/areaMessages/inventory';
 import { ConfirmModal, type ConfirmOutcome } from '../../components/ConfirmModal';
 import { GroupOptions } from './GroupOptions';
 import { INVENTORY_LABELS } from '../../../shared/constants/inventoryLabels';

@@ -5,7 +5,7 @@ import { DEVICE_ACTION } from '../../../shared/constants/deviceActions';
 import { INVENTORY_LABELS } from '../../../shared/constants/inventoryLabels';
 import type { Device } from '../../../shared/contracts/devices';
 import type { Group } from '../../../shared/contracts/groups';
-import { INVENTORY_MESSAGES as M } from '../../../shared/areaMessages';
+import { INVENTORY_MESSAGES as M } from '../../../shared/areaMessages/inventory';
 import { renderPortal, seriousViolations, stubApi, type ApiCall } from '../../testing/renderPortal';
 import PreEnrolledPage from './PreEnrolledPage';
 

@@ -7,7 +7,7 @@ import { DEVICE_STATUS } from '../../../shared/constants/domain';
 import { INVENTORY_LABELS } from '../../../shared/constants/inventoryLabels';
 import type { Device } from '../../../shared/contracts/devices';
 import type { EnrollmentTokenCreated } from '../../../shared/contracts/enrollment';
-import { AGENT_MESSAGES } from '../../../shared/areaMessages';
+import { AGENT_MESSAGES } from '../../../shared/areaMessages/agent';
 import { apiError, renderPortal, seriousViolations, stubRoutes } from '../../testing/renderPortal';
 import { DeviceActionMenu } from './DeviceActionMenu';
 import { ReenrollmentModal } from './ReenrollmentModal';

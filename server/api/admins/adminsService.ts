@@ -7,8 +7,8 @@ import type {
   ResetPasswordResponse,
   UpdateAdminBody,
 } from '../../../shared/contracts/admins';
-import { ADMIN_API_MESSAGES as M } from '../../../shared/areaMessages';
-import { AUTHZ_MESSAGES } from '../../../shared/areaMessages';
+import { ADMIN_API_MESSAGES as M } from '../../../shared/areaMessages/admin';
+import { AUTHZ_MESSAGES } from '../../../shared/areaMessages/authz';
 import { record, type AuditActor } from '../../audit/auditRepository';
 import { revocationsFor } from '../../auth/sessionRevocations';
 import type { Db, Queryable } from '../../db/Db';

@@ -4,7 +4,7 @@ import { businessAppBody, lockAppBody, settingsBody, settingsScopeQuery, type Se
 import { idParams } from '../../../shared/contracts/fields';
 import type { DeviceTypeCode } from '../../../shared/constants/domain';
 import { PATHS, type RoutePath } from '../../../shared/constants/routes';
-import { AGENT_SETTINGS_MESSAGES as M } from '../../../shared/areaMessages';
+import { AGENT_SETTINGS_MESSAGES as M } from '../../../shared/areaMessages/agentSettings';
 import { actorOf } from '../../audit/actorOf';
 import { AppError } from '../../errors';
 import { requirePath, type Guard } from '../../middleware/authorize';

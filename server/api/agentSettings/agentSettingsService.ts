@@ -26,7 +26,7 @@ import {
   type SettingsSectionAnswer,
 } from '../../../shared/contracts/agentSettings';
 import { appVersionLabel, type DeviceTypeCode } from '../../../shared/constants/domain';
-import { AGENT_SETTINGS_MESSAGES as M } from '../../../shared/areaMessages';
+import { AGENT_SETTINGS_MESSAGES as M } from '../../../shared/areaMessages/agentSettings';
 import { record, type AuditActor } from '../../audit/auditRepository';
 import type { Db, Queryable } from '../../db/Db';
 import { transaction } from '../../db/transactionScope';

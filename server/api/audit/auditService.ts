@@ -1,5 +1,5 @@
 import type { AuditList, AuditQuery } from '../../../shared/contracts/audit';
-import { ADMIN_API_MESSAGES as M } from '../../../shared/areaMessages';
+import { ADMIN_API_MESSAGES as M } from '../../../shared/areaMessages/admin';
 import { AuditRepository, record, type AuditActor, type AuditFilters, type AuditRow } from '../../audit/auditRepository';
 import { UTF8_BOM, csvRow, csvZone, type CsvZone } from '../../audit/csv';
 import type { Db } from '../../db/Db';

@@ -18,7 +18,8 @@ import {
 } from '../../../shared/contracts/enrollment';
 import { awaitsEnrollment } from '../../../shared/deviceStateMachine';
 import { MESSAGES } from '../../../shared/messages';
-import { AGENT_MESSAGES as A, INVENTORY_MESSAGES as M } from '../../../shared/areaMessages';
+import { AGENT_MESSAGES as A } from '../../../shared/areaMessages/agent';
+import { INVENTORY_MESSAGES as M } from '../../../shared/areaMessages/inventory';
 import { newEnrollmentToken } from '../../agent/agentTokens';
 import { record, type AuditActor } from '../../audit/auditRepository';
 import type { Db } from '../../db/Db';

@@ -1,5 +1,5 @@
 import type { Group, GroupBody, GroupList } from '../../../shared/contracts/groups';
-import { INVENTORY_MESSAGES as M } from '../../../shared/areaMessages';
+import { INVENTORY_MESSAGES as M } from '../../../shared/areaMessages/inventory';
 import { record, type AuditActor } from '../../audit/auditRepository';
 import type { Db } from '../../db/Db';
 import { transaction } from '../../db/transactionScope';

@@ -2,7 +2,7 @@ import { Router } from 'express';
 import { PATHS } from '../../../shared/constants/routes';
 import * as z from 'zod';
 import { csvZoneQuery, idParams, pagingParams } from '../../../shared/contracts/fields';
-import { INVENTORY_MESSAGES as M } from '../../../shared/areaMessages';
+import { INVENTORY_MESSAGES as M } from '../../../shared/areaMessages/inventory';
 import { requirePath, type Guard } from '../../middleware/authorize';
 import { route } from '../../middleware/validate';
 import type { JobsService } from './jobsService';

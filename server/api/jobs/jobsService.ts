@@ -6,7 +6,7 @@ import { DEVICE_ACTION } from '../../../shared/constants/deviceActions';
 import { ACTION_ORIGIN } from '../../../shared/constants/domain';
 import { actionLabel } from '../../../shared/deviceActionRules';
 import { STATEFUL_ACTIONS, offlineCutoff } from '../../../shared/deviceStatus';
-import { INVENTORY_MESSAGES as M } from '../../../shared/areaMessages';
+import { INVENTORY_MESSAGES as M } from '../../../shared/areaMessages/inventory';
 import { record, type AuditActor } from '../../audit/auditRepository';
 import { UTF8_BOM, csvLines } from '../../audit/csv';
 import { isConnectionError } from '../../db/connectionErrors';

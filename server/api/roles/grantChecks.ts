@@ -1,7 +1,8 @@
 import { grantActionLabel } from '../../../shared/constants/roleActions';
 import { GRANTABLE_PATHS, PATHS } from '../../../shared/constants/routes';
 import { MESSAGES } from '../../../shared/messages';
-import { ADMIN_API_MESSAGES, AUTHZ_MESSAGES } from '../../../shared/areaMessages';
+import { ADMIN_API_MESSAGES } from '../../../shared/areaMessages/admin';
+import { AUTHZ_MESSAGES } from '../../../shared/areaMessages/authz';
 import { GrantsRepository } from '../../auth/grantsRepository';
 import type { Queryable } from '../../db/Db';
 import { AppError } from '../../errors';

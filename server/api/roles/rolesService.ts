@@ -1,7 +1,8 @@
 import { PATHS } from '../../../shared/constants/routes';
 import type { DuplicateRoleBody, Role, RoleBody, RoleList } from '../../../shared/contracts/roles';
-import { ADMIN_API_MESSAGES as M } from '../../../shared/areaMessages';
-import { AUTHZ_MESSAGES, INTEGRATION_MESSAGES } from '../../../shared/areaMessages';
+import { ADMIN_API_MESSAGES as M } from '../../../shared/areaMessages/admin';
+import { AUTHZ_MESSAGES } from '../../../shared/areaMessages/authz';
+import { INTEGRATION_MESSAGES } from '../../../shared/areaMessages/integration';
 import { record, type AuditActor } from '../../audit/auditRepository';
 import type { Db, Queryable } from '../../db/Db';
 import { transaction } from '../../db/transactionScope';

@@ -1,0 +1,75 @@
+import { FIELD_LABELS } from '../constants/fieldLabels';
+
+/**
+ * Texts of the administrators, roles and audit API (field errors and refusals). A field is named
+ * by its Spanish label (FIELD_LABELS), never by its path.
+ */
+export const ADMIN_API_MESSAGES = {
+  field: {
+    body: 'El cuerpo de la solicitud debe ser un objeto JSON',
+    required: (label: string) => `El campo ${label} es obligatorio`,
+    requiredParam: (label: string) => `El parámetro ${label} es obligatorio`,
+    text: (label: string) => `El campo ${label} debe ser un texto`,
+    empty: (label: string) => `El campo ${label} no puede estar vacío`,
+    tooLong: (label: string, max: number) => `El campo ${label} admite como máximo ${max} caracteres`,
+    badCharacters: (label: string) => `El campo ${label} contiene caracteres no permitidos`,
+    email: (label: string) => `El campo ${label} debe ser un correo electrónico válido`,
+    positiveInteger: (label: string) => `El campo ${label} debe ser un número entero positivo`,
+    list: (label: string, max: number) => `El campo ${label} debe ser una lista de como máximo ${max} elementos`,
+    path: (value: unknown) => `El campo ${FIELD_LABELS.roles.paths} contiene una ruta que no se puede otorgar: ${String(value)}`,
+    noPaths: `El campo ${FIELD_LABELS.roles.paths} debe incluir al menos una página`,
+    action: (value: unknown) => `El campo ${FIELD_LABELS.roles.actions} contiene un código de acción no válido: ${String(value)}`,
+  },
+  param: {
+    text: (label: string, max: number) => `El parámetro ${label} debe ser un texto de como máximo ${max} caracteres`,
+    badCharacters: (label: string) => `El parámetro ${label} contiene caracteres no permitidos`,
+    integer: (label: string, min: number, max: number) => `El parámetro ${label} debe ser un número entero entre ${min} y ${max}`,
+    oneOf: (label: string, values: readonly string[]) => `El parámetro ${label} debe ser uno de: ${values.join(', ')}`,
+    email: (label: string) => `El parámetro ${label} debe ser un correo electrónico válido`,
+    date: (label: string) => `El parámetro ${label} debe ser una fecha AAAA-MM-DD o una fecha y hora ISO 8601 con zona horaria`,
+    dateRange: (label: string, min: string, max: string) => `El parámetro ${label} debe ser una fecha entre ${min} y ${max}`,
+    range: `El parámetro ${FIELD_LABELS.audit.from} debe ser anterior o igual a ${FIELD_LABELS.audit.to}`,
+    timeZone: (label: string) => `El parámetro ${label} debe ser una zona horaria IANA válida, por ejemplo America/Mexico_City`,
+  },
+  roles: {
+    notFound: 'Rol no encontrado',
+    nameTaken: 'Ya existe un rol con ese nombre',
+    inUse: (count: number) => `El rol no se puede eliminar: lo ${count === 1 ? 'usa 1 administrador' : `usan ${count} administradores`}`,
+    escalation: (what: string) => `No puedes otorgar permisos que tu perfil no tiene: ${what}`,
+    ownRolesAccess: 'No puedes quitar el acceso a Roles de tu propio rol',
+    copyOf: (nombre: string, n: number) => `${nombre} (copia${n > 1 ? ` ${n}` : ''})`,
+  },
+  admins: {
+    notFound: 'Administrador no encontrado',
+    emailTaken: 'Ya existe un administrador con ese correo',
+    profileNotFound: `El campo ${FIELD_LABELS.admins.profileId} no corresponde a un rol existente`,
+    profileEscalation: 'No puedes asignar un rol con permisos que tu perfil no tiene',
+    resetEscalation: 'No puedes restablecer la contraseña de un administrador con permisos que tu perfil no tiene',
+    selfDisable: 'No puedes deshabilitarte a ti mismo',
+    selfDelete: 'No puedes eliminarte a ti mismo',
+    selfProfile: 'No puedes cambiar tu propio rol',
+    selfReset: 'Tu propia contraseña se cambia desde Mi Perfil',
+    lastRoleManager: 'Debe quedar al menos un administrador habilitado con acceso a Roles',
+    identityUserExists: 'Ya existe un usuario con ese correo en el servicio de identidad',
+    identityUserMissing: 'El administrador no tiene usuario en el servicio de identidad',
+    identityUnavailable: 'El servicio de identidad no respondió; no se realizó ningún cambio',
+  },
+  audit: {
+    csvColumns: [
+      'id',
+      'fecha',
+      'id_actor',
+      'correo_actor',
+      'ip',
+      'id_solicitud',
+      'entidad',
+      'id_entidad',
+      'accion',
+      'resultado',
+      'detalle',
+      'antes',
+      'despues',
+    ],
+    exportFileName: (day: string) => `auditoria-${day}.csv`,
+  },
+} as const;
