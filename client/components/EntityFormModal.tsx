@@ -1,8 +1,9 @@
-import { Fragment, useState, type ReactNode } from 'react';
+import { Fragment, Suspense, useState, type ReactNode } from 'react';
 import type { ModalProps } from 'react-bootstrap/Modal';
 import { formErrorOf } from '../api/apiErrors';
 import type { ApiError } from '../api/axiosBaseQuery';
 import { AppModal } from './AppModal';
+import { PageSpinner } from './PageSpinner';
 import type { SaveOutcome } from './serverFieldError';
 import { useShownWhileClosing } from './useShownWhileClosing';
 
@@ -98,7 +99,10 @@ export function EntityFormModal<T extends { id: number | string }>({
   const title = entity === undefined ? createTitle : typeof editTitle === 'function' ? editTitle(entity) : editTitle;
   return (
     <AppModal show={editing !== null} title={title} formId={formId} loading={loading} size={size} onClose={onClose}>
-      {shown !== null && <Fragment key={entity === undefined ? 'new' : `id-${entity.id}`}>{children(entity)}</Fragment>}
+      {/* A form in a chunk of its own (useIdlePrefetch) that is not there yet: a spinner until it is. */}
+      <Suspense fallback={<PageSpinner />}>
+        {shown !== null && <Fragment key={entity === undefined ? 'new' : `id-${entity.id}`}>{children(entity)}</Fragment>}
+      </Suspense>
     </AppModal>
   );
 }

@@ -2,16 +2,16 @@
 import '../testing/textEncoderPolyfill';
 import { act, render } from '@testing-library/react';
 import { MemoryRouter, useLocation } from 'react-router-dom';
-import * as z from 'zod';
-import { listParam, nextSort, useListParams } from './useListParams';
+import { listParam, listParams, nextSort, useListParams } from './useListParams';
 
-const schema = z.object({
+const schema = listParams({
   page: listParam.page(),
   perPage: listParam.perPage([25, 50, 100], 25),
   sort: listParam.oneOf(['imei', 'createdAt']),
   order: listParam.order(),
   groupId: listParam.matching(/^(none|[1-9]\d{0,9})$/),
   search: listParam.text(10),
+  status: listParam.satisfying((v) => ['3', '3:PorCredito'].includes(v)),
 });
 
 let hook: ReturnType<typeof useListParams<typeof schema>>;
@@ -29,14 +29,24 @@ const renderAt = (url: string) =>
   );
 
 test('reads the URL through the schema: valid values as typed', () => {
-  renderAt('/x?page=3&perPage=50&sort=imei&order=desc&groupId=none&search=%20abc%20');
-  expect(hook.params).toEqual({ page: 3, perPage: 50, sort: 'imei', order: 'desc', groupId: 'none', search: 'abc' });
+  renderAt('/x?page=3&perPage=50&sort=imei&order=desc&groupId=none&search=%20abc%20&status=3%3APorCredito');
+  expect(hook.params).toEqual({ page: 3, perPage: 50, sort: 'imei', order: 'desc', groupId: 'none', search: 'abc', status: '3:PorCredito' });
 });
 
 test('a bad or hand-edited value reads as the default, never an error', () => {
-  renderAt('/x?page=abc&perPage=7&sort=password&order=up&groupId=-1&search=0123456789xyz');
-  expect(hook.params).toEqual({ page: 1, perPage: 25, sort: undefined, order: undefined, groupId: undefined, search: '0123456789' });
+  renderAt('/x?page=abc&perPage=7&sort=password&order=up&groupId=-1&search=0123456789xyz&status=99');
+  expect(hook.params).toEqual({
+    page: 1,
+    perPage: 25,
+    sort: undefined,
+    order: undefined,
+    groupId: undefined,
+    search: '0123456789',
+    status: undefined,
+  });
   renderAt('/x?page=0&perPage=1000');
+  expect(hook.params).toMatchObject({ page: 1, perPage: 25 });
+  renderAt('/x?page=2.5&perPage=50.5');
   expect(hook.params).toMatchObject({ page: 1, perPage: 25 });
 });
 

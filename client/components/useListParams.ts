@@ -1,43 +1,49 @@
 import { useCallback, useMemo } from 'react';
 import { useSearchParams } from 'react-router-dom';
-import * as z from 'zod';
-import { MAX_PER_PAGE } from '../../shared/contracts/fields';
+import * as z from 'zod/mini';
 
 /** The page sizes of the administrator lists (the default is the first). */
 export const PER_PAGE_OPTIONS = [10, 25, 50] as const;
 
 export type SortOrder = 'asc' | 'desc';
 
+/** An optional text that must pass `check`; anything else reads as undefined. */
+const optionalText = (...checks: z.core.$ZodCheck<string>[]) => z.catch(z.optional(z.string().check(...checks)), undefined);
+
 /**
- * The fields of a list's URL schema. Each one `.catch()`es: a hand-edited or stale URL never
- * breaks the page nor reaches the API as a 400; the bad value reads as the default.
+ * The fields of a list's URL schema (zod/mini: a list page loads no more of zod than these). Each
+ * one catches: a hand-edited or stale URL never breaks the page nor reaches the API as a 400; the
+ * bad value reads as the default.
  */
 export const listParam = {
   /** `page`: a whole number from 1; anything else is page 1. */
-  page: () => z.coerce.number().int().min(1).max(1_000_000).catch(1),
+  page: () => z.catch(z.coerce.number().check(z.int(), z.minimum(1), z.maximum(1_000_000)), 1),
   /** `perPage`: one of the offered sizes; anything else is the default (the first option unless given). */
   perPage: (options: readonly number[], fallback: number = options[0] ?? PER_PAGE_OPTIONS[0]) =>
-    z.coerce
-      .number()
-      .int()
-      .max(MAX_PER_PAGE)
-      .refine((n) => options.includes(n))
-      .catch(fallback),
+    z.catch(z.coerce.number().check(z.refine((n) => options.includes(n))), fallback),
   /** One of `values`, or undefined. */
-  oneOf: <const T extends readonly [string, ...string[]]>(values: T) => z.enum(values).optional().catch(undefined),
+  oneOf: <const T extends readonly [string, ...string[]]>(values: T) => z.catch(z.optional(z.enum(values)), undefined),
   /** One of `values`, or `fallback` (a sort column with a default). */
-  oneOfOr: <const T extends readonly [string, ...string[]], const D extends T[number]>(values: T, fallback: D) => z.enum(values).catch(fallback),
+  oneOfOr: <const T extends readonly [string, ...string[]], const D extends T[number]>(values: T, fallback: D) => z.catch(z.enum(values), fallback),
   /** A value matching `pattern` (ids, 'none'…), or undefined. */
-  matching: (pattern: RegExp) => z.string().regex(pattern).optional().catch(undefined),
+  matching: (pattern: RegExp) => optionalText(z.regex(pattern)),
+  /** A value `accepts` takes (a status filter, a version the API would take…), or undefined. */
+  satisfying: (accepts: (value: string) => boolean) => optionalText(z.refine(accepts)),
   /** Free text (the search): trimmed and cut to `max`; '' when absent. */
   text: (max: number) =>
-    z
-      .string()
-      .transform((s) => s.trim().slice(0, max))
-      .catch(''),
+    z.catch(
+      z.pipe(
+        z.string(),
+        z.transform((s: string) => s.trim().slice(0, max)),
+      ),
+      '',
+    ),
   /** `order`: 'asc' or 'desc', or undefined. */
-  order: () => z.enum(['asc', 'desc']).optional().catch(undefined),
+  order: () => z.catch(z.optional(z.enum(['asc', 'desc'])), undefined),
 };
+
+/** A list's URL schema: its `listParam` fields by name. */
+export const listParams = <const F extends Record<string, z.core.$ZodType>>(fields: F) => z.object(fields);
 
 export interface ListParamsSetOptions {
   /** Keep the current page (by default any change other than the page goes back to page 1). */
@@ -49,10 +55,10 @@ export interface ListParamsSetOptions {
 type UrlValue = string | number | boolean | null | undefined;
 
 /**
- * A list's state in the URL query, read through `schema` (a zod object of `listParam` fields, or
- * any fields that `.catch()`) and written back by `set`. The one search parameter is `search`.
+ * A list's state in the URL query, read through `schema` (`listParams` of `listParam` fields, or
+ * any fields that catch) and written back by `set`. The one search parameter is `search`.
  */
-export function useListParams<S extends z.ZodObject>(schema: S) {
+export function useListParams<S extends z.ZodMiniObject>(schema: S) {
   const [searchParams, setSearchParams] = useSearchParams();
   const key = searchParams.toString();
   const params = useMemo(() => {

@@ -29,7 +29,7 @@ import * as machine from '../../shared/deviceStateMachine';
 import { deviceStatus, offlineCutoff } from '../../shared/deviceStatus';
 import { AGENT_MESSAGES as A } from '../../shared/areaMessages/agent';
 import { INVENTORY_MESSAGES as M } from '../../shared/areaMessages/inventory';
-import type { AuditAction } from '../../shared/contracts/audit';
+import type { AuditAction } from '../../shared/constants/audit';
 import { record, type AuditActor } from '../audit/auditRepository';
 import type { Db, Queryable } from '../db/Db';
 import { transaction } from '../db/transactionScope';

@@ -1,4 +1,5 @@
-import type { AuditAction, AuditEntity, AuditEntryView, AuditOutcome } from '../../shared/contracts/audit';
+import type { AuditAction, AuditEntity, AuditOutcome } from '../../shared/constants/audit';
+import type { AuditEntryView } from '../../shared/contracts/audit';
 import type { Queryable } from '../db/Db';
 
 export type { AuditOutcome };

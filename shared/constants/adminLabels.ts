@@ -1,5 +1,5 @@
 /** Spanish texts of the administrator settings pages (administrators, roles, audit log). */
-import type { AuditAction, AuditEntity, AuditOutcome, DeviceAuditAction } from '../contracts/audit';
+import type { AuditAction, AuditEntity, AuditOutcome, DeviceAuditAction } from './audit';
 import { DEVICE_ACTIONS } from './deviceActions';
 
 /** A device action in the audit log reads as the action's own label ('lock' → 'Bloquear'). */

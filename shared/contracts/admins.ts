@@ -1,3 +1,4 @@
+import { ADMIN_SORTS } from '../constants/admins';
 import * as z from 'zod';
 import { FIELD_LABELS } from '../constants/fieldLabels';
 import { ADMIN_API_MESSAGES as M } from '../areaMessages/admin';
@@ -30,9 +31,6 @@ export const updateAdminBody = z.object(
   { error: M.field.body },
 );
 export type UpdateAdminBody = z.infer<typeof updateAdminBody>;
-
-export const ADMIN_SORTS = ['nombres', 'correo', 'profile', 'createdAt'] as const;
-export type AdminSort = (typeof ADMIN_SORTS)[number];
 
 /** GET /v5/admins: search in names and e-mail, filters, paging, sort. */
 export const listAdminsQuery = z.object({

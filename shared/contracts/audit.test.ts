@@ -1,7 +1,7 @@
 import { ADMIN_LABELS, labelOf } from '../constants/adminLabels';
 import { DEVICE_ACTIONS } from '../constants/deviceActions';
 import { deviceTypeLabel, lockTypeLabel } from '../constants/domain';
-import { AUDIT_ACTIONS, AUDIT_ENTITIES } from './audit';
+import { AUDIT_ACTIONS, AUDIT_ENTITIES } from '../constants/audit';
 
 const L = ADMIN_LABELS.audit;
 

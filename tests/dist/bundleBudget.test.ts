@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Metafile } from 'esbuild';
-import { CHUNKS } from '../../client/app/pages';
+import { CHUNKS, DIALOG_FORMS } from '../../client/app/pages';
 import { DASHBOARD_CHART } from '../../client/features/dashboard/chartChunk';
 import { ROUTES } from '../../shared/constants/routes';
 import { BUDGETS_KB, bundleSizes } from '../../scripts/bundleSizes';
@@ -56,6 +56,37 @@ describe('bundle budgets (P2, gzipped)', () => {
     expect(withChartJs.length).toBeGreaterThan(0);
     for (const route of ['/login', '/dashboard/general', '/dashboard/android', '/inventory-management/devices']) {
       expect({ route, chartFiles: sizes.firstLoadFiles(route).filter((f) => withChartJs.includes(f)) }).toEqual({ route, chartFiles: [] });
+    }
+  });
+
+  const urlOf = (file: string) => `/${path.relative(path.join(DIST, 'public'), path.resolve(DIST, '..', file)).split(path.sep).join('/')}`;
+  /** The emitted files that hold some of `pkg` (a path under node_modules). */
+  const filesWith = (pkg: string) => {
+    const meta = JSON.parse(fs.readFileSync(path.join(DIST, 'metafile.json'), 'utf8')) as Metafile;
+    const files = Object.entries(meta.outputs)
+      .filter(([, o]) => Object.keys(o.inputs).some((i) => i.includes(`node_modules/${pkg}`)))
+      .map(([file]) => urlOf(file));
+    expect({ pkg, emitted: files.length > 0 }).toEqual({ pkg, emitted: true });
+    return files;
+  };
+  /** Pages whose forms are all dialogs and whose lists read the URL with listParams (zod/mini). */
+  const DIALOG_FORM_PAGES = ['/admin-settings/api-keys', '/admin-settings/admins', '/admin-settings/roles'];
+
+  test("a dialog's form is a chunk of its own: in no first load, and react-hook-form in none of a page whose forms are dialogs", () => {
+    const forms = DIALOG_FORMS.map((chunk) => sizes.manifest.pages[chunk.id]!.js);
+    for (const route of ROUTES.map((r) => r.path).filter((p) => !p.includes(':'))) {
+      expect({ route, forms: sizes.firstLoadFiles(route).filter((f) => forms.includes(f)) }).toEqual({ route, forms: [] });
+    }
+    const withForms = filesWith('react-hook-form/');
+    for (const route of DIALOG_FORM_PAGES) {
+      expect({ route, formFiles: sizes.firstLoadFiles(route).filter((f) => withForms.includes(f)) }).toEqual({ route, formFiles: [] });
+    }
+  });
+
+  test("zod's classic API (the contracts' schemas) is in no first load of the pages that need none of them", () => {
+    const classic = filesWith('zod/v4/classic/');
+    for (const route of [...DIALOG_FORM_PAGES, '/admin-settings/audit', '/dashboard/general']) {
+      expect({ route, zodFiles: sizes.firstLoadFiles(route).filter((f) => classic.includes(f)) }).toEqual({ route, zodFiles: [] });
     }
   });
 

@@ -91,6 +91,8 @@ describeWithBrowser('API keys and webhooks pages in Chromium', () => {
     const main = page.getByRole('main');
     await main.getByTestId('api-keys-empty').filter({ hasText: K.empty }).waitFor();
     expect(await axeProblems(page)).toEqual([]);
+    // The dialog's form is a chunk of its own, fetched once the page is idle: before any click.
+    await page.waitForFunction(() => performance.getEntriesByType('resource').some((e) => /\/ApiKeyForm-\w+\.js$/.test(e.name)));
 
     await main.getByRole('button', { name: K.create, exact: true }).first().click();
     const dialog = page.getByRole('dialog', { name: K.createTitle, exact: true });

@@ -7,14 +7,8 @@ import Col from 'react-bootstrap/Col';
 import Form from 'react-bootstrap/Form';
 import Row from 'react-bootstrap/Row';
 import { ADMIN_LABELS as L } from '../../../shared/constants/adminLabels';
-import {
-  ADMIN_SORTS,
-  type Admin,
-  type AdminSort,
-  type CreateAdminBody,
-  type CreatedAdmin,
-  type UpdateAdminBody,
-} from '../../../shared/contracts/admins';
+import { ADMIN_SORTS, type AdminSort } from '../../../shared/constants/admins';
+import type { Admin, CreateAdminBody, CreatedAdmin, UpdateAdminBody } from '../../../shared/contracts/admins';
 import type { PageProps } from '../../app/lazyPage';
 import { ConfirmModal } from '../../components/ConfirmModal';
 import { EntityFormModal, useEntityFormModal } from '../../components/EntityFormModal';
@@ -34,16 +28,16 @@ import {
 import { ListPager } from '../../components/ListPager';
 import { DataTable, type DataTableColumn } from '../../components/DataTable';
 import { TemporaryPasswordModal } from './TemporaryPasswordModal';
-import { AdminForm } from './AdminForm';
-import { listParam, nextSort, PER_PAGE_OPTIONS, useListParams } from '../../components/useListParams';
-import * as z from 'zod';
+import { useIdlePrefetch } from '../../components/useIdlePrefetch';
+import { ADMIN_FORM } from './formChunks';
+import { listParam, listParams, nextSort, PER_PAGE_OPTIONS, useListParams } from '../../components/useListParams';
 
 const FORM_ID = 'admin-form';
 
 type Confirm = { kind: 'disable' | 'enable' | 'reset' | 'delete'; admin: Admin };
 
 /** The URL of the administrators list; bad values read as the defaults (by name, ascending). */
-const adminsListParams = z.object({
+const adminsListParams = listParams({
   page: listParam.page(),
   perPage: listParam.perPage(PER_PAGE_OPTIONS),
   search: listParam.text(100),
@@ -59,6 +53,7 @@ function fullName(a: Pick<Admin, 'nombres' | 'apellidos'>): string {
 
 /** Administrators: list, search, filters, create, edit, disable/enable, reset password, delete. */
 export default function AdminsPage({ title }: PageProps) {
+  useIdlePrefetch(ADMIN_FORM);
   const { params, set } = useListParams(adminsListParams);
   const { page, perPage, search } = params;
   const sort: AdminSort = params.sort ?? 'nombres';
@@ -228,7 +223,7 @@ export default function AdminsPage({ title }: PageProps) {
       )}
 
       <EntityFormModal {...editor.modal} createTitle={L.admins.create} editTitle={L.admins.edit} formId={FORM_ID}>
-        {(admin) => <AdminForm formId={FORM_ID} admin={admin} roles={roleOptions} onSubmit={editor.onSubmit} />}
+        {(admin) => <ADMIN_FORM.Component formId={FORM_ID} admin={admin} roles={roleOptions} onSubmit={editor.onSubmit} />}
       </EntityFormModal>
       <ConfirmModal
         show={confirm !== null}

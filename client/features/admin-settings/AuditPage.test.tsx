@@ -2,7 +2,8 @@
 import '../../testing/textEncoderPolyfill';
 import { screen, waitFor, within } from '@testing-library/react';
 import { ADMIN_LABELS as L } from '../../../shared/constants/adminLabels';
-import { AUDIT_ACTIONS, type AuditEntryView } from '../../../shared/contracts/audit';
+import { AUDIT_ACTIONS } from '../../../shared/constants/audit';
+import type { AuditEntryView } from '../../../shared/contracts/audit';
 import { renderPortal, stubApi, type ApiCall } from '../../testing/renderPortal';
 import AuditPage from './AuditPage';
 

@@ -7,9 +7,9 @@ import Col from 'react-bootstrap/Col';
 import Form from 'react-bootstrap/Form';
 import Row from 'react-bootstrap/Row';
 import Table from 'react-bootstrap/Table';
-import * as z from 'zod';
 import { ADMIN_LABELS as L, labelOf } from '../../../shared/constants/adminLabels';
-import { AUDIT_ACTIONS, AUDIT_ENTITIES, AUDIT_OUTCOMES, type AuditEntryView } from '../../../shared/contracts/audit';
+import { AUDIT_ACTIONS, AUDIT_ENTITIES, AUDIT_OUTCOMES } from '../../../shared/constants/audit';
+import type { AuditEntryView } from '../../../shared/contracts/audit';
 import type { PageProps } from '../../app/lazyPage';
 import { AppModal } from '../../components/AppModal';
 import { DateInput } from '../../components/DateInput';
@@ -19,23 +19,19 @@ import { auditDiff } from './auditDiff';
 import { DataTable, type DataTableColumn } from '../../components/DataTable';
 import { formatDateTime } from '../../components/formatDate';
 import { ListPager } from '../../components/ListPager';
-import { listParam, PER_PAGE_OPTIONS, useListParams } from '../../components/useListParams';
+import { listParam, listParams, PER_PAGE_OPTIONS, useListParams } from '../../components/useListParams';
 
 const FILTERS = ['actor', 'entity', 'action', 'outcome', 'from', 'to'] as const;
 type Filters = Record<(typeof FILTERS)[number], string>;
 
 const DAY = /^\d{4}-\d{2}-\d{2}$/;
 /** The URL of the audit log; a value the API would refuse (or that names nothing recorded) is left out. */
-const auditListParams = z.object({
+const auditListParams = listParams({
   page: listParam.page(),
   perPage: listParam.perPage(PER_PAGE_OPTIONS),
   actor: listParam.text(254),
   entity: listParam.oneOf(AUDIT_ENTITIES),
-  action: z
-    .string()
-    .refine((v) => (AUDIT_ACTIONS as readonly string[]).includes(v))
-    .optional()
-    .catch(undefined),
+  action: listParam.satisfying((v) => (AUDIT_ACTIONS as readonly string[]).includes(v)),
   outcome: listParam.oneOf(AUDIT_OUTCOMES),
   from: listParam.matching(DAY),
   to: listParam.matching(DAY),

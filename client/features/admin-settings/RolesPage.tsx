@@ -7,7 +7,8 @@ import type { Role, RoleBody } from '../../../shared/contracts/roles';
 import type { PageProps } from '../../app/lazyPage';
 import { ConfirmModal } from '../../components/ConfirmModal';
 import { EntityFormModal, useEntityFormModal } from '../../components/EntityFormModal';
-import { RoleForm } from './RoleForm';
+import { useIdlePrefetch } from '../../components/useIdlePrefetch';
+import { ROLE_FORM } from './formChunks';
 import { toastSuccess } from '../../components/toast';
 import { useCreateRoleMutation, useDeleteRoleMutation, useDuplicateRoleMutation, useListRolesQuery, useUpdateRoleMutation } from './adminSettingsApi';
 import { DataTable, type DataTableColumn } from '../../components/DataTable';
@@ -21,6 +22,7 @@ const ROLE_COLUMNS: DataTableColumn<Role>[] = [
 
 /** Roles (profiles): list, create, edit, duplicate, delete. */
 export default function RolesPage({ title }: PageProps) {
+  useIdlePrefetch(ROLE_FORM);
   const list = useListRolesQuery();
   const [deleting, setDeleting] = useState<Role | null>(null);
   const [createRole, createState] = useCreateRoleMutation();
@@ -95,7 +97,7 @@ export default function RolesPage({ title }: PageProps) {
         )}
       />
       <EntityFormModal {...editor.modal} size="lg" createTitle={L.roles.create} editTitle={L.roles.edit} formId={FORM_ID}>
-        {(role) => <RoleForm formId={FORM_ID} role={role} onSubmit={editor.onSubmit} />}
+        {(role) => <ROLE_FORM.Component formId={FORM_ID} role={role} onSubmit={editor.onSubmit} />}
       </EntityFormModal>
       <ConfirmModal
         show={deleting !== null}

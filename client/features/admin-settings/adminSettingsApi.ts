@@ -1,13 +1,6 @@
 import { API_PATHS } from '../../../shared/constants/apiPaths';
-import type {
-  Admin,
-  AdminList,
-  AdminSort,
-  CreateAdminBody,
-  CreatedAdmin,
-  ResetPasswordResponse,
-  UpdateAdminBody,
-} from '../../../shared/contracts/admins';
+import type { AdminSort } from '../../../shared/constants/admins';
+import type { Admin, AdminList, CreateAdminBody, CreatedAdmin, ResetPasswordResponse, UpdateAdminBody } from '../../../shared/contracts/admins';
 import type { AuditList } from '../../../shared/contracts/audit';
 import type { Role, RoleBody, RoleList } from '../../../shared/contracts/roles';
 import { apiSlice } from '../../api/apiSlice';

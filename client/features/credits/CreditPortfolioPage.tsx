@@ -4,7 +4,6 @@ import Col from 'react-bootstrap/Col';
 import Form from 'react-bootstrap/Form';
 import Row from 'react-bootstrap/Row';
 import { Link, useSearchParams } from 'react-router-dom';
-import * as z from 'zod';
 import { CREDIT_LABELS, OVERDUE_BUCKETS } from '../../../shared/constants/creditLabels';
 import { CREDIT_PAGE_LABELS } from '../../../shared/constants/creditPageLabels';
 import { ROLE_ACTION } from '../../../shared/constants/roleActions';
@@ -23,7 +22,7 @@ import { formatCalendarDate } from '../../components/formatDate';
 import { ListPager } from '../../components/ListPager';
 import { PageSpinner } from '../../components/PageSpinner';
 import { SearchInput } from '../../components/SearchInput';
-import { listParam, nextSort, useListParams } from '../../components/useListParams';
+import { listParam, listParams, nextSort, useListParams } from '../../components/useListParams';
 import { CreditCsvImport } from './CreditCsvImport';
 import { CreditSummaryCards } from './CreditSummaryCards';
 import { ReleaseApprovals } from './ReleaseApprovals';
@@ -40,7 +39,7 @@ const NO_ROWS: CreditRow[] = [];
 export const CREDIT_PER_PAGE_OPTIONS = [CREDITS_DEFAULT_PER_PAGE, 50, 100] as const;
 
 /** The URL of the portfolio: only values the API accepts (a hand-edited URL reads as the defaults), and the open credit. */
-const portfolioParams = z.object({
+const portfolioParams = listParams({
   page: listParam.page(),
   perPage: listParam.perPage(CREDIT_PER_PAGE_OPTIONS, CREDITS_DEFAULT_PER_PAGE),
   sort: listParam.oneOf(CREDIT_SORTS),

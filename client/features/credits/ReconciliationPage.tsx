@@ -4,7 +4,6 @@ import Col from 'react-bootstrap/Col';
 import Form from 'react-bootstrap/Form';
 import Row from 'react-bootstrap/Row';
 import { Link } from 'react-router-dom';
-import * as z from 'zod';
 import { RECONCILIATION_KINDS, RECONCILIATION_LABELS } from '../../../shared/constants/creditLabels';
 import { CREDIT_PAGE_LABELS } from '../../../shared/constants/creditPageLabels';
 import { DEVICE_ACTION } from '../../../shared/constants/deviceActions';
@@ -19,7 +18,7 @@ import { displayValue } from '../../components/EmptyValue';
 import { ExportListHeader } from '../../components/ExportListHeader';
 import { formatDateTime } from '../../components/formatDate';
 import { ListPager } from '../../components/ListPager';
-import { listParam, useListParams } from '../../components/useListParams';
+import { listParam, listParams, useListParams } from '../../components/useListParams';
 import { useExportReconciliationMutation, useListReconciliationQuery } from './creditsApi';
 
 const L = CREDIT_PAGE_LABELS.reconciliation;
@@ -28,7 +27,7 @@ const NO_ROWS: ReconciliationRow[] = [];
 
 export const RECONCILIATION_PER_PAGE_OPTIONS = [RECONCILIATION_DEFAULT_PER_PAGE, 50, 100] as const;
 
-const reconciliationParams = z.object({
+const reconciliationParams = listParams({
   page: listParam.page(),
   perPage: listParam.perPage(RECONCILIATION_PER_PAGE_OPTIONS, RECONCILIATION_DEFAULT_PER_PAGE),
   kind: listParam.oneOf(RECONCILIATION_KINDS),

@@ -1,7 +1,6 @@
 import { useState } from 'react';
 import Badge from 'react-bootstrap/Badge';
 import Button from 'react-bootstrap/Button';
-import * as z from 'zod';
 import { INTEGRATION_LABELS } from '../../../shared/constants/integrationLabels';
 import type { ApiKey, ApiKeyBody, ApiKeyCreated } from '../../../shared/contracts/apiKeys';
 import type { PageProps } from '../../app/lazyPage';
@@ -12,7 +11,7 @@ import { formatDateTime } from '../../components/formatDate';
 import { IconButton } from '../../components/IconButton';
 import { ListPager } from '../../components/ListPager';
 import { toastSuccess } from '../../components/toast';
-import { listParam, PER_PAGE_OPTIONS, useListParams } from '../../components/useListParams';
+import { listParam, listParams, PER_PAGE_OPTIONS, useListParams } from '../../components/useListParams';
 import { useNow } from '../../components/useNow';
 import { ApiKeyFormModal } from './ApiKeyFormModal';
 import { TimeAgo } from '../../components/TimeAgo';
@@ -23,7 +22,7 @@ const L = INTEGRATION_LABELS.apiKeys;
 const C = INTEGRATION_LABELS.common;
 
 /** The URL of the list: its page and page size. */
-const apiKeysListParams = z.object({ page: listParam.page(), perPage: listParam.perPage(PER_PAGE_OPTIONS) });
+const apiKeysListParams = listParams({ page: listParam.page(), perPage: listParam.perPage(PER_PAGE_OPTIONS) });
 
 const STATE_BADGE: Record<ApiKey['state'], string> = { active: 'success', expired: 'warning', revoked: 'secondary' };
 

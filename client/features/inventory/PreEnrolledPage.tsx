@@ -9,7 +9,6 @@ import { deviceTypeLabel } from '../../../shared/constants/domain';
 import { INVENTORY_LABELS } from '../../../shared/constants/inventoryLabels';
 import { PATHS } from '../../../shared/constants/routes';
 import { DEVICES_DEFAULT_PER_PAGE, SEARCH_MAX, type Device, type DeviceBody, type DeviceSort } from '../../../shared/contracts/devices';
-import * as z from 'zod';
 import { refusal } from '../../../shared/deviceActionRules';
 import { formErrorOf } from '../../api/apiErrors';
 import type { ApiError } from '../../api/axiosBaseQuery';
@@ -26,7 +25,7 @@ import { DataTable, type DataTableColumn } from '../../components/DataTable';
 import { formatDateTime } from '../../components/formatDate';
 import { SearchInput } from '../../components/SearchInput';
 import { toastSuccess } from '../../components/toast';
-import { listParam, nextSort, useListParams } from '../../components/useListParams';
+import { listParam, listParams, nextSort, useListParams } from '../../components/useListParams';
 import { DeviceForm, deviceBodyOf, type SaveOutcome } from './DeviceForm';
 import { DeviceSummary } from './DeviceSummary';
 import { EnrollmentQrModal, type EnrollmentScope } from './EnrollmentQrModal';
@@ -45,7 +44,7 @@ const FIRST_ORDER: Record<PreEnrolledSort, 'asc' | 'desc'> = { imei: 'asc', crea
 const brandModel = (d: Device) => [d.brand, d.model].filter(Boolean).join(' ') || null;
 
 /** The URL of the pre-enrolled list; bad values read as the defaults (newest first). */
-const preEnrolledParams = z.object({
+const preEnrolledParams = listParams({
   page: listParam.page(),
   perPage: listParam.perPage(DEVICE_PER_PAGE_OPTIONS, DEVICES_DEFAULT_PER_PAGE),
   sort: listParam.oneOf(['imei', 'createdAt']),

@@ -1,5 +1,4 @@
 import { useCallback, useMemo } from 'react';
-import * as z from 'zod';
 import { DEVICE_TYPES, findStatusFilter, type LockType } from '../../../shared/constants/domain';
 import {
   DEVICE_SORTS,
@@ -10,7 +9,7 @@ import {
   type DeviceFilterInput,
   type DeviceSort,
 } from '../../../shared/contracts/devices';
-import { listParam, nextSort, useListParams } from '../../components/useListParams';
+import { listParam, listParams, nextSort, useListParams } from '../../components/useListParams';
 import type { DeviceFilterArgs, DeviceListArgs } from './inventoryApi';
 
 /** An action the URL asks to open on the device's detail (`action`, and `lockType` for a LOCK). */
@@ -29,16 +28,12 @@ export type DeviceFilterKey =
 export const GROUP_FILTER_PATTERN = /^(none|[1-9]\d{0,9})$/;
 
 /** The URL of the enrolled devices list: only values the API accepts (no 400 from a hand-edited URL). */
-const devicesListParams = z.object({
+const devicesListParams = listParams({
   page: listParam.page(),
   perPage: listParam.perPage(DEVICE_PER_PAGE_OPTIONS, DEVICES_DEFAULT_PER_PAGE),
   sort: listParam.oneOf(DEVICE_SORTS),
   order: listParam.order(),
-  status: z
-    .string()
-    .refine((v) => findStatusFilter(v) !== undefined)
-    .optional()
-    .catch(undefined),
+  status: listParam.satisfying((v) => findStatusFilter(v) !== undefined),
   deviceType: listParam.matching(new RegExp(`^(${DEVICE_TYPES.map((t) => t.code).join('|')})$`)),
   groupId: listParam.matching(GROUP_FILTER_PATTERN),
   search: listParam.text(SEARCH_MAX),
@@ -50,11 +45,7 @@ const devicesListParams = z.object({
   agentVersion: deviceFilterFields.agentVersion.catch(undefined),
   agentVersionNot: deviceFilterFields.agentVersionNot.catch(undefined),
   // A day or an instant the API accepts, kept as written (the chip shows it, the API reads it).
-  releasedFrom: z
-    .string()
-    .refine((v) => v !== '' && deviceFilterFields.releasedFrom.safeParse(v).success)
-    .optional()
-    .catch(undefined),
+  releasedFrom: listParam.satisfying((v) => v !== '' && deviceFilterFields.releasedFrom.safeParse(v).success),
   device: listParam.matching(/^[1-9]\d{0,15}$/),
   /** A device action to open on the detail once (Conciliación's fix: Bloquear, Desbloquear, Liberar), and a LOCK's lock type to start on. */
   action: listParam.matching(/^[0-2]$/),
