@@ -23,20 +23,27 @@ export interface LazyChunk<P extends object> {
 export type LazyPage = LazyChunk<PageProps>;
 
 export function lazyChunk<P extends object>(id: string, loader: () => Promise<{ default: ComponentType<P> }>): LazyChunk<P> {
+  // A loaded chunk's promise says so the way React's `use` reads it (status 'fulfilled'), so a
+  // render after the load never suspends and every render calls `use` (React requires it of a
+  // render that suspended once).
+  let pending: (Promise<void> & { status?: 'fulfilled' }) | undefined;
   let loaded: { default: ComponentType<P> } | undefined;
-  let pending: Promise<void> | undefined;
-  const load = () =>
-    (pending ??= loader().then(
+  const load = () => {
+    if (pending) return pending;
+    const promise: Promise<void> & { status?: 'fulfilled' } = loader().then(
       (m) => {
         loaded = m;
+        promise.status = 'fulfilled';
       },
       (err: unknown) => {
         pending = undefined;
         throw err;
       },
-    ));
+    );
+    return (pending = promise);
+  };
   function Component(props: P) {
-    if (!loaded) use(load());
+    use(load() as Promise<void>);
     const Loaded = loaded!.default;
     return <Loaded {...props} />;
   }

@@ -11,7 +11,7 @@ test('the forms over a shared contract are found', () => {
   const users = sources
     .filter(({ text }) => text.includes('useContractForm(') || /useContractForm<[^>]+>\(/.test(text))
     .map((s) => path.basename(s.file));
-  expect(users).toEqual(expect.arrayContaining(['AdminForm.tsx', 'RoleForm.tsx', 'DeviceForm.tsx', 'ActionPayloadForm.tsx', 'GroupFormModal.tsx']));
+  expect(users).toEqual(expect.arrayContaining(['AdminForm.tsx', 'RoleForm.tsx', 'DeviceForm.tsx', 'ActionPayloadForm.tsx', 'GroupForm.tsx']));
 });
 
 test('one way to build a form over a contract: no form sets up its own zod resolver or validation mode', () => {

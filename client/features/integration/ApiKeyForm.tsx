@@ -87,13 +87,13 @@ function useApiKeyForm() {
   });
 }
 
-/** The form of a new key over the API's `apiKeyBody` (a chunk of its own: ApiKeyFormModal loads it). */
 export interface ApiKeyFormProps {
   /** The id of the form, which the dialog's 'Guardar' submits. */
   formId: string;
   onSubmit: (body: ApiKeyBody) => Promise<SaveOutcome>;
 }
 
+/** The form of a new key over the API's `apiKeyBody` (a chunk of its own: ApiKeyFormModal loads it). */
 export function ApiKeyForm({ formId, onSubmit }: ApiKeyFormProps) {
   const id = useId();
   const form = useApiKeyForm();
