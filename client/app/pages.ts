@@ -1,9 +1,9 @@
 import type { ReactNode } from 'react';
 import { PATHS, type PortalRoute, type RoutePath } from '../../shared/constants/routes';
 import { DASHBOARD_CHART } from '../features/dashboard/chartChunk';
-import { ADMIN_FORM, ROLE_FORM } from '../features/admin-settings/formChunks';
-import { API_KEY_FORM, WEBHOOK_FORM } from '../features/integration/formChunks';
-import { GROUP_FORM } from '../features/inventory/formChunks';
+import { ADMIN_FORM, ROLE_FORM } from '../features/admin-settings/dialogChunks';
+import { API_KEY_FORM, WEBHOOK_FORM } from '../features/integration/dialogChunks';
+import { ENROLLMENT_QR, GROUP_FORM } from '../features/inventory/dialogChunks';
 import { lazyChunk, lazyPage, type LazyChunk, type LazyPage } from './lazyPage';
 import { routeChunks, type PageTable } from './pageTable';
 
@@ -47,11 +47,18 @@ export const APP_FRAME: LazyChunk<{ path: RoutePath; children: ReactNode }> = la
   () => import('../layout/AppFrame'),
 );
 
-/** The dialogs' forms, each in a chunk of its own, loaded once the page has shown (useIdlePrefetch). */
-export const DIALOG_FORMS: readonly LazyChunk<never>[] = [API_KEY_FORM, WEBHOOK_FORM, ADMIN_FORM, ROLE_FORM, GROUP_FORM] as LazyChunk<never>[];
+/** Dialogs and dialogs' forms, each in a chunk of its own, loaded once the page has shown (useIdlePrefetch). */
+export const DIALOGS: readonly LazyChunk<never>[] = [
+  API_KEY_FORM,
+  WEBHOOK_FORM,
+  ADMIN_FORM,
+  ROLE_FORM,
+  GROUP_FORM,
+  ENROLLMENT_QR,
+] as LazyChunk<never>[];
 
 /** Every lazily loaded chunk (the build gives each its own file and checks the ids). */
-export const CHUNKS: readonly LazyChunk<never>[] = [...Object.values(PAGES), APP_FRAME, DASHBOARD_CHART, ...DIALOG_FORMS] as LazyChunk<never>[];
+export const CHUNKS: readonly LazyChunk<never>[] = [...Object.values(PAGES), APP_FRAME, DASHBOARD_CHART, ...DIALOGS] as LazyChunk<never>[];
 
 /**
  * The page of every route of the table. Typed `Record<RoutePath, LazyPage>`: a route added to the

@@ -11,11 +11,20 @@ import type { ReactNode } from 'react';
 import { MemoryRouter } from 'react-router-dom';
 import type { PublicConfig } from '../../shared/contracts/publicConfig';
 import type { PortalUser } from '../api/portalApi';
+import { DIALOGS } from '../app/pages';
 import { Providers } from '../app/Providers';
 import { makeStore } from '../app/makeStore';
 import { CurrentUserProvider } from '../auth/CurrentUserContext';
 
 export const API_BASE = 'http://api.test/api';
+
+/**
+ * Loads every dialog's chunk (DIALOGS), as a page's idle prefetch does: a test that opens a dialog
+ * does not wait on the compile of its chunk (`beforeAll(loadDialogs)`).
+ */
+export function loadDialogs(): Promise<void> {
+  return Promise.all(DIALOGS.map((chunk) => chunk.load())).then(() => undefined);
+}
 
 /** The public settings of a test page (what the server renders into the document). */
 export const TEST_CONFIG: PublicConfig = {

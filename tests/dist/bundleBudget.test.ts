@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Metafile } from 'esbuild';
-import { CHUNKS, DIALOG_FORMS } from '../../client/app/pages';
+import { CHUNKS, DIALOGS } from '../../client/app/pages';
 import { DASHBOARD_CHART } from '../../client/features/dashboard/chartChunk';
 import { ROUTES } from '../../shared/constants/routes';
 import { BUDGETS_KB, bundleSizes } from '../../scripts/bundleSizes';
@@ -73,7 +73,7 @@ describe('bundle budgets (P2, gzipped)', () => {
   const DIALOG_FORM_PAGES = ['/admin-settings/api-keys', '/admin-settings/admins', '/admin-settings/roles'];
 
   test("a dialog's form is a chunk of its own: in no first load, and react-hook-form in none of a page whose forms are dialogs", () => {
-    const forms = DIALOG_FORMS.map((chunk) => sizes.manifest.pages[chunk.id]!.js);
+    const forms = DIALOGS.map((chunk) => sizes.manifest.pages[chunk.id]!.js);
     for (const route of ROUTES.map((r) => r.path).filter((p) => !p.includes(':'))) {
       expect({ route, forms: sizes.firstLoadFiles(route).filter((f) => forms.includes(f)) }).toEqual({ route, forms: [] });
     }

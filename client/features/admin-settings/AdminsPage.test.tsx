@@ -3,8 +3,10 @@ import '../../testing/textEncoderPolyfill';
 import { screen, waitFor } from '@testing-library/react';
 import { ADMIN_LABELS as L } from '../../../shared/constants/adminLabels';
 import type { Admin } from '../../../shared/contracts/admins';
-import { renderPortal, stubApi, type ApiCall } from '../../testing/renderPortal';
+import { renderPortal, stubApi, type ApiCall, loadDialogs } from '../../testing/renderPortal';
 import AdminsPage from './AdminsPage';
+
+beforeAll(loadDialogs);
 
 const PATH = '/admin-settings/admins';
 const ADMIN: Admin = {

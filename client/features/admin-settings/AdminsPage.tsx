@@ -29,7 +29,7 @@ import { ListPager } from '../../components/ListPager';
 import { DataTable, type DataTableColumn } from '../../components/DataTable';
 import { TemporaryPasswordModal } from './TemporaryPasswordModal';
 import { useIdlePrefetch } from '../../components/useIdlePrefetch';
-import { ADMIN_FORM } from './formChunks';
+import { ADMIN_FORM } from './dialogChunks';
 import { listParam, listParams, nextSort, PER_PAGE_OPTIONS, useListParams } from '../../components/useListParams';
 
 const FORM_ID = 'admin-form';

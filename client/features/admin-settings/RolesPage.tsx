@@ -8,7 +8,7 @@ import type { PageProps } from '../../app/lazyPage';
 import { ConfirmModal } from '../../components/ConfirmModal';
 import { EntityFormModal, useEntityFormModal } from '../../components/EntityFormModal';
 import { useIdlePrefetch } from '../../components/useIdlePrefetch';
-import { ROLE_FORM } from './formChunks';
+import { ROLE_FORM } from './dialogChunks';
 import { toastSuccess } from '../../components/toast';
 import { useCreateRoleMutation, useDeleteRoleMutation, useDuplicateRoleMutation, useListRolesQuery, useUpdateRoleMutation } from './adminSettingsApi';
 import { DataTable, type DataTableColumn } from '../../components/DataTable';

@@ -10,8 +10,10 @@ import type { ApiKey } from '../../../shared/contracts/apiKeys';
 import { ADMIN_API_MESSAGES } from '../../../shared/areaMessages/admin';
 import { INTEGRATION_MESSAGES } from '../../../shared/areaMessages/integration';
 import { PortalToastContainer } from '../../components/PortalToastContainer';
-import { apiError, renderPortal, seriousViolations, stubRoutes, type ApiCall } from '../../testing/renderPortal';
+import { apiError, renderPortal, seriousViolations, stubRoutes, type ApiCall, loadDialogs } from '../../testing/renderPortal';
 import ApiKeysPage from './ApiKeysPage';
+
+beforeAll(loadDialogs);
 
 const L = INTEGRATION_LABELS.apiKeys;
 const C = INTEGRATION_LABELS.common;

@@ -2,7 +2,7 @@ import { INTEGRATION_LABELS } from '../../../shared/constants/integrationLabels'
 import type { Webhook, WebhookBody } from '../../../shared/contracts/webhooks';
 import { EntityFormModal, type EntityFormModalOf } from '../../components/EntityFormModal';
 import { useIdlePrefetch } from '../../components/useIdlePrefetch';
-import { WEBHOOK_FORM } from './formChunks';
+import { WEBHOOK_FORM } from './dialogChunks';
 
 const L = INTEGRATION_LABELS.webhooks;
 const FORM_ID = 'webhook-form';

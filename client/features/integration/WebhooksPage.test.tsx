@@ -9,8 +9,10 @@ import { PATHS } from '../../../shared/constants/routes';
 import type { Webhook, WebhookDelivery } from '../../../shared/contracts/webhooks';
 import { INTEGRATION_MESSAGES } from '../../../shared/areaMessages/integration';
 import { PortalToastContainer } from '../../components/PortalToastContainer';
-import { apiError, renderPortal, seriousViolations, stubRoutes, type ApiCall } from '../../testing/renderPortal';
+import { apiError, renderPortal, seriousViolations, stubRoutes, type ApiCall, loadDialogs } from '../../testing/renderPortal';
 import WebhooksPage from './WebhooksPage';
+
+beforeAll(loadDialogs);
 
 const L = INTEGRATION_LABELS.webhooks;
 const C = INTEGRATION_LABELS.common;

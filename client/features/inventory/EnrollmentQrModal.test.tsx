@@ -6,11 +6,13 @@ import type { Device } from '../../../shared/contracts/devices';
 import type { EnrollmentToken, EnrollmentTokenCreated } from '../../../shared/contracts/enrollment';
 import type { Group } from '../../../shared/contracts/groups';
 import { AGENT_MESSAGES } from '../../../shared/areaMessages/agent';
-import { apiError, renderPortal, seriousViolations, stubRoutes, type ApiCall, type ApiHandler } from '../../testing/renderPortal';
+import { apiError, renderPortal, seriousViolations, stubRoutes, type ApiCall, type ApiHandler, loadDialogs } from '../../testing/renderPortal';
 import { formatDateTime } from '../../components/formatDate';
 import { EnrollmentQrModal, svgFileName, type EnrollmentScope } from './EnrollmentQrModal';
 import GroupsPage from './GroupsPage';
 import PreEnrolledPage from './PreEnrolledPage';
+
+beforeAll(loadDialogs);
 
 const L = INVENTORY_LABELS.enrollment;
 const at = '2025-03-01T12:00:00.000Z';

@@ -335,12 +335,18 @@ function EnrollmentBody({ scope, onClose }: { scope: EnrollmentScope; onClose: (
   );
 }
 
+export interface EnrollmentQrModalProps {
+  scope: EnrollmentScope | null;
+  onClose: () => void;
+}
+
 /**
  * QR enrollment of a scope: the live tokens (revoking one asks first), a validity and 'Generar
  * código' (or 'Regenerar', which replaces the live ones); a new token is shown once, as the
- * smartphone QR code (SVG from the server), the TV short code and the token itself.
+ * smartphone QR code (SVG from the server), the TV short code and the token itself. A chunk of its
+ * own (ENROLLMENT_QR).
  */
-export function EnrollmentQrModal({ scope, onClose }: { scope: EnrollmentScope | null; onClose: () => void }) {
+export function EnrollmentQrModal({ scope, onClose }: EnrollmentQrModalProps) {
   if (!scope) return null;
   const key = scope.kind === 'noGroup' ? 'noGroup' : `${scope.kind}-${scope.id}`;
   return <EnrollmentBody key={key} scope={scope} onClose={onClose} />;

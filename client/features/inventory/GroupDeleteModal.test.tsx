@@ -5,9 +5,11 @@ import userEvent from '@testing-library/user-event';
 import { INVENTORY_LABELS } from '../../../shared/constants/inventoryLabels';
 import type { Group } from '../../../shared/contracts/groups';
 import { INVENTORY_MESSAGES as M } from '../../../shared/areaMessages/inventory';
-import { renderPortal, seriousViolations, stubApi, type ApiCall } from '../../testing/renderPortal';
+import { renderPortal, seriousViolations, stubApi, type ApiCall, loadDialogs } from '../../testing/renderPortal';
 import { GroupDeleteModal } from './GroupDeleteModal';
 import GroupsPage from './GroupsPage';
+
+beforeAll(loadDialogs);
 
 const L = INVENTORY_LABELS.groups;
 const at = '2025-03-01T12:00:00.000Z';

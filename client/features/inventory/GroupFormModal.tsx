@@ -2,7 +2,7 @@ import { INVENTORY_LABELS } from '../../../shared/constants/inventoryLabels';
 import type { Group, GroupBody } from '../../../shared/contracts/groups';
 import { EntityFormModal, type EntityFormModalOf } from '../../components/EntityFormModal';
 import { useIdlePrefetch } from '../../components/useIdlePrefetch';
-import { GROUP_FORM } from './formChunks';
+import { GROUP_FORM } from './dialogChunks';
 
 const L = INVENTORY_LABELS.groups;
 const FORM_ID = 'group-form';

@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { Suspense, useState } from 'react';
 import Button from 'react-bootstrap/Button';
 import ButtonGroup from 'react-bootstrap/ButtonGroup';
 import { Link } from 'react-router-dom';
@@ -11,7 +11,9 @@ import { IconButton } from '../../components/IconButton';
 import { DataTable, type DataTableColumn } from '../../components/DataTable';
 import { formatDate } from '../../components/formatDate';
 import { toastSuccess } from '../../components/toast';
-import { EnrollmentQrModal, type EnrollmentScope } from './EnrollmentQrModal';
+import { useIdlePrefetch } from '../../components/useIdlePrefetch';
+import { ENROLLMENT_QR } from './dialogChunks';
+import type { EnrollmentScope } from './EnrollmentQrModal';
 import { GroupDeleteModal } from './GroupDeleteModal';
 import { GroupFormModal } from './GroupFormModal';
 import { useCreateGroupMutation, useDeleteGroupMutation, useUpdateGroupMutation } from './inventoryApi';
@@ -29,6 +31,7 @@ const E = INVENTORY_LABELS.enrollment;
 
 /** Device groups: list with device counts, create, rename, delete (moving the devices first), QR enrollment. */
 export default function GroupsPage({ title }: PageProps) {
+  useIdlePrefetch(ENROLLMENT_QR);
   const { allowed } = useCurrentUser();
   const list = useListGroupsQuery();
   const [deleting, setDeleting] = useState<Group | null>(null);
@@ -152,7 +155,11 @@ export default function GroupsPage({ title }: PageProps) {
       />
       <GroupFormModal {...editor.modal} onSubmit={editor.onSubmit} />
       <GroupDeleteModal group={deleting} groups={groups} loading={deleteState.isLoading} onClose={() => setDeleting(null)} onConfirm={onDelete} />
-      <EnrollmentQrModal scope={enrolling} onClose={() => setEnrolling(null)} />
+      {enrolling !== null && (
+        <Suspense fallback={null}>
+          <ENROLLMENT_QR.Component scope={enrolling} onClose={() => setEnrolling(null)} />
+        </Suspense>
+      )}
     </section>
   );
 }

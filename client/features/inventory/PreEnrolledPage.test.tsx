@@ -6,8 +6,10 @@ import { INVENTORY_LABELS } from '../../../shared/constants/inventoryLabels';
 import type { Device } from '../../../shared/contracts/devices';
 import type { Group } from '../../../shared/contracts/groups';
 import { INVENTORY_MESSAGES as M } from '../../../shared/areaMessages/inventory';
-import { renderPortal, seriousViolations, stubApi, type ApiCall } from '../../testing/renderPortal';
+import { renderPortal, seriousViolations, stubApi, type ApiCall, loadDialogs } from '../../testing/renderPortal';
 import PreEnrolledPage from './PreEnrolledPage';
+
+beforeAll(loadDialogs);
 
 const L = INVENTORY_LABELS.preEnrolled;
 const PATH = '/inventory-management/devices-pre-enrolled';

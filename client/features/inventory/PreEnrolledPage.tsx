@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { Suspense, useState } from 'react';
 import ButtonGroup from 'react-bootstrap/ButtonGroup';
 import Col from 'react-bootstrap/Col';
 import Form from 'react-bootstrap/Form';
@@ -28,7 +28,9 @@ import { toastSuccess } from '../../components/toast';
 import { listParam, listParams, nextSort, useListParams } from '../../components/useListParams';
 import { DeviceForm, deviceBodyOf, type SaveOutcome } from './DeviceForm';
 import { DeviceSummary } from './DeviceSummary';
-import { EnrollmentQrModal, type EnrollmentScope } from './EnrollmentQrModal';
+import { useIdlePrefetch } from '../../components/useIdlePrefetch';
+import { ENROLLMENT_QR } from './dialogChunks';
+import type { EnrollmentScope } from './EnrollmentQrModal';
 import { GroupOptions } from './GroupOptions';
 import { useDeleteDeviceMutation, useListDevicesQuery, useUpdateDeviceMutation, type DeviceListArgs } from './inventoryApi';
 import { useListGroupsQuery } from '../../api/groupsApi';
@@ -55,6 +57,7 @@ const preEnrolledParams = listParams({
 
 /** Pre-enrolled devices (status 25): search, group filter, edit, assign a group, QR enrollment, delete. */
 export default function PreEnrolledPage({ title, path }: PageProps) {
+  useIdlePrefetch(ENROLLMENT_QR);
   const { allowed } = useCurrentUser();
   const granted = useGrantedActions();
   const canEdit = allowed.has(path);
@@ -270,7 +273,11 @@ export default function PreEnrolledPage({ title, path }: PageProps) {
         onClose={() => setDeleting(null)}
         onConfirm={onDelete}
       />
-      <EnrollmentQrModal scope={enrolling} onClose={() => setEnrolling(null)} />
+      {enrolling !== null && (
+        <Suspense fallback={null}>
+          <ENROLLMENT_QR.Component scope={enrolling} onClose={() => setEnrolling(null)} />
+        </Suspense>
+      )}
     </section>
   );
 }
