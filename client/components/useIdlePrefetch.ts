@@ -3,8 +3,8 @@ import type { LazyChunk } from '../app/lazyPage';
 
 /**
  * Loads `chunk` once the browser is idle after the page has shown: a dialog (or a dialog's form)
- * in a chunk of its own stays out of the page's first load, and is there before anyone opens it. A failed
- * fetch is left to the next attempt (opening the dialog loads it again).
+ * in a chunk of its own stays out of the page's first load, and is there before anyone opens it.
+ * A failed fetch is left to the next attempt (opening the dialog loads it again).
  */
 export function useIdlePrefetch(chunk: Pick<LazyChunk<object>, 'load'>): void {
   useEffect(() => {
