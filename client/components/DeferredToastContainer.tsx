@@ -1,6 +1,9 @@
-import { lazy, Suspense, useSyncExternalStore } from 'react';
+import { Suspense, useSyncExternalStore } from 'react';
+import { lazyChunk } from '../app/lazyPage';
 
-const PortalToastContainer = lazy(() => import('./PortalToastContainer').then((m) => ({ default: m.PortalToastContainer })));
+const TOASTS = lazyChunk<object>('client/components/PortalToastContainer.tsx', () =>
+  import('./PortalToastContainer').then((m) => ({ default: m.PortalToastContainer })),
+);
 
 const noSubscription = () => () => undefined;
 const isBrowser = () => true;
@@ -16,7 +19,7 @@ export function DeferredToastContainer() {
   const hydrated = useSyncExternalStore(noSubscription, isBrowser, isServer);
   return hydrated ? (
     <Suspense fallback={null}>
-      <PortalToastContainer />
+      <TOASTS.Component />
     </Suspense>
   ) : null;
 }

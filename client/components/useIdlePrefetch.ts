@@ -1,19 +1,23 @@
 import { useEffect } from 'react';
 import type { LazyChunk } from '../app/lazyPage';
 
+type Loadable = Pick<LazyChunk<object>, 'load'>;
+
 /**
- * Loads `chunk` once the browser is idle after the page has shown: a dialog (or a dialog's form)
+ * Loads `chunks` (one, or a module-level list) once the browser is idle after the page has shown: a dialog (or a dialog's form)
  * in a chunk of its own stays out of the page's first load, and is there before anyone opens it.
  * A failed fetch is left to the next attempt (opening the dialog loads it again).
  */
-export function useIdlePrefetch(chunk: Pick<LazyChunk<object>, 'load'>): void {
+export function useIdlePrefetch(chunks: Loadable | readonly Loadable[]): void {
   useEffect(() => {
-    const load = () => void chunk.load().catch(() => undefined);
+    const load = () => {
+      for (const chunk of Array.isArray(chunks) ? chunks : [chunks as Loadable]) void chunk.load().catch(() => undefined);
+    };
     if (typeof window.requestIdleCallback === 'function') {
       const id = window.requestIdleCallback(load, { timeout: 2_000 });
       return () => window.cancelIdleCallback(id);
     }
     const id = window.setTimeout(load, 200);
     return () => window.clearTimeout(id);
-  }, [chunk]);
+  }, [chunks]);
 }

@@ -92,7 +92,8 @@ describeWithBrowser('credit pages', () => {
     expect(csv).not.toContain('E2E-CR-2');
     await toast(page, L.portfolio.exported).waitFor();
 
-    // The credit's page, from the row; the way back keeps the filter.
+    // The credit's page, from the row (its chunk fetched once the list was idle, before the click); the way back keeps the filter.
+    await page.waitForFunction(() => performance.getEntriesByType('resource').some((e) => /\/CreditDetailPage-\w+\.js$/.test(e.name)));
     await overdueRow.getByRole('link', { name: L.portfolio.open('E2E-CR-1') }).click();
     await page.waitForURL((u) => u.searchParams.get('credit') === 'E2E-CR-1' && u.searchParams.get('overdue') === '8-30');
     const detail = page.getByTestId('credit-detail');

@@ -52,6 +52,12 @@ describeWithBrowser('enrolled devices in Chromium', () => {
     expect(await page.getByTestId('device-row').count()).toBe(25);
     await page.getByText('Página 1 de 2 (30 dispositivos)', { exact: true }).waitFor();
     expect(await seriousViolations(page)).toEqual([]);
+    // The detail's and the action dialog's chunks are fetched once the list is idle, before any click.
+    await page.waitForFunction(() =>
+      ['DeviceDetail', 'ActionModal'].every((name) =>
+        performance.getEntriesByType('resource').some((e) => new RegExp(`/${name}-\\w+\\.js$`).test(e.name)),
+      ),
+    );
 
     // The status filter writes the URL and narrows the list.
     await page.getByRole('combobox', { name: 'Estado', exact: true }).selectOption({ label: 'Liberado' });

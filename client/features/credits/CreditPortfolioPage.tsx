@@ -1,4 +1,4 @@
-import { lazy, Suspense, useCallback, useEffect, useId, useState } from 'react';
+import { Suspense, useCallback, useEffect, useId, useState } from 'react';
 import Button from 'react-bootstrap/Button';
 import Col from 'react-bootstrap/Col';
 import Form from 'react-bootstrap/Form';
@@ -25,11 +25,10 @@ import { SearchInput } from '../../components/SearchInput';
 import { listParam, listParams, nextSort, useListParams } from '../../components/useListParams';
 import { CreditCsvImport } from './CreditCsvImport';
 import { CreditSummaryCards } from './CreditSummaryCards';
+import { useIdlePrefetch } from '../../components/useIdlePrefetch';
+import { CREDIT_DETAIL } from './dialogChunks';
 import { ReleaseApprovals } from './ReleaseApprovals';
 import { useExportCreditsMutation, useListCreditsQuery, type CreditFilterArgs, type CreditFilterKey, type CreditListArgs } from './creditsApi';
-
-// A credit's page loads when first opened: the portfolio's own chunk stays small.
-const CreditDetailPage = lazy(() => import('./CreditDetailPage'));
 
 const L = CREDIT_PAGE_LABELS.portfolio;
 const C = L.columns;
@@ -60,6 +59,7 @@ const portfolioParams = listParams({
  * URL, as the devices list opens a device), so the way back keeps the list as it was.
  */
 export default function CreditPortfolioPage({ title }: PageProps) {
+  useIdlePrefetch(CREDIT_DETAIL);
   const idPrefix = useId();
   const { params, set } = useListParams(portfolioParams);
   const [searchParams] = useSearchParams();
@@ -114,7 +114,7 @@ export default function CreditPortfolioPage({ title }: PageProps) {
   if (credit !== undefined)
     return (
       <Suspense fallback={<PageSpinner />}>
-        <CreditDetailPage key={credit} reference={credit} onBack={() => set({ credit: '' }, { keepPage: true })} />
+        <CREDIT_DETAIL.Component key={credit} reference={credit} onBack={() => set({ credit: '' }, { keepPage: true })} />
       </Suspense>
     );
 

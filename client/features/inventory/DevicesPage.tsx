@@ -1,4 +1,4 @@
-import { lazy, Suspense, useCallback, useEffect, useId, useMemo, useState } from 'react';
+import { Suspense, useCallback, useEffect, useId, useMemo, useState } from 'react';
 import Button from 'react-bootstrap/Button';
 import { DEVICE_TYPES, type DeviceTypeCode, type LockType } from '../../../shared/constants/domain';
 import { INVENTORY_LABELS } from '../../../shared/constants/inventoryLabels';
@@ -7,9 +7,20 @@ import type { BulkBodyInput } from '../../../shared/contracts/jobs';
 import type { PageProps } from '../../app/lazyPage';
 import { ExportListHeader } from '../../components/ExportListHeader';
 import { ListPager } from '../../components/ListPager';
+import { useIdlePrefetch } from '../../components/useIdlePrefetch';
 import type { ActionRequest } from './ActionModal';
 import { BulkActionBar, SelectAllBanner } from './BulkActionBar';
 import type { CancelCommandRequest } from './CancelCommandModal';
+import {
+  ACTION_MODAL,
+  BULK_ACTION_MODAL,
+  CANCEL_COMMAND_MODAL,
+  DELIVER_RELEASE_MODAL,
+  DEVICE_DETAIL,
+  DEVICE_OVERLAYS,
+  OFFLINE_CODE_MODAL,
+  REENROLLMENT_MODAL,
+} from './dialogChunks';
 import type { DeliverReleaseDevice } from './DeliverReleaseModal';
 import { newIdempotencyKey } from './deviceActionItems';
 import { DeviceFilters } from './DeviceFilters';
@@ -22,15 +33,6 @@ import type { ReenrollmentDevice } from './ReenrollmentModal';
 import { DEVICE_PER_PAGE_OPTIONS, selectionFilter, useDeviceListQuery } from './useDeviceListQuery';
 import { useGrantedActions } from './useGrantedActions';
 import { useNow } from '../../components/useNow';
-
-// The overlays load when first opened: the page's own chunk stays small.
-const ActionModal = lazy(() => import('./ActionModal').then((m) => ({ default: m.ActionModal })));
-const OfflineCodeModal = lazy(() => import('./OfflineCodeModal').then((m) => ({ default: m.OfflineCodeModal })));
-const ReenrollmentModal = lazy(() => import('./ReenrollmentModal').then((m) => ({ default: m.ReenrollmentModal })));
-const DeviceDetail = lazy(() => import('./DeviceDetail').then((m) => ({ default: m.DeviceDetail })));
-const BulkActionModal = lazy(() => import('./BulkActionModal').then((m) => ({ default: m.BulkActionModal })));
-const DeliverReleaseModal = lazy(() => import('./DeliverReleaseModal').then((m) => ({ default: m.DeliverReleaseModal })));
-const CancelCommandModal = lazy(() => import('./CancelCommandModal').then((m) => ({ default: m.CancelCommandModal })));
 
 const L = INVENTORY_LABELS.devices;
 const NO_ROWS: Device[] = [];
@@ -68,6 +70,7 @@ function onlyType(types: Iterable<DeviceTypeCode>): DeviceTypeCode | undefined {
  * of the page has a command in flight (inFlight.ts) the page refreshes every second.
  */
 export default function DevicesPage({ title }: PageProps) {
+  useIdlePrefetch(DEVICE_OVERLAYS);
   const idPrefix = useId();
   const q = useDeviceListQuery();
   const granted = useGrantedActions();
@@ -249,7 +252,7 @@ export default function DevicesPage({ title }: PageProps) {
 
       <Suspense fallback={null}>
         {q.device !== null && (
-          <DeviceDetail
+          <DEVICE_DETAIL.Component
             key={q.device}
             deviceId={q.device}
             granted={granted}
@@ -261,7 +264,7 @@ export default function DevicesPage({ title }: PageProps) {
           />
         )}
         {actionRequest && (
-          <ActionModal
+          <ACTION_MODAL.Component
             key={actionRequest.idempotencyKey}
             request={actionRequest}
             onClose={() => setActionRequest(null)}
@@ -271,12 +274,12 @@ export default function DevicesPage({ title }: PageProps) {
             }}
           />
         )}
-        {offlineCode && <OfflineCodeModal shown={offlineCode} onClose={() => setOfflineCode(null)} />}
-        {cancelRequest && <CancelCommandModal request={cancelRequest} onClose={() => setCancelRequest(null)} />}
-        {deliverRequest && <DeliverReleaseModal device={deliverRequest} onClose={() => setDeliverRequest(null)} />}
-        {reenroll && <ReenrollmentModal key={reenroll.id} device={reenroll} onClose={() => setReenroll(null)} />}
+        {offlineCode && <OFFLINE_CODE_MODAL.Component shown={offlineCode} onClose={() => setOfflineCode(null)} />}
+        {cancelRequest && <CANCEL_COMMAND_MODAL.Component request={cancelRequest} onClose={() => setCancelRequest(null)} />}
+        {deliverRequest && <DELIVER_RELEASE_MODAL.Component device={deliverRequest} onClose={() => setDeliverRequest(null)} />}
+        {reenroll && <REENROLLMENT_MODAL.Component key={reenroll.id} device={reenroll} onClose={() => setReenroll(null)} />}
         {bulk && (
-          <BulkActionModal
+          <BULK_ACTION_MODAL.Component
             action={bulk.action}
             selection={bulk.selection}
             selectionText={bulk.selectionText}
