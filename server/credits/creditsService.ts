@@ -436,11 +436,10 @@ export class CreditsService {
     const repo = new CreditRepository(q);
     const credit = await repo.findByReference(reference);
     if (!credit) throw notFound();
-    const [installments, payments, devices] = await Promise.all([
-      repo.installments([credit.id]),
-      repo.payments(credit.id),
-      new DeviceRepository(q).findByCreditReference(credit.reference, this.cutoff(), CREDIT_DEVICES_MAX),
-    ]);
+    // One after the other: `q` is often a transaction, one connection (pg deprecates queuing on it).
+    const installments = await repo.installments([credit.id]);
+    const payments = await repo.payments(credit.id);
+    const devices = await new DeviceRepository(q).findByCreditReference(credit.reference, this.cutoff(), CREDIT_DEVICES_MAX);
     return integrationCredit(credit, installments.get(credit.id)!, payments, devices, this.today());
   }
 
