@@ -31,23 +31,34 @@ const json = (value: unknown): string | null => (value === undefined || value ==
  * Appends one row to the audit log. Services call it with the transaction that makes the
  * change, so the row exists exactly when the change does.
  */
-export async function record(tx: Queryable, e: AuditEntry): Promise<void> {
+export function record(tx: Queryable, e: AuditEntry): Promise<void> {
+  return recordEach(tx, [e]);
+}
+
+/** Appends rows in the order given, in one statement (a batch of the collection policy's actions). */
+export async function recordEach(tx: Queryable, entries: readonly AuditEntry[]): Promise<void> {
+  if (entries.length === 0) return;
+  const col = <T>(f: (e: AuditEntry) => T) => entries.map(f);
   await tx.query(
     `INSERT INTO audit_log (actor_admin_id, actor_email, ip, request_id, entity, entity_id, action, before, after, outcome, detail)
-     VALUES (COALESCE($1::integer, (SELECT id FROM admins WHERE lower(correo) = lower($2::text))),
-             $2, $3, $4, $5, $6, $7, $8::jsonb, $9::jsonb, $10, $11)`,
+     SELECT COALESCE(e.admin_id, (SELECT id FROM admins WHERE lower(correo) = lower(e.email))),
+            e.email, e.ip, e.request_id, e.entity, e.entity_id, e.action, e.before, e.after, e.outcome, e.detail
+       FROM unnest($1::integer[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::jsonb[], $9::jsonb[],
+                   $10::text[], $11::text[])
+            WITH ORDINALITY AS e(admin_id, email, ip, request_id, entity, entity_id, action, before, after, outcome, detail, n)
+      ORDER BY e.n`,
     [
-      e.actor.adminId,
-      e.actor.email,
-      e.actor.ip,
-      e.actor.requestId,
-      e.entity,
-      e.entityId === undefined || e.entityId === null ? null : String(e.entityId),
-      e.action,
-      json(e.before),
-      json(e.after),
-      e.outcome ?? 'success',
-      e.detail ?? null,
+      col((e) => e.actor.adminId),
+      col((e) => e.actor.email),
+      col((e) => e.actor.ip),
+      col((e) => e.actor.requestId),
+      col((e) => e.entity),
+      col((e) => (e.entityId === undefined || e.entityId === null ? null : String(e.entityId))),
+      col((e) => e.action),
+      col((e) => json(e.before)),
+      col((e) => json(e.after)),
+      col((e) => e.outcome ?? 'success'),
+      col((e) => e.detail ?? null),
     ],
   );
 }

@@ -6,9 +6,11 @@
  * policy of the credit's devices' group, applies it through DeviceActionsService as the actor
  * *Política de cobranza* (the same rules, commands, history and audit as a person), records each
  * once-only step in credit_steps in the same transaction (its unique key: never twice, whatever
- * retries), and sets the credit's next `next_step_at`. A payment, a reversal, a new schedule or a
- * pause re-plans its credit at once, in its own transaction.
+ * retries), and sets the credit's next `next_step_at`. A batch is read and written set-based (a
+ * statement per table, not per credit). A payment, a reversal, a new schedule or a pause re-plans
+ * its credit at once, in its own transaction.
  */
+import type { WebhookEventType } from '../../shared/constants/integration';
 import { COLLECTION_POLICY_ACTOR, COLLECTION_TEXTS as T, shortDate, type CollectionStepKind } from '../../shared/constants/creditLabels';
 import { DEVICE_ACTION } from '../../shared/constants/deviceActions';
 import { DEVICE_STATUS } from '../../shared/constants/domain';
@@ -34,19 +36,33 @@ import { offlineCutoff } from '../../shared/deviceStatus';
 import type { AuditActor } from '../audit/auditRepository';
 import type { Db, Queryable } from '../db/Db';
 import { transaction } from '../db/transactionScope';
-import { CommandRepository, DeviceRepository, toDevice, type DeviceActionsService, type InventorySettings, type ListedDeviceRow } from '../devices';
+import {
+  CommandRepository,
+  DeviceRepository,
+  toDevice,
+  type DeviceActionsService,
+  type InventorySettings,
+  type ListedDeviceRow,
+  type ServerAction,
+} from '../devices';
 import type { Logger } from '../logger';
 import { WebhooksRepository } from '../webhooks/webhooksRepository';
-import { CollectionRepository, type CollectionState } from './collectionRepository';
+import { CollectionRepository, type CollectionState, type NewStep } from './collectionRepository';
 import { CreditRepository } from './creditRepository';
 
 /** The actor of everything the policy does. */
 export const COLLECTION_ACTOR: AuditActor = { adminId: null, email: COLLECTION_POLICY_ACTOR, ip: null, requestId: null };
-/** Credits per claimed batch (one transaction). */
-export const COLLECTION_BATCH = 100;
 /**
- * The batch on PGlite: its one connection is held for a whole batch (~12 ms a credit there), so
- * small batches keep the demo's pages answering while a sweep plans thousands of credits.
+ * Credits per claimed batch (one transaction), chosen with `npm run bench:credits`: smaller
+ * batches pay each statement for fewer credits, larger ones hold the cores long enough for the
+ * devices list to feel it.
+ */
+export const COLLECTION_BATCH = 25;
+/** How long the engine rests after a full batch, as a share of the time the batch took. */
+const COLLECTION_REST = 0.5;
+/**
+ * The batch on PGlite: its one connection is held for a whole batch, so small batches keep the
+ * demo's pages answering while a sweep plans thousands of credits.
  */
 export const COLLECTION_BATCH_PGLITE = 10;
 /** A credit whose step could not be applied now (a command in flight) is looked at again after this. */
@@ -110,11 +126,13 @@ export class CollectionEngine {
   async tick(signal?: AbortSignal): Promise<number> {
     let total = 0;
     for (;;) {
+      const started = performance.now();
       const n = await this.batch();
       total += n;
       if (n < this.batchSize || signal?.aborted) return total;
-      // Between batches, the requests that queued for the database go first.
-      await new Promise((resolve) => setImmediate(resolve));
+      // Between batches the engine rests as long as the batch took: a sweep of thousands of
+      // credits takes at most half of the server and of the database, and people's pages answer.
+      await new Promise((resolve) => setTimeout(resolve, (performance.now() - started) * COLLECTION_REST));
     }
   }
 
@@ -128,8 +146,7 @@ export class CollectionEngine {
       return await transaction(this.db, async (tx) => {
         const ids = await new CollectionRepository(tx).claimDue(now, this.batchSize);
         // A batch reads each group's policy once: a saved policy marks every scheduled credit due again.
-        const policies = new Map<string, Promise<EffectivePolicy>>();
-        for (const id of ids) await this.evaluateIn(tx, id, now, policies);
+        await this.evaluateIn(tx, ids, now, new Map());
         return ids.length;
       });
     } catch (err) {
@@ -140,7 +157,7 @@ export class CollectionEngine {
           const [id] = await new CollectionRepository(tx).claimDue(now, 1);
           if (id === undefined) return false;
           try {
-            await transaction(this.db, (inner) => this.evaluateIn(inner, id, now));
+            await transaction(this.db, (inner) => this.evaluateIn(inner, [id], now));
           } catch (e) {
             this.logger?.warn({ err: e, creditId: id }, 'collection step failed; retrying later');
             await new CollectionRepository(tx).setNextStep(id, new Date(now.getTime() + COLLECTION_RETRY_MS));
@@ -153,7 +170,7 @@ export class CollectionEngine {
     }
   }
 
-  // One credit ----------------------------------------------------------------------------
+  // Credits -------------------------------------------------------------------------------
 
   /** The effective policy of a group (null: the global one) on the company's date `today`. */
   async policyFor(q: Queryable, groupId: number | null, today: string): Promise<EffectivePolicy> {
@@ -163,102 +180,149 @@ export class CollectionEngine {
     return { settings, policy: resolvePolicy(settings, today), label };
   }
 
-  private async load(q: Queryable, state: CollectionState, now: Date, policies?: Map<string, Promise<EffectivePolicy>>): Promise<Loaded> {
+  /**
+   * Credits as the engine sees them at `now`: one statement per table for the whole batch, one
+   * after the other (`q` is often a transaction, one connection).
+   */
+  private async load(
+    q: Queryable,
+    states: readonly CollectionState[],
+    now: Date,
+    policies = new Map<string, Promise<EffectivePolicy>>(),
+  ): Promise<Loaded[]> {
+    if (states.length === 0) return [];
     const cutoff = offlineCutoff(now, this.settings.inventory.offlineAfterHours);
-    // One after the other: `q` is often a transaction, one connection.
-    const installments = await new CreditRepository(q).installments([state.id]);
-    const rows = await new DeviceRepository(q).rowsByCreditReference(state.reference, DEVICES_MAX);
-    const done = await new CollectionRepository(q).doneKeys(state.id);
-    const groupId = rows.find((r) => r.group_id !== null)?.group_id ?? null;
+    const ids = states.map((s) => s.id);
+    const installments = await new CreditRepository(q).installments(ids);
+    const rowsOf = await new DeviceRepository(q).rowsByCreditReferences(
+      states.map((s) => s.reference),
+      DEVICES_MAX,
+    );
+    const doneOf = await new CollectionRepository(q).doneKeys(ids);
     const today = todayIn(this.settings.timeZone, now);
-    const key = `${groupId ?? ''}:${today}`;
-    let cached = policies?.get(key);
-    if (!cached) {
-      cached = this.policyFor(q, groupId, today);
-      policies?.set(key, cached);
+    const policyOf = new Map<number, EffectivePolicy>();
+    for (const state of states) {
+      const groupId = rowsOf.get(state.reference)!.find((r) => r.group_id !== null)?.group_id ?? null;
+      const key = `${groupId ?? ''}:${today}`;
+      let cached = policies.get(key);
+      if (!cached) {
+        cached = this.policyFor(q, groupId, today);
+        policies.set(key, cached);
+      }
+      policyOf.set(state.id, await cached);
     }
-    const policy = await cached;
     // A person's unlock holds the lock off, read from the commands themselves: the hook that also
     // writes hold_until passes over a credit the engine holds (no lock-order deadlock), and this
-    // read still sees the unlock.
-    const holdMs = policy.settings.manualUnlockHoldHours * 3600_000;
-    const unlocked = await new CommandRepository(q).lastUnlockRequest(
-      rows.map((r) => r.id),
-      new Date(now.getTime() - holdMs),
+    // read still sees the unlock. Read over the longest hold of the batch, each credit's own after.
+    const holdMs = (id: number) => policyOf.get(id)!.settings.manualUnlockHoldHours * 3600_000;
+    const longest = Math.max(...ids.map(holdMs));
+    const unlocks = await new CommandRepository(q).lastUnlockRequests(
+      states.flatMap((s) => rowsOf.get(s.reference)!.map((r) => r.id)),
+      new Date(now.getTime() - longest),
       COLLECTION_POLICY_ACTOR,
     );
-    const holds = [state.hold_until && new Date(state.hold_until), unlocked && new Date(unlocked.getTime() + holdMs)].filter(
-      (d): d is Date => d !== null,
-    );
-    const holdUntil = holds.length ? new Date(Math.max(...holds.map((d) => d.getTime()))) : null;
-    let lockable = 0;
-    let lockedByCredit = 0;
-    let unreleased = 0;
-    for (const r of rows) {
-      const status = toDevice(r, cutoff).status;
-      if (isReleased(r, status)) continue;
-      if (status !== DEVICE_STATUS.PRE_ENROLLED) unreleased++;
-      if (isLockedByCredit(r)) lockedByCredit++;
-      // A device with another command in flight counts: the lock waits for it (a retry), not forever.
-      else if (!isLocked(r) && status !== DEVICE_STATUS.PRE_ENROLLED) lockable++;
-    }
-    const credit: PlanCredit = {
-      reference: state.reference,
-      customerName: state.customer_name,
-      currency: state.currency,
-      installments: installments.get(state.id)!,
-      paidCents: state.paid_cents,
-      cancelled: state.cancelled_at !== null,
-      pausedUntil: state.paused_until && new Date(state.paused_until),
-      holdUntil,
-      done,
-      restricted: state.restricted,
-      devices: { lockable, lockedByCredit, unreleased },
-    };
-    const plan = planCollection(policy.policy, credit, now, this.settings.timeZone, format);
-    return { state, rows, policy, credit, plan };
+    return states.map((state) => {
+      const rows = rowsOf.get(state.reference)!;
+      const policy = policyOf.get(state.id)!;
+      const hold = holdMs(state.id);
+      const since = now.getTime() - hold;
+      const unlocked = Math.max(-Infinity, ...rows.map((r) => unlocks.get(r.id)?.getTime() ?? -Infinity).filter((t) => t > since));
+      const holds = [state.hold_until && new Date(state.hold_until), Number.isFinite(unlocked) ? new Date(unlocked + hold) : null].filter(
+        (d): d is Date => d !== null,
+      );
+      const holdUntil = holds.length ? new Date(Math.max(...holds.map((d) => d.getTime()))) : null;
+      const credit: PlanCredit = {
+        reference: state.reference,
+        customerName: state.customer_name,
+        currency: state.currency,
+        installments: installments.get(state.id)!,
+        paidCents: state.paid_cents,
+        cancelled: state.cancelled_at !== null,
+        pausedUntil: state.paused_until && new Date(state.paused_until),
+        holdUntil,
+        done: doneOf.get(state.id)!,
+        restricted: state.restricted,
+        devices: devicesOf(rows, cutoff),
+      };
+      const plan = planCollection(policy.policy, credit, now, this.settings.timeZone, format);
+      return { state, rows, policy, credit, plan };
+    });
   }
 
   /**
-   * Applies what is due for a credit at `now` in the caller's transaction (the credit's row is
-   * locked here if the caller did not), then sets its next `next_step_at`.
+   * The plans again after a batch's writes, for the credits that recorded steps: only what the
+   * writes changed is read again (the credits' flags and their devices' rows); their schedules,
+   * policies and holds stand, and their steps are the ones read plus those just recorded.
    */
-  async evaluateIn(tx: Queryable, creditId: number, now: Date, policies?: Map<string, Promise<EffectivePolicy>>): Promise<void> {
+  private async replan(q: Queryable, loaded: readonly Loaded[], recorded: ReadonlyMap<number, readonly string[]>, now: Date): Promise<Plan[]> {
+    if (loaded.length === 0) return [];
+    const cutoff = offlineCutoff(now, this.settings.inventory.offlineAfterHours);
+    const states = new Map((await new CollectionRepository(q).lockStates(loaded.map((l) => l.state.id))).map((s) => [s.id, s]));
+    const rowsOf = await new DeviceRepository(q).rowsByCreditReferences(
+      loaded.map((l) => l.state.reference),
+      DEVICES_MAX,
+    );
+    return loaded.map((l) => {
+      const credit: PlanCredit = {
+        ...l.credit,
+        restricted: states.get(l.state.id)!.restricted,
+        done: new Set([...l.credit.done, ...(recorded.get(l.state.id) ?? [])]),
+        devices: devicesOf(rowsOf.get(l.state.reference)!, cutoff),
+      };
+      return planCollection(l.policy.policy, credit, now, this.settings.timeZone, format);
+    });
+  }
+
+  /**
+   * Applies what is due for credits at `now` in the caller's transaction (their rows are locked
+   * here if the caller did not), then sets each one's next `next_step_at`. What the plans do is
+   * gathered credit by credit, in the order one by one would do it, then written set-based.
+   */
+  async evaluateIn(tx: Queryable, creditIds: readonly number[], now: Date, policies = new Map<string, Promise<EffectivePolicy>>()): Promise<void> {
+    if (creditIds.length === 0) return;
     const repo = new CollectionRepository(tx);
-    const state = await repo.lockState(creditId);
-    if (!state) return;
-    const loaded = await this.load(tx, state, now, policies);
-    await this.overdueEvent(tx, loaded, now);
-    const acted = await this.apply(tx, loaded, now);
-    // The plan again with what was just done: its next instant, or a retry when something due
-    // could not be applied now (a command in flight on a device).
-    const after = acted ? (await this.load(tx, (await repo.lockState(creditId))!, now, policies)).plan : loaded.plan;
-    const planned = after.nextAt && after.nextAt <= now ? new Date(now.getTime() + COLLECTION_RETRY_MS) : after.nextAt;
-    // The midnight a credit up to date becomes overdue is looked at too: credit.overdue is sent then.
-    const s = after.standing;
-    const overdueAt = s.state === 'current' && s.nextDueDate ? instantAt(addDays(s.nextDueDate, 1), '00:00', this.settings.timeZone) : null;
-    const next = planned && overdueAt ? (planned < overdueAt ? planned : overdueAt) : (planned ?? overdueAt);
-    await repo.setNextStep(creditId, next);
+    const loaded = await this.load(tx, await repo.lockStates(creditIds), now, policies);
+    const batch = new Effects();
+    for (const l of loaded) {
+      await this.overdueEvent(tx, batch, l, now);
+      this.apply(batch, l, now);
+    }
+    const recorded = await batch.write(tx, this.actions, now);
+    // The plans again with what was just done: each one's next instant, or a retry when something
+    // due could not be applied now (a command in flight on a device).
+    const acted = loaded.filter((l) => recorded.has(l.state.id));
+    const plans = await this.replan(tx, acted, recorded, now);
+    const again = new Map(acted.map((l, i) => [l.state.id, plans[i]!]));
+    await repo.setNextSteps(
+      loaded.map((l) => {
+        const after = again.get(l.state.id) ?? l.plan;
+        const planned = after.nextAt && after.nextAt <= now ? new Date(now.getTime() + COLLECTION_RETRY_MS) : after.nextAt;
+        // The midnight a credit up to date becomes overdue is looked at too: credit.overdue is sent then.
+        const s = after.standing;
+        const overdueAt = s.state === 'current' && s.nextDueDate ? instantAt(addDays(s.nextDueDate, 1), '00:00', this.settings.timeZone) : null;
+        return { id: l.state.id, at: planned && overdueAt ? (planned < overdueAt ? planned : overdueAt) : (planned ?? overdueAt) };
+      }),
+    );
   }
 
   /** credit.overdue once each time a credit becomes overdue. */
-  private async overdueEvent(tx: Queryable, { state, plan }: Loaded, now: Date): Promise<void> {
+  private async overdueEvent(tx: Queryable, batch: Effects, { state, plan }: Loaded, now: Date): Promise<void> {
     const s = plan.standing;
     const repo = new CollectionRepository(tx);
     if (s.state === 'overdue' && state.overdue_since === null) {
       await repo.setOverdueSince(state.id, s.oldestUnpaidDue);
-      await new WebhooksRepository(tx).enqueue(
-        'credit.overdue',
-        ORDER_KEY_BASE + state.id,
-        {
+      batch.event({
+        type: 'credit.overdue',
+        orderKey: ORDER_KEY_BASE + state.id,
+        data: {
           reference: state.reference,
           currency: state.currency,
           daysOverdue: s.daysOverdue,
           amountOverdue: formatAmount(s.amountOverdueCents),
           oldestUnpaidDue: s.oldestUnpaidDue,
         } satisfies CreditOverdueEvent,
-        now,
-      );
+        occurredAt: now,
+      });
     } else if (s.state !== 'overdue' && state.overdue_since !== null) {
       await repo.setOverdueSince(state.id, null);
     }
@@ -274,45 +338,33 @@ export class CollectionEngine {
         : T.settled(l.policy.label);
   }
 
-  /** Applies the plan; true when anything was recorded or sent. */
-  private async apply(tx: Queryable, l: Loaded, now: Date): Promise<boolean> {
+  /** Gathers what the plan does into the batch. */
+  private apply(batch: Effects, l: Loaded, now: Date): void {
     const { plan, state } = l;
-    const repo = new CollectionRepository(tx);
-    let acted = false;
 
     for (const skip of plan.skipped) {
       // The key says the kind: '<n>:reminder:<offset>' or '<n>:ladder:<days>:<kind>'.
       const [, family, , rung] = skip.key.split(':');
       const kind = family === 'ladder' && rung ? rung : 'reminder';
-      const inserted = await repo.insertStep({
-        creditId: state.id,
-        installment: skip.installment,
+      this.record(batch, l, now, {
         key: skip.key,
+        installment: skip.installment,
         kind,
-        outcome: 'skipped',
         action: null,
-        deviceIds: [],
-        skippedDevices: [],
         reason: T.skipped[skip.why],
-        at: now,
+        outcome: 'skipped',
       });
-      if (inserted) await this.stepEvent(tx, l, { key: skip.key, kind, outcome: 'skipped', reason: T.skipped[skip.why], devices: [] }, now);
-      acted ||= inserted;
     }
 
     for (const step of plan.steps) {
       const reason = this.reason(l);
       switch (step.kind) {
-        case 'release_request': {
-          const inserted = await this.record(tx, l, now, { key: step.key, installment: 0, kind: 'release_request', action: null, reason });
-          if (inserted) await repo.requestRelease(state.id, now);
-          acted ||= inserted;
+        case 'release_request':
+          if (this.record(batch, l, now, { key: step.key, installment: 0, kind: 'release_request', action: null, reason }))
+            batch.then((tx) => new CollectionRepository(tx).requestRelease(state.id, now));
           break;
-        }
         case 'release':
-          acted =
-            (await this.act(tx, l, now, { key: step.key, installment: 0, kind: 'release', reason }, () => ({ action: DEVICE_ACTION.RELEASE }))) ||
-            acted;
+          this.act(batch, l, now, { key: step.key, installment: 0, kind: 'release', reason }, () => ({ action: DEVICE_ACTION.RELEASE }));
           break;
         case 'reminder': {
           const why =
@@ -326,18 +378,15 @@ export class CollectionEngine {
             title: T.titles.reminder,
             message: clip(step.message, MESSAGE_MAX),
           };
-          acted =
-            (await this.act(tx, l, now, { key: step.key, installment: step.installment, kind: 'reminder', reason: why }, () => payload, barcode)) ||
-            acted;
+          this.act(batch, l, now, { key: step.key, installment: step.installment, kind: 'reminder', reason: why }, () => payload, barcode);
           break;
         }
         case 'restrictions': {
-          const done = await this.act(tx, l, now, { key: step.key, installment: step.installment, kind: 'restrictions', reason }, () => ({
+          const done = this.act(batch, l, now, { key: step.key, installment: step.installment, kind: 'restrictions', reason }, () => ({
             action: DEVICE_ACTION.RESTRICTIONS,
             collection: true,
           }));
-          if (done) await repo.setRestricted(state.id, true);
-          acted ||= done;
+          if (done) batch.then((tx) => new CollectionRepository(tx).setRestricted(state.id, true));
           break;
         }
         default: {
@@ -347,7 +396,7 @@ export class CollectionEngine {
             message: clip(step.message, MESSAGE_MAX),
             ...(step.kind === 'persistent_notification' && { persistent: true }),
           };
-          acted = (await this.act(tx, l, now, { key: step.key, installment: step.installment, kind: step.kind, reason }, () => payload)) || acted;
+          this.act(batch, l, now, { key: step.key, installment: step.installment, kind: step.kind, reason }, () => payload);
         }
       }
     }
@@ -355,61 +404,57 @@ export class CollectionEngine {
     const oldest = installmentOf(l);
     if (plan.lock) {
       const message = clip(plan.lock.message, MESSAGE_MAX);
-      acted =
-        (await this.act(tx, l, now, { key: `${oldest}:lock:${now.toISOString()}`, installment: oldest, kind: 'lock', reason: this.reason(l) }, (r) =>
-          isLocked(r)
-            ? T.device.alreadyLocked
-            : r.pending_action !== null
-              ? undefined
-              : { action: DEVICE_ACTION.LOCK, lockType: 'PorCredito', message, stolen: false },
-        )) || acted;
+      this.act(batch, l, now, { key: `${oldest}:lock:${now.toISOString()}`, installment: oldest, kind: 'lock', reason: this.reason(l) }, (r) =>
+        isLocked(r)
+          ? T.device.alreadyLocked
+          : r.pending_action !== null
+            ? undefined
+            : { action: DEVICE_ACTION.LOCK, lockType: 'PorCredito', message, stolen: false },
+      );
     }
-    acted = (await this.recordDeferral(tx, l, now, oldest)) || acted;
+    this.recordDeferral(batch, l, now, oldest);
     if (plan.unlock) {
-      acted =
-        (await this.act(tx, l, now, { key: `0:unlock:${now.toISOString()}`, installment: 0, kind: 'unlock', reason: this.reason(l) }, (r) =>
-          isLockedByCredit(r)
-            ? r.pending_action !== null
-              ? undefined
-              : { action: DEVICE_ACTION.UNLOCK, until: null }
-            : isLocked(r)
-              ? T.device.otherLock
-              : T.device.notLocked,
-        )) || acted;
+      this.act(batch, l, now, { key: `0:unlock:${now.toISOString()}`, installment: 0, kind: 'unlock', reason: this.reason(l) }, (r) =>
+        isLockedByCredit(r)
+          ? r.pending_action !== null
+            ? undefined
+            : { action: DEVICE_ACTION.UNLOCK, until: null }
+          : isLocked(r)
+            ? T.device.otherLock
+            : T.device.notLocked,
+      );
     }
     if (plan.liftRestrictions) {
       // The restriction set again without the collection restrictions, at any hour; a device
       // busy with another command is retried shortly, the flag cleared once the step is done.
-      const lifted = await this.act(
-        tx,
+      const lifted = this.act(
+        batch,
         l,
         now,
         { key: `0:lift_restrictions:${now.toISOString()}`, installment: 0, kind: 'lift_restrictions', reason: this.reason(l) },
         (r) => (r.pending_action !== null ? undefined : { action: DEVICE_ACTION.RESTRICTIONS, collection: false }),
       );
-      if (lifted) await repo.setRestricted(state.id, false);
-      acted ||= lifted;
+      if (lifted) batch.then((tx) => new CollectionRepository(tx).setRestricted(state.id, false));
     }
-    return acted;
   }
 
   /**
    * A lock due by the days overdue but held back by the clock (outside the allowed hours, or a
    * non-working day) is recorded as passed over, once per day, with which of the two.
    */
-  private async recordDeferral(tx: Queryable, l: Loaded, now: Date, installment: number): Promise<boolean> {
+  private recordDeferral(batch: Effects, l: Loaded, now: Date, installment: number): void {
     const { plan, credit, policy } = l;
     const s = plan.standing;
     const blocked = (until: Date | null) => until !== null && until > now;
     if (plan.lock || !policy.settings.lock.enabled || credit.devices.lockable === 0 || blocked(credit.pausedUntil) || blocked(credit.holdUntil))
-      return false;
+      return;
     if (s.state !== 'overdue' || s.amountOverdueCents <= policy.settings.unlockThresholdCents || s.daysOverdue < policy.settings.lock.daysOverdue)
-      return false;
+      return;
     const today = todayIn(this.settings.timeZone, now);
     const reason = isWorkingDay(today, policy.policy.calendar)
       ? T.skipped.hours(policy.settings.hours.from, policy.settings.hours.to)
       : T.skipped.nonWorkingDay;
-    return this.record(tx, l, now, {
+    this.record(batch, l, now, {
       key: `${installment}:lock_deferred:${today}`,
       installment,
       kind: 'lock',
@@ -420,27 +465,16 @@ export class CollectionEngine {
   }
 
   /** Records a step without a device action; false when its key was taken already. */
-  private async record(
-    tx: Queryable,
+  private record(
+    batch: Effects,
     l: Loaded,
     now: Date,
-    s: { key: string; installment: number; kind: CollectionStepKind; action: number | null; reason: string; outcome?: 'done' | 'skipped' },
-  ): Promise<boolean> {
+    s: { key: string; installment: number; kind: string; action: number | null; reason: string; outcome?: 'done' | 'skipped' },
+  ): boolean {
+    if (!batch.claim(l, s.key)) return false;
     const outcome = s.outcome ?? 'done';
-    const inserted = await new CollectionRepository(tx).insertStep({
-      creditId: l.state.id,
-      installment: s.installment,
-      key: s.key,
-      kind: s.kind,
-      outcome,
-      action: s.action,
-      deviceIds: [],
-      skippedDevices: [],
-      reason: s.reason,
-      at: now,
-    });
-    if (inserted) await this.stepEvent(tx, l, { key: s.key, kind: s.kind, outcome, reason: s.reason, devices: [] }, now);
-    return inserted;
+    batch.step(l, { ...s, outcome, at: now });
+    return true;
   }
 
   /**
@@ -448,98 +482,29 @@ export class CollectionEngine {
    * `payloadOf` answers the payload, or why the device is passed over (undefined: passed over
    * with the rules' reason). Devices released are passed over. False when the key was taken.
    */
-  private async act(
-    tx: Queryable,
+  private act(
+    batch: Effects,
     l: Loaded,
     now: Date,
     s: { key: string; installment: number; kind: CollectionStepKind; reason: string },
     payloadOf: (r: ListedDeviceRow) => ActionPayload | string | undefined,
     extra?: ActionPayload,
-  ): Promise<boolean> {
-    const repo = new CollectionRepository(tx);
+  ): boolean {
     const payloads = l.rows.map((r) => payloadOf(r));
     const first = payloads.find((p): p is ActionPayload => typeof p === 'object');
     // Every device busy with another command: nothing is recorded, the re-plan retries it shortly.
     if (!first && payloads.some((p) => p === undefined)) return false;
-    const inserted = await repo.insertStep({
-      creditId: l.state.id,
-      installment: s.installment,
-      key: s.key,
-      kind: s.kind,
-      outcome: 'done',
-      action: first?.action ?? null,
-      deviceIds: [],
-      skippedDevices: [],
-      reason: s.reason,
-      at: now,
-    });
-    if (!inserted) return false;
+    if (!batch.claim(l, s.key)) return false;
     const cutoff = offlineCutoff(now, this.settings.inventory.offlineAfterHours);
-    const sent: number[] = [];
-    const skipped: { id: number; reason: string }[] = [];
-    for (const r of l.rows) {
-      if (isReleased(r, toDevice(r, cutoff).status)) {
-        skipped.push({ id: r.id, reason: T.device.released });
-        continue;
-      }
+    const devices: DeviceStep[] = l.rows.map((r) => {
+      if (isReleased(r, toDevice(r, cutoff).status)) return { id: r.id, skipped: T.device.released };
       const payload = payloadOf(r);
-      if (typeof payload === 'string') {
-        skipped.push({ id: r.id, reason: payload });
-        continue;
-      }
-      if (!payload) {
-        skipped.push({ id: r.id, reason: 'comando en curso' });
-        continue;
-      }
-      const result = await this.actions.applyIn(tx, COLLECTION_ACTOR, r.id, payload, s.reason);
-      if (!result.ok) {
-        skipped.push({ id: r.id, reason: result.reason });
-        continue;
-      }
-      sent.push(r.id);
-      if (extra) await this.actions.applyIn(tx, COLLECTION_ACTOR, r.id, extra, s.reason);
-    }
-    await repo.completeStep(l.state.id, s.key, sent, skipped);
-    await this.stepEvent(
-      tx,
-      l,
-      { key: s.key, kind: s.kind, outcome: 'done', reason: s.reason, devices: sent, skippedDevices: skipped, action: first?.action ?? null },
-      now,
-    );
+      if (typeof payload === 'string') return { id: r.id, skipped: payload };
+      if (!payload) return { id: r.id, skipped: 'comando en curso' };
+      return { id: r.id, payload, extra };
+    });
+    batch.step(l, { ...s, outcome: 'done', action: first?.action ?? null, at: now }, devices);
     return true;
-  }
-
-  /** collection.step: what the policy did (or passed over) and why. */
-  private async stepEvent(
-    tx: Queryable,
-    l: Loaded,
-    e: {
-      key: string;
-      kind: string;
-      outcome: 'done' | 'skipped';
-      reason: string;
-      devices: number[];
-      skippedDevices?: { id: number; reason: string }[];
-      action?: number | null;
-    },
-    now: Date,
-  ): Promise<void> {
-    await new WebhooksRepository(tx).enqueue(
-      'collection.step',
-      ORDER_KEY_BASE + l.state.id,
-      {
-        reference: l.state.reference,
-        step: e.key,
-        kind: e.kind,
-        outcome: e.outcome,
-        action: e.action ?? null,
-        reason: e.reason,
-        devices: e.devices,
-        skippedDevices: e.skippedDevices ?? [],
-        policy: l.policy.label,
-      } satisfies CollectionStepEvent,
-      now,
-    );
   }
 
   // Other writes ---------------------------------------------------------------------------
@@ -552,7 +517,7 @@ export class CollectionEngine {
   async reevaluateIn(tx: Queryable, creditId: number, now: Date): Promise<void> {
     await new CollectionRepository(tx).markDue(creditId, now);
     try {
-      await transaction(this.db, (inner) => this.evaluateIn(inner, creditId, now));
+      await transaction(this.db, (inner) => this.evaluateIn(inner, [creditId], now));
     } catch (err) {
       this.logger?.warn({ err, creditId }, 'collection re-plan failed; the next tick retries it');
     }
@@ -573,7 +538,7 @@ export class CollectionEngine {
     const now = this.now();
     const state = await new CollectionRepository(q).stateByReference(reference);
     if (!state) return null;
-    const l = await this.load(q, state, now);
+    const l = (await this.load(q, [state], now))[0]!;
     if (await new CollectionRepository(q).pendingApproval(state.id)) return { kind: 'release_request', at: null, text: T.next.release_request };
     const describe = (plan: Plan, at: Date): NextStep | null => {
       const when = `${shortDate(todayIn(this.settings.timeZone, at))}, ${localTime(at, this.settings.timeZone)}`;
@@ -609,6 +574,22 @@ function localTime(at: Date, timeZone: string): string {
   return new Intl.DateTimeFormat('en-GB', { timeZone, hour: '2-digit', minute: '2-digit', hourCycle: 'h23' }).format(at);
 }
 
+/** What the plan needs of a credit's devices: how many can take a lock, are locked by it, are not released. */
+function devicesOf(rows: readonly ListedDeviceRow[], cutoff: Date): PlanCredit['devices'] {
+  let lockable = 0;
+  let lockedByCredit = 0;
+  let unreleased = 0;
+  for (const r of rows) {
+    const status = toDevice(r, cutoff).status;
+    if (isReleased(r, status)) continue;
+    if (status !== DEVICE_STATUS.PRE_ENROLLED) unreleased++;
+    if (isLockedByCredit(r)) lockedByCredit++;
+    // A device with another command in flight counts: the lock waits for it (a retry), not forever.
+    else if (!isLocked(r) && status !== DEVICE_STATUS.PRE_ENROLLED) lockable++;
+  }
+  return { lockable, lockedByCredit, unreleased };
+}
+
 /** The number of the oldest installment not fully paid (0: none), what lock steps are keyed by. */
 function installmentOf(l: Loaded): number {
   let left = l.credit.paidCents;
@@ -621,4 +602,112 @@ function installmentOf(l: Loaded): number {
 
 function installmentDue(l: Loaded, number: number): string {
   return l.credit.installments.find((i) => i.number === number)?.dueDate ?? '';
+}
+
+/** A device in a step: the action it is sent (and one that goes with it when that one is taken), or why it is passed over. */
+type DeviceStep = { id: number; skipped: string } | { id: number; payload: ActionPayload; extra?: ActionPayload };
+
+interface GatheredStep {
+  l: Loaded;
+  step: Omit<NewStep, 'creditId' | 'deviceIds' | 'skippedDevices'>;
+  devices: readonly DeviceStep[];
+}
+
+/**
+ * What a batch of plans does, gathered credit by credit in the order one by one would do it, then
+ * written set-based by `write`: the device actions (through DeviceActionsService, as a person's),
+ * the steps with what each sent and passed over, the credits' flags, and the webhook events in
+ * each credit's order. A key is claimed against the steps read with the credit's row locked, so
+ * `claim` is exact; `write` still checks every step went in, and throws (the transaction rolls
+ * back, nothing sent) if another writer took one.
+ */
+class Effects {
+  private readonly steps: GatheredStep[] = [];
+  private readonly events: (WebhookEvent | GatheredStep)[] = [];
+  private readonly after: ((tx: Queryable) => Promise<unknown>)[] = [];
+  private readonly claimed = new Set<string>();
+
+  /** Whether a step's key is free (not taken before, nor earlier in this batch); it is taken now. */
+  claim(l: Loaded, key: string): boolean {
+    const k = `${l.state.id}:${key}`;
+    if (l.credit.done.has(key) || this.claimed.has(k)) return false;
+    this.claimed.add(k);
+    return true;
+  }
+
+  step(l: Loaded, step: GatheredStep['step'], devices: readonly DeviceStep[] = []): void {
+    const gathered = { l, step, devices };
+    this.steps.push(gathered);
+    this.events.push(gathered);
+  }
+
+  event(e: WebhookEvent): void {
+    this.events.push(e);
+  }
+
+  /** A write that waits for the steps (a flag, a release request). */
+  then(write: (tx: Queryable) => Promise<unknown>): void {
+    this.after.push(write);
+  }
+
+  /** Writes everything; answers the keys each credit recorded. */
+  async write(tx: Queryable, actions: Pick<DeviceActionsService, 'applyIn'>, now: Date): Promise<Map<number, string[]>> {
+    const items: ServerAction[] = [];
+    const slots: { main: number; extra?: number }[][] = this.steps.map((g) =>
+      g.devices.map((d) => {
+        if (!('payload' in d)) return { main: -1 };
+        const main = items.push({ deviceId: d.id, payload: d.payload, detail: g.step.reason }) - 1;
+        const extra = d.extra ? items.push({ deviceId: d.id, payload: d.extra, detail: g.step.reason, with: main }) - 1 : undefined;
+        return { main, extra };
+      }),
+    );
+    const results = await actions.applyIn(tx, COLLECTION_ACTOR, items);
+    const rows: NewStep[] = this.steps.map((g, i) => {
+      const sent: number[] = [];
+      const skipped: { id: number; reason: string }[] = [];
+      g.devices.forEach((d, k) => {
+        if (!('payload' in d)) return skipped.push({ id: d.id, reason: d.skipped });
+        const r = results[slots[i]![k]!.main]!;
+        return r.ok ? sent.push(d.id) : skipped.push({ id: d.id, reason: r.reason });
+      });
+      return { ...g.step, creditId: g.l.state.id, deviceIds: sent, skippedDevices: skipped };
+    });
+    const inserted = await new CollectionRepository(tx).insertSteps(rows);
+    if (inserted !== rows.length) throw new Error(`collection steps recorded meanwhile: ${rows.length - inserted} of ${rows.length}`);
+    for (const write of this.after) await write(tx);
+    const rowOf = new Map(this.steps.map((g, i) => [g, rows[i]!]));
+    await new WebhooksRepository(tx).enqueueEach(
+      this.events.map((e) => {
+        if (!('l' in e)) return e;
+        const r = rowOf.get(e)!;
+        return {
+          type: 'collection.step',
+          orderKey: ORDER_KEY_BASE + e.l.state.id,
+          data: {
+            reference: e.l.state.reference,
+            step: r.key,
+            kind: r.kind,
+            outcome: r.outcome,
+            action: r.action,
+            reason: r.reason,
+            devices: [...r.deviceIds],
+            skippedDevices: [...r.skippedDevices],
+            policy: e.l.policy.label,
+          } satisfies CollectionStepEvent,
+          occurredAt: now,
+        };
+      }),
+    );
+    const recorded = new Map<number, string[]>();
+    for (const g of this.steps) recorded.set(g.l.state.id, [...(recorded.get(g.l.state.id) ?? []), g.step.key]);
+    return recorded;
+  }
+}
+
+/** An event for the outbox. */
+interface WebhookEvent {
+  type: WebhookEventType;
+  orderKey: number;
+  data: unknown;
+  occurredAt: Date;
 }

@@ -96,14 +96,18 @@ export class CollectionRepository {
 
   /** A credit's collection state, its row locked (the caller's transaction may hold it already). */
   async lockState(id: number): Promise<CollectionState | undefined> {
+    return (await this.lockStates([id]))[0];
+  }
+
+  /** Credits' collection states in id order, their rows locked (the engine's claim holds them already). */
+  async lockStates(ids: readonly number[]): Promise<CollectionState[]> {
     const res = await this.db.query<CollectionState>(
       `SELECT id, reference, customer_name, currency, cancelled_at, paid_cents, paused_until, paused_by, pause_reason, hold_until,
               restricted, to_char(overdue_since, 'YYYY-MM-DD') AS overdue_since, next_step_at
-         FROM credits WHERE id = $1 FOR UPDATE`,
-      [id],
+         FROM credits WHERE id = ANY($1::bigint[]) ORDER BY id FOR UPDATE`,
+      [[...ids]],
     );
-    const r = res.rows[0];
-    return r && { ...r, id: Number(r.id), paid_cents: Number(r.paid_cents) };
+    return res.rows.map((r) => ({ ...r, id: Number(r.id), paid_cents: Number(r.paid_cents) }));
   }
 
   /** The collection state of a reference, without locking (the reads). */
@@ -122,7 +126,16 @@ export class CollectionRepository {
   }
 
   async setNextStep(id: number, at: Date | null): Promise<void> {
-    await this.db.query('UPDATE credits SET next_step_at = $2 WHERE id = $1', [id, at]);
+    await this.setNextSteps([{ id, at }]);
+  }
+
+  /** Each credit's next instant, set-based. */
+  async setNextSteps(next: readonly { id: number; at: Date | null }[]): Promise<void> {
+    if (next.length === 0) return;
+    await this.db.query(`UPDATE credits c SET next_step_at = n.at FROM unnest($1::bigint[], $2::timestamptz[]) AS n(id, at) WHERE c.id = n.id`, [
+      next.map((n) => n.id),
+      next.map((n) => n.at),
+    ]);
   }
 
   /** The credit of a reference is looked at again by the next tick (a payment, a schedule, a pause changed it). */
@@ -167,31 +180,52 @@ export class CollectionRepository {
 
   // Steps -------------------------------------------------------------------------------
 
-  /** The keys of the steps of a credit taken or skipped. */
-  async doneKeys(creditId: number): Promise<Set<string>> {
-    const res = await this.db.query<{ step_key: string }>('SELECT step_key FROM credit_steps WHERE credit_id = $1', [creditId]);
-    return new Set(res.rows.map((r) => r.step_key));
+  /** The keys of the steps of each credit taken or skipped. */
+  async doneKeys(creditIds: readonly number[]): Promise<Map<number, Set<string>>> {
+    const out = new Map<number, Set<string>>(creditIds.map((id) => [id, new Set()]));
+    const res = await this.db.query<{ credit_id: number; step_key: string }>(
+      'SELECT credit_id, step_key FROM credit_steps WHERE credit_id = ANY($1::bigint[])',
+      [[...creditIds]],
+    );
+    for (const r of res.rows) out.get(Number(r.credit_id))?.add(r.step_key);
+    return out;
+  }
+
+  /**
+   * Records steps in one statement. Answers the steps recorded; one whose key was taken already
+   * (another replica, a retry) is not, and then nothing it did may stand (the caller rolls back).
+   */
+  async insertSteps(steps: readonly NewStep[]): Promise<number> {
+    if (steps.length === 0) return 0;
+    const col = <T>(f: (s: NewStep) => T) => steps.map(f);
+    const res = await this.db.query(
+      `INSERT INTO credit_steps (credit_id, installment, step_key, kind, outcome, action, device_ids, skipped_devices, reason, at)
+       SELECT s.credit_id, s.installment, s.step_key, s.kind, s.outcome, s.action, s.device_ids::bigint[], s.skipped_devices, s.reason, s.at
+         FROM unnest($1::bigint[], $2::integer[], $3::text[], $4::text[], $5::text[], $6::smallint[], $7::text[], $8::jsonb[], $9::text[],
+                     $10::timestamptz[])
+              WITH ORDINALITY AS s(credit_id, installment, step_key, kind, outcome, action, device_ids, skipped_devices, reason, at, n)
+        ORDER BY s.n
+       ON CONFLICT (credit_id, step_key) DO NOTHING`,
+      [
+        col((s) => s.creditId),
+        col((s) => s.installment),
+        col((s) => s.key),
+        col((s) => s.kind),
+        col((s) => s.outcome),
+        col((s) => s.action),
+        // A step's devices as an array literal ('{1,2}'): unnest takes one dimension.
+        col((s) => `{${s.deviceIds.join(',')}}`),
+        col((s) => JSON.stringify(s.skippedDevices)),
+        col((s) => s.reason),
+        col((s) => s.at),
+      ],
+    );
+    return res.rowCount;
   }
 
   /** Records a step; false when it was recorded already (another replica, a retry): then nothing must be sent. */
   async insertStep(s: NewStep): Promise<boolean> {
-    const res = await this.db.query(
-      `INSERT INTO credit_steps (credit_id, installment, step_key, kind, outcome, action, device_ids, skipped_devices, reason, at)
-       VALUES ($1, $2, $3, $4, $5, $6, $7::bigint[], $8::jsonb, $9, $10)
-       ON CONFLICT (credit_id, step_key) DO NOTHING`,
-      [s.creditId, s.installment, s.key, s.kind, s.outcome, s.action, [...s.deviceIds], JSON.stringify(s.skippedDevices), s.reason, s.at],
-    );
-    return res.rowCount > 0;
-  }
-
-  /** Fills in what a step recorded first (to claim its key) did. */
-  async completeStep(creditId: number, key: string, deviceIds: readonly number[], skipped: readonly { id: number; reason: string }[]): Promise<void> {
-    await this.db.query('UPDATE credit_steps SET device_ids = $3::bigint[], skipped_devices = $4::jsonb WHERE credit_id = $1 AND step_key = $2', [
-      creditId,
-      key,
-      [...deviceIds],
-      JSON.stringify(skipped),
-    ]);
+    return (await this.insertSteps([s])) > 0;
   }
 
   /** A credit's last steps, newest first. */

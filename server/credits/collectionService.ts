@@ -207,8 +207,13 @@ export class CollectionService {
         const devices = await new DeviceRepository(tx).rowsByCreditReference(request.reference, 100);
         const sent: number[] = [];
         const skipped: { id: number; reason: string }[] = [];
-        for (const d of devices) {
-          const result = await this.actions.applyIn(tx, COLLECTION_ACTOR, d.id, { action: DEVICE_ACTION.RELEASE }, reason);
+        const results = await this.actions.applyIn(
+          tx,
+          COLLECTION_ACTOR,
+          devices.map((d) => ({ deviceId: d.id, payload: { action: DEVICE_ACTION.RELEASE }, detail: reason })),
+        );
+        for (const [i, d] of devices.entries()) {
+          const result = results[i]!;
           if (result.ok) sent.push(d.id);
           else skipped.push({ id: d.id, reason: result.reason });
         }

@@ -114,6 +114,54 @@ export class CommandRepository {
     return commandRow(res.rows[0]!);
   }
 
+  /**
+   * Commands with ids of their own, in one statement, answered in the order given: a batch of
+   * device actions takes its ids first (`reserveIds`) so each one's audit can name its command.
+   */
+  async insertWithIds(cs: readonly (NewCommand & { id: number })[]): Promise<CommandRow[]> {
+    if (cs.length === 0) return [];
+    const col = <T>(f: (c: NewCommand & { id: number }) => T) => cs.map(f);
+    const res = await this.db.query<CommandRow>(
+      `INSERT INTO device_commands AS c (id, device_id, action, payload, origin, status, requested_at, requested_by_admin_id, requested_by,
+                                         deliver_after, acknowledged_at, nonce, expires_at, job_id)
+       SELECT u.id, u.device_id, u.action, u.payload, u.origin, u.status, u.requested_at, u.requested_by_admin_id, u.requested_by,
+              u.deliver_after, u.acknowledged_at, u.nonce, u.expires_at, u.job_id
+         FROM unnest($1::bigint[], $2::bigint[], $3::smallint[], $4::jsonb[], $5::smallint[], $6::text[], $7::timestamptz[], $8::integer[],
+                     $9::text[], $10::timestamptz[], $11::timestamptz[], $12::integer[], $13::timestamptz[], $14::bigint[])
+              AS u(id, device_id, action, payload, origin, status, requested_at, requested_by_admin_id, requested_by, deliver_after,
+                   acknowledged_at, nonce, expires_at, job_id)
+       RETURNING ${COMMAND_COLUMNS}`,
+      [
+        col((c) => c.id),
+        col((c) => c.deviceId),
+        col((c) => c.action),
+        col((c) => JSON.stringify(c.payload)),
+        col((c) => c.origin),
+        col((c) => c.status),
+        col((c) => c.requestedAt),
+        col((c) => c.requestedByAdminId),
+        col((c) => c.requestedBy),
+        col((c) => c.deliverAfter),
+        col((c) => c.acknowledgedAt ?? null),
+        col((c) => c.nonce ?? null),
+        col((c) => c.expiresAt ?? null),
+        col((c) => c.jobId ?? null),
+      ],
+    );
+    const byId = new Map(res.rows.map((r) => [Number(r.id), commandRow(r)]));
+    return cs.map((c) => byId.get(c.id)!);
+  }
+
+  /** `n` new command ids from the table's sequence. */
+  async reserveIds(n: number): Promise<number[]> {
+    if (n === 0) return [];
+    const res = await this.db.query<{ id: number }>(
+      `SELECT nextval(pg_get_serial_sequence('device_commands', 'id')) AS id FROM generate_series(1, $1::integer)`,
+      [n],
+    );
+    return res.rows.map((r) => Number(r.id));
+  }
+
   /** A command by its id alone (the integration API reads a command's status). */
   async findCommandById(commandId: number): Promise<CommandRow | undefined> {
     const res = await this.db.query<CommandRow>(`SELECT ${COMMAND_COLUMNS} FROM device_commands c WHERE c.id = $1`, [commandId]);
@@ -163,18 +211,18 @@ export class CommandRepository {
   }
 
   /**
-   * When the last unlock-kind command (UNLOCK and the offline unlocks) requested for one of these
-   * devices after `since` by someone other than `except` was requested; null when none.
+   * For each of these devices with one, when its last unlock-kind command (UNLOCK and the offline
+   * unlocks) requested after `since` by someone other than `except` was requested.
    */
-  async lastUnlockRequest(deviceIds: readonly number[], since: Date, except: string): Promise<Date | null> {
-    if (deviceIds.length === 0) return null;
-    const res = await this.db.query<{ at: Date | null }>(
-      `SELECT max(requested_at) AS at FROM device_commands
-        WHERE device_id = ANY($1::bigint[]) AND action = ANY($2::smallint[]) AND requested_at > $3 AND requested_by IS DISTINCT FROM $4`,
+  async lastUnlockRequests(deviceIds: readonly number[], since: Date, except: string): Promise<Map<number, Date>> {
+    if (deviceIds.length === 0) return new Map();
+    const res = await this.db.query<{ device_id: number; at: Date }>(
+      `SELECT device_id, max(requested_at) AS at FROM device_commands
+        WHERE device_id = ANY($1::bigint[]) AND action = ANY($2::smallint[]) AND requested_at > $3 AND requested_by IS DISTINCT FROM $4
+        GROUP BY device_id`,
       [[...deviceIds], [DEVICE_ACTION.UNLOCK, DEVICE_ACTION.UNLOCK_OFFLINE, DEVICE_ACTION.UNLOCK_OFFLINE_WITH_DATE], since, except],
     );
-    const at = res.rows[0]?.at;
-    return at ? new Date(at) : null;
+    return new Map(res.rows.map((r) => [Number(r.device_id), new Date(r.at)]));
   }
 
   /** One command per device, set-based; returns the command id of each device. */

@@ -10,7 +10,7 @@ import { STATEFUL_ACTIONS, offlineCutoff } from '../../shared/deviceStatus';
 import * as machine from '../../shared/deviceStateMachine';
 import { AGENT_MESSAGES as A } from '../../shared/areaMessages/agent';
 import { INVENTORY_MESSAGES as M } from '../../shared/areaMessages/inventory';
-import { AuditRepository, record, type AuditActor, type AuditRow } from '../audit/auditRepository';
+import { AuditRepository, record, recordEach, type AuditActor, type AuditRow } from '../audit/auditRepository';
 import {
   ENROLLMENT_TOKEN_KINDS,
   type EnrollmentAttempt,
@@ -21,7 +21,7 @@ import type { Db, Queryable } from '../db/Db';
 import { transaction } from '../db/transactionScope';
 import { AppError } from '../errors';
 import { auditActionName, commandPayload, pendingUntil, summarize } from './commandRules';
-import { CommandRepository, isCancellable, toCommand, type CommandRow } from './commandRepository';
+import { CommandRepository, isCancellable, toCommand, type CommandRow, type NewCommand } from './commandRepository';
 import { CredentialRepository } from './credentialRepository';
 import { DeviceRepository } from './deviceRepository';
 import { AgentSettingsRepository, type AgentSettingsRow } from '../api/agentSettings/agentSettingsRepository';
@@ -107,6 +107,17 @@ interface Acted {
   nonce?: number;
 }
 
+/** An action the server takes itself on a device, with the reason its audit row gives. */
+export interface ServerAction {
+  deviceId: number;
+  payload: ActionPayload;
+  detail: string;
+  /** The index of an earlier action this one goes with: taken only when that one was (a reminder's bar code). */
+  with?: number;
+}
+
+export type ServerActionResult = { ok: true; command: Command } | { ok: false; reason: string };
+
 /** The unlock-kind actions: after a person's, the collection policy holds its lock off for a while. */
 const UNLOCK_ACTIONS: readonly number[] = [DEVICE_ACTION.UNLOCK, DEVICE_ACTION.UNLOCK_OFFLINE, DEVICE_ACTION.UNLOCK_OFFLINE_WITH_DATE];
 
@@ -125,25 +136,102 @@ export class DeviceActionsService {
   ) {}
 
   /**
-   * One action inside the caller's transaction, for the server's own actors (the collection
-   * policy): the same rules, commands, history and audit as a person's action, with `detail` (the
-   * reason) in the audit row. A device the rules refuse is answered with the reason, nothing written.
+   * Actions inside the caller's transaction, for the server's own actors (the collection policy):
+   * the same rules, commands, history and audit as a person's action, with each one's `detail`
+   * (the reason) in its audit row, written set-based (a policy batch sends hundreds at once). Taken
+   * in the order given, as one by one: an action on a device sees the command an earlier one left
+   * it waiting for. A device the rules refuse is answered with the reason, nothing written for it.
+   * Offline codes and deletion are a person's actions, not taken here.
    */
-  async applyIn(
-    tx: Queryable,
-    actor: AuditActor,
-    id: number,
-    payload: ActionPayload,
-    detail: string,
-  ): Promise<{ ok: true; command: Command } | { ok: false; reason: string }> {
-    const { cutoff } = this.clock();
-    const row = await new DeviceRepository(tx).lockForAction(id);
-    if (!row || row.deleted_at !== null) return { ok: false, reason: M.devices.notFound };
-    const d = toDevice(row, cutoff);
-    const refused = refusal({ status: d.status, lockType: d.lockType, pendingAction: row.pending_action }, payload.action);
-    if (refused) return { ok: false, reason: refused.reason };
-    const { result } = await this.actIn(tx, actor, id, payload, detail);
-    return { ok: true, command: result.command! };
+  async applyIn(tx: Queryable, actor: AuditActor, items: readonly ServerAction[]): Promise<ServerActionResult[]> {
+    if (items.length === 0) return [];
+    const { now, cutoff } = this.clock();
+    const devices = new DeviceRepository(tx);
+    const commands = new CommandRepository(tx);
+    const rows = new Map((await devices.lockForActions(items.map((i) => i.deviceId))).map((r) => [r.id, r]));
+    const ids = await commands.reserveIds(items.length);
+    // Each item's refusal, or the index of its command in `planned`.
+    const outcomes: (string | number)[] = [];
+    const planned: {
+      row: ListedDeviceRow;
+      before: Device;
+      after: Device;
+      command: NewCommand & { id: number };
+      payload: ActionPayload;
+      detail: string;
+    }[] = [];
+    const pending: { deviceId: number; commandId: number; action: number; until: Date | null }[] = [];
+    for (const [i, { deviceId, payload: p, detail, with: along }] of items.entries()) {
+      if ((OFFLINE_ACTIONS as readonly number[]).includes(p.action) || p.action === DEVICE_ACTION.DELETE_DEVICE)
+        throw new Error(`action ${p.action} is not a server action`);
+      const leader = along === undefined ? undefined : outcomes[along];
+      if (typeof leader === 'string') {
+        outcomes.push(leader);
+        continue;
+      }
+      const row = rows.get(deviceId);
+      if (!row || row.deleted_at !== null) {
+        outcomes.push(M.devices.notFound);
+        continue;
+      }
+      const before = toDevice(row, cutoff);
+      const refused = refusal({ status: before.status, lockType: before.lockType, pendingAction: row.pending_action }, p.action);
+      if (refused) {
+        outcomes.push(refused.reason);
+        continue;
+      }
+      const command = {
+        id: ids[i]!,
+        deviceId,
+        action: p.action,
+        payload: commandPayload(p),
+        origin: p.action === DEVICE_ACTION.LOCK && p.stolen ? ACTION_ORIGIN.LOCK_BY_STOLEN : null,
+        status: 'pending' as const,
+        requestedAt: now,
+        requestedByAdminId: actor.adminId,
+        requestedBy: actor.email,
+        deliverAfter: p.action === DEVICE_ACTION.RELEASE ? new Date(now.getTime() + RELEASE_CANCEL_HOURS * 3600_000) : now,
+      };
+      let next = row;
+      if (STATEFUL_ACTIONS.includes(p.action)) {
+        const until = pendingUntil(p);
+        pending.push({ deviceId, commandId: command.id, action: p.action, until });
+        // The row as setPending leaves it, for the next action on this device and the audit.
+        next = {
+          ...row,
+          pending_command_id: command.id,
+          pending_action: p.action,
+          pending_until: until,
+          updated_at: now,
+          pending_requested_at: now,
+          pending_requested_by: actor.email,
+          pending_deliver_after: command.deliverAfter,
+          pending_payload: command.payload,
+          pending_delivered_at: null,
+        };
+        rows.set(deviceId, next);
+      }
+      outcomes.push(planned.length);
+      planned.push({ row, before, after: toDevice(next, cutoff), command, payload: p, detail });
+    }
+    const inserted = await commands.insertWithIds(planned.map((x) => x.command));
+    await devices.setPendingEach(pending, now);
+    await recordEach(
+      tx,
+      planned.map((x, k) => ({
+        actor,
+        entity: 'device' as const,
+        entityId: x.row.id,
+        action: auditActionName(x.payload.action),
+        before: deviceFacts(x.before),
+        after: { ...deviceFacts(x.after), command: commandFacts(inserted[k]!) },
+        detail: x.detail,
+      })),
+    );
+    for (const x of planned)
+      if (UNLOCK_ACTIONS.includes(x.command.action) && x.row.credit_reference !== null)
+        await this.hooks.unlocked?.(tx, actor, x.row.credit_reference, now);
+    return outcomes.map((o) => (typeof o === 'string' ? { ok: false, reason: o } : { ok: true, command: toCommand(inserted[o]!) }));
   }
 
   private clock() {

@@ -337,14 +337,27 @@ export class DeviceRepository {
     return imeis.flatMap((i) => (byImei.has(i) ? [byImei.get(i)!] : []));
   }
 
+  /**
+   * The rows of the live devices carrying each reference (ignoring case), up to `limit` each, in
+   * id order: what the collection policy acts on, for a batch of credits in one statement.
+   */
+  async rowsByCreditReferences(references: readonly string[], limit: number): Promise<Map<string, ListedDeviceRow[]>> {
+    const refs = [...new Set(references)];
+    const out = new Map<string, ListedDeviceRow[]>(refs.map((k) => [k, []]));
+    if (refs.length === 0) return out;
+    const res = await this.db.query<ListedDeviceRow & { ref_key: string }>(
+      `SELECT x.* FROM unnest($1::text[]) AS k(ref) CROSS JOIN LATERAL (
+         SELECT ${DEVICE_COLUMNS}, k.ref AS ref_key FROM devices d ${DEVICE_JOINS}
+          WHERE lower(d.credit_reference) = lower(k.ref) AND d.deleted_at IS NULL ORDER BY d.id LIMIT $2) AS x`,
+      [refs, limit],
+    );
+    for (const { ref_key, ...r } of res.rows) out.get(ref_key)!.push(deviceRow(r as ListedDeviceRow));
+    return out;
+  }
+
   /** The rows of the live devices carrying a reference (ignoring case), in id order: what the collection policy acts on. */
   async rowsByCreditReference(reference: string, limit: number): Promise<ListedDeviceRow[]> {
-    const res = await this.db.query<ListedDeviceRow>(
-      `SELECT ${DEVICE_COLUMNS} FROM devices d ${DEVICE_JOINS}
-        WHERE lower(d.credit_reference) = lower($1) AND d.deleted_at IS NULL ORDER BY d.id LIMIT $2`,
-      [reference, limit],
-    );
-    return res.rows.map(deviceRow);
+    return (await this.rowsByCreditReferences([reference], limit)).get(reference)!;
   }
 
   /**
@@ -567,9 +580,16 @@ export class DeviceRepository {
 
   /** The device row (deleted or not) locked until the end of the transaction. */
   async lockForAction(id: number): Promise<ListedDeviceRow | undefined> {
-    const res = await this.db.query<ListedDeviceRow>(`SELECT ${DEVICE_COLUMNS} FROM devices d ${DEVICE_JOINS} WHERE d.id = $1 FOR UPDATE OF d`, [id]);
-    const row = res.rows[0];
-    return row && deviceRow(row);
+    return (await this.lockForActions([id]))[0];
+  }
+
+  /** Device rows (deleted or not) locked in id order until the end of the transaction (no deadlock between batches). */
+  async lockForActions(ids: readonly number[]): Promise<ListedDeviceRow[]> {
+    const res = await this.db.query<ListedDeviceRow>(
+      `SELECT ${DEVICE_COLUMNS} FROM devices d ${DEVICE_JOINS} WHERE d.id = ANY($1::bigint[]) ORDER BY d.id FOR UPDATE OF d`,
+      [[...ids]],
+    );
+    return res.rows.map(deviceRow);
   }
 
   /** The device row as the API answers it (live devices only). */
@@ -670,13 +690,22 @@ export class DeviceRepository {
     return res.rows.map((r) => ({ ...r, id: Number(r.id), status: Number(r.status) }));
   }
 
-  /** The devices now wait for their new stateful commands, set-based. */
-  async setPendingMany(commands: Map<number, number>, action: number, until: Date | null, now: Date): Promise<void> {
+  /** Each device now waits for its own new stateful command, set-based. */
+  async setPendingEach(pending: readonly { deviceId: number; commandId: number; action: number; until: Date | null }[], now: Date): Promise<void> {
+    if (pending.length === 0) return;
     await this.db.query(
-      `UPDATE devices d SET pending_command_id = c.command_id, pending_action = $3, pending_until = $4, updated_at = $5
-         FROM unnest($1::bigint[], $2::bigint[]) AS c(device_id, command_id)
-        WHERE d.id = c.device_id`,
-      [[...commands.keys()], [...commands.values()], action, until, now],
+      `UPDATE devices d SET pending_command_id = p.command_id, pending_action = p.action, pending_until = p.until, updated_at = $5
+         FROM unnest($1::bigint[], $2::bigint[], $3::smallint[], $4::timestamptz[]) AS p(device_id, command_id, action, until)
+        WHERE d.id = p.device_id`,
+      [pending.map((p) => p.deviceId), pending.map((p) => p.commandId), pending.map((p) => p.action), pending.map((p) => p.until), now],
+    );
+  }
+
+  /** The devices now wait for their new stateful commands (one action), set-based. */
+  async setPendingMany(commands: Map<number, number>, action: number, until: Date | null, now: Date): Promise<void> {
+    await this.setPendingEach(
+      [...commands].map(([deviceId, commandId]) => ({ deviceId, commandId, action, until })),
+      now,
     );
   }
 

@@ -43,5 +43,12 @@ export {
   utcDay,
   verifyOfflineCode,
 } from './offlineCodes';
-export { DeviceActionsService, deleteDevices, deviceFacts, type DeviceActionHooks } from './deviceActionsService';
+export {
+  DeviceActionsService,
+  deleteDevices,
+  deviceFacts,
+  type DeviceActionHooks,
+  type ServerAction,
+  type ServerActionResult,
+} from './deviceActionsService';
 export { DevicesService } from './devicesService';

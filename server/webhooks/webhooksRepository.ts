@@ -123,9 +123,18 @@ export class WebhooksRepository {
    * company's date), not read from the changed row as the devices' triggers do.
    */
   async enqueue(type: WebhookEventType, orderKey: number, data: unknown, occurredAt: Date): Promise<void> {
+    await this.enqueueEach([{ type, orderKey, data, occurredAt }]);
+  }
+
+  /** Events in the order given, in one statement (a batch of the collection policy's steps). */
+  async enqueueEach(events: readonly { type: WebhookEventType; orderKey: number; data: unknown; occurredAt: Date }[]): Promise<void> {
+    if (events.length === 0) return;
     await this.db.query(
-      'INSERT INTO webhook_events (type, order_key, data, occurred_at) SELECT $1::text, $2, $3::jsonb, $4 WHERE webhook_wanted($1::text)',
-      [type, orderKey, JSON.stringify(data), occurredAt],
+      `INSERT INTO webhook_events (type, order_key, data, occurred_at)
+       SELECT e.type, e.order_key, e.data, e.occurred_at
+         FROM unnest($1::text[], $2::bigint[], $3::jsonb[], $4::timestamptz[]) WITH ORDINALITY AS e(type, order_key, data, occurred_at, n)
+        WHERE webhook_wanted(e.type) ORDER BY e.n`,
+      [events.map((e) => e.type), events.map((e) => e.orderKey), events.map((e) => JSON.stringify(e.data)), events.map((e) => e.occurredAt)],
     );
   }
 

@@ -212,6 +212,66 @@ describe.each(testEngines())('device actions on %s', (engine) => {
     expect(res.body.message).toBe(M.actions.alreadyReleased);
   });
 
+  test("the server's own actions go set-based, in order as one by one: each sees the commands before it, each is audited with its reason", async () => {
+    const a = await device();
+    const b = await device();
+    const gone = await device();
+    await t.db.query('UPDATE devices SET deleted_at = now() WHERE id = $1', [gone]);
+    const actor = { adminId: null, email: 'Política de cobranza', ip: null, requestId: null };
+    const auditBefore = Number((await t.db.query<{ id: number }>('SELECT coalesce(max(id), 0) AS id FROM audit_log')).rows[0]!.id);
+    const notice = { action: 5, title: 'Aviso', message: 'Pague su cuota' } as const;
+    const results = await t.db.transaction((tx) =>
+      api.ta.services.deviceActions.applyIn(tx, actor, [
+        { deviceId: a, payload: notice, detail: 'motivo 1' },
+        { deviceId: a, payload: { action: 0, lockType: 'PorCredito', message: 'Pague', stolen: false }, detail: 'motivo 2' },
+        // The lock just taken is in flight: a second stateful action waits, as it would one by one.
+        { deviceId: a, payload: { action: 1, until: null }, detail: 'motivo 3' },
+        { deviceId: gone, payload: notice, detail: 'motivo 4' },
+        // Goes with the refused notice: refused with it.
+        { deviceId: gone, payload: { action: 6, reference: 'REF-1' }, detail: 'motivo 5', with: 3 },
+        { deviceId: b, payload: notice, detail: 'motivo 6' },
+        { deviceId: b, payload: { action: 6, reference: 'REF-1' }, detail: 'motivo 7', with: 5 },
+      ]),
+    );
+    expect(results.map((r) => (r.ok ? r.command.action : r.reason))).toEqual([
+      5,
+      0,
+      M.actions.pendingConflict('Bloquear'),
+      M.devices.notFound,
+      M.devices.notFound,
+      5,
+      6,
+    ]);
+    const ids = results.map((r) => (r.ok ? r.command.id : null));
+    expect((await commandsOf(a)).map((c) => [c.id, c.action])).toEqual([
+      [ids[0], 5],
+      [ids[1], 0],
+    ]);
+    expect((await commandsOf(b)).map((c) => [c.id, c.action])).toEqual([
+      [ids[5], 5],
+      [ids[6], 6],
+    ]);
+    expect(await commandsOf(gone)).toEqual([]);
+    const got = await request(app()).get(`/api/v5/devices/${a}`).set(admin).expect(200);
+    expect((got.body as Device).pendingCommand).toMatchObject({ id: ids[1], action: 0, requestedBy: 'Política de cobranza' });
+    const audit = (
+      await t.db.query<{ entity_id: string; action: string; detail: string; before: Record<string, unknown>; after: Record<string, unknown> }>(
+        'SELECT entity_id, action, detail, before, after FROM audit_log WHERE id > $1 ORDER BY id',
+        [auditBefore],
+      )
+    ).rows;
+    expect(audit.map((r) => [Number(r.entity_id), r.action, r.detail])).toEqual([
+      [a, 'send_notification', 'motivo 1'],
+      [a, 'lock', 'motivo 2'],
+      [b, 'send_notification', 'motivo 6'],
+      [b, 'code_bar', 'motivo 7'],
+    ]);
+    // Each row tells the device as that action left it: the notice before the lock, the lock after it.
+    expect(audit[0]!.after).toMatchObject({ status: 5, pendingCommand: null, command: { id: ids[0], action: 5 } });
+    expect(audit[1]!.before).toMatchObject({ status: 5, pendingCommand: null });
+    expect(audit[1]!.after).toMatchObject({ status: 4, pendingCommand: { id: ids[1], action: 0 }, command: { id: ids[1], action: 0 } });
+  });
+
   test('LOCK: a pending command, the device bloqueando (4) in the registry, audited', async () => {
     const id = await device();
     const res = await act(id, BODIES[0]).expect(201);
