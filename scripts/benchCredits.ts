@@ -364,9 +364,23 @@ async function measure(engine: Engine, lines: string[]): Promise<void> {
       ).rows
         .map((r) => `${r.reason} ${r.n}`)
         .join(', ');
+      // Credits left without a step: when they are looked at next, and their device's state then.
+      const left = (
+        await db.query<{ next_in: number | null; pending_action: number | null; lock_state: string | null }>(
+          `SELECT round(extract(epoch FROM c.next_step_at - now())) AS next_in, d.pending_action, d.lock_state FROM credits c
+             LEFT JOIN devices d ON lower(d.credit_reference) = lower(c.reference) AND d.deleted_at IS NULL
+            WHERE c.id = ANY($1::bigint[]) AND NOT EXISTS (SELECT 1 FROM credit_steps s WHERE s.credit_id = c.id AND s.at >= $2)`,
+          [ids, t0],
+        )
+      ).rows
+        .map(
+          (r) =>
+            `next look ${r.next_in === null ? 'none' : `in ${r.next_in} s`}, device ${r.lock_state ?? 'none'} with ${r.pending_action ?? 'no'} command in flight`,
+        )
+        .join('; ');
       lines.push(
         `| ${engine} claim with ${ids.length} due (${CLAIM_RUNS} runs, batch ${batchSize}, ${due.rows} claimed) | ${p(due.out)} |`,
-        `| ${engine} ${ids.length} credits due (${lockable(set)} at their lock day), ${label} | ${wall.toFixed(1)} s; ${stepped}/${ids.length} with a step, ${looked.join(' + ')} looked at; steps: ${kinds}${passed ? `; devices passed over: ${passed}` : ''} |`,
+        `| ${engine} ${ids.length} credits due (${lockable(set)} at their lock day), ${label} | ${wall.toFixed(1)} s; ${stepped}/${ids.length} with a step, ${looked.join(' + ')} looked at; steps: ${kinds}${passed ? `; devices passed over: ${passed}` : ''}${left ? `; without a step: ${left}` : ''} |`,
         `| ${engine} devices list meanwhile (${list.length} requests) | ${list.length ? p(list) : 'none'} |`,
       );
       console.log(lines.slice(-3).join('\n'));
