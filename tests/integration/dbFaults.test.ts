@@ -15,7 +15,7 @@ import { isConnectionError } from '../../server/db/connectionErrors';
 import { migrate } from '../../server/db/migrate';
 import { migrations } from '../../server/db/migrations/index';
 import { createPgDb, type PgDb } from '../../server/db/pgDb';
-import { importCredits } from '../../server/credits';
+import { COLLECTION_BATCH, importCredits } from '../../server/credits';
 import { transaction } from '../../server/db/transactionScope';
 import { addDays, todayIn } from '../../shared/credits';
 import { adminApi, DEMO_PASSWORD } from '../helpers/adminApi';
@@ -342,12 +342,13 @@ suite('PostgreSQL faults (a private server started by the test)', () => {
           { timeZone: 'America/Mexico_City', source: 'integration', recordedBy: null },
         ),
       );
-      // The engine claims by (next_step_at, id): the test holds the device of the 150th credit, so
-      // the second batch (credits 101-200) waits inside its transaction, its credits claimed.
+      // The engine claims by (next_step_at, id): the test holds the device of a credit in the middle
+      // of the second batch, so that batch waits inside its transaction, its credits claimed.
       const held = (
         await db.query<{ device: string }>(
           `SELECT d.id AS device FROM credits c JOIN devices d ON lower(d.credit_reference) = lower(c.reference)
-          ORDER BY c.next_step_at, c.id OFFSET 149 LIMIT 1`,
+          ORDER BY c.next_step_at, c.id OFFSET $1 LIMIT 1`,
+          [COLLECTION_BATCH + Math.floor(COLLECTION_BATCH / 2)],
         )
       ).rows[0]!.device;
       const holder = new pg.Client({ connectionString: server.url(name) });
@@ -375,8 +376,8 @@ suite('PostgreSQL faults (a private server started by the test)', () => {
         replica.proc.kill('SIGKILL');
         await replica.exited;
         // The first batch committed; of the second, nothing: no step, no command, no credit moved on.
-        expect(await unlockSteps()).toBe(100);
-        expect(await q('SELECT count(*) FROM device_commands')).toBe('100');
+        expect(await unlockSteps()).toBe(COLLECTION_BATCH);
+        expect(await q('SELECT count(*) FROM device_commands')).toBe(String(COLLECTION_BATCH));
       } finally {
         await holder.query('ROLLBACK').catch(() => undefined);
         await holder.end().catch(() => undefined);
