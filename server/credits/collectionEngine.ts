@@ -130,8 +130,8 @@ export class CollectionEngine {
       const n = await this.batch();
       total += n;
       if (n < this.batchSize || signal?.aborted) return total;
-      // Between batches the engine rests as long as the batch took: a sweep of thousands of
-      // credits takes at most half of the server and of the database, and people's pages answer.
+      // After a full batch the engine rests half as long as it took: a sweep of thousands of
+      // credits leaves a third of the time to people's pages, which then keep answering.
       await new Promise((resolve) => setTimeout(resolve, (performance.now() - started) * COLLECTION_REST));
     }
   }
@@ -653,12 +653,13 @@ class Effects {
   /** Writes everything; answers the keys each credit recorded. */
   async write(tx: Queryable, actions: Pick<DeviceActionsService, 'applyIn'>, now: Date): Promise<Map<number, string[]>> {
     const items: ServerAction[] = [];
-    const slots: { main: number; extra?: number }[][] = this.steps.map((g) =>
+    // Each device's action's index in `items` (-1: passed over); its extra goes right after it.
+    const slots = this.steps.map((g) =>
       g.devices.map((d) => {
-        if (!('payload' in d)) return { main: -1 };
+        if (!('payload' in d)) return -1;
         const main = items.push({ deviceId: d.id, payload: d.payload, detail: g.step.reason }) - 1;
-        const extra = d.extra ? items.push({ deviceId: d.id, payload: d.extra, detail: g.step.reason, with: main }) - 1 : undefined;
-        return { main, extra };
+        if (d.extra) items.push({ deviceId: d.id, payload: d.extra, detail: g.step.reason, with: main });
+        return main;
       }),
     );
     const results = await actions.applyIn(tx, COLLECTION_ACTOR, items);
@@ -667,7 +668,7 @@ class Effects {
       const skipped: { id: number; reason: string }[] = [];
       g.devices.forEach((d, k) => {
         if (!('payload' in d)) return skipped.push({ id: d.id, reason: d.skipped });
-        const r = results[slots[i]![k]!.main]!;
+        const r = results[slots[i]![k]!]!;
         return r.ok ? sent.push(d.id) : skipped.push({ id: d.id, reason: r.reason });
       });
       return { ...g.step, creditId: g.l.state.id, deviceIds: sent, skippedDevices: skipped };
