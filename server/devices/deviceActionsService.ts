@@ -107,6 +107,21 @@ interface Acted {
   nonce?: number;
 }
 
+/** The command an action inserts: waiting for the agent; a RELEASE only after its cancel window. */
+function newCommand(deviceId: number, p: ActionPayload, actor: AuditActor, now: Date): NewCommand {
+  return {
+    deviceId,
+    action: p.action,
+    payload: commandPayload(p),
+    origin: p.action === DEVICE_ACTION.LOCK && p.stolen ? ACTION_ORIGIN.LOCK_BY_STOLEN : null,
+    status: 'pending',
+    requestedAt: now,
+    requestedByAdminId: actor.adminId,
+    requestedBy: actor.email,
+    deliverAfter: p.action === DEVICE_ACTION.RELEASE ? new Date(now.getTime() + RELEASE_CANCEL_HOURS * 3600_000) : now,
+  };
+}
+
 /** An action the server takes itself on a device, with the reason its audit row gives. */
 export interface ServerAction {
   deviceId: number;
@@ -180,18 +195,7 @@ export class DeviceActionsService {
         outcomes.push(refused.reason);
         continue;
       }
-      const command = {
-        id: ids[i]!,
-        deviceId,
-        action: p.action,
-        payload: commandPayload(p),
-        origin: p.action === DEVICE_ACTION.LOCK && p.stolen ? ACTION_ORIGIN.LOCK_BY_STOLEN : null,
-        status: 'pending' as const,
-        requestedAt: now,
-        requestedByAdminId: actor.adminId,
-        requestedBy: actor.email,
-        deliverAfter: p.action === DEVICE_ACTION.RELEASE ? new Date(now.getTime() + RELEASE_CANCEL_HOURS * 3600_000) : now,
-      };
+      const command = { ...newCommand(deviceId, p, actor, now), id: ids[i]! };
       let next = row;
       if (STATEFUL_ACTIONS.includes(p.action)) {
         const until = pendingUntil(p);
@@ -279,26 +283,15 @@ export class DeviceActionsService {
       return { result: { device: null, command: toCommand(command) } };
     }
 
-    const common = {
-      deviceId: id,
-      action: p.action,
-      payload: commandPayload(p),
-      origin: p.action === DEVICE_ACTION.LOCK && p.stolen ? ACTION_ORIGIN.LOCK_BY_STOLEN : null,
-      requestedAt: now,
-      requestedByAdminId: actor.adminId,
-      requestedBy: actor.email,
-    };
     let command: CommandRow;
     let offline: { code: string; expiresAt: string; nonce: number } | undefined;
     if ((OFFLINE_ACTIONS as readonly number[]).includes(p.action)) {
       const { nonce, secret } = await devices.nextOfflineNonce(id, now);
       const expiresAt = offlineExpiry(p.action, now, p.action === DEVICE_ACTION.UNLOCK_OFFLINE_WITH_DATE ? new Date(p.until) : null);
-      command = await commands.insertCommand({ ...common, status: 'issued', deliverAfter: now, nonce, expiresAt });
+      command = await commands.insertCommand({ ...newCommand(id, p, actor, now), status: 'issued', deliverAfter: now, nonce, expiresAt });
       offline = { code: issuedCode(secret, p.action, nonce, expiresAt), expiresAt: expiresAt.toISOString(), nonce };
     } else {
-      const release = p.action === DEVICE_ACTION.RELEASE;
-      const deliverAfter = release ? new Date(now.getTime() + RELEASE_CANCEL_HOURS * 3600_000) : now;
-      command = await commands.insertCommand({ ...common, status: 'pending', deliverAfter });
+      command = await commands.insertCommand(newCommand(id, p, actor, now));
       if (STATEFUL_ACTIONS.includes(p.action)) await devices.setPending(id, command.id, p.action, pendingUntil(p), now);
     }
     const after = toDevice((await devices.findRow(id))!, cutoff);
