@@ -34,7 +34,6 @@ import { importCredits } from '../server/credits';
 import { loadClientAssets } from '../server/ssr/manifest';
 import { DEVICE_ACTION } from '../shared/constants/deviceActions';
 import { STATUS_FILTERS } from '../shared/constants/domain';
-import { DEVICE_SORTS } from '../shared/contracts/devices';
 import type { ApiKeyCreated } from '../shared/contracts/apiKeys';
 import type { IntegrationCredit } from '../shared/contracts/credits';
 import { DEFAULT_COLLECTION_POLICY, addDays, todayIn } from '../shared/credits';
@@ -46,6 +45,7 @@ import { discoverPortal, signInPortal } from '../tools/simulator/portalApi';
 import { createTestDb, type Engine } from '../tests/helpers/testDb';
 import { machineEndLine, machineLine } from './benchMachine';
 import { DIST, build, isBuildStale } from './build';
+import { DEVICE_SORTS } from '../shared/constants/limits';
 
 const opt = (name: string) => process.argv.find((a) => a.startsWith(`--${name}=`))?.split('=')[1];
 const CREDITS = Number(opt('credits') ?? 1_000_000);

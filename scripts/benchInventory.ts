@@ -23,12 +23,13 @@ import { seedFleet, settleAfterSeed } from '../tools/seed/seedFleet';
 import { loadClientAssets } from '../server/ssr/manifest';
 import { percentile } from '../tools/simulator/load';
 import { discoverPortal, signInPortal } from '../tools/simulator/portalApi';
-import { DEVICE_SORTS, luhnCheckDigit } from '../shared/contracts/devices';
+import { luhnCheckDigit } from '../shared/contracts/devices';
 import type { BulkPreview, Job } from '../shared/contracts/jobs';
 import { DEVICE_STATUS, STATUS_FILTERS } from '../shared/constants/domain';
 import { createTestDb, type Engine } from '../tests/helpers/testDb';
 import { machineEndLine, machineLine } from './benchMachine';
 import { DIST, build, isBuildStale } from './build';
+import { DEVICE_SORTS } from '../shared/constants/limits';
 
 const opt = (name: string) => process.argv.find((a) => a.startsWith(`--${name}=`))?.split('=')[1];
 const DEVICES = Number(opt('devices') ?? 1_000_000);

@@ -17,12 +17,12 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { API_PATHS } from '../shared/constants/apiPaths';
-import { DEVICE_SORTS } from '../shared/contracts/devices';
 import { DEFAULT_ADMIN_EMAIL } from '../server/db/bootstrap';
 import { discoverPortal, portalCaller, signInPortal } from '../tools/simulator/portalApi';
 import { spawnServer } from '../tests/helpers/spawnServer';
 import { machineEndLine, machineLine } from './benchMachine';
 import { ROOT, build, isBuildStale } from './build';
+import { DEVICE_SORTS } from '../shared/constants/limits';
 
 const arg = (name: string, def: string) => process.argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3) ?? def;
 const MINUTES = Number(arg('minutes', '30'));

@@ -621,3 +621,8 @@ export function crossFieldIssues(deviceType: DeviceTypeCode, section: SettingsSe
   void deviceType;
   return issues;
 }
+
+/** The public address of an uploaded logo (content-addressed: its bytes never change). */
+export const logoUrl = (sha256: string) => `/agent/v1/logos/${sha256}`;
+/** The API's path segment of a device type ('smartphone', 'tv'). */
+export const typeSlug = (deviceType: DeviceTypeCode) => DEVICE_TYPE_SLUGS[deviceType];

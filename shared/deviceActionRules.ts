@@ -7,7 +7,7 @@
 import { COLLECTION_RESTRICTION_LABELS, DEVICE_ACTION, DEVICE_ACTIONS } from './constants/deviceActions';
 import { DEVICE_STATUS, deviceStatusLabel, disabledActionsForStatus, type LockType } from './constants/domain';
 import { STATEFUL_ACTIONS } from './deviceStatus';
-import { INVENTORY_MESSAGES as M } from './areaMessages/inventory';
+import { DEVICE_ACTION_MESSAGES } from './areaMessages/deviceActions';
 
 export const actionLabel = (code: number): string => DEVICE_ACTIONS.find((a) => a.code === code)?.label ?? String(code);
 
@@ -42,30 +42,30 @@ const PRE_ENROLLED_ACTIONS: readonly number[] = [DEVICE_ACTION.DELETE_DEVICE, DE
  */
 export function refusal(device: ActionTarget, action: number, granted?: ReadonlySet<number> | readonly number[]): Refusal | null {
   if (granted && !(granted instanceof Set ? granted.has(action) : (granted as readonly number[]).includes(action))) {
-    return { status: 403, code: 'ACTION_NOT_GRANTED', reason: M.actions.notGranted(actionLabel(action)) };
+    return { status: 403, code: 'ACTION_NOT_GRANTED', reason: DEVICE_ACTION_MESSAGES.notGranted(actionLabel(action)) };
   }
   if (disabledActionsForStatus(device.status, device.lockType).includes(action as never)) {
     return {
       status: 409,
       code: 'ACTION_DISABLED_FOR_STATUS',
-      reason: M.actions.disabledForStatus(actionLabel(action), deviceStatusLabel(device.status) ?? String(device.status)),
+      reason: DEVICE_ACTION_MESSAGES.disabledForStatus(actionLabel(action), deviceStatusLabel(device.status) ?? String(device.status)),
     };
   }
   if (device.status === DEVICE_STATUS.PRE_ENROLLED && !PRE_ENROLLED_ACTIONS.includes(action)) {
-    return { status: 409, code: 'NOT_ENROLLED', reason: M.actions.notEnrolled };
+    return { status: 409, code: 'NOT_ENROLLED', reason: DEVICE_ACTION_MESSAGES.notEnrolled };
   }
   if (device.status === DEVICE_STATUS.liberado && (action === DEVICE_ACTION.RELEASE || action === DEVICE_ACTION.RELEASE_OFFLINE)) {
-    return { status: 409, code: 'ALREADY_RELEASED', reason: M.actions.alreadyReleased };
+    return { status: 409, code: 'ALREADY_RELEASED', reason: DEVICE_ACTION_MESSAGES.alreadyReleased };
   }
   // A released device's agent left (its token is revoked): a command would wait forever.
   if (device.status === DEVICE_STATUS.liberado && !PRE_ENROLLED_ACTIONS.includes(action)) {
-    return { status: 409, code: 'RELEASED_NO_AGENT', reason: M.actions.releasedNoAgent };
+    return { status: 409, code: 'RELEASED_NO_AGENT', reason: DEVICE_ACTION_MESSAGES.releasedNoAgent };
   }
   if (device.pendingAction !== null && (STATEFUL_ACTIONS.includes(action) || action === DEVICE_ACTION.DELETE_DEVICE)) {
-    return { status: 409, code: 'PENDING_COMMAND', reason: M.actions.pendingConflict(actionLabel(device.pendingAction)) };
+    return { status: 409, code: 'PENDING_COMMAND', reason: DEVICE_ACTION_MESSAGES.pendingConflict(actionLabel(device.pendingAction)) };
   }
   if (action === DEVICE_ACTION.DELETE_DEVICE && (device.status === DEVICE_STATUS.activo || device.status === DEVICE_STATUS.bloqueado)) {
-    return { status: 409, code: 'DELETE_IN_USE', reason: M.actions.deleteWhileInUse };
+    return { status: 409, code: 'DELETE_IN_USE', reason: DEVICE_ACTION_MESSAGES.deleteWhileInUse };
   }
   return null;
 }

@@ -1,9 +1,11 @@
 import type { ReactNode } from 'react';
+import { APP_MODAL } from '../components/AppModal';
 import { PATHS, type PortalRoute, type RoutePath } from '../../shared/constants/routes';
 import { DASHBOARD_CHART } from '../features/dashboard/chartChunk';
 import { ADMIN_FORM, ROLE_FORM } from '../features/admin-settings/dialogChunks';
+import { BUSINESS_APP_FORM, LOCK_APP_FORM, LOGO_FIELD, SCREEN_PREVIEW } from '../features/agent-settings/dialogChunks';
 import { API_KEY_FORM, WEBHOOK_FORM } from '../features/integration/dialogChunks';
-import { ENROLLMENT_QR, GROUP_FORM } from '../features/inventory/dialogChunks';
+import { DEVICE_FORM, ENROLLMENT_QR, GROUP_FORM } from '../features/inventory/dialogChunks';
 import { lazyChunk, lazyPage, type LazyChunk, type LazyPage } from './lazyPage';
 import { routeChunks, type PageTable } from './pageTable';
 
@@ -47,14 +49,24 @@ export const APP_FRAME: LazyChunk<{ path: RoutePath; children: ReactNode }> = la
   () => import('../layout/AppFrame'),
 );
 
-/** Dialogs and dialogs' forms, each in a chunk of its own, loaded once the page has shown (useIdlePrefetch). */
+/**
+ * Dialogs, dialogs' forms and the parts of a page it can show a moment later (the screen design's logo upload and preview),
+ * each in a chunk of its own, loaded once the page has shown (useIdlePrefetch). The server loads
+ * them before its first render.
+ */
 export const DIALOGS: readonly LazyChunk<never>[] = [
+  APP_MODAL,
   API_KEY_FORM,
   WEBHOOK_FORM,
   ADMIN_FORM,
   ROLE_FORM,
   GROUP_FORM,
+  DEVICE_FORM,
   ENROLLMENT_QR,
+  LOCK_APP_FORM,
+  BUSINESS_APP_FORM,
+  LOGO_FIELD,
+  SCREEN_PREVIEW,
 ] as LazyChunk<never>[];
 
 /** Every lazily loaded chunk (the build gives each its own file and checks the ids). */

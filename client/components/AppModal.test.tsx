@@ -1,7 +1,10 @@
 /** @jest-environment jsdom */
 import { render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { AppModal, type AppModalProps } from './AppModal';
+import { APP_MODAL, AppModal, type AppModalProps } from './AppModal';
+
+// The dialog's own chunk, loaded as a page's idle prefetch loads it.
+beforeAll(() => APP_MODAL.load());
 
 function setup(props: Partial<AppModalProps> = {}) {
   const onClose = jest.fn();
@@ -90,4 +93,32 @@ test('read-only: a single Cerrar in the footer, no Guardar and no Cancelar; it c
   await user.click(within(footer as HTMLElement).getByRole('button', { name: 'Cerrar' }));
   expect(onClose).toHaveBeenCalledTimes(1);
   expect(onConfirm).not.toHaveBeenCalled();
+});
+
+test('shown once, the dialog stays mounted: hidden again it closes, shown again it opens with its new content', async () => {
+  const props = { title: 'Editar grupo', onClose: jest.fn() };
+  const view = render(
+    <AppModal {...props} show={false}>
+      <p>Primero</p>
+    </AppModal>,
+  );
+  expect(document.querySelector('.modal')).toBeNull();
+  view.rerender(
+    <AppModal {...props} show>
+      <p>Primero</p>
+    </AppModal>,
+  );
+  expect((await screen.findByRole('dialog', { name: 'Editar grupo' })).textContent).toContain('Primero');
+  view.rerender(
+    <AppModal {...props} show={false}>
+      <p>Primero</p>
+    </AppModal>,
+  );
+  await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+  view.rerender(
+    <AppModal {...props} show>
+      <p>Segundo</p>
+    </AppModal>,
+  );
+  expect((await screen.findByRole('dialog', { name: 'Editar grupo' })).textContent).toContain('Segundo');
 });

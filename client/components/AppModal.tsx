@@ -1,11 +1,8 @@
-import { useId, type ReactNode } from 'react';
-import Button from 'react-bootstrap/Button';
-import Modal from 'react-bootstrap/Modal';
+import { Suspense, useState, type ReactNode } from 'react';
 import type { ButtonProps } from 'react-bootstrap/Button';
 import type { ModalProps } from 'react-bootstrap/Modal';
-import { LABELS } from '../../shared/constants/labels';
-import { SPEC_TEXT } from '../../shared/messages';
-import { LoadingButton } from './LoadingButton';
+import { lazyChunk } from '../app/lazyPage';
+import { useIdlePrefetch } from './useIdlePrefetch';
 
 export interface AppModalProps {
   show: boolean;
@@ -28,44 +25,27 @@ export interface AppModalProps {
   readOnly?: boolean;
 }
 
-/** A react-bootstrap Modal with the default buttons of reference §2, 'Guardar' and 'Cancelar' (a read-only one: 'Cerrar' only). */
-export function AppModal({
-  show,
-  title,
-  children,
-  onClose,
-  onConfirm,
-  formId,
-  confirmLabel = SPEC_TEXT.save,
-  cancelLabel = SPEC_TEXT.cancel,
-  confirmVariant = 'primary',
-  loading = false,
-  size,
-  readOnly = false,
-}: AppModalProps) {
-  const titleId = useId();
+/**
+ * The dialog itself (react-bootstrap's Modal and its transitions, some 4 KB gzipped) in a chunk of
+ * its own: no page's first load carries it, and every page fetches it once it is idle.
+ */
+export const APP_MODAL = lazyChunk<AppModalProps>('client/components/AppModalDialog.tsx', () =>
+  import('./AppModalDialog').then((m) => ({ default: m.AppModalDialog })),
+);
+
+/**
+ * The portal's dialog, with the default buttons of reference §2, 'Guardar' and 'Cancelar' (a
+ * read-only one: 'Cerrar' only). Nothing is drawn before it is first shown; from then on the
+ * dialog stays mounted, so it fades out when it closes.
+ */
+export function AppModal(props: AppModalProps) {
+  useIdlePrefetch(APP_MODAL);
+  const [opened, setOpened] = useState(props.show);
+  if (props.show && !opened) setOpened(true);
+  if (!opened) return null;
   return (
-    <Modal show={show} onHide={onClose} aria-labelledby={titleId} size={size} centered>
-      <Modal.Header closeButton closeLabel={LABELS.close}>
-        <Modal.Title id={titleId}>{title}</Modal.Title>
-      </Modal.Header>
-      <Modal.Body>{children}</Modal.Body>
-      <Modal.Footer>
-        {readOnly ? (
-          <Button variant="primary" onClick={onClose}>
-            {LABELS.close}
-          </Button>
-        ) : (
-          <>
-            <Button variant="secondary" onClick={onClose}>
-              {cancelLabel}
-            </Button>
-            <LoadingButton variant={confirmVariant} loading={loading} type={formId ? 'submit' : 'button'} form={formId} onClick={onConfirm}>
-              {confirmLabel}
-            </LoadingButton>
-          </>
-        )}
-      </Modal.Footer>
-    </Modal>
+    <Suspense fallback={null}>
+      <APP_MODAL.Component {...props} />
+    </Suspense>
   );
 }

@@ -3,6 +3,10 @@ import { render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { SPEC_TEXT } from '../../shared/messages';
 import { ConfirmModal, type ConfirmModalProps } from './ConfirmModal';
+import { APP_MODAL } from './AppModal';
+
+// The dialog's own chunk, loaded as a page's idle prefetch loads it.
+beforeAll(() => APP_MODAL.load());
 
 const TITLE = 'Eliminar grupo';
 const QUESTION = '¿Eliminar el grupo "Norte"?';

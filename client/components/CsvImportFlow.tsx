@@ -4,11 +4,12 @@ import Form from 'react-bootstrap/Form';
 import Spinner from 'react-bootstrap/Spinner';
 import Table from 'react-bootstrap/Table';
 import Alert from 'react-bootstrap/Alert';
-import { IMPORT_MAX_BYTES, type ImportEncoding } from '../../shared/contracts/deviceImport';
-import { INVENTORY_MESSAGES as M } from '../../shared/areaMessages/inventory';
-import { CSV_IMPORT_LABELS as L } from '../../shared/constants/labels';
+import type { ImportEncoding } from '../../shared/contracts/deviceImport';
+import { CSV_IMPORT_MESSAGES } from '../../shared/areaMessages/csv';
 import { displayValue } from './EmptyValue';
 import { LoadingButton } from './LoadingButton';
+import { IMPORT_MAX_BYTES } from '../../shared/constants/limits';
+import { CSV_IMPORT_LABELS as L } from '../../shared/constants/csvImportLabels';
 
 /**
  * The one way to import a CSV file (device registration, credit schedules and payments): the
@@ -21,9 +22,9 @@ const MAX_MB = IMPORT_MAX_BYTES / (1024 * 1024);
 
 /** Why a chosen file is refused before it is sent, or undefined (the server checks again). */
 export function csvFileProblem(file: Pick<File, 'name' | 'size' | 'type'>): string | undefined {
-  if (file.size > IMPORT_MAX_BYTES) return M.csv.tooLarge(MAX_MB);
-  if (!/\.csv$/i.test(file.name) && file.type !== 'text/csv') return M.csv.notCsv;
-  if (file.size === 0) return M.csv.empty;
+  if (file.size > IMPORT_MAX_BYTES) return CSV_IMPORT_MESSAGES.tooLarge(MAX_MB);
+  if (!/\.csv$/i.test(file.name) && file.type !== 'text/csv') return CSV_IMPORT_MESSAGES.notCsv;
+  if (file.size === 0) return CSV_IMPORT_MESSAGES.empty;
   return undefined;
 }
 

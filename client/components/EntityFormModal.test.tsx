@@ -4,6 +4,10 @@ import userEvent from '@testing-library/user-event';
 import { SPEC_TEXT } from '../../shared/messages';
 import { EntityFormModal, useEntityFormModal, type Editing, type EntityFormModalProps, type MutationAnswer } from './EntityFormModal';
 import type { SaveOutcome } from './serverFieldError';
+import { APP_MODAL } from './AppModal';
+
+// The dialog's own chunk, loaded as a page's idle prefetch loads it.
+beforeAll(() => APP_MODAL.load());
 
 interface Group {
   id: number;

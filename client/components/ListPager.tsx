@@ -1,7 +1,6 @@
 import { useId, type ReactNode } from 'react';
 import Form from 'react-bootstrap/Form';
 import Pagination from 'react-bootstrap/Pagination';
-import { ADMIN_LABELS as L } from '../../shared/constants/adminLabels';
 import { DATA_TABLE_LABELS } from '../../shared/constants/labels';
 import { PER_PAGE_OPTIONS } from './useListParams';
 
@@ -58,7 +57,7 @@ export function ListPager({
             </option>
           ))}
         </Form.Select>
-        <span className="small">{summary ?? L.pageOf(Math.min(page, pages), pages, total)}</span>
+        <span className="small">{summary ?? DATA_TABLE_LABELS.pageOf(Math.min(page, pages), pages, total)}</span>
       </div>
       {pages > 1 && (
         <nav aria-label={labels.pagination}>

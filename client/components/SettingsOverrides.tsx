@@ -1,5 +1,4 @@
 import { Link } from 'react-router-dom';
-import { settingField } from '../../shared/agentSettings';
 import { AGENT_SETTINGS_LABELS } from '../../shared/constants/agentSettingsLabels';
 import type { SettingsOverride } from '../../shared/contracts/agentSettings';
 
@@ -10,12 +9,12 @@ export interface SettingsOverridesProps {
   overrides: readonly (Omit<SettingsOverride, 'keys'> & { keys?: SettingsOverride['keys'] })[];
   /** The section page: each group links to its scope there (absent: names only). */
   pagePath?: string;
-  /** The labels of the values each group sets, under its name. */
-  withKeys?: boolean;
+  /** The label of a value a group sets: with it, the labels show under the group's name (without, only how many). */
+  keyLabel?: (key: string) => string;
 }
 
 /** The groups that override a section: name (a link to its scope) and, when known, how many values, with their labels. */
-export function SettingsOverrides({ overrides, pagePath, withKeys = true }: SettingsOverridesProps) {
+export function SettingsOverrides({ overrides, pagePath, keyLabel }: SettingsOverridesProps) {
   if (overrides.length === 0) return <p className="small mb-0">{L.none}</p>;
   return (
     <ul className="list-unstyled mb-0" data-testid="settings-overrides">
@@ -23,9 +22,7 @@ export function SettingsOverrides({ overrides, pagePath, withKeys = true }: Sett
         <li key={o.groupId} className="mb-2">
           {pagePath ? <Link to={`${pagePath}?groupId=${o.groupId}`}>{o.groupName}</Link> : <span className="fw-semibold">{o.groupName}</span>}{' '}
           {o.keys && <span className="badge text-bg-primary">{L.values(o.keys.length)}</span>}
-          {withKeys && o.keys && (
-            <div className="small text-body-secondary text-break">{o.keys.map((k) => settingField(k)?.label ?? k).join(', ')}</div>
-          )}
+          {keyLabel && o.keys && <div className="small text-body-secondary text-break">{o.keys.map(keyLabel).join(', ')}</div>}
         </li>
       ))}
     </ul>

@@ -1,7 +1,8 @@
 import { useEffect } from 'react';
-import type { LazyChunk } from '../app/lazyPage';
-
-type Loadable = Pick<LazyChunk<object>, 'load'>;
+/** A chunk (a LazyChunk, a form's validation…) that can be fetched ahead of its use. */
+interface Loadable {
+  load(): Promise<unknown>;
+}
 
 /**
  * Loads `chunks` (one, or a module-level list) once the browser is idle after the page has shown: a dialog (or a dialog's form)

@@ -12,6 +12,7 @@ const schema = listParams({
   groupId: listParam.matching(/^(none|[1-9]\d{0,9})$/),
   search: listParam.text(10),
   status: listParam.satisfying((v) => ['3', '3:PorCredito'].includes(v)),
+  version: listParam.trimmed((v) => v.length <= 5),
 });
 
 let hook: ReturnType<typeof useListParams<typeof schema>>;
@@ -30,7 +31,18 @@ const renderAt = (url: string) =>
 
 test('reads the URL through the schema: valid values as typed', () => {
   renderAt('/x?page=3&perPage=50&sort=imei&order=desc&groupId=none&search=%20abc%20&status=3%3APorCredito');
-  expect(hook.params).toEqual({ page: 3, perPage: 50, sort: 'imei', order: 'desc', groupId: 'none', search: 'abc', status: '3:PorCredito' });
+  expect(hook.params).toEqual({
+    page: 3,
+    perPage: 50,
+    sort: 'imei',
+    order: 'desc',
+    groupId: 'none',
+    search: 'abc',
+    status: '3:PorCredito',
+    version: undefined,
+  });
+  renderAt('/x?version=%203.4.1%20');
+  expect(hook.params.version).toBe('3.4.1');
 });
 
 test('a bad or hand-edited value reads as the default, never an error', () => {
@@ -43,7 +55,12 @@ test('a bad or hand-edited value reads as the default, never an error', () => {
     groupId: undefined,
     search: '0123456789',
     status: undefined,
+    version: undefined,
   });
+  renderAt('/x?version=%20%20');
+  expect(hook.params.version).toBeUndefined();
+  renderAt('/x?version=3.4.10');
+  expect(hook.params.version).toBeUndefined();
   renderAt('/x?page=0&perPage=1000');
   expect(hook.params).toMatchObject({ page: 1, perPage: 25 });
   renderAt('/x?page=2.5&perPage=50.5');

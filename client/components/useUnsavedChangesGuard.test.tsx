@@ -6,6 +6,10 @@ import { useState } from 'react';
 import { Link, MemoryRouter, Route, Routes, useLocation } from 'react-router-dom';
 import { UNSAVED_CHANGES_LABELS as L } from '../../shared/constants/labels';
 import { useUnsavedChangesGuard } from './useUnsavedChangesGuard';
+import { APP_MODAL } from './AppModal';
+
+// The dialog's own chunk, loaded as a page's idle prefetch loads it.
+beforeAll(() => APP_MODAL.load());
 
 let where = '';
 function LocationProbe() {

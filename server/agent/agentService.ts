@@ -22,9 +22,9 @@ import type {
 } from '../../shared/contracts/agent';
 import { CHECKIN_INTERVAL_SECONDS, ENROLL_REFUSALS, enrollRefusalMessage } from '../../shared/contracts/agent';
 import { FIELD_LABELS } from '../../shared/constants/fieldLabels';
-import { forAgents, logoUrl } from '../../shared/contracts/agentSettings';
+import { forAgents } from '../../shared/contracts/agentSettings';
 import { DEVICE_TYPE, type DeviceTypeCode, type LockType } from '../../shared/constants/domain';
-import { effectiveSettings, mergeSettings, type AgentSettings } from '../../shared/agentSettings';
+import { effectiveSettings, mergeSettings, type AgentSettings, logoUrl } from '../../shared/agentSettings';
 import * as machine from '../../shared/deviceStateMachine';
 import { deviceStatus, offlineCutoff } from '../../shared/deviceStatus';
 import { AGENT_MESSAGES as A } from '../../shared/areaMessages/agent';

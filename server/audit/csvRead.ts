@@ -5,10 +5,11 @@
  */
 import iconv from 'iconv-lite';
 import Papa from 'papaparse';
-import { IMPORT_MAX_BYTES, type ImportEncoding } from '../../shared/contracts/deviceImport';
+import type { ImportEncoding } from '../../shared/contracts/deviceImport';
 import { INVENTORY_MESSAGES } from '../../shared/areaMessages/inventory';
 import { AppError } from '../errors';
 import { UTF8_BOM } from './csv';
+import { IMPORT_MAX_BYTES } from '../../shared/constants/limits';
 
 const M = INVENTORY_MESSAGES.csv;
 

@@ -15,7 +15,6 @@ import { COLLECTION_POLICY_ACTOR, COLLECTION_TEXTS as T, shortDate, type Collect
 import { DEVICE_ACTION } from '../../shared/constants/deviceActions';
 import { DEVICE_STATUS } from '../../shared/constants/domain';
 import type { CollectionStepEvent, CreditOverdueEvent, NextStep } from '../../shared/contracts/credits';
-import { MESSAGE_MAX, NOTIFICATION_TITLE_MAX } from '../../shared/contracts/deviceActions';
 import type { ActionPayload } from '../../shared/contracts/deviceActions';
 import {
   addDays,
@@ -49,6 +48,7 @@ import type { Logger } from '../logger';
 import { WebhooksRepository } from '../webhooks/webhooksRepository';
 import { CollectionRepository, type CollectionState, type NewStep } from './collectionRepository';
 import { CreditRepository } from './creditRepository';
+import { MESSAGE_MAX, NOTIFICATION_TITLE_MAX } from '../../shared/constants/limits';
 
 /** The actor of everything the policy does. */
 export const COLLECTION_ACTOR: AuditActor = { adminId: null, email: COLLECTION_POLICY_ACTOR, ip: null, requestId: null };

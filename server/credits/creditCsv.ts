@@ -9,7 +9,6 @@ import {
   PAYMENT_REQUIRED_COLUMNS,
   SCHEDULE_COLUMNS,
   SCHEDULE_REQUIRED_COLUMNS,
-  type CreditImportKind,
   type CreditImportRowError,
   type PaymentColumn,
   type ScheduleColumn,
@@ -23,12 +22,13 @@ import {
   type CreditBody,
   type PaymentBody,
 } from '../../shared/contracts/credits';
-import { IMPORT_MAX_ROWS, type ImportEncoding } from '../../shared/contracts/deviceImport';
-import { DATE_PARAM_MAX, DATE_PARAM_MIN } from '../../shared/contracts/fields';
+import type { ImportEncoding } from '../../shared/contracts/deviceImport';
 import { CREDIT_MESSAGES } from '../../shared/areaMessages/credit';
 import { formatAmount, instantAt, isCalendarDate, parseAmount } from '../../shared/credits';
 import { UTF8_BOM, csvLines } from '../audit/csv';
 import { readCsvTable, type CsvTableRecord } from '../audit/csvRead';
+import { IMPORT_MAX_ROWS, type CreditImportKind } from '../../shared/constants/limits';
+import { DATE_PARAM_MAX, DATE_PARAM_MIN } from '../../shared/paramChecks';
 
 const M = CREDIT_MESSAGES.csvImport;
 

@@ -5,9 +5,10 @@
  * the first installment not fully paid (migration 0024), against the company's date today.
  */
 import type { OverdueBucket } from '../../shared/constants/creditLabels';
-import type { CreditFilter, CreditSort } from '../../shared/contracts/credits';
+import type { CreditFilter } from '../../shared/contracts/credits';
 import { addDays } from '../../shared/credits';
 import { SqlWhere, creditDevicesSql, likeEscape } from '../devices';
+import type { CreditSort } from '../../shared/constants/limits';
 
 /** Days overdue of each bucket, inclusive (no upper bound for the last). */
 const BUCKET_DAYS: Record<OverdueBucket, { min: number; max?: number }> = {

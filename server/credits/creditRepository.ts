@@ -1,9 +1,10 @@
 import type { OverdueBucket, PaymentSource } from '../../shared/constants/creditLabels';
-import type { CreditFilter, CreditSort } from '../../shared/contracts/credits';
+import type { CreditFilter } from '../../shared/contracts/credits';
 import type { Installment } from '../../shared/credits';
 import type { Queryable } from '../db/Db';
 import { SqlWhere, creditDevicesSql } from '../devices';
 import { countersAnswer, countersWhere, creditOrderBy, creditWhere, dueCondition, dueThisWeekSql, type PaymentDay } from './creditQueries';
+import type { CreditSort } from '../../shared/constants/limits';
 
 /** A credit as stored (dates as 'YYYY-MM-DD', money in cents). */
 export interface CreditRecord {

@@ -17,7 +17,7 @@ import {
   type PaymentBody,
   type PaymentResult,
 } from '../../shared/contracts/credits';
-import { CREDIT_IMPORT_SHOWN, type CreditImportKind, type CreditImportResult } from '../../shared/contracts/creditImport';
+import { CREDIT_IMPORT_SHOWN, type CreditImportResult } from '../../shared/contracts/creditImport';
 import type { ImportQuery } from '../../shared/contracts/deviceImport';
 import { addDays, formatAmount, instantAt, todayIn, type Installment } from '../../shared/credits';
 import { offlineCutoff } from '../../shared/deviceStatus';
@@ -33,6 +33,7 @@ import { CollectionRepository, type StepRow } from './collectionRepository';
 import { creditImportTemplate, readPaymentCsv, readScheduleCsv } from './creditCsv';
 import { CreditRepository, type CreditFields, type CreditRecord } from './creditRepository';
 import { creditDetail, derivedOf, integrationCredit, paymentResponse, rowResponse, standingOf, standingResponse, unpaidByDue } from './creditViews';
+import type { CreditImportKind } from '../../shared/constants/limits';
 
 /** The credits' settings: the company's time zone (its calendar dates are the due dates) and the inventory's clock. */
 export interface CreditSettings {

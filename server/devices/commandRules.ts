@@ -5,12 +5,12 @@
  */
 import type { ActionPayload } from '../../shared/contracts/deviceActions';
 import type { BulkPreview } from '../../shared/contracts/jobs';
-import { BULK_MAX_DEVICES } from '../../shared/contracts/jobs';
 import { DEVICE_ACTION, DEVICE_ACTIONS } from '../../shared/constants/deviceActions';
 import type { DeviceActionCode, DeviceStatusCode, LockType } from '../../shared/constants/domain';
 import { deviceAuditAction, type DeviceAuditAction } from '../../shared/constants/audit';
 import { refusal, type Refusal } from '../../shared/deviceActionRules';
 import type { SelectionGroup } from './deviceRepository';
+import { BULK_MAX_DEVICES } from '../../shared/constants/limits';
 
 export interface RuleFacts {
   status: number;

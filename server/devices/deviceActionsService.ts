@@ -2,7 +2,6 @@ import { mergeSettings, settingField } from '../../shared/agentSettings';
 import type { ActionPayload, ActionResult, Command, History, HistoryQuery, LockDefaults } from '../../shared/contracts/deviceActions';
 import type { Device } from '../../shared/contracts/devices';
 import type { BulkBody, BulkPreview } from '../../shared/contracts/jobs';
-import { RELEASE_CANCEL_HOURS } from '../../shared/contracts/deviceActions';
 import { DEVICE_ACTION } from '../../shared/constants/deviceActions';
 import { ACTION_ORIGIN, LOCK_TYPES, type DeviceTypeCode, type LockType } from '../../shared/constants/domain';
 import { actionLabel, refusal } from '../../shared/deviceActionRules';
@@ -28,6 +27,7 @@ import { AgentSettingsRepository, type AgentSettingsRow } from '../api/agentSett
 import { machineFactsOf, toDevice, type InventorySettings, type ListedDeviceRow } from './deviceQueries';
 import { idempotent, type Answer, type IdempotencyRequest } from '../middleware/idempotency';
 import { OFFLINE_ACTIONS, issuedCode, offlineExpiry } from './offlineCodes';
+import { RELEASE_CANCEL_HOURS } from '../../shared/constants/limits';
 
 const notFound = () => new AppError(404, 'DEVICE_NOT_FOUND', M.devices.notFound);
 

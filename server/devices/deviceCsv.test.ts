@@ -1,5 +1,5 @@
 import Papa from 'papaparse';
-import { EXPORT_COLUMNS, IMPORT_COLUMNS, IMPORT_MAX_ROWS } from '../../shared/contracts/deviceImport';
+import { EXPORT_COLUMNS, IMPORT_COLUMNS } from '../../shared/contracts/deviceImport';
 import { csvZone } from '../audit/csv';
 import { deviceBody, luhnCheckDigit, type Device } from '../../shared/contracts/devices';
 import { AppError } from '../errors';
@@ -16,8 +16,9 @@ import {
   readImportCsv,
   validateImportRows,
 } from './deviceCsv';
-import { INVENTORY_LABELS } from '../../shared/constants/inventoryLabels';
+import { ADD_DEVICE_LABELS } from '../../shared/constants/addDeviceLabels';
 import { INVENTORY_MESSAGES } from '../../shared/areaMessages/inventory';
+import { IMPORT_MAX_ROWS } from '../../shared/constants/limits';
 
 const imei = (n: number) => {
   const body = `35${String(n).padStart(12, '0')}`;
@@ -351,7 +352,7 @@ describe('CSV writing', () => {
   test("the template's example tipo is one of the values its instructions name", () => {
     const [, example] = Papa.parse<string[]>(importTemplate().slice(1).trim()).data;
     const tipo = example![IMPORT_COLUMNS.indexOf('tipo')]!;
-    const intro = INVENTORY_LABELS.addDevice.csvIntro('10,000', 2);
+    const intro = ADD_DEVICE_LABELS.csvIntro('10,000', 2);
     const named = /tipo es (.+?) \(o su código, (.+?)\)/.exec(intro);
     expect(named).not.toBeNull();
     const values = [...named![1]!.split(' o '), ...named![2]!.split(' o ')];

@@ -10,7 +10,6 @@ import {
   EXPORT_COLUMNS,
   EXPORT_DATE_TIME_COLUMNS,
   IMPORT_COLUMNS,
-  IMPORT_MAX_ROWS,
   IMPORT_REQUIRED_COLUMNS,
   type ImportEncoding,
   type ImportRowError,
@@ -20,6 +19,7 @@ import { MESSAGES } from '../../shared/messages';
 import { INVENTORY_MESSAGES } from '../../shared/areaMessages/inventory';
 import { UTF8_BOM, csvLines, csvZone, type CsvValue, type CsvZone } from '../audit/csv';
 import { parseCsvTable, readCsvTable, type CsvTable, type CsvTableRecord } from '../audit/csvRead';
+import { IMPORT_MAX_ROWS } from '../../shared/constants/limits';
 
 export { decodeImportCsv } from '../audit/csvRead';
 

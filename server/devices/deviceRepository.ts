@@ -1,4 +1,4 @@
-import type { Device, DeviceBody, DeviceFilter, DeviceSort } from '../../shared/contracts/devices';
+import type { Device, DeviceBody, DeviceFilter } from '../../shared/contracts/devices';
 import { DEVICE_STATUS, findStatusFilter, type DeviceStatusCode } from '../../shared/constants/domain';
 import { OFFLINE_OVERLAID, statusSql } from '../../shared/deviceStatus';
 import type { Queryable } from '../db/Db';
@@ -21,6 +21,7 @@ import {
   type DeviceRow,
   type ListedDeviceRow,
 } from './deviceQueries';
+import type { DeviceSort } from '../../shared/constants/limits';
 
 /**
  * The ORDER BY of each sort, id last as the tie-breaker, every key in the same direction so

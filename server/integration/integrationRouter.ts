@@ -4,7 +4,7 @@ import { ROLE_ACTION } from '../../shared/constants/roleActions';
 import { creditBody, creditParams, paymentBody, paymentParams, reconciliationQuery } from '../../shared/contracts/credits';
 import { INTEGRATION_BASE } from '../../shared/constants/apiPaths';
 import { FIELD_LABELS } from '../../shared/constants/fieldLabels';
-import { OFFLINE_CODE_ACTIONS } from '../../shared/contracts/deviceActions';
+import { OFFLINE_CODE_ACTIONS } from '../../shared/constants/deviceActions';
 import { deviceBody } from '../../shared/contracts/devices';
 import {
   commandBody,
@@ -15,7 +15,6 @@ import {
   registerBatchBody,
   type IntegrationRoute,
 } from '../../shared/contracts/integration';
-import { BULK_MAX_DEVICES } from '../../shared/contracts/jobs';
 import { INTEGRATION_MESSAGES as M } from '../../shared/areaMessages/integration';
 import { INVENTORY_MESSAGES } from '../../shared/areaMessages/inventory';
 import { actorOf } from '../audit/actorOf';
@@ -28,6 +27,7 @@ import { idempotencyOf, sendAnswer } from '../middleware/idempotency';
 import type { Services } from '../services';
 import { apiKeyAuth, apiKeyRateLimit } from './apiKeyAuth';
 import { openApiDocument } from '../../shared/contracts/openapi';
+import { BULK_MAX_DEVICES } from '../../shared/constants/limits';
 
 export interface IntegrationDeps {
   db: Db;

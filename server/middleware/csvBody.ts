@@ -1,8 +1,8 @@
 import express, { type RequestHandler } from 'express';
-import { IMPORT_MAX_BYTES } from '../../shared/contracts/deviceImport';
 import { INVENTORY_MESSAGES as M } from '../../shared/areaMessages/inventory';
 import { CSV_CONTENT_TYPES, IMPORT_MAX_MB } from '../audit/csvRead';
 import { AppError } from '../errors';
+import { IMPORT_MAX_BYTES } from '../../shared/constants/limits';
 
 const notCsv = () => new AppError(415, 'CSV_NOT_CSV', M.csv.notCsv);
 

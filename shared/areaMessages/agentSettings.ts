@@ -1,3 +1,5 @@
+import { LOGO_MESSAGES } from './logo';
+
 /** Agent settings, business apps and lock-app versions (/api/v5/agent-settings). */
 export const AGENT_SETTINGS_MESSAGES = {
   field: {
@@ -21,13 +23,7 @@ export const AGENT_SETTINGS_MESSAGES = {
     conflict: 'Otro administrador guardó esta configuración mientras la editaba. Recargue la página para ver sus cambios antes de guardar.',
     groupNotFound: 'El grupo no existe',
   },
-  logo: {
-    empty: 'El archivo del logotipo está vacío',
-    tooLarge: (kb: number) => `El logotipo no puede pesar más de ${kb} KB`,
-    badType: 'El logotipo debe ser una imagen PNG o JPEG',
-    svg: 'El logotipo debe ser una imagen PNG o JPEG: el SVG no se admite',
-    notFound: 'El logotipo no existe: súbalo de nuevo',
-  },
+  logo: LOGO_MESSAGES,
   businessApps: {
     notFound: 'App de negocio no encontrada',
     packageTaken: 'Ya existe una app de negocio con ese nombre de paquete',

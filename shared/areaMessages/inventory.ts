@@ -1,4 +1,6 @@
 import { FIELD_LABELS } from '../constants/fieldLabels';
+import { CSV_IMPORT_MESSAGES } from './csv';
+import { DEVICE_ACTION_MESSAGES } from './deviceActions';
 
 /** Texts of the inventory API and pages (devices, groups, actions, bulk jobs, CSV). */
 export const INVENTORY_MESSAGES = {
@@ -27,20 +29,7 @@ export const INVENTORY_MESSAGES = {
     groupNotFound: `El campo ${FIELD_LABELS.devices.groupId} no corresponde a un grupo existente`,
     imeiNotEditable: 'El IMEI solo se puede cambiar mientras el dispositivo está pre-enrolado',
   },
-  actions: {
-    disabledForStatus: (action: string, status: string) => `La acción ${action} no está disponible para dispositivos en estado ${status}`,
-    pendingConflict: (pending: string) => `El dispositivo tiene un comando pendiente (${pending}); espere la respuesta o cancélelo`,
-    notGranted: (action: string) => `Su perfil no permite la acción ${action}`,
-    notEnrolled: 'El dispositivo aún no está enrolado: solo se puede editar, asignar a un grupo o eliminar',
-    alreadyReleased: 'El dispositivo ya está liberado',
-    releasedNoAgent: 'El dispositivo está liberado: su agente ya no recibe comandos',
-    deleteWhileInUse: 'No se puede eliminar un dispositivo activo o bloqueado',
-    commandNotFound: 'Comando no encontrado',
-    notCancellable: 'Solo se puede cancelar un comando que el dispositivo aún no ha recibido',
-    noScheduledRelease: 'El dispositivo no tiene una liberación programada por entregar',
-    idempotencyMismatch: 'La clave Idempotency-Key ya se usó con otra solicitud',
-    idempotencyKey: 'El encabezado Idempotency-Key debe tener de 1 a 200 caracteres visibles',
-  },
+  actions: DEVICE_ACTION_MESSAGES,
   bulk: {
     tooMany: (max: number) => `Una acción masiva admite como máximo ${max.toLocaleString('es-MX')} dispositivos`,
     nothingToDo: 'Ningún dispositivo de la selección admite esta acción',
@@ -60,19 +49,5 @@ export const INVENTORY_MESSAGES = {
     moveToSelf: 'El grupo destino debe ser otro grupo',
     moveToNotFound: `El parámetro ${FIELD_LABELS.groups.moveTo} no corresponde a un grupo existente`,
   },
-  csv: {
-    tooLarge: (mb: number) => `El archivo CSV admite como máximo ${mb} MB`,
-    tooManyRows: (max: number) => `El archivo CSV admite como máximo ${max.toLocaleString('es-MX')} filas`,
-    notCsv: 'El archivo debe ser un CSV (text/csv) en UTF-8 o Windows-1252',
-    utf16: 'El archivo CSV está en UTF-16; guárdelo como «CSV UTF-8» o «CSV (delimitado por comas)» y vuelva a intentarlo',
-    badEncoding: 'El archivo CSV no está en UTF-8 ni en Windows-1252 (o no es un archivo de texto); guárdelo como «CSV UTF-8» y vuelva a intentarlo',
-    empty: 'El archivo CSV no tiene filas de datos',
-    missingColumns: (cols: string[]) => `Faltan columnas en el encabezado: ${cols.join(', ')}`,
-    duplicateInFile: (row: number) => `IMEI repetido en el archivo (fila ${row})`,
-    duplicateInDb: 'Ya existe un dispositivo con este IMEI',
-    groupUnknown: (name: string) => `El grupo "${name}" no existe`,
-    unclosedQuote: (line: number) => `El archivo CSV tiene comillas sin cerrar en la fila ${line}`,
-    exportFileName: (date: string) => `dispositivos-${date}.csv`,
-    templateFileName: 'plantilla-dispositivos.csv',
-  },
+  csv: CSV_IMPORT_MESSAGES,
 } as const;

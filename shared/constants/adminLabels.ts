@@ -17,7 +17,6 @@ export const ADMIN_LABELS = {
   retry: 'Reintentar',
   perPage: 'Resultados por página',
   pagination: 'Paginación',
-  pageOf: (page: number, pages: number, total: number) => `Página ${page} de ${pages} (${total} registros)`,
   all: 'Todos',
   confirm: 'Confirmar',
   close: 'Cerrar',

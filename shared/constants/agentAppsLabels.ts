@@ -6,8 +6,8 @@
  */
 import { DEVICE_ACTION, DEVICE_ACTIONS } from './deviceActions';
 import { DEVICE_TYPE, SELECTABLE_APP_TYPES } from './domain';
+import { count } from './spanishNumbers';
 
-const count = (n: number) => n.toLocaleString('es-MX');
 const actionName = (code: number) => DEVICE_ACTIONS.find((a) => a.code === code)!.label;
 
 /** The label of an app type code: the selectable ones by name, any other as 'Tipo N'. */

@@ -1,12 +1,11 @@
+import { count, counted } from './spanishNumbers';
+
 /**
  * Spanish texts of the agent-settings pages: the overview of each device type, the section
  * pages (restrictions and screen design), the scope bar, the history and the lock-screen
  * preview. The label and help text of each setting are in shared/agentSettings.ts (never here);
  * the API's texts in AGENT_SETTINGS_MESSAGES (shared/messages.ts).
  */
-
-const count = (n: number) => n.toLocaleString('es-MX');
-const plural = (n: number, one: string, many: string) => `${count(n)} ${n === 1 ? one : many}`;
 
 export const AGENT_SETTINGS_LABELS = {
   common: {
@@ -48,14 +47,14 @@ export const AGENT_SETTINGS_LABELS = {
     removeOverrideConfirm: 'Quitar personalización',
     overrideRemoved: (group: string) => `El grupo ${group} ahora hereda los valores de Global`,
     noOverrideYet: 'Este grupo aún no personaliza ningún valor de esta sección: cambie un valor para personalizarlo.',
-    overriddenCount: (n: number) => `Este grupo personaliza ${plural(n, 'valor', 'valores')} de esta sección.`,
+    overriddenCount: (n: number) => `Este grupo personaliza ${counted(n, 'valor', 'valores')} de esta sección.`,
   },
 
   /** The groups that override the section. */
   overrides: {
     title: 'Grupos con personalización',
     none: 'Ningún grupo personaliza esta sección.',
-    values: (n: number) => plural(n, 'valor', 'valores'),
+    values: (n: number) => counted(n, 'valor', 'valores'),
   },
 
   /** The saved versions of the scope. */
@@ -86,26 +85,5 @@ export const AGENT_SETTINGS_LABELS = {
     previewCall: 'Llamar',
     previewEmergency: 'Llamada de emergencia',
     lowContrast: 'El color principal tiene poco contraste con el color de fondo: el título puede leerse mal.',
-  },
-
-  /** The overview of a device type. */
-  overview: {
-    intro: 'Lo que aplica hoy a los dispositivos de este tipo: los valores globales de cada sección y los grupos que los personalizan.',
-    lastChange: 'Último cambio',
-    lastChangeBy: (at: string, who: string | null) => (who ? `${at}, por ${who}` : at),
-    neverChanged: 'Sin cambios: se aplican los valores predeterminados',
-    overrides: 'Grupos con personalización',
-    open: 'Abrir',
-    openOf: (title: string) => `Abrir ${title}`,
-    lockApp: 'App de bloqueo',
-    lockAppDescription: 'La versión del agente que se instala y a la que se actualizan los dispositivos.',
-    currentVersion: 'Versión actual',
-    versions: 'Versiones registradas',
-    devices: 'Dispositivos enrolados',
-    outdated: 'Con otra versión',
-    outdatedCount: (n: number) => plural(n, 'dispositivo', 'dispositivos'),
-    businessApps: 'Apps de negocio',
-    businessAppsDescription: 'Las apps que el agente instala en los smartphones.',
-    businessAppsTotal: 'Apps registradas',
   },
 } as const;

@@ -1,11 +1,10 @@
+import { count, plural } from './spanishNumbers';
+
 /**
  * Spanish texts of the credit pages: the portfolio (Cartera de créditos), a credit's page, the
  * payment dialogs and the Crédito panel of a device's detail. The vocabularies' labels (states,
  * sources, buckets) are in creditLabels.ts; the API's messages in CREDIT_MESSAGES (areaMessages/credit.ts).
  */
-
-const plural = (n: number, one: string, many: string) => (n === 1 ? one : many);
-const count = (n: number) => n.toLocaleString('es-MX');
 
 export const CREDIT_PAGE_LABELS = {
   /** Cartera de créditos: the summary figures, filters, table and export. */
@@ -38,7 +37,6 @@ export const CREDIT_PAGE_LABELS = {
     clearFilters: 'Limpiar filtros',
     export: 'Exportar CSV',
     exported: 'Exportación descargada',
-    exportFallbackName: 'creditos.csv',
     loading: 'Cargando créditos',
     empty: 'No hay créditos registrados',
     emptyFiltered: 'Ningún crédito coincide con los filtros',
@@ -66,7 +64,6 @@ export const CREDIT_PAGE_LABELS = {
     all: 'Todos',
     export: 'Exportar CSV',
     exported: 'Exportación descargada',
-    exportFallbackName: 'conciliacion.csv',
     loading: 'Cargando conciliación',
     empty: 'Sin contradicciones: cada dispositivo coincide con su crédito',
     emptyFiltered: 'No hay filas de este tipo',
@@ -134,7 +131,6 @@ export const CREDIT_PAGE_LABELS = {
     appliedPayments: (applied: number, already: number) =>
       `Se aplicaron ${count(applied)} ${plural(applied, 'pago', 'pagos')}; ${count(already)} ya ${plural(already, 'estaba aplicado', 'estaban aplicados')}`,
     notApplied: 'No se aplicó ningún cambio: el archivo tiene filas con errores.',
-    templateFallbackName: { schedules: 'plantilla-calendarios.csv', payments: 'plantilla-pagos.csv' },
   },
 
   /** The state badge: 'Vencido · 5 días'. */
@@ -259,43 +255,5 @@ export const CREDIT_PAGE_LABELS = {
     amountOverdue: 'Monto vencido',
     nextStep: 'Siguiente paso automático',
     open: (reference: string) => `Ver el crédito ${reference}`,
-  },
-  /** Política de cobranza: the page's blocks, options, hints and the values in words (overrides, history). */
-  policy: {
-    description:
-      'Qué hace el portal por sí solo con cada crédito: recordatorios antes del vencimiento, avisos y restricciones escalonadas, el bloqueo por atraso y el desbloqueo al pagar.',
-    loadError: 'No se pudo cargar la política de cobranza',
-    saved: 'Política de cobranza guardada',
-    remindersHint:
-      'Días respecto al vencimiento: negativo antes, 0 el día del vencimiento. Variables del mensaje: {nombre} {monto} {fecha} {referencia}.',
-    reminder: (n: number) => `Recordatorio ${n}`,
-    addReminder: 'Agregar recordatorio',
-    removeReminder: (n: number) => `Quitar el recordatorio ${n}`,
-    noReminders: 'Sin recordatorios.',
-    ladderHint: 'Cada escalón actúa al cumplirse sus días de atraso y se deshace al pagar.',
-    rung: (n: number) => `Escalón ${n}`,
-    addRung: 'Agregar escalón',
-    removeRung: (n: number) => `Quitar el escalón ${n}`,
-    noRungs: 'Sin escalones.',
-    kinds: { notification: 'Aviso', persistent_notification: 'Aviso persistente', restrictions: 'Restricciones (SMS y llamadas salientes)' },
-    lockHint: 'Bloqueo Por Crédito. Variables del mensaje: {nombre} {monto} {fecha} {referencia}.',
-    hoursHint: 'Fuera de este horario (hora de la empresa) la política no bloquea ni restringe; los desbloqueos ocurren a cualquier hora.',
-    calendar: 'Días no laborables',
-    calendarHint: 'En estos días la política no bloquea ni restringe.',
-    weekdays: ['Domingo', 'Lunes', 'Martes', 'Miércoles', 'Jueves', 'Viernes', 'Sábado'],
-    holidaysHint: 'Una fecha por línea, AAAA-MM-DD.',
-    unlock: 'Desbloqueo y liberación',
-    unlockThresholdHint:
-      'Importe en la moneda del crédito, por ejemplo 500.00. El equipo se desbloquea cuando el monto vencido queda en este importe o menos (0.00: sin adeudo vencido).',
-    releaseModes: { automatic: 'Automática', approval: 'Con aprobación de un administrador' },
-    holdHint: 'Tras un desbloqueo manual, la política no vuelve a bloquear durante estas horas.',
-    /** The values in words, in the inherited markers and the history. */
-    days: (n: number) => `${count(n)} ${plural(n, 'día', 'días')}`,
-    hoursValue: (n: number) => `${count(n)} h`,
-    none: 'Ninguno',
-    count: (n: number, one: string, many: string) => `${count(n)} ${plural(n, one, many)}`,
-    lockOff: 'No bloquea',
-    lockAt: (days: string) => `Bloquea a los ${days} de atraso`,
-    withBarcode: 'con código de barras',
   },
 } as const;

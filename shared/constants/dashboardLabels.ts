@@ -1,9 +1,10 @@
+import { plural } from './spanishNumbers';
+
 /**
  * Spanish labels of the dashboards (/dashboard/general and /dashboard/android). The codes' labels
  * (statuses, device types, actions) are in domain.ts and deviceActions.ts.
  */
 
-const plural = (n: number, one: string, many: string) => (n === 1 ? one : many);
 const numberFormat = new Intl.NumberFormat('es-MX');
 /** A count as es-MX writes it: '1,234'. */
 export const formatCount = (n: number): string => numberFormat.format(n);

@@ -33,3 +33,10 @@ export const DEVICE_ACTION = Object.fromEntries(DEVICE_ACTIONS.map((a) => [a.key
 };
 
 export const ALL_DEVICE_ACTION_CODES: readonly number[] = DEVICE_ACTIONS.map((a) => a.code);
+
+/** Offline actions answer a code instead of creating a command for the agent. */
+export const OFFLINE_CODE_ACTIONS: readonly number[] = [
+  DEVICE_ACTION.UNLOCK_OFFLINE,
+  DEVICE_ACTION.UNLOCK_OFFLINE_WITH_DATE,
+  DEVICE_ACTION.RELEASE_OFFLINE,
+];

@@ -5,6 +5,8 @@
  * (`name`, `sim.iccid`) for forms and clients to place the message.
  */
 
+import { COLLECTION_POLICY_FIELD_LABELS } from './collectionPolicyFieldLabels';
+
 const paging = { page: 'Página', perPage: 'Resultados por página' } as const;
 const sorting = { sort: 'Orden', order: 'Sentido del orden' } as const;
 
@@ -121,37 +123,7 @@ export const FIELD_LABELS = {
     amount: 'Importe de la cuota',
   },
   /** The collection policy (Política de cobranza), the pause of a credit, the release approvals. */
-  collectionPolicy: {
-    version: 'Versión',
-    groupId: 'Grupo',
-    values: 'Valores',
-    reminders: 'Recordatorios',
-    offsetDays: 'Días respecto al vencimiento',
-    reminderMessage: 'Mensaje del recordatorio',
-    barcode: 'Código de barras',
-    ladder: 'Escalera de cobranza',
-    daysOverdue: 'Días de atraso del escalón',
-    kind: 'Tipo de escalón',
-    rungMessage: 'Mensaje del escalón',
-    lock: 'Bloqueo',
-    lockEnabled: 'Bloquear por atraso',
-    lockDays: 'Días de atraso para bloquear',
-    lockMessage: 'Mensaje de bloqueo',
-    hours: 'Horario permitido',
-    hoursFrom: 'Hora de inicio',
-    hoursTo: 'Hora de fin',
-    nonWorkingWeekdays: 'Días no laborables de la semana',
-    mexicanHolidays: 'Días de descanso oficiales de México',
-    holidays: 'Días festivos de la empresa',
-    shiftDueDates: 'Mover vencimientos a día hábil',
-    unlockThresholdCents: 'Umbral de desbloqueo',
-    release: 'Liberación al liquidar',
-    manualUnlockHoldHours: 'Horas de espera tras un desbloqueo manual',
-    pauseUntil: 'Pausar hasta',
-    pauseReason: 'Motivo de la pausa',
-    approvalStatus: 'Estado',
-    approvalId: 'Id de la solicitud',
-  },
+  collectionPolicy: COLLECTION_POLICY_FIELD_LABELS,
   /** A payment of a credit and its reversal. */
   payments: { externalId: 'Id externo del pago', amount: 'Importe del pago', paidAt: 'Fecha de pago' },
   /** The credit portfolio's list, summary and export. */

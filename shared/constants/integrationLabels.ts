@@ -5,8 +5,7 @@
  * INTEGRATION_MESSAGES (shared/messages.ts).
  */
 import { WEBHOOK_DELIVERY_STATUSES, WEBHOOK_EVENTS, WEBHOOK_RETRY_HOURS } from './integration';
-
-const count = (n: number) => n.toLocaleString('es-MX');
+import { count } from './spanishNumbers';
 
 /** The Spanish name of a webhook event type (the type itself when unknown). */
 export function webhookEventLabel(type: string): string {

@@ -1,13 +1,12 @@
+import { count, plural } from './spanishNumbers';
+
 /**
- * Spanish labels of the inventory pages (enrolled devices, device detail and history, actions,
- * bulk actions; then the registration, pre-enrolled and groups pages). The API's texts are in
- * `INVENTORY_MESSAGES` (shared/messages.ts); the codes' labels in domain.ts and deviceActions.ts.
+ * Spanish labels of the inventory's lists (enrolled and pre-enrolled devices), their actions and
+ * bulk actions. What only loads later or elsewhere has its own module: a device's detail
+ * (deviceDetailLabels.ts), QR enrollment (enrollmentLabels.ts), Agregar dispositivo
+ * (addDeviceLabels.ts), the groups page (groupLabels.ts). The API's texts are in
+ * `INVENTORY_MESSAGES` (shared/areaMessages/inventory.ts); the codes' labels in domain.ts and deviceActions.ts.
  */
-
-import { CSV_IMPORT_LABELS } from './labels';
-
-const plural = (n: number, one: string, many: string) => (n === 1 ? one : many);
-const count = (n: number) => n.toLocaleString('es-MX');
 
 export const INVENTORY_LABELS = {
   /** Shared by every inventory page. */
@@ -109,98 +108,6 @@ export const INVENTORY_LABELS = {
     deliverNowDone: (imei: string) => `La liberación del dispositivo ${imei} se entregará en su próxima conexión`,
   },
 
-  /** The offline code shown once. */
-  offlineCode: {
-    title: 'Código sin conexión',
-    intro: (action: string, imei: string) => `Código de "${action}" para el dispositivo ${imei}:`,
-    label: 'Código',
-    expires: (date: string) => `Vence: ${date}`,
-    warning: 'Este código se muestra una sola vez y no podrá volver a consultarse. Cópielo antes de cerrar.',
-    done: 'Entendido',
-  },
-
-  /** The device detail panel. */
-  detail: {
-    title: (imei: string) => `Dispositivo ${imei}`,
-    loadingTitle: 'Detalle del dispositivo',
-    facts: 'Datos del dispositivo',
-    notFound: 'El dispositivo no existe o fue eliminado',
-    fields: {
-      id: 'ID',
-      imei: 'IMEI',
-      imei2: 'IMEI 2',
-      serial: 'Serie',
-      deviceType: 'Tipo',
-      brand: 'Marca',
-      model: 'Modelo',
-      osVersion: 'Versión del sistema',
-      agentVersion: 'Versión del agente',
-      group: 'Grupo',
-      customerName: 'Cliente',
-      creditReference: 'Referencia de crédito',
-      status: 'Estado',
-      lockType: 'Tipo de bloqueo',
-      lockMessage: 'Mensaje de bloqueo',
-      temporaryUntil: 'Activo temporal hasta',
-      lastSeenAt: 'Última conexión',
-      enrolledAt: 'Enrolado',
-      createdAt: 'Registrado',
-      updatedAt: 'Actualizado',
-      simIccid: 'ICCID de la SIM',
-      simCarrier: 'Operador de la SIM',
-    },
-    pending: 'Comando pendiente',
-    noPending: 'Sin comandos pendientes',
-    pendingAction: 'Acción',
-    requestedBy: 'Solicitado por',
-    requestedAt: 'Solicitado',
-    cancelWindowEnds: 'Se puede cancelar hasta',
-    /** A RELEASE inside its cancel window: scheduled, not waiting for the device. */
-    releaseScheduled: 'Liberación programada',
-    releaseScheduledNote: (at: string) =>
-      `La liberación se entregará al dispositivo en su primera conexión a partir del ${at}, al terminar el periodo de cancelación. Hasta entonces se puede cancelar.`,
-    deliveryScheduled: (at: string) => `Programada para el ${at}`,
-    delivered: 'Entregado al dispositivo',
-    waitingDelivery: 'En espera de que el dispositivo se conecte',
-    /** What the pending command asks for (its payload). */
-    payload: {
-      lockType: 'Tipo de bloqueo',
-      lockMessage: 'Mensaje de bloqueo',
-      stolen: 'Reportado como robado',
-      yes: 'Sí',
-      notificationTitle: 'Título de la notificación',
-      notificationMessage: 'Texto de la notificación',
-      reference: 'Referencia de pago',
-      until: 'Desbloqueo temporal hasta',
-    },
-    failure: 'Motivo del fallo',
-  },
-
-  /** The history timeline. */
-  history: {
-    title: 'Historial',
-    empty: 'Sin registros en el historial',
-    more: 'Ver más',
-    origin: 'Origen',
-    portal: 'Portal',
-    requestedBy: 'Solicitado por',
-    requestedAt: 'Solicitado',
-    deliveredAt: 'Entregado al dispositivo',
-    acknowledgedAt: 'Confirmado por el dispositivo',
-    result: 'Resultado',
-    rejectionReason: 'Motivo del rechazo',
-    expiresAt: 'Vence',
-    job: 'Acción masiva',
-    statuses: {
-      pending: 'Pendiente',
-      acknowledged: 'Confirmado',
-      rejected: 'Rechazado',
-      cancelled: 'Cancelado',
-      issued: 'Emitido',
-      redeemed: 'Canjeado',
-    },
-  },
-
   /** Bulk selection, the bulk bar and the bulk action modal. */
   bulk: {
     selected: (n: number, estimate = false) =>
@@ -257,26 +164,6 @@ export const INVENTORY_LABELS = {
     customerName: 'Cliente',
     creditReference: 'Referencia de crédito',
   },
-  addDevice: {
-    oneTitle: 'Registrar un dispositivo',
-    oneIntro: 'El dispositivo queda pre-enrolado hasta que el agente se enrola con su IMEI.',
-    created: (imei: string) => `Dispositivo con IMEI ${imei} registrado`,
-    createdDetail: (imei: string) => `Se registró el dispositivo con IMEI ${imei}.`,
-    viewPreEnrolled: 'Ver dispositivos pre-enrolados',
-    ...CSV_IMPORT_LABELS,
-    csvTitle: 'Importar desde CSV',
-    csvIntro: (maxRows: string, maxMb: number) =>
-      `Hasta ${maxRows} filas y ${maxMb} MB, en UTF-8 o Windows-1252. Las columnas imei y tipo son obligatorias; tipo es Móvil o TV (o su código, 1 o 2) y grupo es el nombre de un grupo existente; las demás columnas se ignoran.`,
-    valid: 'Válidas',
-    invalid: 'Con errores',
-    sampleTitle: 'Primeras filas válidas',
-    noValidRows: 'El archivo no tiene filas válidas: corrija los errores y vuelva a cargarlo.',
-    importValid: (n: number) => `Importar ${n.toLocaleString('es-MX')} ${n === 1 ? 'fila válida' : 'filas válidas'}`,
-    importNote: 'Solo se registran las filas válidas; las filas con errores no se importan.',
-    importing: (n: number) => `Importando ${n.toLocaleString('es-MX')} ${n === 1 ? 'dispositivo' : 'dispositivos'}...`,
-    imported: (n: number) => `Se registraron ${n.toLocaleString('es-MX')} ${n === 1 ? 'dispositivo' : 'dispositivos'}`,
-    notImported: (n: number) => `${n.toLocaleString('es-MX')} ${n === 1 ? 'fila no se importó' : 'filas no se importaron'}:`,
-  },
   preEnrolled: {
     register: 'Registrar dispositivo',
     search: 'Buscar dispositivos pre-enrolados',
@@ -308,116 +195,6 @@ export const INVENTORY_LABELS = {
     groupAssigned: (imei: string) => `Grupo del dispositivo con IMEI ${imei} actualizado`,
     deleted: (imei: string) => `Dispositivo con IMEI ${imei} eliminado`,
   },
-  groups: {
-    create: 'Crear grupo',
-    createTitle: 'Nuevo grupo',
-    rename: 'Renombrar',
-    renameTitle: 'Renombrar grupo',
-    renameOf: (name: string) => `Renombrar el grupo ${name}`,
-    delete: 'Eliminar',
-    deleteTitle: 'Eliminar grupo',
-    deleteOf: (name: string) => `Eliminar el grupo ${name}`,
-    name: 'Nombre',
-    description: 'Descripción',
-    descriptionOptional: 'Descripción (opcional)',
-    devices: 'Dispositivos',
-    enrolled: 'Enrolados',
-    preEnrolled: 'Pre-enrolados',
-    noGroup: 'Sin grupo',
-    noGroupDescription: 'Dispositivos que no pertenecen a ningún grupo',
-    created: 'Creado',
-    actions: 'Acciones',
-    /** The count links' names: each contains the count the link shows (WCAG 2.5.3, label in name). */
-    viewEnrolled: (count: number, group: string) =>
-      count === 1 ? `Ver 1 dispositivo enrolado ${group}` : `Ver los ${count.toLocaleString('es-MX')} dispositivos enrolados ${group}`,
-    viewPreEnrolled: (count: number, group: string) =>
-      count === 1 ? `Ver 1 dispositivo pre-enrolado ${group}` : `Ver los ${count.toLocaleString('es-MX')} dispositivos pre-enrolados ${group}`,
-    ofGroup: (name: string) => `del grupo ${name}`,
-    withoutGroup: 'sin grupo',
-    empty: 'No hay grupos de dispositivos',
-    confirmDelete: (name: string) => `¿Eliminar el grupo ${name}?`,
-    moveTo: 'Mover los dispositivos al grupo',
-    selectGroup: 'Seleccione un grupo',
-    moveToRequired: 'Seleccione el grupo al que se moverán los dispositivos',
-    noOtherGroup: 'No hay otro grupo al que mover los dispositivos: cree uno primero.',
-    createdDone: (name: string) => `Grupo ${name} creado`,
-    renamedDone: (name: string) => `Grupo ${name} actualizado`,
-    deletedDone: (name: string) => `Grupo ${name} eliminado`,
-  },
-
-  /** The QR enrollment modal (groups and pre-enrolled pages): live tokens, generate, revoke. */
-  enrollment: {
-    action: 'QR de enrolamiento',
-    actionOfGroup: (name: string) => `QR de enrolamiento del grupo ${name}`,
-    actionOfDevice: (imei: string) => `QR de enrolamiento del dispositivo ${imei}`,
-    noGroupAction: 'QR para dispositivos sin grupo',
-    titleGroup: (name: string) => `Enrolamiento por QR — ${name}`,
-    titleDevice: (imei: string) => `Enrolamiento por QR — dispositivo ${imei}`,
-    titleNoGroup: 'Enrolamiento por QR — sin grupo',
-    liveTitle: 'Códigos vigentes',
-    liveEmpty: 'No hay códigos vigentes.',
-    hint: 'Código',
-    hintValue: (hint: string) => `…${hint}`,
-    createdAt: 'Creado',
-    createdBy: 'Creado por',
-    expiresAt: 'Vence',
-    uses: 'Usos',
-    lastUsedAt: 'Último uso',
-    revoke: 'Revocar',
-    revokeOf: (hint: string) => `Revocar el código terminado en ${hint}`,
-    confirmRevoke: (hint: string) =>
-      `¿Revocar el código terminado en ${hint}? Ya no se podrán enrolar dispositivos con él; los que ya se enrolaron no se ven afectados.`,
-    revoked: (hint: string) => `Código terminado en ${hint} revocado`,
-    cancel: 'Cancelar',
-    generateTitle: 'Nuevo código',
-    validity: 'Vigencia del código',
-    validityOptions: [
-      { hours: 24, label: '24 h' },
-      { hours: 72, label: '72 h' },
-      { hours: 24 * 7, label: '7 días' },
-      { hours: 24 * 30, label: '30 días' },
-    ],
-    generate: 'Generar código',
-    regenerate: 'Regenerar',
-    regenerateNote: 'Regenerar crea un código nuevo y revoca los códigos vigentes de la lista: ya no se podrán usar para enrolar.',
-    generated: 'Código de enrolamiento generado',
-    resultTitle: 'Código generado',
-    shownOnce: 'El token se muestra solo ahora: al cerrar esta ventana ya no se podrá ver. Si lo pierde, genere uno nuevo.',
-    smartphoneTitle: 'Smartphones',
-    qrAlt: 'Código QR de enrolamiento para smartphones',
-    smartphoneHelp: 'En un smartphone recién restablecido, toque seis veces la pantalla de bienvenida y escanee este código.',
-    smartphoneHelpInstalled: 'Escanee este código desde la app de bloqueo ya instalada en el smartphone.',
-    downloadSvg: 'Descargar SVG',
-    noProvisioning: 'Este QR no instala la app de bloqueo.',
-    tvTitle: 'TVs',
-    shortCode: 'Código para TV',
-    tvHelp: 'En la TV, abra la app de bloqueo y escriba este código con el control remoto.',
-    expires: (at: string) => `Vence el ${at}`,
-    token: 'Token',
-    serverUrl: 'Servidor',
-    refusalsTitle: '¿El dispositivo rechazó el código?',
-    refusalsIntro: 'El dispositivo muestra el motivo del rechazo. Los más comunes y qué hacer:',
-    refusals: [
-      {
-        code: 'ALREADY_ENROLLED',
-        text: 'El dispositivo ya está enrolado. Un código QR de grupo nunca vuelve a enrolar un dispositivo enrolado: si se restableció de fábrica, un administrador debe usar «Autorizar reenrolamiento» en ese dispositivo.',
-      },
-      { code: 'ENROLLMENT_TOKEN_EXPIRED', text: 'El código venció: genere uno nuevo aquí.' },
-      { code: 'ENROLLMENT_TOKEN_REVOKED', text: 'El código fue revocado o reemplazado («Regenerar»): use el código más reciente.' },
-      {
-        code: 'ENROLLMENT_TOKEN_INVALID',
-        text: 'El código no existe: revise que se haya escrito completo (en TV) o escanee el QR de nuevo.',
-      },
-      {
-        code: 'ENROLLMENT_OTHER_GROUP',
-        text: 'El dispositivo está registrado en otro grupo: use el QR de su grupo o cambie su grupo en el inventario.',
-      },
-      { code: 'NOT_REGISTERED', text: 'El IMEI no está registrado: agréguelo en Dispositivos pre-enrolados antes de enrolarlo.' },
-      { code: 'ENROLLMENT_SIM_REQUIRED', text: 'La configuración exige una SIM: inserte la SIM del cliente y vuelva a intentar.' },
-      { code: 'ENROLLMENT_TYPE_MISMATCH', text: 'El tipo de dispositivo no coincide con el registrado (smartphone o TV): corrija el registro.' },
-      { code: 'DEVICE_RELEASED', text: 'El dispositivo fue liberado: ya no se puede enrolar.' },
-    ],
-  },
 
   /** 'Autorizar reenrolamiento': one enrolled device enrolls again after a factory reset. */
   reenrollment: {
@@ -434,27 +211,5 @@ export const INVENTORY_LABELS = {
     confirm: 'Autorizar',
     authorized: 'Reenrolamiento autorizado',
     resultTitle: 'Código de reenrolamiento',
-  },
-
-  /** The device detail's enrollments: accepted, refused, authorised. */
-  enrollments: {
-    title: 'Enrolamientos',
-    empty: 'Sin intentos de enrolamiento',
-    more: 'Ver más',
-    kinds: { enrolled: 'Enrolado', refused: 'Rechazado', authorized: 'Reenrolamiento autorizado' },
-    reenrolled: 'Reenrolamiento',
-    code: 'Código',
-    reason: 'Motivo',
-    token: 'Credencial',
-    tokens: {
-      none: 'Sin código',
-      unknown: 'Código inexistente',
-      group: 'Código de grupo',
-      no_group: 'Código sin grupo',
-      device: 'Autorización del dispositivo',
-    },
-    by: 'Por',
-    ip: 'IP',
-    expiresAt: 'Vence',
   },
 } as const;

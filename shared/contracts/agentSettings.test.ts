@@ -1,7 +1,7 @@
 import type * as z from 'zod';
-import { defaultsOf, fieldsOf, sectionsOf, SETTING_FIELDS, settingField, type SettingField } from '../agentSettings';
+import { defaultsOf, fieldsOf, sectionsOf, SETTING_FIELDS, settingField, type SettingField, logoUrl, typeSlug } from '../agentSettings';
 import { LOCK_TYPES, type DeviceTypeCode } from '../constants/domain';
-import { businessAppBody, lockAppBody, logoUrl, sectionValues, settingsBody, settingsScopeQuery, typeSlug } from './agentSettings';
+import { businessAppBody, lockAppBody, sectionValues, settingsBody, settingsScopeQuery } from './agentSettings';
 
 const PHONE = 1 as const;
 const TV = 2 as const;

@@ -1,13 +1,5 @@
 import * as z from 'zod';
-import {
-  DEVICE_TYPE_SLUGS,
-  fieldsOf,
-  SETTINGS_SECTION_KEYS,
-  settingField,
-  type SettingField,
-  type SettingsSectionKey,
-  type SettingsValues,
-} from '../agentSettings';
+import { fieldsOf, SETTINGS_SECTION_KEYS, settingField, type SettingField, type SettingsSectionKey, type SettingsValues } from '../agentSettings';
 import { SELECTABLE_APP_TYPES, type DeviceTypeCode } from '../constants/domain';
 import { FIELD_LABELS } from '../constants/fieldLabels';
 import { AGENT_SETTINGS_MESSAGES as M } from '../areaMessages/agentSettings';
@@ -227,9 +219,6 @@ export type SettingsSectionAnswer = z.infer<typeof settingsSectionResponse>;
 export const logoResponse = z.strictObject({ logo: z.string(), url: z.string() });
 export type LogoAnswer = z.infer<typeof logoResponse>;
 
-/** The public address of an uploaded logo (content-addressed: its bytes never change). */
-export const logoUrl = (sha256: string) => `/agent/v1/logos/${sha256}`;
-
 // Lock-app versions --------------------------------------------------------------------
 
 const LA = FIELD_LABELS.lockApp;
@@ -395,6 +384,3 @@ export const settingsOverviewResponse = z.strictObject({
   businessApps: z.strictObject({ total: z.number().int() }).nullable(),
 });
 export type SettingsOverview = z.infer<typeof settingsOverviewResponse>;
-
-/** The API's path segment of a device type ('smartphone', 'tv'). */
-export const typeSlug = (deviceType: DeviceTypeCode) => DEVICE_TYPE_SLUGS[deviceType];

@@ -1,5 +1,6 @@
 import * as z from 'zod';
 import { FIELD_LABELS } from '../constants/fieldLabels';
+import { CREDIT_IMPORT_KINDS } from '../constants/limits';
 import { IMPORT_ENCODINGS, importQuery } from './deviceImport';
 import { oneOfParam } from './fields';
 
@@ -9,9 +10,6 @@ import { oneOfParam } from './fields';
  * the same `importQuery`). A preview validates every row and changes nothing; a commit applies
  * the whole file in one transaction, or nothing when a row has an error.
  */
-
-export const CREDIT_IMPORT_KINDS = ['schedules', 'payments'] as const;
-export type CreditImportKind = (typeof CREDIT_IMPORT_KINDS)[number];
 
 /** Schedules: one row per installment; the rows of one reference are one credit's whole schedule. */
 export const SCHEDULE_COLUMNS = ['referencia', 'cliente', 'telefono', 'moneda', 'imeis', 'numero', 'vencimiento', 'monto'] as const;

@@ -4,10 +4,8 @@ import { INSTALLMENT_STATES, OVERDUE_BUCKETS, PAYMENT_SOURCES, RECONCILIATION_KI
 import { ADMIN_API_MESSAGES } from '../areaMessages/admin';
 import { CREDIT_MESSAGES as M } from '../areaMessages/credit';
 import { CREDIT_STATES, LADDER_KINDS, MAX_INSTALLMENTS, RELEASE_MODES, isCalendarDate, parseAmount } from '../credits';
-import { DEVICE_TEXT_MAX, SEARCH_MAX, deviceResponse, groupFilterParam, imeiField } from './devices';
+import { deviceResponse, groupFilterParam, imeiField } from './devices';
 import {
-  DATE_PARAM_MAX,
-  DATE_PARAM_MIN,
   booleanParam,
   csvZoneFields,
   fieldError,
@@ -19,6 +17,8 @@ import {
   textField,
   textParam,
 } from './fields';
+import { CREDIT_SORTS, CREDITS_DEFAULT_PER_PAGE, DEVICE_TEXT_MAX, RECONCILIATION_DEFAULT_PER_PAGE, SEARCH_MAX } from '../constants/limits';
+import { DATE_PARAM_MAX, DATE_PARAM_MIN } from '../paramChecks';
 
 /**
  * Credits: the loans that finance devices, their installments and payments. Money travels as
@@ -172,11 +172,6 @@ export type PaymentBodyInput = z.input<typeof paymentBody>;
 /** POST …/credits/{reference}/payments/{externalId}/reversal. */
 export const paymentParams = z.object({ reference: creditReferenceParam, externalId: externalIdField(P.externalId, paramError) });
 export type PaymentParams = z.infer<typeof paymentParams>;
-
-/** The sorts of the portfolio, each read in the order of an index (migration 0024). */
-export const CREDIT_SORTS = ['dueDate', 'reference', 'customerName', 'balance', 'createdAt'] as const;
-export type CreditSort = (typeof CREDIT_SORTS)[number];
-export const CREDITS_DEFAULT_PER_PAGE = 25;
 
 /**
  * The portfolio's filters (list, export, summary links): the state on the company's date today;
@@ -551,7 +546,6 @@ export type CollectionStepEvent = z.infer<typeof collectionStepEvent>;
 
 // Conciliación ------------------------------------------------------------------------------
 
-export const RECONCILIATION_DEFAULT_PER_PAGE = 25;
 /** The rows a daily reconciliation.summary carries at most (the counts are complete). */
 export const RECONCILIATION_SUMMARY_ROWS = 20;
 

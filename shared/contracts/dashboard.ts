@@ -1,8 +1,9 @@
 import * as z from 'zod';
 import type { DeviceStatusCode, DeviceTypeCode } from '../constants/domain';
 import { FIELD_LABELS } from '../constants/fieldLabels';
-import { DEVICE_STATUS_CODES, DEVICE_TYPE_CODES } from './devices';
+import { DEVICE_STATUS_CODES } from './devices';
 import { timeZoneParam } from './fields';
+import { DEVICE_TYPE_CODES } from '../constants/limits';
 
 // The sizes and timings live in a zod-free module (the pages import them without zod); re-exported here.
 export {

@@ -1,18 +1,15 @@
 import * as z from 'zod';
+import { HISTORY_DEFAULT_PER_PAGE, MESSAGE_MAX, NOTIFICATION_TITLE_MAX, OFFLINE_UNLOCK_MAX_DAYS } from '../constants/limits';
 import { DEVICE_ACTION } from '../constants/deviceActions';
 import { FIELD_LABELS } from '../constants/fieldLabels';
 import { INVENTORY_MESSAGES as M } from '../areaMessages/inventory';
-import { LOCK_TYPE_KEYS, deviceResponse } from './devices';
+import { deviceResponse } from './devices';
 import { fieldError, intParam, listResponse, optionalTextField, pagingParams, textField } from './fields';
+import { LOCK_TYPE_KEYS } from '../constants/limits';
 
 const L = FIELD_LABELS.actions;
 
 /** Device actions (POST /v5/devices/:id/actions), their commands and a device's history. */
-
-export const NOTIFICATION_TITLE_MAX = 100;
-export const MESSAGE_MAX = 500;
-export const OFFLINE_UNLOCK_MAX_DAYS = 90;
-export const RELEASE_CANCEL_HOURS = 48;
 
 const futureInstant = (label: string, maxDays: number) =>
   z
@@ -73,13 +70,6 @@ export type ActionPayload = z.infer<typeof actionPayload>;
 export type ActionPayloadInput = z.input<typeof actionPayload>;
 export const actionBody = actionPayload;
 
-/** Offline actions answer a code instead of creating a command for the agent. */
-export const OFFLINE_CODE_ACTIONS: readonly number[] = [
-  DEVICE_ACTION.UNLOCK_OFFLINE,
-  DEVICE_ACTION.UNLOCK_OFFLINE_WITH_DATE,
-  DEVICE_ACTION.RELEASE_OFFLINE,
-];
-
 export const COMMAND_STATUSES = ['pending', 'acknowledged', 'rejected', 'cancelled', 'issued', 'redeemed'] as const;
 export type CommandStatus = (typeof COMMAND_STATUSES)[number];
 
@@ -116,7 +106,6 @@ export const actionResultResponse = z.strictObject({
 });
 export type ActionResult = z.infer<typeof actionResultResponse>;
 
-export const HISTORY_DEFAULT_PER_PAGE = 20;
 export const historyQuery = z.object({ ...pagingParams(HISTORY_DEFAULT_PER_PAGE) });
 export type HistoryQuery = z.infer<typeof historyQuery>;
 /** GET /v5/devices/:id/history. */

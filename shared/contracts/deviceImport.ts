@@ -5,9 +5,6 @@ import { oneOfParam } from './fields';
 
 /** Registration from CSV (POST /v5/devices/import) and the columns of the export. */
 
-export const IMPORT_MAX_ROWS = 10_000;
-export const IMPORT_MAX_BYTES = 2 * 1024 * 1024;
-
 /** The CSV columns, in the template's order (Spanish headers; `imei` and `tipo` required). */
 export const IMPORT_COLUMNS = ['imei', 'imei2', 'serie', 'tipo', 'marca', 'modelo', 'grupo', 'cliente', 'referencia_credito'] as const;
 export const IMPORT_REQUIRED_COLUMNS = ['imei', 'tipo'] as const;

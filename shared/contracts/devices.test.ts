@@ -1,6 +1,7 @@
 import { FIELD_LABELS } from '../constants/fieldLabels';
-import { AGENT_VERSION_MAX, deviceExportQuery, deviceFilter, deviceListQuery } from './devices';
+import { deviceExportQuery, deviceFilter, deviceListQuery } from './devices';
 import { bulkBody } from './jobs';
+import { AGENT_VERSION_MAX } from '../constants/limits';
 
 const Q = FIELD_LABELS.deviceFilter;
 const messageOf = (input: unknown) => deviceListQuery.safeParse(input).error?.issues[0]?.message;

@@ -1,13 +1,14 @@
 import * as z from 'zod';
 import {
-  DEVICE_STATUSES,
-  DEVICE_TYPES,
-  LOCK_TYPES,
-  findStatusFilter,
-  type DeviceStatusCode,
-  type DeviceTypeCode,
-  type LockType,
-} from '../constants/domain';
+  AGENT_VERSION_MAX,
+  DEVICE_SORTS,
+  DEVICE_TEXT_MAX,
+  DEVICE_TYPE_CODES,
+  DEVICES_DEFAULT_PER_PAGE,
+  LOCK_TYPE_KEYS,
+  SEARCH_MAX,
+} from '../constants/limits';
+import { DEVICE_STATUSES, findStatusFilter, type DeviceStatusCode, type DeviceTypeCode } from '../constants/domain';
 import { FIELD_LABELS } from '../constants/fieldLabels';
 import { INVENTORY_MESSAGES as M } from '../areaMessages/inventory';
 import { ADMIN_API_MESSAGES } from '../areaMessages/admin';
@@ -60,16 +61,11 @@ export const imeiField = (label: string) =>
     .refine((v) => /^\d{15}$/.test(v), { error: M.field.imei(label) })
     .refine((v) => !/^\d{15}$/.test(v) || luhnValid(v), { error: M.field.imeiCheckDigit(label) });
 
-export const DEVICE_TYPE_CODES = DEVICE_TYPES.map((t) => t.code) as unknown as readonly [DeviceTypeCode, ...DeviceTypeCode[]];
-export const LOCK_TYPE_KEYS = LOCK_TYPES.map((t) => t.key) as unknown as readonly [LockType, ...LockType[]];
-
 export const deviceTypeField = (label: string) =>
   z.union(
     DEVICE_TYPE_CODES.map((c) => z.literal(c)),
     { error: fieldError(label, M.field.deviceType(label)) },
   );
-
-export const DEVICE_TEXT_MAX = { serial: 64, brand: 60, model: 80, customerName: 120, creditReference: 64 } as const;
 
 const deviceFields = {
   imei: imeiField(L.imei),
@@ -90,14 +86,6 @@ export type DeviceBody = z.infer<typeof deviceBody>;
 export type DeviceBodyInput = z.input<typeof deviceBody>;
 
 // Lists ----------------------------------------------------------------------------------
-
-/** The sorts offered: each has an index with every filter (migration 0007), so any page stays fast at 10^6 devices. */
-export const DEVICE_SORTS = ['createdAt', 'imei', 'lastSeenAt'] as const;
-export type DeviceSort = (typeof DEVICE_SORTS)[number];
-export const DEVICES_DEFAULT_PER_PAGE = 25;
-export const SEARCH_MAX = 64;
-/** The longest agent version a filter names: as long as the agent may report (versionField of the agent contract). */
-export const AGENT_VERSION_MAX = 40;
 
 const statusParam = z
   .string({ error: paramError(Q.status, M.param.status) })

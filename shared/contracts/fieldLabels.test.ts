@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { sectionsOf } from '../agentSettings';
+import { sectionsOf, typeSlug } from '../agentSettings';
 import { AGENT_MESSAGES } from '../areaMessages/agent';
 import { ADMIN_API_MESSAGES } from '../areaMessages/admin';
 import { AUTHZ_MESSAGES } from '../areaMessages/authz';
@@ -60,10 +60,7 @@ function requestSchemas(): [string, z.ZodType][] {
 /** The agent settings' PUT bodies are built per device type and section: every one of them. */
 function settingsBodies(): [string, z.ZodType][] {
   return ([1, 2] as const).flatMap((t) =>
-    sectionsOf(t).map((s): [string, z.ZodType] => [
-      `agentSettings.settingsBody(${agentSettings.typeSlug(t)}, ${s.key})`,
-      agentSettings.settingsBody(t, s.key),
-    ]),
+    sectionsOf(t).map((s): [string, z.ZodType] => [`agentSettings.settingsBody(${typeSlug(t)}, ${s.key})`, agentSettings.settingsBody(t, s.key)]),
   );
 }
 

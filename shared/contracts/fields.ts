@@ -1,6 +1,7 @@
 import * as z from 'zod';
 import { FIELD_LABELS } from '../constants/fieldLabels';
 import { ADMIN_API_MESSAGES as M } from '../areaMessages/admin';
+import { CONTROL, DATE_PARAM_MAX, DATE_PARAM_MIN, dateBoundsInRange, dayOrInstantBounds, isDayOrInstant, type DateBounds } from '../paramChecks';
 
 /**
  * Every builder takes the field's Spanish label (FIELD_LABELS), which its messages name; the
@@ -18,10 +19,6 @@ export const paramError =
   (label: string, message: string) =>
   (issue: { input?: unknown }): string =>
     issue.input === undefined ? M.field.requiredParam(label) : message;
-
-/** Control characters (NUL included, which PostgreSQL text refuses): never in a one-line value. */
-// eslint-disable-next-line no-control-regex -- matching control characters is the point of this pattern
-const CONTROL = /[\u0000-\u001f\u007f]/;
 
 /** A one-line text field of a body, trimmed; `min` 1 means it may not be empty. */
 export const textField = (label: string, opts: { min?: number; max: number }) =>
@@ -77,25 +74,6 @@ export const oneOfParam = <const T extends readonly [string, ...string[]]>(label
 /** `true`/`false` in a query string. */
 export const booleanParam = (label: string) => oneOfParam(label, ['true', 'false']).transform((v) => v === 'true');
 
-const DATE_ONLY = /^\d{4}-\d{2}-\d{2}$/;
-const DAY_MS = 24 * 3600 * 1000;
-
-/**
- * The days a date query parameter may name (UTC, inclusive). Bounded so that every value, and
- * the exclusive upper bound one day later, is an instant both databases store and compare
- * (`9999-12-31` would become year 10000, which PostgreSQL refuses).
- */
-export const DATE_PARAM_MIN = '2000-01-01';
-export const DATE_PARAM_MAX = '2100-12-31';
-const MIN_MS = Date.parse(`${DATE_PARAM_MIN}T00:00:00Z`);
-const END_MS = Date.parse(`${DATE_PARAM_MAX}T00:00:00Z`) + DAY_MS;
-
-/** A date parameter after validation: the instant it starts at and the instant just after it ends. */
-export interface DateBounds {
-  start: Date;
-  end: Date;
-}
-
 /**
  * A day (`AAAA-MM-DD`, UTC) or an instant (ISO 8601 with its zone) between DATE_PARAM_MIN and
  * DATE_PARAM_MAX; empty means absent. A day spans 24 hours, an instant one millisecond.
@@ -104,16 +82,9 @@ export const dateParam = (label: string) =>
   z
     .string({ error: paramError(label, M.param.date(label)) })
     .trim()
-    .refine((v) => v === '' || (DATE_ONLY.test(v) ? z.iso.date() : z.iso.datetime({ offset: true })).safeParse(v).success, {
-      error: M.param.date(label),
-      abort: true,
-    })
-    .transform((v): DateBounds | undefined => {
-      if (v === '') return undefined;
-      const start = DATE_ONLY.test(v) ? Date.parse(`${v}T00:00:00Z`) : Date.parse(v);
-      return { start: new Date(start), end: new Date(start + (DATE_ONLY.test(v) ? DAY_MS : 1)) };
-    })
-    .refine((b) => b === undefined || (b.start.getTime() >= MIN_MS && b.end.getTime() <= END_MS), {
+    .refine((v) => v === '' || isDayOrInstant(v), { error: M.param.date(label), abort: true })
+    .transform((v): DateBounds | undefined => (v === '' ? undefined : dayOrInstantBounds(v)))
+    .refine((b) => b === undefined || dateBoundsInRange(b), {
       error: M.param.dateRange(label, DATE_PARAM_MIN, DATE_PARAM_MAX),
     });
 

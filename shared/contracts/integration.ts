@@ -16,8 +16,8 @@ import {
 } from './credits';
 import { deviceBody, deviceResponse } from './devices';
 import { listResponse, pagingParams, paramError, textParam } from './fields';
-import { BULK_MAX_DEVICES, jobResponse, jobResultListResponse } from './jobs';
-import { DEVICE_TEXT_MAX } from './devices';
+import { jobResponse, jobResultListResponse } from './jobs';
+import { DEVICE_TEXT_MAX, BULK_MAX_DEVICES } from '../constants/limits';
 
 const F = ADMIN_API_MESSAGES.field;
 const L = FIELD_LABELS.integration;

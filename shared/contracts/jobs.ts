@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { BULK_MAX_DEVICES } from '../constants/limits';
 import { DEVICE_ACTION } from '../constants/deviceActions';
 import { DEVICE_STATUSES, type DeviceStatusCode } from '../constants/domain';
 import { FIELD_LABELS } from '../constants/fieldLabels';
@@ -13,7 +14,6 @@ const L = FIELD_LABELS.bulk;
 
 /** Bulk actions (/v5/devices/bulk-actions) and the jobs that run them (/v5/jobs). */
 
-export const BULK_MAX_DEVICES = 10_000;
 export const BULK_BATCH_SIZE = 5_000;
 
 const selection = z

@@ -4,7 +4,7 @@
  * settings into what the plan reads, with Mexico's official rest days filled in for the years
  * around the given date when the policy takes them.
  */
-import { COLLECTION_POLICY_DEFAULT_TEXTS as T } from '../constants/creditLabels';
+import { COLLECTION_POLICY_DEFAULT_TEXTS as T } from '../constants/collectionPolicyDefaults';
 import { dateParts } from './calendarDate';
 import type { CollectionPolicy, ReleaseMode, Reminder, Rung } from './collectionPlan';
 import { mexicanHolidays } from './workingDays';

@@ -3,7 +3,7 @@ import path from 'node:path';
 import type { Metafile } from 'esbuild';
 import { CHUNKS, DIALOGS } from '../../client/app/pages';
 import { DASHBOARD_CHART } from '../../client/features/dashboard/chartChunk';
-import { ROUTES } from '../../shared/constants/routes';
+import { isPublicPath, ROUTES } from '../../shared/constants/routes';
 import { BUDGETS_KB, bundleSizes } from '../../scripts/bundleSizes';
 import { manifestFromMetafile } from '../../scripts/build';
 
@@ -83,10 +83,27 @@ describe('bundle budgets (P2, gzipped)', () => {
     }
   });
 
-  test("zod's classic API (the contracts' schemas) is in no first load of the pages that need none of them", () => {
-    const classic = filesWith('zod/v4/classic/');
-    for (const route of [...DIALOG_FORM_PAGES, '/admin-settings/audit', '/dashboard/general']) {
-      expect({ route, zodFiles: sizes.firstLoadFiles(route).filter((f) => classic.includes(f)) }).toEqual({ route, zodFiles: [] });
+  test(`every route of the route table: first load ≤ ${BUDGETS_KB.route} KB`, () => {
+    const routes = ROUTES.map((r) => r.path);
+    expect(routes.length).toBeGreaterThan(30);
+    const over = routes
+      .map((route) => ({ route, bytes: sizes.firstLoad(route) }))
+      .filter((r) => r.bytes > BUDGETS_KB.route * KB)
+      .map((r) => `${r.route}: ${kb(r.bytes)}`);
+    expect(over).toEqual([]);
+  });
+
+  test("zod (the contracts' schemas, the forms' validation) is in no signed-in route's first load: it loads once the page is idle", () => {
+    const withZod = filesWith('zod/');
+    for (const route of ROUTES.map((r) => r.path).filter((p) => !isPublicPath(p))) {
+      expect({ route, zodFiles: sizes.firstLoadFiles(route).filter((f) => withZod.includes(f)) }).toEqual({ route, zodFiles: [] });
+    }
+  });
+
+  test("react-bootstrap's Modal is in no first load: the portal's dialog (AppModal) is a chunk of its own", () => {
+    const withModal = filesWith('react-bootstrap/esm/Modal.js');
+    for (const route of ['/', '/inventory-management/devices', '/agent-settings/restrictions-lock', '/credits/collection-policy']) {
+      expect({ route, modalFiles: sizes.firstLoadFiles(route).filter((f) => withModal.includes(f)) }).toEqual({ route, modalFiles: [] });
     }
   });
 

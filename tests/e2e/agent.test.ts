@@ -5,6 +5,8 @@
  * because the agent received the command on its waiting check-in and acknowledged it; and a
  * release that says it is scheduled (not waiting for the device) until *Entregar ahora* sends it.
  */
+import { DEVICE_DETAIL_LABELS as D } from '../../shared/constants/deviceDetailLabels';
+import { ENROLLMENT_LABELS as E } from '../../shared/constants/enrollmentLabels';
 import { INVENTORY_LABELS as L } from '../../shared/constants/inventoryLabels';
 import { PATHS } from '../../shared/constants/routes';
 import { enrollmentTokenBody } from '../../shared/contracts/enrollment';
@@ -42,11 +44,11 @@ describeWithBrowser('the device side in Chromium', () => {
     await page.goto(`${ctx.portal.url}/inventory-management/devices-group`);
     await waitForHydration(page);
     await waitForLayout(page);
-    await page.getByRole('button', { name: L.enrollment.actionOfGroup(GROUP), exact: true }).click();
-    const dialog = page.getByRole('dialog', { name: L.enrollment.titleGroup(GROUP), exact: true });
-    await dialog.getByText(L.enrollment.liveEmpty, { exact: true }).waitFor();
-    await dialog.getByRole('button', { name: L.enrollment.generate, exact: true }).click();
-    const qr = dialog.getByRole('img', { name: L.enrollment.qrAlt, exact: true });
+    await page.getByRole('button', { name: E.actionOfGroup(GROUP), exact: true }).click();
+    const dialog = page.getByRole('dialog', { name: E.titleGroup(GROUP), exact: true });
+    await dialog.getByText(E.liveEmpty, { exact: true }).waitFor();
+    await dialog.getByRole('button', { name: E.generate, exact: true }).click();
+    const qr = dialog.getByRole('img', { name: E.qrAlt, exact: true });
     await qr.waitFor();
     expect(await qr.getAttribute('src')).toMatch(/^data:image\/svg\+xml;base64,/);
     expect(await qr.evaluate((img) => (img as HTMLImageElement).naturalWidth > 0)).toBe(true);
@@ -117,8 +119,8 @@ describeWithBrowser('the device side in Chromium', () => {
       const panel = page.getByTestId('device-detail');
       const scheduled = panel.getByTestId('release-scheduled');
       await scheduled.waitFor();
-      expect(await scheduled.innerText()).toContain(L.detail.releaseScheduled);
-      expect(await panel.innerText()).not.toContain(L.detail.waitingDelivery);
+      expect(await scheduled.innerText()).toContain(D.detail.releaseScheduled);
+      expect(await panel.innerText()).not.toContain(D.detail.waitingDelivery);
       // Held for the cancel window: the agent, checking in all along, has received nothing.
       await new Promise((r) => setTimeout(r, 1_000));
       expect(agent.received).toEqual([]);

@@ -12,6 +12,7 @@ import zlib from 'node:zlib';
 import type { Locator, Page } from 'playwright-core';
 import { settingField, SETTINGS_SECTIONS } from '../../shared/agentSettings';
 import { AGENT_SETTINGS_LABELS } from '../../shared/constants/agentSettingsLabels';
+import { AGENT_SETTINGS_OVERVIEW_LABELS } from '../../shared/constants/agentSettingsOverviewLabels';
 import { UNSAVED_CHANGES_LABELS as U } from '../../shared/constants/labels';
 import { MENU, PATHS } from '../../shared/constants/routes';
 import { SPEC_TEXT } from '../../shared/messages';
@@ -22,7 +23,7 @@ import { ADMIN_EMAIL, dismissToasts, sidebar, signIn, toast, usePortalBrowser, w
 
 const F = AGENT_SETTINGS_LABELS.form;
 const S = AGENT_SETTINGS_LABELS.screen;
-const O = AGENT_SETTINGS_LABELS.overview;
+const O = AGENT_SETTINGS_OVERVIEW_LABELS;
 const label = (key: string) => settingField(key)!.label;
 const titleOf = (path: string) => [...MENU, ...MENU.flatMap((m) => m.submodules)].find((s) => s.path === path)!.title;
 const LAPTOP = { width: 1366, height: 800 } as const;

@@ -8,7 +8,7 @@
  */
 import type { Locator, Page } from 'playwright-core';
 import { AGENT_SETTINGS_LABELS } from '../../shared/constants/agentSettingsLabels';
-import { CREDIT_PAGE_LABELS } from '../../shared/constants/creditPageLabels';
+import { COLLECTION_POLICY_LABELS } from '../../shared/constants/collectionPolicyLabels';
 import { FIELD_LABELS } from '../../shared/constants/fieldLabels';
 import { PATHS } from '../../shared/constants/routes';
 import { SPEC_TEXT } from '../../shared/messages';
@@ -18,7 +18,7 @@ import { insertGroup } from '../helpers/inventoryFixtures';
 import { ADMIN_EMAIL, dismissToasts, sidebar, signIn, toast, usePortalBrowser, waitForLayout } from '../helpers/portalSession';
 
 const F = AGENT_SETTINGS_LABELS.form;
-const P = CREDIT_PAGE_LABELS.policy;
+const P = COLLECTION_POLICY_LABELS;
 const CP = FIELD_LABELS.collectionPolicy;
 const TITLE = 'Política de cobranza';
 

@@ -8,11 +8,11 @@
 import iconv from 'iconv-lite';
 import type { Page } from 'playwright-core';
 import { CREDIT_PAGE_LABELS as L } from '../../shared/constants/creditPageLabels';
-import { CSV_IMPORT_LABELS } from '../../shared/constants/labels';
 import { addDays, todayIn } from '../../shared/credits';
 import { seriousViolations } from '../helpers/axe';
 import { collectProblems, describeWithBrowser } from '../helpers/browser';
 import { ADMIN_EMAIL, signIn, toast, usePortalBrowser } from '../helpers/portalSession';
+import { CSV_IMPORT_LABELS } from '../../shared/constants/csvImportLabels';
 
 const PORTFOLIO = '/credits/portfolio';
 const REFERENCE = 'E2E-IMP-1';

@@ -10,6 +10,7 @@ import type { Page } from 'playwright-core';
 import { DASHBOARD_LABELS } from '../../shared/constants/dashboardLabels';
 import { CREDIT_PAGE_LABELS } from '../../shared/constants/creditPageLabels';
 import { DEVICE_ACTION } from '../../shared/constants/deviceActions';
+import { DEVICE_DETAIL_LABELS } from '../../shared/constants/deviceDetailLabels';
 import { INVENTORY_LABELS } from '../../shared/constants/inventoryLabels';
 import { PATHS } from '../../shared/constants/routes';
 import { addDays, todayIn } from '../../shared/credits';
@@ -176,7 +177,7 @@ describeWithBrowser('dashboards in Chromium', () => {
     const board = page.getByTestId('stuck-commands');
     expect(await board.getByTestId('stuck-commands-total').innerText()).toBe('1');
     await board.getByRole('link', { name: G.stuck.deviceLink(STUCK_IMEI), exact: true }).click();
-    await page.getByRole('dialog', { name: INVENTORY_LABELS.detail.title(STUCK_IMEI), exact: true }).waitFor();
+    await page.getByRole('dialog', { name: DEVICE_DETAIL_LABELS.detail.title(STUCK_IMEI), exact: true }).waitFor();
     expect(new URL(page.url()).pathname).toBe(PATHS.devices);
 
     expect(problems).toEqual([]);

@@ -5,6 +5,7 @@
  * (hydration included) and no serious or critical axe-core violations on each view.
  */
 import type { Page } from 'playwright-core';
+import { DEVICE_DETAIL_LABELS as D } from '../../shared/constants/deviceDetailLabels';
 import { INVENTORY_LABELS as L } from '../../shared/constants/inventoryLabels';
 import { seriousViolations } from '../helpers/axe';
 import { collectProblems, describeWithBrowser, waitForHydration } from '../helpers/browser';
@@ -52,9 +53,9 @@ describeWithBrowser('enrolled devices in Chromium', () => {
     expect(await page.getByTestId('device-row').count()).toBe(25);
     await page.getByText('Página 1 de 2 (30 dispositivos)', { exact: true }).waitFor();
     expect(await seriousViolations(page)).toEqual([]);
-    // The detail's and the action dialog's chunks are fetched once the list is idle, before any click.
+    // The detail's, the action dialog's and the dialog's own (AppModal) chunks are fetched once the list is idle, before any click.
     await page.waitForFunction(() =>
-      ['DeviceDetail', 'ActionModal'].every((name) =>
+      ['DeviceDetail', 'ActionModal', 'AppModalDialog'].every((name) =>
         performance.getEntriesByType('resource').some((e) => new RegExp(`/${name}-\\w+\\.js$`).test(e.name)),
       ),
     );
@@ -81,11 +82,11 @@ describeWithBrowser('enrolled devices in Chromium', () => {
     // The detail panel, with device=<id> in the URL; Escape closes it.
     const imei = (await released.getAttribute('data-imei'))!;
     await released.getByRole('button', { name: L.devices.viewDetailOf(imei), exact: true }).click();
-    const panel = page.getByRole('dialog', { name: L.detail.title(imei), exact: true });
+    const panel = page.getByRole('dialog', { name: D.detail.title(imei), exact: true });
     await panel.getByTestId('device-facts').waitFor();
     await panel
       .getByTestId('history-entry')
-      .or(panel.getByText(L.history.empty, { exact: true }))
+      .or(panel.getByText(D.history.empty, { exact: true }))
       .first()
       .waitFor();
     expect(new URL(page.url()).searchParams.get('device')).toMatch(/^\d+$/);

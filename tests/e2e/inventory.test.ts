@@ -15,6 +15,8 @@ import { JOB_RESULT_COLUMNS } from '../../server/api/jobs/jobsService';
 import { SEARCH_DEBOUNCE_MS } from '../../shared/constants/business';
 import { DEVICE_ACTION } from '../../shared/constants/deviceActions';
 import { DEVICE_STATUS, deviceStatusLabel } from '../../shared/constants/domain';
+import { ADD_DEVICE_LABELS } from '../../shared/constants/addDeviceLabels';
+import { GROUP_LABELS } from '../../shared/constants/groupLabels';
 import { INVENTORY_LABELS as L } from '../../shared/constants/inventoryLabels';
 import { MENU } from '../../shared/constants/routes';
 import { EXPORT_COLUMNS, EXPORT_DATE_TIME_COLUMNS, IMPORT_COLUMNS } from '../../shared/contracts/deviceImport';
@@ -330,9 +332,9 @@ describeWithBrowser('inventory pages in Chromium', () => {
     const problems = collectProblems(page);
     await signIn(page, ctx.portal.url, ADMIN_EMAIL);
     await openPage(page, ADD_DEVICE.path, ADD_DEVICE.title);
-    const one = page.getByRole('region', { name: L.addDevice.oneTitle, exact: true });
-    const csvPart = page.getByRole('region', { name: L.addDevice.csvTitle, exact: true });
-    await csvPart.getByLabel(L.addDevice.file, { exact: true }).waitFor();
+    const one = page.getByRole('region', { name: ADD_DEVICE_LABELS.oneTitle, exact: true });
+    const csvPart = page.getByRole('region', { name: ADD_DEVICE_LABELS.csvTitle, exact: true });
+    await csvPart.getByLabel(ADD_DEVICE_LABELS.file, { exact: true }).waitFor();
     expect(await axeProblems(page)).toEqual([]);
 
     // A wrong check digit: the Luhn message under the field, nothing sent.
@@ -350,8 +352,8 @@ describeWithBrowser('inventory pages in Chromium', () => {
     // The right IMEI registers it.
     await imeiInput.fill(formImei);
     await one.getByRole('button', { name: SPEC_TEXT.save, exact: true }).click();
-    await toast(page, L.addDevice.created(formImei)).waitFor();
-    await one.getByTestId('device-registered').getByText(L.addDevice.createdDetail(formImei), { exact: false }).waitFor();
+    await toast(page, ADD_DEVICE_LABELS.created(formImei)).waitFor();
+    await one.getByTestId('device-registered').getByText(ADD_DEVICE_LABELS.createdDetail(formImei), { exact: false }).waitFor();
     expect(await imeiInput.inputValue()).toBe('');
 
     // A CSV file with valid and invalid rows: the preview registers nothing.
@@ -368,17 +370,17 @@ describeWithBrowser('inventory pages in Chromium', () => {
     ].join('\r\n');
     const before = await preEnrolledCount();
     await csvPart
-      .getByLabel(L.addDevice.file, { exact: true })
+      .getByLabel(ADD_DEVICE_LABELS.file, { exact: true })
       // Saved the way Excel in Mexico saves «CSV (delimitado por comas)»: Windows-1252, so the
       // accents of 'Lucía Ortega' and 'Tomás Ibarra' arrive as single bytes.
       .setInputFiles({ name: 'dispositivos.csv', mimeType: 'text/csv', buffer: iconv.encode(file, 'windows1252') });
     const preview = csvPart.getByTestId('csv-preview');
     await preview.waitFor();
     expect(await termPairs(preview.getByTestId('csv-counts'))).toEqual([
-      [L.addDevice.rows, '7'],
-      [L.addDevice.valid, '3'],
-      [L.addDevice.invalid, '4'],
-      [L.addDevice.encoding, 'Windows-1252'],
+      [ADD_DEVICE_LABELS.rows, '7'],
+      [ADD_DEVICE_LABELS.valid, '3'],
+      [ADD_DEVICE_LABELS.invalid, '4'],
+      [ADD_DEVICE_LABELS.encoding, 'Windows-1252'],
     ]);
     expect(await cellTexts(preview.getByTestId('csv-invalid-rows').locator('tbody tr'))).toEqual([
       ['3', csvBadCheck, `imei: ${M.field.imeiCheckDigit(FIELD_LABELS.devices.imei)}`],
@@ -392,14 +394,14 @@ describeWithBrowser('inventory pages in Chromium', () => {
     expect((await db().query('SELECT 1 FROM devices WHERE imei = ANY($1)', [csvValid])).rows).toHaveLength(0);
 
     // Imported: the valid rows only.
-    await preview.getByRole('button', { name: L.addDevice.importValid(3), exact: true }).click();
+    await preview.getByRole('button', { name: ADD_DEVICE_LABELS.importValid(3), exact: true }).click();
     const result = csvPart.getByTestId('csv-result');
-    await result.getByText(L.addDevice.imported(3), { exact: true }).waitFor();
-    await toast(page, L.addDevice.imported(3)).waitFor();
+    await result.getByText(ADD_DEVICE_LABELS.imported(3), { exact: true }).waitFor();
+    await toast(page, ADD_DEVICE_LABELS.imported(3)).waitFor();
     expect(await preEnrolledCount()).toBe(before + 3);
 
     // The pre-enrolled page lists the four new devices.
-    await result.getByRole('link', { name: L.addDevice.viewPreEnrolled, exact: true }).click();
+    await result.getByRole('link', { name: ADD_DEVICE_LABELS.viewPreEnrolled, exact: true }).click();
     await page.waitForURL((u) => u.pathname === PRE_ENROLLED.path);
     await page.getByRole('main').getByRole('heading', { level: 1, name: PRE_ENROLLED.title, exact: true }).waitFor();
     for (const imei of [formImei, ...csvValid]) await page.getByTestId(`pre-enrolled-row-${imei}`).waitFor();
@@ -489,26 +491,26 @@ describeWithBrowser('inventory pages in Chromium', () => {
     const countOf = async (name: string) => (await cellTexts(page.getByTestId(`group-row-${name}`)))[0]![2];
 
     // Create.
-    await page.getByRole('button', { name: L.groups.create, exact: true }).click();
-    const create = page.getByRole('dialog', { name: L.groups.createTitle, exact: true });
-    await create.getByLabel(L.groups.name, { exact: true }).fill('Ventas Poniente');
-    await create.getByLabel(L.groups.descriptionOptional, { exact: true }).fill('Tiendas del poniente');
+    await page.getByRole('button', { name: GROUP_LABELS.create, exact: true }).click();
+    const create = page.getByRole('dialog', { name: GROUP_LABELS.createTitle, exact: true });
+    await create.getByLabel(GROUP_LABELS.name, { exact: true }).fill('Ventas Poniente');
+    await create.getByLabel(GROUP_LABELS.descriptionOptional, { exact: true }).fill('Tiendas del poniente');
     expect(await axeProblems(page)).toEqual([]);
     await create.getByRole('button', { name: SPEC_TEXT.save, exact: true }).click();
-    await toast(page, L.groups.createdDone('Ventas Poniente')).waitFor();
+    await toast(page, GROUP_LABELS.createdDone('Ventas Poniente')).waitFor();
     await create.waitFor({ state: 'detached' });
     const created = page.getByTestId('group-row-Ventas Poniente');
     await created.waitFor();
     expect((await cellTexts(created))[0]!.slice(0, 3)).toEqual(['Ventas Poniente', 'Tiendas del poniente', '0']);
 
     // Rename.
-    await created.getByRole('button', { name: L.groups.renameOf('Ventas Poniente'), exact: true }).click();
-    const rename = page.getByRole('dialog', { name: L.groups.renameTitle, exact: true });
-    const name = rename.getByLabel(L.groups.name, { exact: true });
+    await created.getByRole('button', { name: GROUP_LABELS.renameOf('Ventas Poniente'), exact: true }).click();
+    const rename = page.getByRole('dialog', { name: GROUP_LABELS.renameTitle, exact: true });
+    const name = rename.getByLabel(GROUP_LABELS.name, { exact: true });
     expect(await name.inputValue()).toBe('Ventas Poniente');
     await name.fill('Ventas Poniente Norte');
     await rename.getByRole('button', { name: SPEC_TEXT.save, exact: true }).click();
-    await toast(page, L.groups.renamedDone('Ventas Poniente Norte')).waitFor();
+    await toast(page, GROUP_LABELS.renamedDone('Ventas Poniente Norte')).waitFor();
     await rename.waitFor({ state: 'detached' });
     const renamed = page.getByTestId('group-row-Ventas Poniente Norte');
     await renamed.waitFor();
@@ -518,30 +520,30 @@ describeWithBrowser('inventory pages in Chromium', () => {
     const groupId = (await db().query<{ id: number }>('SELECT id FROM device_groups WHERE name = $1', ['Ventas Poniente Norte'])).rows[0]!.id;
     const moved = await insertManyDevices(db(), 3, { groupId });
     await openPage(page, GROUPS.path, GROUPS.title);
-    await renamed.getByRole('link', { name: L.groups.viewEnrolled(3, L.groups.ofGroup('Ventas Poniente Norte')), exact: true }).waitFor();
+    await renamed.getByRole('link', { name: GROUP_LABELS.viewEnrolled(3, GROUP_LABELS.ofGroup('Ventas Poniente Norte')), exact: true }).waitFor();
     expect(await countOf('Destino Centro')).toBe('2');
-    await renamed.getByRole('button', { name: L.groups.deleteOf('Ventas Poniente Norte'), exact: true }).click();
-    const remove = page.getByRole('dialog', { name: L.groups.deleteTitle, exact: true });
-    await remove.getByText(L.groups.confirmDelete('Ventas Poniente Norte'), { exact: true }).waitFor();
+    await renamed.getByRole('button', { name: GROUP_LABELS.deleteOf('Ventas Poniente Norte'), exact: true }).click();
+    const remove = page.getByRole('dialog', { name: GROUP_LABELS.deleteTitle, exact: true });
+    await remove.getByText(GROUP_LABELS.confirmDelete('Ventas Poniente Norte'), { exact: true }).waitFor();
     await remove.getByText(M.groups.notEmpty(3), { exact: true }).waitFor();
-    await remove.getByRole('button', { name: L.groups.delete, exact: true }).click();
-    const moveTo = remove.getByRole('combobox', { name: L.groups.moveTo, exact: true });
-    await remove.getByText(L.groups.moveToRequired, { exact: true }).waitFor();
+    await remove.getByRole('button', { name: GROUP_LABELS.delete, exact: true }).click();
+    const moveTo = remove.getByRole('combobox', { name: GROUP_LABELS.moveTo, exact: true });
+    await remove.getByText(GROUP_LABELS.moveToRequired, { exact: true }).waitFor();
     expect(await moveTo.getAttribute('aria-invalid')).toBe('true');
     expect((await db().query('SELECT 1 FROM device_groups WHERE id = $1', [groupId])).rows).toHaveLength(1);
     expect(await axeProblems(page)).toEqual([]);
     const options = await moveTo.locator('option').allInnerTexts();
-    expect(options[0]).toBe(L.groups.selectGroup);
+    expect(options[0]).toBe(GROUP_LABELS.selectGroup);
     expect(options).toEqual(expect.arrayContaining(['Destino Centro', 'Grupo Vacío']));
     expect(options).not.toContain('Ventas Poniente Norte');
     await moveTo.selectOption({ label: 'Destino Centro' });
-    await remove.getByRole('button', { name: L.groups.delete, exact: true }).click();
-    await toast(page, L.groups.deletedDone('Ventas Poniente Norte')).waitFor();
+    await remove.getByRole('button', { name: GROUP_LABELS.delete, exact: true }).click();
+    await toast(page, GROUP_LABELS.deletedDone('Ventas Poniente Norte')).waitFor();
     await remove.waitFor({ state: 'detached' });
     await renamed.waitFor({ state: 'detached' });
     await page
       .getByTestId('group-row-Destino Centro')
-      .getByRole('link', { name: L.groups.viewEnrolled(5, L.groups.ofGroup('Destino Centro')), exact: true })
+      .getByRole('link', { name: GROUP_LABELS.viewEnrolled(5, GROUP_LABELS.ofGroup('Destino Centro')), exact: true })
       .waitFor();
     const movedTo = await db().query<{ group_id: number }>('SELECT DISTINCT group_id FROM devices WHERE id = ANY($1)', [moved]);
     expect(movedTo.rows).toEqual([{ group_id: destination }]);
@@ -549,12 +551,12 @@ describeWithBrowser('inventory pages in Chromium', () => {
 
     // An empty group: a plain confirmation, no destination.
     const empty = page.getByTestId('group-row-Grupo Vacío');
-    await empty.getByRole('button', { name: L.groups.deleteOf('Grupo Vacío'), exact: true }).click();
-    const removeEmpty = page.getByRole('dialog', { name: L.groups.deleteTitle, exact: true });
-    await removeEmpty.getByText(L.groups.confirmDelete('Grupo Vacío'), { exact: true }).waitFor();
+    await empty.getByRole('button', { name: GROUP_LABELS.deleteOf('Grupo Vacío'), exact: true }).click();
+    const removeEmpty = page.getByRole('dialog', { name: GROUP_LABELS.deleteTitle, exact: true });
+    await removeEmpty.getByText(GROUP_LABELS.confirmDelete('Grupo Vacío'), { exact: true }).waitFor();
     expect(await removeEmpty.getByRole('combobox').count()).toBe(0);
-    await removeEmpty.getByRole('button', { name: L.groups.delete, exact: true }).click();
-    await toast(page, L.groups.deletedDone('Grupo Vacío')).waitFor();
+    await removeEmpty.getByRole('button', { name: GROUP_LABELS.delete, exact: true }).click();
+    await toast(page, GROUP_LABELS.deletedDone('Grupo Vacío')).waitFor();
     await empty.waitFor({ state: 'detached' });
 
     expect(problems).toEqual([]);

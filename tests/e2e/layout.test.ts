@@ -7,6 +7,7 @@
  * toggle hides and shows the menu, and every list is a column of cards no wider than the window.
  */
 import type { Locator, Page } from 'playwright-core';
+import { GROUP_LABELS } from '../../shared/constants/groupLabels';
 import { INVENTORY_LABELS } from '../../shared/constants/inventoryLabels';
 import { PATHS, ROUTES } from '../../shared/constants/routes';
 import { SPEC_TEXT } from '../../shared/messages';
@@ -282,11 +283,11 @@ describeWithBrowser('the layout at 1366×800 and 390×844 in Chromium', () => {
     }
     // A toast (top right) below the header: the user menu stays clickable.
     await openList(page, PATHS.groups, 'group-row-');
-    await page.getByRole('button', { name: INVENTORY_LABELS.groups.create, exact: true }).click();
-    const create = page.getByRole('dialog', { name: INVENTORY_LABELS.groups.createTitle, exact: true });
-    await create.getByLabel(INVENTORY_LABELS.groups.name, { exact: true }).fill('Sucursal de prueba del aviso');
+    await page.getByRole('button', { name: GROUP_LABELS.create, exact: true }).click();
+    const create = page.getByRole('dialog', { name: GROUP_LABELS.createTitle, exact: true });
+    await create.getByLabel(GROUP_LABELS.name, { exact: true }).fill('Sucursal de prueba del aviso');
     await create.getByRole('button', { name: SPEC_TEXT.save, exact: true }).click();
-    const shown = toast(page, INVENTORY_LABELS.groups.createdDone('Sucursal de prueba del aviso'));
+    const shown = toast(page, GROUP_LABELS.createdDone('Sucursal de prueba del aviso'));
     await shown.waitFor();
     const toastTop = await shown.evaluate((e) => e.getBoundingClientRect().top);
     atMost('toast below the header', (await frame()).headerBottom, toastTop);

@@ -5,6 +5,8 @@
  * and a simulated agent enrolls with it.
  */
 import { PATHS } from '../../shared/constants/routes';
+import { DEVICE_DETAIL_LABELS as D } from '../../shared/constants/deviceDetailLabels';
+import { ENROLLMENT_LABELS as E } from '../../shared/constants/enrollmentLabels';
 import { INVENTORY_LABELS as L } from '../../shared/constants/inventoryLabels';
 import { enrollRefusalMessage } from '../../shared/contracts/agent';
 import { EnrollmentTokensService } from '../../server/api/enrollment/enrollmentTokensService';
@@ -59,7 +61,7 @@ describeWithBrowser('re-enrollment in Chromium', () => {
     expect(await seriousViolations(page)).toEqual([]);
     await dialog.getByRole('button', { name: L.reenrollment.confirm, exact: true }).click();
     await toast(page, L.reenrollment.authorized).waitFor();
-    const qr = dialog.getByRole('img', { name: L.enrollment.qrAlt, exact: true });
+    const qr = dialog.getByRole('img', { name: E.qrAlt, exact: true });
     await qr.waitFor();
     expect(await qr.evaluate((img) => (img as HTMLImageElement).naturalWidth > 0)).toBe(true);
     const shortCode = (await dialog.getByTestId('enrollment-short-code').innerText()).match(/[0-9A-Z]{4}-[0-9A-Z]{4}-[0-9A-Z]{4}/)![0];
@@ -82,11 +84,11 @@ describeWithBrowser('re-enrollment in Chromium', () => {
     await entries.nth(4).waitFor();
     const badges = await entries.locator('.badge').allInnerTexts();
     expect(badges).toEqual([
-      L.enrollments.kinds.refused,
-      L.enrollments.reenrolled,
-      L.enrollments.kinds.authorized,
-      L.enrollments.kinds.refused,
-      L.enrollments.kinds.enrolled,
+      D.enrollments.kinds.refused,
+      D.enrollments.reenrolled,
+      D.enrollments.kinds.authorized,
+      D.enrollments.kinds.refused,
+      D.enrollments.kinds.enrolled,
     ]);
     expect(await entries.nth(3).innerText()).toContain(enrollRefusalMessage('ALREADY_ENROLLED'));
     expect(await entries.nth(2).innerText()).toContain(ADMIN_EMAIL);

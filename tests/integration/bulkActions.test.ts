@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import request from 'supertest';
-import { BULK_MAX_DEVICES, bulkBody, type BulkPreview, type Job, type JobResult } from '../../shared/contracts/jobs';
+import { bulkBody, type BulkPreview, type Job, type JobResult } from '../../shared/contracts/jobs';
 import { FIELD_LABELS } from '../../shared/constants/fieldLabels';
 import { MESSAGES } from '../../shared/messages';
 import { INVENTORY_MESSAGES as M } from '../../shared/areaMessages/inventory';
@@ -11,6 +11,7 @@ import { adminApi, type AdminApi } from '../helpers/adminApi';
 import { insertDevices, insertGroup, insertManyDevices, setPendingCommand, type DeviceFixture } from '../helpers/inventoryFixtures';
 import { sendJson } from '../helpers/randomBodies';
 import { createTestDb, testEngines, type TestDb } from '../helpers/testDb';
+import { BULK_MAX_DEVICES } from '../../shared/constants/limits';
 
 const LOCK = { action: 0, lockType: 'PorCredito', message: 'Pague su cuota' };
 const NOTE = { action: 5, title: 'Aviso', message: 'Su cuota vence mañana' };

@@ -14,11 +14,11 @@ import { PATHS } from '../../shared/constants/routes';
 import { ROLE_ACTION } from '../../shared/constants/roleActions';
 import { creditImportResultResponse, type CreditImportResult } from '../../shared/contracts/creditImport';
 import { creditBody } from '../../shared/contracts/credits';
-import { IMPORT_MAX_BYTES } from '../../shared/contracts/deviceImport';
 import { addDays } from '../../shared/credits';
 import { adminApi, type AdminApi } from '../helpers/adminApi';
 import { insertDevices, testImei } from '../helpers/inventoryFixtures';
 import { createTestDb, testEngines, type TestDb } from '../helpers/testDb';
+import { IMPORT_MAX_BYTES } from '../../shared/constants/limits';
 
 /** 12:00 in Mexico City (UTC−6 all year since 2022) on 2026-11-20. */
 const TODAY = '2026-11-20';

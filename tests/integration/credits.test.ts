@@ -12,7 +12,6 @@ import { ROLE_ACTION } from '../../shared/constants/roleActions';
 import { apiKeyActor } from '../../shared/constants/integration';
 import { CREDIT_MESSAGES } from '../../shared/areaMessages/credit';
 import {
-  CREDIT_SORTS,
   creditBody,
   creditDetailResponse,
   creditListResponse,
@@ -35,6 +34,7 @@ import { asSent, sendJson } from '../helpers/randomBodies';
 import { createTestDb, testEngines, type TestDb } from '../helpers/testDb';
 import { migrate } from '../../server/db/migrate';
 import { migrations } from '../../server/db/migrations/index';
+import { CREDIT_SORTS } from '../../shared/constants/limits';
 
 const ZONE = 'America/Mexico_City';
 /** 12:00 in Mexico City (UTC−6 all year since 2022): the company's date is 2026-11-20. */

@@ -1,11 +1,12 @@
 import fc from 'fast-check';
 import Papa from 'papaparse';
 import request from 'supertest';
-import { IMPORT_COLUMNS, IMPORT_MAX_ROWS, type ImportResult } from '../../shared/contracts/deviceImport';
+import { IMPORT_COLUMNS, type ImportResult } from '../../shared/contracts/deviceImport';
 import { INVENTORY_MESSAGES as M } from '../../shared/areaMessages/inventory';
 import { adminApi, type AdminApi } from '../helpers/adminApi';
 import { insertDevices, insertGroup, testImei } from '../helpers/inventoryFixtures';
 import { createTestDb, testEngines, type TestDb } from '../helpers/testDb';
+import { IMPORT_MAX_ROWS } from '../../shared/constants/limits';
 
 const IMPORT = '/api/v5/devices/import';
 

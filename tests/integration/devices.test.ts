@@ -8,13 +8,14 @@ import { DEVICE_ACTION } from '../../shared/constants/deviceActions';
 import { DEVICE_STATUS, STATUS_FILTERS } from '../../shared/constants/domain';
 import { FIELD_LABELS } from '../../shared/constants/fieldLabels';
 import { EXPORT_COLUMNS, EXPORT_DATE_TIME_COLUMNS } from '../../shared/contracts/deviceImport';
-import { DEVICE_SORTS, deviceBody, type Device, type DeviceList } from '../../shared/contracts/devices';
+import { deviceBody, type Device, type DeviceList } from '../../shared/contracts/devices';
 import { adminApi, type AdminApi } from '../helpers/adminApi';
 import { insertDevices, insertGroup, testImei, type DeviceFixture } from '../helpers/inventoryFixtures';
 import { asSent, sendJson } from '../helpers/randomBodies';
 import { createTestDb, testEngines, type TestDb } from '../helpers/testDb';
 import { DeviceRepository } from '../../server/devices/deviceRepository';
 import { EXACT_COUNT_CAP, SEARCH_GATHER_MAX } from '../../server/devices/devicesService';
+import { DEVICE_SORTS } from '../../shared/constants/limits';
 
 const DAY = 86_400_000;
 const NOW = new Date();

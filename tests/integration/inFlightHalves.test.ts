@@ -7,11 +7,12 @@
  */
 import request from 'supertest';
 import { DEVICE_ACTION } from '../../shared/constants/deviceActions';
-import type { DeviceList, DeviceSort } from '../../shared/contracts/devices';
+import type { DeviceList } from '../../shared/contracts/devices';
 import { adminApi, type AdminApi } from '../helpers/adminApi';
 import { insertDevices, insertGroup, testImei } from '../helpers/inventoryFixtures';
 import { expectHalvesFromIndexes, listPageSql, planNodes, planWith } from '../helpers/queryPlans';
 import { createTestDb, testEngines, type TestDb } from '../helpers/testDb';
+import type { DeviceSort } from '../../shared/constants/limits';
 
 /** The indexes of `devices` a row with a lock in flight is written into (every other one leaves it out). */
 const WRITTEN_BY_A_LOCK = [

@@ -4,10 +4,10 @@
  * in the order of its sort (migration 0018), on both engines: the plan is asked with sequential
  * scans, bitmaps and sorts priced out, so the test fails when no index can give that order.
  */
-import type { DeviceSort } from '../../shared/contracts/devices';
 import { insertDevices, insertGroup } from '../helpers/inventoryFixtures';
 import { expectPageFromIndex, listPageSql } from '../helpers/queryPlans';
 import { createTestDb, testEngines, type TestDb } from '../helpers/testDb';
+import type { DeviceSort } from '../../shared/constants/limits';
 
 describe.each(testEngines())('list indexes (%s)', (engine) => {
   let t: TestDb;

@@ -7,7 +7,6 @@
 import { randomBytes } from 'node:crypto';
 import { DEVICE_ACTION } from '../../shared/constants/deviceActions';
 import { LOCK_TYPES, type LockType } from '../../shared/constants/domain';
-import { RELEASE_CANCEL_HOURS } from '../../shared/contracts/deviceActions';
 import { luhnCheckDigit } from '../../shared/contracts/devices';
 import type { Lifecycle, LockState } from '../../shared/deviceStatus';
 import { ADVISORY_LOCKS } from '../../server/db/advisoryLock';
@@ -16,6 +15,7 @@ import { transaction } from '../../server/db/transactionScope';
 import { DEFAULT_TIME_ZONE } from '../../shared/credits';
 import { seedDemoCredits } from './demoCredits';
 import { prng } from './prng';
+import { RELEASE_CANCEL_HOURS } from '../../shared/constants/limits';
 
 export const DEMO_GROUPS: readonly { name: string; description: string }[] = [
   { name: 'Sucursal Centro CDMX', description: 'Tienda de Av. 5 de Mayo, Centro Histórico' },

@@ -3,7 +3,7 @@ import Card from 'react-bootstrap/Card';
 import Col from 'react-bootstrap/Col';
 import Form from 'react-bootstrap/Form';
 import Row from 'react-bootstrap/Row';
-import { changePasswordForm, type ChangePasswordForm } from '../../../shared/contracts/account';
+import type { ChangePasswordForm } from '../../../shared/contracts/account';
 import { MESSAGES } from '../../../shared/messages';
 import { filterMenu } from '../../../shared/permissions';
 import type { PageProps } from '../../app/lazyPage';
@@ -16,12 +16,15 @@ import { TextInput } from '../../components/TextInput';
 import { useContractForm } from '../../components/useContractForm';
 import { toastError, toastSuccess } from '../../components/toast';
 
+/** The change-password form's schema, loaded once the page is idle (useContractForm). */
+const changePasswordSchema = () => import('../../../shared/contracts/account').then((m) => m.changePasswordForm);
+
 /** The signed-in administrator: names, e-mail, profile, granted modules; change password. */
 export default function AccountPage({ title }: PageProps) {
   const { user, allowed } = useCurrentUser();
   const auth = useAuthClient();
   const [busy, setBusy] = useState(false);
-  const form = useContractForm<ChangePasswordForm, ChangePasswordForm>(changePasswordForm, {
+  const form = useContractForm<ChangePasswordForm, ChangePasswordForm>(changePasswordSchema, {
     defaultValues: { current: '', proposed: '', confirm: '' },
   });
   const { errors } = form.formState;

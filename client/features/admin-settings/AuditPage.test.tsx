@@ -4,8 +4,10 @@ import { screen, waitFor, within } from '@testing-library/react';
 import { ADMIN_LABELS as L } from '../../../shared/constants/adminLabels';
 import { AUDIT_ACTIONS } from '../../../shared/constants/audit';
 import type { AuditEntryView } from '../../../shared/contracts/audit';
-import { renderPortal, stubApi, type ApiCall } from '../../testing/renderPortal';
+import { loadDialogs, renderPortal, stubApi, type ApiCall } from '../../testing/renderPortal';
 import AuditPage from './AuditPage';
+
+beforeAll(loadDialogs);
 
 const PATH = '/admin-settings/audit';
 const ROW: AuditEntryView = {

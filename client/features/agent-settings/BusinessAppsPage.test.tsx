@@ -10,9 +10,11 @@ import type { Group } from '../../../shared/contracts/groups';
 import { ADMIN_API_MESSAGES } from '../../../shared/areaMessages/admin';
 import { AGENT_SETTINGS_MESSAGES } from '../../../shared/areaMessages/agentSettings';
 import { PortalToastContainer } from '../../components/PortalToastContainer';
-import { apiError, renderPortal, seriousViolations, stubRoutes, type ApiCall } from '../../testing/renderPortal';
+import { apiError, loadDialogs, renderPortal, seriousViolations, stubRoutes, type ApiCall } from '../../testing/renderPortal';
 import BusinessAppsPage from './BusinessAppsPage';
 import { DATA_TABLE_LABELS } from '../../../shared/constants/labels';
+
+beforeAll(loadDialogs);
 
 const L = AGENT_APPS_LABELS.businessApps;
 const F = FIELD_LABELS.businessApps;

@@ -9,9 +9,11 @@ import { RELEASE_NOTES_MAX, type LockAppVersion } from '../../../shared/contract
 import { ADMIN_API_MESSAGES } from '../../../shared/areaMessages/admin';
 import { AGENT_SETTINGS_MESSAGES } from '../../../shared/areaMessages/agentSettings';
 import { PortalToastContainer } from '../../components/PortalToastContainer';
-import { apiError, renderPortal, seriousViolations, stubRoutes, type ApiCall } from '../../testing/renderPortal';
+import { apiError, loadDialogs, renderPortal, seriousViolations, stubRoutes, type ApiCall } from '../../testing/renderPortal';
 import LockAppPage, { notesPreview } from './LockAppPage';
 import { LABELS } from '../../../shared/constants/labels';
+
+beforeAll(loadDialogs);
 
 const L = AGENT_APPS_LABELS.lockApp;
 const F = FIELD_LABELS.lockApp;

@@ -1,7 +1,6 @@
 import { useId } from 'react';
-import { settingField } from '../../../shared/agentSettings';
+import { settingField, logoUrl } from '../../../shared/agentSettings';
 import { AGENT_SETTINGS_LABELS } from '../../../shared/constants/agentSettingsLabels';
-import { logoUrl } from '../../../shared/contracts/agentSettings';
 
 const L = AGENT_SETTINGS_LABELS.screen;
 const HEX = /^#[0-9a-fA-F]{6}$/;

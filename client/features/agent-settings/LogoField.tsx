@@ -2,10 +2,9 @@ import { useId, useRef, useState } from 'react';
 import Button from 'react-bootstrap/Button';
 import Spinner from 'react-bootstrap/Spinner';
 import { useWatch } from 'react-hook-form';
-import { LOGO_MAX_BYTES } from '../../../shared/agentSettings';
+import { LOGO_MAX_BYTES, logoUrl } from '../../../shared/agentSettings';
 import { AGENT_SETTINGS_LABELS } from '../../../shared/constants/agentSettingsLabels';
-import { logoUrl } from '../../../shared/contracts/agentSettings';
-import { AGENT_SETTINGS_MESSAGES as M } from '../../../shared/areaMessages/agentSettings';
+import { LOGO_MESSAGES } from '../../../shared/areaMessages/logo';
 import { formErrorOf } from '../../api/apiErrors';
 import type { ApiError } from '../../api/axiosBaseQuery';
 import { useUploadLogoMutation } from './agentSettingsApi';
@@ -17,10 +16,10 @@ const LOGO_TYPES = ['image/png', 'image/jpeg'];
 /** Why a chosen file cannot be the logo (checked before uploading it; the server checks its content again). */
 export function logoFileProblem(file: Pick<File, 'size' | 'type'>): string | undefined {
   // Only an SVG is told why it is refused; any other file is just not a PNG or a JPEG.
-  if (file.type === 'image/svg+xml') return M.logo.svg;
-  if (!LOGO_TYPES.includes(file.type)) return M.logo.badType;
-  if (file.size === 0) return M.logo.empty;
-  if (file.size > LOGO_MAX_BYTES) return M.logo.tooLarge(LOGO_MAX_BYTES / 1024);
+  if (file.type === 'image/svg+xml') return LOGO_MESSAGES.svg;
+  if (!LOGO_TYPES.includes(file.type)) return LOGO_MESSAGES.badType;
+  if (file.size === 0) return LOGO_MESSAGES.empty;
+  if (file.size > LOGO_MAX_BYTES) return LOGO_MESSAGES.tooLarge(LOGO_MAX_BYTES / 1024);
   return undefined;
 }
 

@@ -9,9 +9,11 @@ import { PATHS } from '../../../shared/constants/routes';
 import type { SettingsSectionAnswer } from '../../../shared/contracts/agentSettings';
 import { AGENT_SETTINGS_MESSAGES as M } from '../../../shared/areaMessages/agentSettings';
 import { PortalToastContainer } from '../../components/PortalToastContainer';
-import { renderPortal, seriousViolations, stubRoutes } from '../../testing/renderPortal';
+import { loadDialogs, renderPortal, seriousViolations, stubRoutes } from '../../testing/renderPortal';
 import { contrastRatio, textOn } from './LockScreenPreview';
 import ScreenDesignPage from './ScreenDesignPage';
+
+beforeAll(loadDialogs);
 
 const S = AGENT_SETTINGS_LABELS.screen;
 const label = (key: string) => settingField(key)!.label;

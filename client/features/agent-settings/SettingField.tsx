@@ -1,17 +1,22 @@
-import { useId, type ReactNode } from 'react';
+import { createContext, useContext, useId, type ReactNode } from 'react';
 import Form from 'react-bootstrap/Form';
 import InputGroup from 'react-bootstrap/InputGroup';
 import { useWatch, type UseFormReturn } from 'react-hook-form';
 import type { SettingField as SettingFieldDef, SettingValue } from '../../../shared/agentSettings';
 import { AGENT_SETTINGS_LABELS } from '../../../shared/constants/agentSettingsLabels';
 import { ScopeMarker } from '../../components/ScopeMarker';
-import { LogoField } from './LogoField';
 import { formatSettingValue, type SettingsFormFields, type SettingsFormOutput } from './settingsForm';
 import { LABELS } from '../../../shared/constants/labels';
 
 const L = AGENT_SETTINGS_LABELS.form;
 
 export type SettingsForm = UseFormReturn<SettingsFormFields, unknown, SettingsFormOutput>;
+
+/**
+ * The logo's input (LogoField), given by the one page whose section has a logo (the screen
+ * design): its upload and its messages stay out of the other sections' pages.
+ */
+export const LogoInput = createContext<((props: InputProps) => ReactNode) | null>(null);
 
 /** In a group's scope: whether the field is the group's own, the value it would inherit, and the way back to it. */
 export interface GroupFieldState {
@@ -116,6 +121,7 @@ export function SettingField({ field, form, error, onEdited, group }: SettingFie
   const errorId = `${id}-error`;
   const counterId = `${id}-counter`;
   const invalid = Boolean(error);
+  const logoInput = useContext(LogoInput);
   const describedBy = [invalid && errorId, helpId, field.kind === 'text' && counterId].filter(Boolean).join(' ');
   const register = (options: { valueAsNumber?: boolean } = {}) => form.register(name, { ...options, onChange: onEdited });
   const common = { id, isInvalid: invalid, 'aria-invalid': invalid || undefined, 'aria-describedby': describedBy };
@@ -217,7 +223,8 @@ export function SettingField({ field, form, error, onEdited, group }: SettingFie
       control = <ColorInput form={form} name={name} label={field.label} describedBy={describedBy} invalid={invalid} onEdited={onEdited} />;
       break;
     case 'logo':
-      control = <LogoField form={form} name={name} label={field.label} describedBy={describedBy} invalid={invalid} onEdited={onEdited} />;
+      if (!logoInput) throw new Error(`${field.key}: a logo field needs the LogoInput of its page`);
+      control = logoInput({ form, name, label: field.label, describedBy, invalid, onEdited });
       break;
   }
   const labelled = field.kind !== 'color' && field.kind !== 'logo';

@@ -18,7 +18,7 @@ import { toastSuccess } from '../../components/toast';
 import { useContractForm } from '../../components/useContractForm';
 import { agentSettingsApi, useSaveSettingsSectionMutation, type SectionArgs } from './agentSettingsApi';
 import { SettingField } from './SettingField';
-import { formValuesOf, settingsFormSchema, toFormValue, type SettingsFormFields, type SettingsFormOutput } from './settingsForm';
+import { formValuesOf, toFormValue, type SettingsFormFields, type SettingsFormOutput } from './settingsForm';
 
 const L = AGENT_SETTINGS_LABELS.form;
 const CONFLICT = 'SETTINGS_VERSION_CONFLICT';
@@ -87,7 +87,10 @@ export function SettingsFieldsForm({
   const isGroup = answer.groupId !== null;
   const loaded = useMemo(() => formFieldsOf(fields, answer), [fields, answer]);
   const schema = useMemo(
-    () => settingsFormSchema(args.deviceType, section.key, { group: isGroup, loaded: answer.values, globalValues: answer.globalValues }),
+    () => () =>
+      import('./settingsFormSchema').then((m) =>
+        m.settingsFormSchema(args.deviceType, section.key, { group: isGroup, loaded: answer.values, globalValues: answer.globalValues }),
+      ),
     [args.deviceType, section.key, isGroup, answer],
   );
   const form = useContractForm<SettingsFormFields, SettingsFormOutput>(schema, { defaultValues: loaded });

@@ -3,6 +3,7 @@ import '../../testing/textEncoderPolyfill';
 import { screen, waitFor, within } from '@testing-library/react';
 import { defaultsOf, fieldsOf, sectionsOf, settingField } from '../../../shared/agentSettings';
 import { AGENT_SETTINGS_LABELS } from '../../../shared/constants/agentSettingsLabels';
+import { AGENT_SETTINGS_OVERVIEW_LABELS } from '../../../shared/constants/agentSettingsOverviewLabels';
 import type { DeviceTypeCode } from '../../../shared/constants/domain';
 import { PATHS } from '../../../shared/constants/routes';
 import type { LockAppVersion, SettingsOverview } from '../../../shared/contracts/agentSettings';
@@ -10,7 +11,7 @@ import { apiError, renderPortal, seriousViolations, stubRoutes } from '../../tes
 import SettingsOverviewPage from './SettingsOverviewPage';
 import { DATA_TABLE_LABELS } from '../../../shared/constants/labels';
 
-const O = AGENT_SETTINGS_LABELS.overview;
+const O = AGENT_SETTINGS_OVERVIEW_LABELS;
 const label = (key: string) => settingField(key)!.label;
 const at = '2026-03-05T14:05:00.000Z';
 

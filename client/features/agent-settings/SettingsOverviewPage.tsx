@@ -5,6 +5,7 @@ import Row from 'react-bootstrap/Row';
 import { Link } from 'react-router-dom';
 import { fieldsOf, isActive, sectionsOf, type SettingField, type SettingsSection, type SettingValue } from '../../../shared/agentSettings';
 import { AGENT_SETTINGS_LABELS } from '../../../shared/constants/agentSettingsLabels';
+import { AGENT_SETTINGS_OVERVIEW_LABELS } from '../../../shared/constants/agentSettingsOverviewLabels';
 import type { DeviceTypeCode } from '../../../shared/constants/domain';
 import { PATHS } from '../../../shared/constants/routes';
 import type { SettingsOverview } from '../../../shared/contracts/agentSettings';
@@ -19,7 +20,7 @@ import { formatSettingValue } from './settingsForm';
 import { SettingsOverrides } from '../../components/SettingsOverrides';
 import { deviceTypeOfOverview, LOCK_APP_PATHS } from './settingsPaths';
 
-const L = AGENT_SETTINGS_LABELS.overview;
+const L = AGENT_SETTINGS_OVERVIEW_LABELS;
 const SUMMARY_MAX = 120;
 const HEX = /^#[0-9a-fA-F]{6}$/;
 
@@ -123,7 +124,7 @@ function SectionCard({
         {data?.updatedAt ? L.lastChangeBy(formatDateTime(data.updatedAt), data.updatedBy) : L.neverChanged}
       </p>
       <h3 className="h6 mb-1">{L.overrides}</h3>
-      <SettingsOverrides overrides={data?.overrides ?? []} pagePath={path && allowed.has(path) ? path : undefined} withKeys={false} />
+      <SettingsOverrides overrides={data?.overrides ?? []} pagePath={path && allowed.has(path) ? path : undefined} />
     </OverviewCard>
   );
 }

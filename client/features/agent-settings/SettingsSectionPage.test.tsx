@@ -11,8 +11,10 @@ import { PATHS } from '../../../shared/constants/routes';
 import type { SettingsChange, SettingsOverride, SettingsSectionAnswer } from '../../../shared/contracts/agentSettings';
 import { AGENT_SETTINGS_MESSAGES as M } from '../../../shared/areaMessages/agentSettings';
 import { PortalToastContainer } from '../../components/PortalToastContainer';
-import { apiError, renderPortal, seriousViolations, stubRoutes, type ApiCall } from '../../testing/renderPortal';
+import { apiError, loadDialogs, renderPortal, seriousViolations, stubRoutes, type ApiCall } from '../../testing/renderPortal';
 import SettingsSectionPage from './SettingsSectionPage';
+
+beforeAll(loadDialogs);
 
 const F = AGENT_SETTINGS_LABELS.form;
 const at = '2026-03-05T14:05:00.000Z';

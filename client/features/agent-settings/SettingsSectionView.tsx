@@ -5,6 +5,7 @@ import Card from 'react-bootstrap/Card';
 import Col from 'react-bootstrap/Col';
 import Row from 'react-bootstrap/Row';
 import { useSearchParams } from 'react-router-dom';
+import { settingField } from '../../../shared/agentSettings';
 import { AGENT_SETTINGS_LABELS } from '../../../shared/constants/agentSettingsLabels';
 import type { ApiError } from '../../api/axiosBaseQuery';
 import { useListGroupsQuery } from '../../api/groupsApi';
@@ -93,7 +94,7 @@ export function SettingsSectionView({ title, path, aside }: SettingsSectionViewP
             <Card className="mb-3">
               <Card.Body>
                 <h2 className="h6">{L.overrides.title}</h2>
-                <SettingsOverrides overrides={answer.overrides} pagePath={path} />
+                <SettingsOverrides overrides={answer.overrides} pagePath={path} keyLabel={(k) => settingField(k)?.label ?? k} />
               </Card.Body>
             </Card>
           </Col>

@@ -1,6 +1,6 @@
 import { API_PATHS } from '../../../shared/constants/apiPaths';
 import type { SettingsSectionKey, SettingsValues } from '../../../shared/agentSettings';
-import { settingsSection } from '../../../shared/agentSettings';
+import { settingsSection, typeSlug } from '../../../shared/agentSettings';
 import type {
   BusinessApp,
   BusinessAppBodyInput,
@@ -12,7 +12,6 @@ import type {
   SettingsOverview,
   SettingsSectionAnswer,
 } from '../../../shared/contracts/agentSettings';
-import { typeSlug } from '../../../shared/contracts/agentSettings';
 import type { DeviceTypeCode } from '../../../shared/constants/domain';
 import { apiSlice } from '../../api/apiSlice';
 import { http } from '../../api/axiosBaseQuery';

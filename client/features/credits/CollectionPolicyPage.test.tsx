@@ -5,7 +5,7 @@ import { Route, Routes } from 'react-router-dom';
 import { toast } from 'react-toastify/unstyled';
 import { CREDIT_MESSAGES as M } from '../../../shared/areaMessages/credit';
 import { AGENT_SETTINGS_LABELS } from '../../../shared/constants/agentSettingsLabels';
-import { CREDIT_PAGE_LABELS } from '../../../shared/constants/creditPageLabels';
+import { COLLECTION_POLICY_LABELS } from '../../../shared/constants/collectionPolicyLabels';
 import { FIELD_LABELS } from '../../../shared/constants/fieldLabels';
 import { PATHS } from '../../../shared/constants/routes';
 import type { CollectionPolicyAnswer, CollectionPolicyValues } from '../../../shared/contracts/credits';
@@ -14,7 +14,7 @@ import { PortalToastContainer } from '../../components/PortalToastContainer';
 import { apiError, renderPortal, seriousViolations, stubRoutes, type ApiCall } from '../../testing/renderPortal';
 import CollectionPolicyPage from './CollectionPolicyPage';
 
-const P = CREDIT_PAGE_LABELS.policy;
+const P = COLLECTION_POLICY_LABELS;
 const CP = FIELD_LABELS.collectionPolicy;
 const F = AGENT_SETTINGS_LABELS.form;
 const at = '2026-03-05T14:05:00.000Z';

@@ -8,8 +8,8 @@ import Row from 'react-bootstrap/Row';
 import { get, useFieldArray, useWatch, type FieldPath } from 'react-hook-form';
 import { useSearchParams } from 'react-router-dom';
 import { AGENT_SETTINGS_LABELS } from '../../../shared/constants/agentSettingsLabels';
-import { CREDIT_PAGE_LABELS } from '../../../shared/constants/creditPageLabels';
-import { FIELD_LABELS } from '../../../shared/constants/fieldLabels';
+import { COLLECTION_POLICY_LABELS } from '../../../shared/constants/collectionPolicyLabels';
+import { COLLECTION_POLICY_FIELD_LABELS } from '../../../shared/constants/collectionPolicyFieldLabels';
 import { PATHS } from '../../../shared/constants/routes';
 import type { CollectionPolicyAnswer, CollectionPolicyValues } from '../../../shared/contracts/credits';
 import { LADDER_KINDS, RELEASE_MODES } from '../../../shared/credits/collectionPlan';
@@ -35,7 +35,6 @@ import { creditsApi, useCollectionPolicyQuery, useSaveCollectionPolicyMutation }
 import {
   formValuesOf,
   policyChangeText,
-  policyFormSchema,
   policyLabel,
   policyValueText,
   toFormValue,
@@ -43,8 +42,8 @@ import {
   type PolicyFormOutput,
 } from './policyForm';
 
-const P = CREDIT_PAGE_LABELS.policy;
-const CP = FIELD_LABELS.collectionPolicy;
+const P = COLLECTION_POLICY_LABELS;
+const CP = COLLECTION_POLICY_FIELD_LABELS;
 const S = AGENT_SETTINGS_LABELS;
 const L = S.form;
 const CONFLICT = 'POLICY_VERSION_CONFLICT';
@@ -112,7 +111,7 @@ export default function CollectionPolicyPage({ title }: PageProps) {
             <Card className="mb-3">
               <Card.Body>
                 <h2 className="h6">{S.overrides.title}</h2>
-                <SettingsOverrides overrides={answer.overrides} pagePath={PATHS.collectionPolicy} withKeys={false} />
+                <SettingsOverrides overrides={answer.overrides} pagePath={PATHS.collectionPolicy} />
               </Card.Body>
             </Card>
           </Col>
@@ -161,7 +160,10 @@ function PolicyForm({ args, title, answer: initial, groupName, onDirtyChange, on
   const [answer, setAnswer] = useState(initial);
   const isGroup = answer.groupId !== null;
   const loaded = useMemo(() => formFieldsOf(answer), [answer]);
-  const schema = useMemo(() => policyFormSchema(isGroup, answer.globalValues), [isGroup, answer.globalValues]);
+  const schema = useMemo(
+    () => () => import('./policyFormSchema').then((m) => m.policyFormSchema(isGroup, answer.globalValues)),
+    [isGroup, answer.globalValues],
+  );
   const form = useContractForm<PolicyFormFields, PolicyFormOutput>(schema, { defaultValues: loaded });
   const overridden = useWatch({ control: form.control, name: 'overridden' });
   const { isDirty } = form.formState;

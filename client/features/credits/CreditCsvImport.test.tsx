@@ -3,12 +3,14 @@ import '../../testing/textEncoderPolyfill';
 import { cleanup, screen, waitFor, within } from '@testing-library/react';
 import { CREDIT_MESSAGES } from '../../../shared/areaMessages/credit';
 import { CREDIT_PAGE_LABELS } from '../../../shared/constants/creditPageLabels';
-import { CSV_IMPORT_LABELS } from '../../../shared/constants/labels';
 import { ROLE_ACTION } from '../../../shared/constants/roleActions';
 import type { CreditImportResult } from '../../../shared/contracts/creditImport';
-import { renderPortal, seriousViolations, stubRoutes, type ApiCall } from '../../testing/renderPortal';
+import { loadDialogs, renderPortal, seriousViolations, stubRoutes, type ApiCall } from '../../testing/renderPortal';
 import { CreditCsvImport } from './CreditCsvImport';
 import CreditPortfolioPage from './CreditPortfolioPage';
+import { CSV_IMPORT_LABELS } from '../../../shared/constants/csvImportLabels';
+
+beforeAll(loadDialogs);
 
 const L = CREDIT_PAGE_LABELS.csvImport;
 const C = CSV_IMPORT_LABELS;

@@ -9,8 +9,10 @@ import { FIELD_LABELS } from '../../../shared/constants/fieldLabels';
 import { ROLE_ACTION } from '../../../shared/constants/roleActions';
 import type { CreditDetail, PaymentResult } from '../../../shared/contracts/credits';
 import { PortalToastContainer } from '../../components/PortalToastContainer';
-import { apiError, renderPortal, seriousViolations, stubRoutes, type ApiCall } from '../../testing/renderPortal';
+import { apiError, loadDialogs, renderPortal, seriousViolations, stubRoutes, type ApiCall } from '../../testing/renderPortal';
 import CreditDetailPage from './CreditDetailPage';
+
+beforeAll(loadDialogs);
 
 const L = CREDIT_PAGE_LABELS.detail;
 const P = FIELD_LABELS.payments;

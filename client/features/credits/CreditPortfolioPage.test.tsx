@@ -7,8 +7,10 @@ import { CREDIT_PAGE_LABELS } from '../../../shared/constants/creditPageLabels';
 import { DEVICE_ACTION } from '../../../shared/constants/deviceActions';
 import type { Approval, ApprovalList, CreditDetail, CreditList, CreditRow, CreditSummary } from '../../../shared/contracts/credits';
 import { PortalToastContainer } from '../../components/PortalToastContainer';
-import { apiError, renderPortal, seriousViolations, stubRoutes, type ApiCall } from '../../testing/renderPortal';
+import { apiError, loadDialogs, renderPortal, seriousViolations, stubRoutes, type ApiCall } from '../../testing/renderPortal';
 import CreditPortfolioPage from './CreditPortfolioPage';
+
+beforeAll(loadDialogs);
 
 const L = CREDIT_PAGE_LABELS.portfolio;
 const PATH = '/credits/portfolio';

@@ -6,10 +6,11 @@ import Row from 'react-bootstrap/Row';
 import { Link, useSearchParams } from 'react-router-dom';
 import { CREDIT_LABELS, OVERDUE_BUCKETS } from '../../../shared/constants/creditLabels';
 import { CREDIT_PAGE_LABELS } from '../../../shared/constants/creditPageLabels';
+import { CREDIT_SORTS, CREDITS_DEFAULT_PER_PAGE, DEVICE_TEXT_MAX, SEARCH_MAX, type CreditSort } from '../../../shared/constants/limits';
 import { ROLE_ACTION } from '../../../shared/constants/roleActions';
-import { CREDIT_SORTS, CREDITS_DEFAULT_PER_PAGE, creditReferenceParam, type CreditRow, type CreditSort } from '../../../shared/contracts/credits';
-import { SEARCH_MAX } from '../../../shared/contracts/devices';
+import type { CreditRow } from '../../../shared/contracts/credits';
 import { CREDIT_STATES } from '../../../shared/credits';
+import { acceptsTextParam } from '../../../shared/paramChecks';
 import { useListGroupsQuery } from '../../api/groupsApi';
 import type { PageProps } from '../../app/lazyPage';
 import { useCurrentUser } from '../../auth/CurrentUserContext';
@@ -49,7 +50,8 @@ const portfolioParams = listParams({
   paidToday: listParam.oneOf(['true', 'false']),
   groupId: listParam.matching(/^(none|[1-9]\d{0,9})$/),
   search: listParam.text(SEARCH_MAX),
-  credit: creditReferenceParam.optional().catch(undefined),
+  // A reference the API takes (1 to 64 characters once trimmed, one line).
+  credit: listParam.trimmed((v) => acceptsTextParam(v, DEVICE_TEXT_MAX.creditReference)),
 });
 
 /**

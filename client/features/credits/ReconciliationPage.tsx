@@ -9,7 +9,7 @@ import { CREDIT_PAGE_LABELS } from '../../../shared/constants/creditPageLabels';
 import { DEVICE_ACTION } from '../../../shared/constants/deviceActions';
 import type { LockType } from '../../../shared/constants/domain';
 import { PATHS } from '../../../shared/constants/routes';
-import { RECONCILIATION_DEFAULT_PER_PAGE, type ReconciliationRow } from '../../../shared/contracts/credits';
+import type { ReconciliationRow } from '../../../shared/contracts/credits';
 import { actionLabel } from '../../../shared/deviceActionRules';
 import type { PageProps } from '../../app/lazyPage';
 import { useCurrentUser } from '../../auth/CurrentUserContext';
@@ -20,6 +20,7 @@ import { formatDateTime } from '../../components/formatDate';
 import { ListPager } from '../../components/ListPager';
 import { listParam, listParams, useListParams } from '../../components/useListParams';
 import { useExportReconciliationMutation, useListReconciliationQuery } from './creditsApi';
+import { RECONCILIATION_DEFAULT_PER_PAGE } from '../../../shared/constants/limits';
 
 const L = CREDIT_PAGE_LABELS.reconciliation;
 const C = L.columns;

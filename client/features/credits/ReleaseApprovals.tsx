@@ -3,7 +3,7 @@ import Button from 'react-bootstrap/Button';
 import { Link } from 'react-router-dom';
 import { CREDIT_PAGE_LABELS } from '../../../shared/constants/creditPageLabels';
 import { DEVICE_ACTION } from '../../../shared/constants/deviceActions';
-import { CREDITS_DEFAULT_PER_PAGE, type Approval } from '../../../shared/contracts/credits';
+import type { Approval } from '../../../shared/contracts/credits';
 import { ConfirmModal } from '../../components/ConfirmModal';
 import { DataTable, type DataTableColumn } from '../../components/DataTable';
 import { formatDateTime } from '../../components/formatDate';
@@ -11,6 +11,7 @@ import { ListPager } from '../../components/ListPager';
 import { toastSuccess } from '../../components/toast';
 import { useCurrentUser } from '../../auth/CurrentUserContext';
 import { useDecideApprovalMutation, useListApprovalsQuery } from './creditsApi';
+import { CREDITS_DEFAULT_PER_PAGE } from '../../../shared/constants/limits';
 
 const L = CREDIT_PAGE_LABELS.approvals;
 const PER_PAGE_OPTIONS = [CREDITS_DEFAULT_PER_PAGE, 50, 100] as const;

@@ -7,20 +7,20 @@ import type {
   CreditDetail,
   CreditFilter,
   CreditList,
-  CreditSort,
   CreditSummary,
   PauseBody,
   PaymentBodyInput,
   PaymentResult,
   ReconciliationList,
 } from '../../../shared/contracts/credits';
+import { CREDIT_FILE_NAMES } from '../../../shared/constants/creditFileNames';
 import type { ReconciliationKind } from '../../../shared/constants/creditLabels';
-import type { CreditImportKind, CreditImportResult } from '../../../shared/contracts/creditImport';
-import { CREDIT_PAGE_LABELS } from '../../../shared/constants/creditPageLabels';
+import type { CreditImportResult } from '../../../shared/contracts/creditImport';
 import { apiSlice } from '../../api/apiSlice';
 import { http, type ApiExtra } from '../../api/axiosBaseQuery';
 import { downloadFile } from '../../api/downloadFile';
 import { queryParams } from '../../api/queryParams';
+import type { CreditSort, CreditImportKind } from '../../../shared/constants/limits';
 
 /** The portfolio's filters as the URL and the API carry them (strings, empty = absent). */
 export type CreditFilterArgs = { [K in keyof CreditFilter]?: string };
@@ -59,16 +59,10 @@ export const creditsApi = apiSlice.injectEndpoints({
     }),
     exportReconciliation: build.mutation<null, { kind?: ReconciliationKind }>({
       queryFn: (args, api) =>
-        downloadFile(
-          api.extra as ApiExtra,
-          API_PATHS.credits.reconciliationExport(),
-          queryParams(args),
-          CREDIT_PAGE_LABELS.reconciliation.exportFallbackName,
-        ),
+        downloadFile(api.extra as ApiExtra, API_PATHS.credits.reconciliationExport(), queryParams(args), CREDIT_FILE_NAMES.reconciliation),
     }),
     exportCredits: build.mutation<null, CreditFilterArgs & { sort?: CreditSort; order?: 'asc' | 'desc' }>({
-      queryFn: (args, api) =>
-        downloadFile(api.extra as ApiExtra, API_PATHS.credits.export(), queryParams(args), CREDIT_PAGE_LABELS.portfolio.exportFallbackName),
+      queryFn: (args, api) => downloadFile(api.extra as ApiExtra, API_PATHS.credits.export(), queryParams(args), CREDIT_FILE_NAMES.portfolio),
     }),
     /** Validates (mode preview) or applies all or nothing (mode commit) a CSV of schedules or payments, sent as its bytes. */
     importCredits: build.mutation<CreditImportResult, { kind: CreditImportKind; file: Blob; mode: 'preview' | 'commit' }>({
@@ -83,8 +77,7 @@ export const creditsApi = apiSlice.injectEndpoints({
       invalidatesTags: (_r, _e, { mode }) => (mode === 'commit' ? ['Credits', 'Devices', 'Device', 'Audit'] : []),
     }),
     downloadCreditImportTemplate: build.mutation<null, CreditImportKind>({
-      queryFn: (kind, api) =>
-        downloadFile(api.extra as ApiExtra, API_PATHS.credits.importTemplate(), { kind }, CREDIT_PAGE_LABELS.csvImport.templateFallbackName[kind]),
+      queryFn: (kind, api) => downloadFile(api.extra as ApiExtra, API_PATHS.credits.importTemplate(), { kind }, CREDIT_FILE_NAMES.template[kind]),
     }),
     /** The body's externalId is made once per dialog: a retried submit is the same payment. */
     registerPayment: build.mutation<PaymentResult, { reference: string; body: PaymentBodyInput }>({

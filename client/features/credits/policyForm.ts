@@ -1,13 +1,11 @@
-import * as z from 'zod';
-import { CREDIT_MESSAGES as M } from '../../../shared/areaMessages/credit';
 import { AGENT_SETTINGS_LABELS } from '../../../shared/constants/agentSettingsLabels';
-import { CREDIT_PAGE_LABELS } from '../../../shared/constants/creditPageLabels';
-import { FIELD_LABELS } from '../../../shared/constants/fieldLabels';
-import { collectionPolicyValues, rungAfterLock, UNLOCK_THRESHOLD_MAX_CENTS, type CollectionPolicyValues } from '../../../shared/contracts/credits';
-import { formatAmount, parseAmount } from '../../../shared/credits/money';
+import { COLLECTION_POLICY_LABELS } from '../../../shared/constants/collectionPolicyLabels';
+import { COLLECTION_POLICY_FIELD_LABELS } from '../../../shared/constants/collectionPolicyFieldLabels';
+import type { CollectionPolicyValues } from '../../../shared/contracts/credits';
+import { formatAmount } from '../../../shared/credits/money';
 import { DEFAULT_COLLECTION_POLICY, POLICY_KEYS, type CollectionPolicySettings, type PolicyKey } from '../../../shared/credits/policySettings';
 
-const P = CREDIT_PAGE_LABELS.policy;
+const P = COLLECTION_POLICY_LABELS;
 const C = AGENT_SETTINGS_LABELS.common;
 const H = AGENT_SETTINGS_LABELS.history;
 
@@ -32,7 +30,7 @@ export interface PolicyFormOutput {
 }
 
 /** A key's Spanish label (the API's, so the page and its errors name fields alike). */
-export const policyLabel = (key: PolicyKey): string => FIELD_LABELS.collectionPolicy[key];
+export const policyLabel = (key: PolicyKey): string => COLLECTION_POLICY_FIELD_LABELS[key];
 
 /** A stored value of `key` as its inputs hold it. */
 export function toFormValue<K extends PolicyKey>(key: K, value: unknown): PolicyFormValues[K] {
@@ -45,51 +43,6 @@ export function toFormValue<K extends PolicyKey>(key: K, value: unknown): Policy
 /** The form's values of a scope's answer (any key it lacks takes the default). */
 export function formValuesOf(values: Record<string, unknown>): PolicyFormValues {
   return Object.fromEntries(POLICY_KEYS.map((k) => [k, toFormValue(k, values[k])])) as PolicyFormValues;
-}
-
-/** An input's value as the API takes it: the holidays' text split into dates, the threshold in cents (undefined: not an amount). */
-function toApiValue(key: PolicyKey, value: unknown): unknown {
-  if (key === 'unlockThresholdCents') {
-    const cents = typeof value === 'string' ? parseAmount(value.trim()) : null;
-    return cents !== null && cents <= UNLOCK_THRESHOLD_MAX_CENTS ? cents : undefined;
-  }
-  if (key !== 'holidays') return value;
-  return typeof value === 'string' ? value.split(/[\s,]+/).filter(Boolean) : value;
-}
-
-/** Where a contract's issue shows: a list of plain values (weekdays, holidays) under its one input. */
-function formPath(path: readonly PropertyKey[]): PropertyKey[] {
-  const [key] = path;
-  return key === 'holidays' || key === 'nonWorkingWeekdays' ? ['values', key] : ['values', ...path];
-}
-
-/**
- * The form's schema: the values (Global: all; a group: the keys it overrides) through the API's
- * own contract, so the page's messages are the server's and name the field; then, on the values
- * that will apply (a group's over Global's), the rule across keys the API checks too.
- */
-export function policyFormSchema(group: boolean, globalValues: Record<string, unknown>) {
-  return z.object({ values: z.custom<PolicyFormValues>(), overridden: z.array(z.string()) }).transform((form, ctx): PolicyFormOutput => {
-    const own = new Set(form.overridden);
-    const keys = POLICY_KEYS.filter((k) => !group || own.has(k));
-    const sent = Object.fromEntries(keys.map((k) => [k, toApiValue(k, form.values[k])]));
-    // Not an amount: said in pesos under its input, and the other keys still checked.
-    if (keys.includes('unlockThresholdCents') && sent.unlockThresholdCents === undefined) {
-      const message = M.field.threshold(policyLabel('unlockThresholdCents'));
-      ctx.issues.push({ code: 'custom', message, input: undefined, path: ['values', 'unlockThresholdCents'] });
-      delete sent.unlockThresholdCents;
-    }
-    const parsed = collectionPolicyValues.safeParse(sent);
-    if (parsed.success) {
-      const applied = { ...DEFAULT_COLLECTION_POLICY, ...(group ? globalValues : {}), ...parsed.data };
-      const late = rungAfterLock(applied);
-      if (late) ctx.issues.push({ code: 'custom', message: late.message, input: undefined, path: ['values', 'ladder', late.index, 'daysOverdue'] });
-      return { values: parsed.data };
-    }
-    for (const issue of parsed.error.issues)
-      ctx.issues.push({ code: 'custom', message: issue.message, input: undefined, path: formPath(issue.path) });
-    return { values: {} };
-  });
 }
 
 const list = (items: string[]) => (items.length === 0 ? P.none : items.join('; '));

@@ -1,7 +1,8 @@
 import { DEVICE_ACTION } from '../../../shared/constants/deviceActions';
 import type { LockType } from '../../../shared/constants/domain';
 import { INVENTORY_LABELS } from '../../../shared/constants/inventoryLabels';
-import { OFFLINE_CODE_ACTIONS, RELEASE_CANCEL_HOURS, type ActionPayloadInput } from '../../../shared/contracts/deviceActions';
+import { OFFLINE_CODE_ACTIONS } from '../../../shared/constants/deviceActions';
+import type { ActionPayloadInput } from '../../../shared/contracts/deviceActions';
 import type { Device } from '../../../shared/contracts/devices';
 import { actionLabel } from '../../../shared/deviceActionRules';
 import { AppModal } from '../../components/AppModal';
@@ -10,6 +11,7 @@ import { toastSuccess } from '../../components/toast';
 import { ActionPayloadForm, proposedLockType } from './ActionPayloadForm';
 import { useDeleteDeviceMutation, useDeviceActionMutation, useLockDefaultsQuery } from './inventoryApi';
 import type { ShownOfflineCode } from './OfflineCodeModal';
+import { RELEASE_CANCEL_HOURS } from '../../../shared/constants/limits';
 
 const L = INVENTORY_LABELS.actions;
 

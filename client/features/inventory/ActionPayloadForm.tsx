@@ -5,18 +5,11 @@ import * as z from 'zod';
 import { DEVICE_ACTION } from '../../../shared/constants/deviceActions';
 import { LOCK_TYPES, type DeviceTypeCode, type LockType } from '../../../shared/constants/domain';
 import { INVENTORY_LABELS } from '../../../shared/constants/inventoryLabels';
-import {
-  actionPayload,
-  MESSAGE_MAX,
-  NOTIFICATION_TITLE_MAX,
-  OFFLINE_UNLOCK_MAX_DAYS,
-  type ActionPayload,
-  type ActionPayloadInput,
-  type LockDefaults,
-} from '../../../shared/contracts/deviceActions';
+import { actionPayload, type ActionPayload, type ActionPayloadInput, type LockDefaults } from '../../../shared/contracts/deviceActions';
 import { useContractForm } from '../../components/useContractForm';
 import { dateTimeInstant, parseDayText } from '../../components/DateInput';
 import { LABELS } from '../../../shared/constants/labels';
+import { MESSAGE_MAX, NOTIFICATION_TITLE_MAX, OFFLINE_UNLOCK_MAX_DAYS } from '../../../shared/constants/limits';
 
 const L = INVENTORY_LABELS.actions;
 

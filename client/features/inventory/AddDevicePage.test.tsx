@@ -1,12 +1,13 @@
 /** @jest-environment jsdom */
 import '../../testing/textEncoderPolyfill';
 import { screen, waitFor, within } from '@testing-library/react';
+import { ADD_DEVICE_LABELS } from '../../../shared/constants/addDeviceLabels';
 import { INVENTORY_LABELS } from '../../../shared/constants/inventoryLabels';
 import { INVENTORY_MESSAGES as M } from '../../../shared/areaMessages/inventory';
 import { apiError, renderPortal, seriousViolations, stubApi, type ApiCall } from '../../testing/renderPortal';
 import AddDevicePage from './AddDevicePage';
 
-const L = INVENTORY_LABELS.addDevice;
+const L = ADD_DEVICE_LABELS;
 const F = INVENTORY_LABELS.deviceForm;
 const IMEI = '356938035643809';
 

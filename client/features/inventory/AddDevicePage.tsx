@@ -14,10 +14,10 @@ import { CsvImport } from './CsvImport';
 import { DeviceForm, type SaveOutcome } from './DeviceForm';
 import { useCreateDeviceMutation } from './inventoryApi';
 import { useListGroupsQuery } from '../../api/groupsApi';
-import { INVENTORY_LABELS } from '../../../shared/constants/inventoryLabels';
+import { ADD_DEVICE_LABELS } from '../../../shared/constants/addDeviceLabels';
 import { PATHS } from '../../../shared/constants/routes';
 
-const L = INVENTORY_LABELS.addDevice;
+const L = ADD_DEVICE_LABELS;
 const FORM_ID = 'device-create-form';
 
 /** Device registration: one device with the form, or many from a CSV file (both start pre-enrolled). */

@@ -1,8 +1,9 @@
 import Alert from 'react-bootstrap/Alert';
 import Table from 'react-bootstrap/Table';
 import { INVENTORY_LABELS } from '../../../shared/constants/inventoryLabels';
-import { BULK_MAX_DEVICES, type BulkPreview } from '../../../shared/contracts/jobs';
+import type { BulkPreview } from '../../../shared/contracts/jobs';
 import { statusBadgeClass, statusLabel } from '../../components/statusBadge';
+import { BULK_MAX_DEVICES } from '../../../shared/constants/limits';
 
 const L = INVENTORY_LABELS.bulk;
 const n = (v: number) => v.toLocaleString('es-MX');

@@ -2,7 +2,7 @@
 import '../../testing/textEncoderPolyfill';
 import { render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { INVENTORY_LABELS } from '../../../shared/constants/inventoryLabels';
+import { ADD_DEVICE_LABELS } from '../../../shared/constants/addDeviceLabels';
 import type { ImportResult } from '../../../shared/contracts/deviceImport';
 import { INVENTORY_MESSAGES as M } from '../../../shared/areaMessages/inventory';
 import { renderPortal, seriousViolations, stubApi, type ApiCall } from '../../testing/renderPortal';
@@ -24,7 +24,7 @@ beforeAll(() => {
   }
 });
 
-const L = INVENTORY_LABELS.addDevice;
+const L = ADD_DEVICE_LABELS;
 const GROUPS = [{ id: 3, name: 'Norte' }];
 
 const PREVIEW: ImportResult = {

@@ -1,14 +1,15 @@
 import Alert from 'react-bootstrap/Alert';
 import { Link } from 'react-router-dom';
-import { IMPORT_MAX_BYTES, IMPORT_MAX_ROWS, type ImportResult } from '../../../shared/contracts/deviceImport';
+import type { ImportResult } from '../../../shared/contracts/deviceImport';
 import type { Group } from '../../../shared/contracts/groups';
 import { CsvImportFlow } from '../../components/CsvImportFlow';
 import { toastSuccess } from '../../components/toast';
 import { CsvImportPreview, CsvInvalidRows } from './CsvImportPreview';
 import { useDownloadImportTemplateMutation, useImportDevicesMutation } from './inventoryApi';
-import { INVENTORY_LABELS } from '../../../shared/constants/inventoryLabels';
+import { ADD_DEVICE_LABELS } from '../../../shared/constants/addDeviceLabels';
+import { IMPORT_MAX_BYTES, IMPORT_MAX_ROWS } from '../../../shared/constants/limits';
 
-const L = INVENTORY_LABELS.addDevice;
+const L = ADD_DEVICE_LABELS;
 const MAX_MB = IMPORT_MAX_BYTES / (1024 * 1024);
 
 export interface CsvImportProps {

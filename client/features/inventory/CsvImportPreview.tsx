@@ -8,9 +8,10 @@ import type { Group } from '../../../shared/contracts/groups';
 import { displayValue } from '../../components/EmptyValue';
 import { CsvCounts, CsvIgnoredColumns, CsvRowErrors } from '../../components/CsvImportFlow';
 import { LoadingButton } from '../../components/LoadingButton';
+import { ADD_DEVICE_LABELS } from '../../../shared/constants/addDeviceLabels';
 import { INVENTORY_LABELS } from '../../../shared/constants/inventoryLabels';
 
-const L = INVENTORY_LABELS.addDevice;
+const L = ADD_DEVICE_LABELS;
 const F = INVENTORY_LABELS.deviceForm;
 
 const count = (n: number) => n.toLocaleString('es-MX');

@@ -4,6 +4,7 @@ import Button from 'react-bootstrap/Button';
 import Offcanvas from 'react-bootstrap/Offcanvas';
 import { DEVICE_ACTION } from '../../../shared/constants/deviceActions';
 import { deviceTypeLabel, lockTypeLabel, type LockType } from '../../../shared/constants/domain';
+import { DEVICE_DETAIL_LABELS } from '../../../shared/constants/deviceDetailLabels';
 import { INVENTORY_LABELS } from '../../../shared/constants/inventoryLabels';
 import type { Device } from '../../../shared/contracts/devices';
 import { commandLabel } from '../../../shared/deviceActionRules';
@@ -26,7 +27,7 @@ import { relativeTime } from '../../components/relativeTime';
 import { statusBadgeClass, statusLabel } from '../../components/statusBadge';
 import { useNow } from '../../components/useNow';
 
-const L = INVENTORY_LABELS.detail;
+const L = DEVICE_DETAIL_LABELS.detail;
 const F = L.fields;
 
 const date = (at: string | null) => (at ? formatDateTime(at) : null);

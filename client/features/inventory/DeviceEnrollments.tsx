@@ -1,12 +1,12 @@
 import { DEVICE_ACTION } from '../../../shared/constants/deviceActions';
-import { INVENTORY_LABELS } from '../../../shared/constants/inventoryLabels';
+import { DEVICE_DETAIL_LABELS } from '../../../shared/constants/deviceDetailLabels';
 import type { EnrollmentAttempt } from '../../../shared/contracts/enrollment';
 import { displayValue } from '../../components/EmptyValue';
 import { formatDateTime } from '../../components/formatDate';
 import { useDeviceEnrollmentsQuery } from './inventoryApi';
 import { PagedTimeline } from './PagedTimeline';
 
-const L = INVENTORY_LABELS.enrollments;
+const L = DEVICE_DETAIL_LABELS.enrollments;
 const PER_PAGE = 10;
 
 const KIND_CLASS: Record<EnrollmentAttempt['kind'], string> = {

@@ -3,7 +3,7 @@ import Col from 'react-bootstrap/Col';
 import Form from 'react-bootstrap/Form';
 import Row from 'react-bootstrap/Row';
 import { DEVICE_TYPES } from '../../../shared/constants/domain';
-import { deviceBody, type Device, type DeviceBody, type DeviceBodyInput } from '../../../shared/contracts/devices';
+import type { Device, DeviceBody, DeviceBodyInput } from '../../../shared/contracts/devices';
 import type { Group } from '../../../shared/contracts/groups';
 import { showServerError, type SaveOutcome } from '../../components/serverFieldError';
 import { TextInput } from '../../components/TextInput';
@@ -16,21 +16,8 @@ export type { SaveOutcome };
 /** What the form holds: texts as typed, the type and the group as numbers (null = no group). */
 type DeviceFormValues = DeviceBodyInput;
 
-/** A device's body for PUT /v5/devices/:id (its current facts), optionally with some changed. */
-export function deviceBodyOf(device: Device, changes: Partial<DeviceBody> = {}): DeviceBody {
-  return {
-    imei: device.imei,
-    imei2: device.imei2,
-    serial: device.serial,
-    deviceType: device.deviceType,
-    brand: device.brand,
-    model: device.model,
-    groupId: device.groupId,
-    customerName: device.customerName,
-    creditReference: device.creditReference,
-    ...changes,
-  };
-}
+/** The API's `deviceBody`, loaded once the page is idle (useContractForm): Agregar dispositivo's first load carries no zod. */
+const deviceBodySchema = () => import('../../../shared/contracts/devices').then((m) => m.deviceBody);
 
 function valuesOf(device: Device | undefined, keep?: Pick<DeviceFormValues, 'deviceType' | 'groupId'>): DeviceFormValues {
   return {
@@ -63,7 +50,7 @@ export interface DeviceFormProps {
  * that names a field (IMEI taken, unknown group) shows under that field too.
  */
 export function DeviceForm({ formId, device, groups, onSubmit, resetAfterSave = false }: DeviceFormProps) {
-  const form = useContractForm<DeviceFormValues, DeviceBody>(deviceBody, { defaultValues: valuesOf(device) });
+  const form = useContractForm<DeviceFormValues, DeviceBody>(deviceBodySchema, { defaultValues: valuesOf(device) });
   const { errors } = form.formState;
 
   // The options may arrive after the form: show the chosen group once they do.

@@ -1,16 +1,17 @@
 import Alert from 'react-bootstrap/Alert';
 import { ACTION_ORIGINS } from '../../../shared/constants/domain';
 import { DEVICE_ACTION } from '../../../shared/constants/deviceActions';
-import { INVENTORY_LABELS } from '../../../shared/constants/inventoryLabels';
-import { HISTORY_DEFAULT_PER_PAGE, type Command, type CommandStatus } from '../../../shared/contracts/deviceActions';
+import { DEVICE_DETAIL_LABELS } from '../../../shared/constants/deviceDetailLabels';
+import type { Command, CommandStatus } from '../../../shared/contracts/deviceActions';
 import { actionLabel, commandLabel } from '../../../shared/deviceActionRules';
 import { INVENTORY_MESSAGES } from '../../../shared/areaMessages/inventory';
 import { displayValue } from '../../components/EmptyValue';
 import { useDeviceHistoryQuery } from './inventoryApi';
 import { PagedTimeline } from './PagedTimeline';
 import { formatDateTime } from '../../components/formatDate';
+import { HISTORY_DEFAULT_PER_PAGE } from '../../../shared/constants/limits';
 
-const L = INVENTORY_LABELS.history;
+const L = DEVICE_DETAIL_LABELS.history;
 
 const STATUS_CLASS: Record<CommandStatus, string> = {
   pending: 'text-bg-warning',

@@ -11,7 +11,7 @@ import type { BulkPreview, Job } from '../../../shared/contracts/jobs';
 import { PortalToastContainer } from '../../components/PortalToastContainer';
 import { formatDateTime } from '../../components/formatDate';
 import { INVENTORY_MESSAGES } from '../../../shared/areaMessages/inventory';
-import { apiError, renderPortal, stubRoutes } from '../../testing/renderPortal';
+import { apiError, loadDialogs, renderPortal, stubRoutes } from '../../testing/renderPortal';
 import DevicesPage from './DevicesPage';
 
 const PATH = '/inventory-management/devices';
@@ -84,6 +84,8 @@ const LOCK_DEFAULTS: LockDefaults = {
 };
 const DEFAULTS_ROUTE = { 'GET /v5/devices/lock-defaults': () => LOCK_DEFAULTS };
 const lockTypeIn = (dialog: HTMLElement) => (within(dialog).getByRole('combobox', { name: 'Tipo de bloqueo' }) as HTMLSelectElement).value;
+
+beforeAll(loadDialogs);
 
 beforeAll(() => {
   // The Offcanvas asks for the breakpoint; jsdom has no matchMedia.

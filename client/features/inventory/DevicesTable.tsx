@@ -2,7 +2,7 @@ import { useMemo, type ReactNode } from 'react';
 import Button from 'react-bootstrap/Button';
 import { deviceTypeLabel, lockTypeLabel } from '../../../shared/constants/domain';
 import { INVENTORY_LABELS } from '../../../shared/constants/inventoryLabels';
-import type { Device, DeviceSort } from '../../../shared/contracts/devices';
+import type { Device } from '../../../shared/contracts/devices';
 import { CopyText } from '../../components/CopyText';
 import { DataTable, type DataTableColumn, type PageSelection } from '../../components/DataTable';
 import { displayValue } from '../../components/EmptyValue';
@@ -12,6 +12,7 @@ import { DeviceActionMenu } from './DeviceActionMenu';
 import { TimeAgo } from '../../components/TimeAgo';
 import { DeviceSummary, brandModel } from './DeviceSummary';
 import { statusBadgeClass, statusLabel } from '../../components/statusBadge';
+import type { DeviceSort } from '../../../shared/constants/limits';
 
 export type { PageSelection };
 

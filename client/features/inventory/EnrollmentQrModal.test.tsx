@@ -1,7 +1,7 @@
 /** @jest-environment jsdom */
 import '../../testing/textEncoderPolyfill';
 import { screen, waitFor, within } from '@testing-library/react';
-import { INVENTORY_LABELS } from '../../../shared/constants/inventoryLabels';
+import { ENROLLMENT_LABELS } from '../../../shared/constants/enrollmentLabels';
 import type { Device } from '../../../shared/contracts/devices';
 import type { EnrollmentToken, EnrollmentTokenCreated } from '../../../shared/contracts/enrollment';
 import type { Group } from '../../../shared/contracts/groups';
@@ -14,7 +14,7 @@ import PreEnrolledPage from './PreEnrolledPage';
 
 beforeAll(loadDialogs);
 
-const L = INVENTORY_LABELS.enrollment;
+const L = ENROLLMENT_LABELS;
 const at = '2025-03-01T12:00:00.000Z';
 const expires = '2025-03-04T12:00:00.000Z';
 const NORTE: Group = {

@@ -5,7 +5,7 @@ import Col from 'react-bootstrap/Col';
 import Form from 'react-bootstrap/Form';
 import Row from 'react-bootstrap/Row';
 import type { UseFormRegisterReturn } from 'react-hook-form';
-import { INVENTORY_LABELS } from '../../../shared/constants/inventoryLabels';
+import { ENROLLMENT_LABELS } from '../../../shared/constants/enrollmentLabels';
 import {
   ENROLLMENT_TOKEN_DEFAULT_HOURS,
   enrollmentTokenBody,
@@ -32,7 +32,7 @@ import {
   type EnrollmentScopeArgs,
 } from './enrollmentApi';
 
-const L = INVENTORY_LABELS.enrollment;
+const L = ENROLLMENT_LABELS;
 
 /** Whose enrollment QR: a group's, one pre-enrolled device's, or the devices' with no group. */
 export type EnrollmentScope = { kind: 'group'; id: number; name: string } | { kind: 'device'; id: number; imei: string } | { kind: 'noGroup' };

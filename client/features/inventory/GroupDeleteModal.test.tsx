@@ -2,7 +2,7 @@
 import '../../testing/textEncoderPolyfill';
 import { render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { INVENTORY_LABELS } from '../../../shared/constants/inventoryLabels';
+import { GROUP_LABELS } from '../../../shared/constants/groupLabels';
 import type { Group } from '../../../shared/contracts/groups';
 import { INVENTORY_MESSAGES as M } from '../../../shared/areaMessages/inventory';
 import { renderPortal, seriousViolations, stubApi, type ApiCall, loadDialogs } from '../../testing/renderPortal';
@@ -11,7 +11,7 @@ import GroupsPage from './GroupsPage';
 
 beforeAll(loadDialogs);
 
-const L = INVENTORY_LABELS.groups;
+const L = GROUP_LABELS;
 const at = '2025-03-01T12:00:00.000Z';
 const group = (id: number, name: string, deviceCount: number, preEnrolledCount = 0): Group => ({
   id,

@@ -5,9 +5,9 @@ import type { Group } from '../../../shared/contracts/groups';
 import { INVENTORY_MESSAGES as M } from '../../../shared/areaMessages/inventory';
 import { ConfirmModal, type ConfirmOutcome } from '../../components/ConfirmModal';
 import { GroupOptions } from './GroupOptions';
-import { INVENTORY_LABELS } from '../../../shared/constants/inventoryLabels';
+import { GROUP_LABELS } from '../../../shared/constants/groupLabels';
 
-const L = INVENTORY_LABELS.groups;
+const L = GROUP_LABELS;
 
 export interface GroupDeleteModalProps {
   /** The group to delete; null when closed. */

@@ -4,9 +4,9 @@ import { groupBody, type Group, type GroupBody } from '../../../shared/contracts
 import { showServerError, type SaveOutcome } from '../../components/serverFieldError';
 import { TextInput } from '../../components/TextInput';
 import { useContractForm } from '../../components/useContractForm';
-import { INVENTORY_LABELS } from '../../../shared/constants/inventoryLabels';
+import { GROUP_LABELS } from '../../../shared/constants/groupLabels';
 
-const L = INVENTORY_LABELS.groups;
+const L = GROUP_LABELS;
 
 type GroupFormValues = z.input<typeof groupBody>;
 

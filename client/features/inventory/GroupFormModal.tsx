@@ -1,10 +1,10 @@
-import { INVENTORY_LABELS } from '../../../shared/constants/inventoryLabels';
+import { GROUP_LABELS } from '../../../shared/constants/groupLabels';
 import type { Group, GroupBody } from '../../../shared/contracts/groups';
 import { EntityFormModal, type EntityFormModalOf } from '../../components/EntityFormModal';
 import { useIdlePrefetch } from '../../components/useIdlePrefetch';
 import { GROUP_FORM } from './dialogChunks';
 
-const L = INVENTORY_LABELS.groups;
+const L = GROUP_LABELS;
 const FORM_ID = 'group-form';
 
 /** Create or rename a group. */

@@ -18,16 +18,17 @@ import { GroupDeleteModal } from './GroupDeleteModal';
 import { GroupFormModal } from './GroupFormModal';
 import { useCreateGroupMutation, useDeleteGroupMutation, useUpdateGroupMutation } from './inventoryApi';
 import { useListGroupsQuery } from '../../api/groupsApi';
-import { INVENTORY_LABELS } from '../../../shared/constants/inventoryLabels';
+import { ENROLLMENT_LABELS } from '../../../shared/constants/enrollmentLabels';
+import { GROUP_LABELS } from '../../../shared/constants/groupLabels';
 import { PATHS } from '../../../shared/constants/routes';
 
-const L = INVENTORY_LABELS.groups;
+const L = GROUP_LABELS;
 
 /** A row of the page: a group, or the devices in none (*Sin grupo*). */
 type GroupRow =
   | { kind: 'group'; id: number; group: Group; enrolledCount: number; preEnrolledCount: number }
   | { kind: 'none'; id: 'none'; enrolledCount: number; preEnrolledCount: number };
-const E = INVENTORY_LABELS.enrollment;
+const E = ENROLLMENT_LABELS;
 
 /** Device groups: list with device counts, create, rename, delete (moving the devices first), QR enrollment. */
 export default function GroupsPage({ title }: PageProps) {

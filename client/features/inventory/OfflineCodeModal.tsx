@@ -2,12 +2,13 @@ import { useId } from 'react';
 import Alert from 'react-bootstrap/Alert';
 import Button from 'react-bootstrap/Button';
 import Modal from 'react-bootstrap/Modal';
+import { DEVICE_DETAIL_LABELS } from '../../../shared/constants/deviceDetailLabels';
 import { INVENTORY_LABELS } from '../../../shared/constants/inventoryLabels';
 import { actionLabel } from '../../../shared/deviceActionRules';
 import { CopyText } from '../../components/CopyText';
 import { formatDateTime } from '../../components/formatDate';
 
-const L = INVENTORY_LABELS.offlineCode;
+const L = DEVICE_DETAIL_LABELS.offlineCode;
 
 /** An offline code as the API answered it, with what it is for. */
 export interface ShownOfflineCode {

@@ -6,9 +6,10 @@ import Row from 'react-bootstrap/Row';
 import { Link } from 'react-router-dom';
 import { DEVICE_ACTION } from '../../../shared/constants/deviceActions';
 import { deviceTypeLabel } from '../../../shared/constants/domain';
+import { ENROLLMENT_LABELS } from '../../../shared/constants/enrollmentLabels';
 import { INVENTORY_LABELS } from '../../../shared/constants/inventoryLabels';
 import { PATHS } from '../../../shared/constants/routes';
-import { DEVICES_DEFAULT_PER_PAGE, SEARCH_MAX, type Device, type DeviceBody, type DeviceSort } from '../../../shared/contracts/devices';
+import type { Device, DeviceBody } from '../../../shared/contracts/devices';
 import { refusal } from '../../../shared/deviceActionRules';
 import { formErrorOf } from '../../api/apiErrors';
 import type { ApiError } from '../../api/axiosBaseQuery';
@@ -26,16 +27,18 @@ import { formatDateTime } from '../../components/formatDate';
 import { SearchInput } from '../../components/SearchInput';
 import { toastSuccess } from '../../components/toast';
 import { listParam, listParams, nextSort, useListParams } from '../../components/useListParams';
-import { DeviceForm, deviceBodyOf, type SaveOutcome } from './DeviceForm';
+import { deviceBodyOf } from './deviceBodyOf';
+import type { SaveOutcome } from '../../components/serverFieldError';
 import { DeviceSummary } from './DeviceSummary';
 import { useIdlePrefetch } from '../../components/useIdlePrefetch';
-import { ENROLLMENT_QR } from './dialogChunks';
+import { DEVICE_FORM, ENROLLMENT_QR } from './dialogChunks';
 import type { EnrollmentScope } from './EnrollmentQrModal';
 import { GroupOptions } from './GroupOptions';
 import { useDeleteDeviceMutation, useListDevicesQuery, useUpdateDeviceMutation, type DeviceListArgs } from './inventoryApi';
 import { useListGroupsQuery } from '../../api/groupsApi';
 import { DEVICE_PER_PAGE_OPTIONS, GROUP_FILTER_PATTERN } from './useDeviceListQuery';
 import { useGrantedActions } from './useGrantedActions';
+import { DEVICES_DEFAULT_PER_PAGE, SEARCH_MAX, type DeviceSort } from '../../../shared/constants/limits';
 
 const L = INVENTORY_LABELS.preEnrolled;
 const EDIT_FORM_ID = 'pre-enrolled-edit-form';
@@ -58,6 +61,7 @@ const preEnrolledParams = listParams({
 /** Pre-enrolled devices (status 25): search, group filter, edit, assign a group, QR enrollment, delete. */
 export default function PreEnrolledPage({ title, path }: PageProps) {
   useIdlePrefetch(ENROLLMENT_QR);
+  useIdlePrefetch(DEVICE_FORM);
   const { allowed } = useCurrentUser();
   const granted = useGrantedActions();
   const canEdit = allowed.has(path);
@@ -207,8 +211,8 @@ export default function PreEnrolledPage({ title, path }: PageProps) {
               <IconButton
                 variant="outline-secondary"
                 icon="qr-code"
-                label={INVENTORY_LABELS.enrollment.actionOfDevice(d.imei)}
-                title={INVENTORY_LABELS.enrollment.action}
+                label={ENROLLMENT_LABELS.actionOfDevice(d.imei)}
+                title={ENROLLMENT_LABELS.action}
                 disabled={!canEdit}
                 onClick={() => setEnrolling({ kind: 'device', id: d.id, imei: d.imei })}
               />
@@ -245,7 +249,7 @@ export default function PreEnrolledPage({ title, path }: PageProps) {
         loading={updateState.isLoading}
         onClose={() => setEditing(null)}
       >
-        {(device) => <DeviceForm formId={EDIT_FORM_ID} device={device} groups={groupOptions} onSubmit={onEdit} />}
+        {(device) => <DEVICE_FORM.Component formId={EDIT_FORM_ID} device={device} groups={groupOptions} onSubmit={onEdit} />}
       </EntityFormModal>
       <AppModal
         show={assigning !== null}

@@ -4,16 +4,19 @@ import { render, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { DEVICE_ACTION, DEVICE_ACTIONS } from '../../../shared/constants/deviceActions';
 import { DEVICE_STATUS } from '../../../shared/constants/domain';
+import { ENROLLMENT_LABELS } from '../../../shared/constants/enrollmentLabels';
 import { INVENTORY_LABELS } from '../../../shared/constants/inventoryLabels';
 import type { Device } from '../../../shared/contracts/devices';
 import type { EnrollmentTokenCreated } from '../../../shared/contracts/enrollment';
 import { AGENT_MESSAGES } from '../../../shared/areaMessages/agent';
-import { apiError, renderPortal, seriousViolations, stubRoutes } from '../../testing/renderPortal';
+import { apiError, loadDialogs, renderPortal, seriousViolations, stubRoutes } from '../../testing/renderPortal';
 import { DeviceActionMenu } from './DeviceActionMenu';
 import { ReenrollmentModal } from './ReenrollmentModal';
 
+beforeAll(loadDialogs);
+
 const R = INVENTORY_LABELS.reenrollment;
-const E = INVENTORY_LABELS.enrollment;
+const E = ENROLLMENT_LABELS;
 const SVG = '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 29 29"><path d="M0 0h7v7H0z"/></svg>';
 const DEVICE = { id: 41, imei: '356938035643809', customerName: 'Rosa Díaz' };
 

@@ -1,7 +1,6 @@
-import { DEVICE_ACTION, DEVICE_ACTIONS } from '../../../shared/constants/deviceActions';
+import { DEVICE_ACTION, DEVICE_ACTIONS, OFFLINE_CODE_ACTIONS } from '../../../shared/constants/deviceActions';
 import { DEVICE_STATUS } from '../../../shared/constants/domain';
 import type { Device, PendingCommand } from '../../../shared/contracts/devices';
-import { OFFLINE_CODE_ACTIONS } from '../../../shared/contracts/deviceActions';
 import { refusal, type ActionTarget } from '../../../shared/deviceActionRules';
 import { CLOCK_MARGIN_MS } from './inFlight';
 

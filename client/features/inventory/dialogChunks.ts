@@ -5,6 +5,7 @@ import type { BulkActionModal } from './BulkActionModal';
 import type { CancelCommandModal } from './CancelCommandModal';
 import type { DeliverReleaseModal } from './DeliverReleaseModal';
 import type { DeviceDetail } from './DeviceDetail';
+import type { DeviceFormProps } from './DeviceForm';
 import type { EnrollmentQrModalProps } from './EnrollmentQrModal';
 import type { GroupFormProps } from './GroupForm';
 import type { OfflineCodeModal } from './OfflineCodeModal';
@@ -16,6 +17,10 @@ import type { ReenrollmentModal } from './ReenrollmentModal';
  */
 export const GROUP_FORM = lazyChunk<GroupFormProps>('client/features/inventory/GroupForm.tsx', () =>
   import('./GroupForm').then((m) => ({ default: m.GroupForm })),
+);
+/** The pre-enrolled list's edit dialog (Agregar dispositivo renders the same form as its page). */
+export const DEVICE_FORM = lazyChunk<DeviceFormProps>('client/features/inventory/DeviceForm.tsx', () =>
+  import('./DeviceForm').then((m) => ({ default: m.DeviceForm })),
 );
 export const ENROLLMENT_QR = lazyChunk<EnrollmentQrModalProps>('client/features/inventory/EnrollmentQrModal.tsx', () =>
   import('./EnrollmentQrModal').then((m) => ({ default: m.EnrollmentQrModal })),

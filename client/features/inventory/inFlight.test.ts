@@ -1,8 +1,8 @@
 import { DEVICE_ACTION } from '../../../shared/constants/deviceActions';
-import { RELEASE_CANCEL_HOURS } from '../../../shared/contracts/deviceActions';
 import type { PendingCommand } from '../../../shared/contracts/devices';
 import type { Job } from '../../../shared/contracts/jobs';
 import { commandsInFlight, devicePollingInterval, isInFlight, jobPollingInterval } from './inFlight';
+import { RELEASE_CANCEL_HOURS } from '../../../shared/constants/limits';
 
 const NOW = Date.parse('2026-03-01T12:00:00Z');
 const MIN = 60_000;

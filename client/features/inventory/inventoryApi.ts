@@ -3,7 +3,7 @@ import type { ActionPayloadInput, ActionResult, Command, History, LockDefaults }
 import type { DeviceCredit } from '../../../shared/contracts/credits';
 import type { EnrollmentAttempts } from '../../../shared/contracts/enrollment';
 import type { ImportResult } from '../../../shared/contracts/deviceImport';
-import type { Device, DeviceBodyInput, DeviceList, DeviceSort, DeviceStage } from '../../../shared/contracts/devices';
+import type { Device, DeviceBodyInput, DeviceList, DeviceStage } from '../../../shared/contracts/devices';
 import type { Group, GroupBody } from '../../../shared/contracts/groups';
 import type { BulkBodyInput, BulkPreview, Job, JobResult } from '../../../shared/contracts/jobs';
 import type { ListResponse } from '../../../shared/contracts/fields';
@@ -11,6 +11,7 @@ import { apiSlice } from '../../api/apiSlice';
 import { http, type ApiExtra } from '../../api/axiosBaseQuery';
 import { downloadFile } from '../../api/downloadFile';
 import { queryParams } from '../../api/queryParams';
+import type { DeviceSort } from '../../../shared/constants/limits';
 
 /** The list filters as the URL and the API carry them (strings, empty = absent). */
 export interface DeviceFilterArgs {

@@ -1,14 +1,15 @@
 import { useCallback, useMemo } from 'react';
 import { DEVICE_TYPES, findStatusFilter, type LockType } from '../../../shared/constants/domain';
 import {
+  AGENT_VERSION_MAX,
   DEVICE_SORTS,
   DEVICES_DEFAULT_PER_PAGE,
   LOCK_TYPE_KEYS,
   SEARCH_MAX,
-  deviceFilterFields,
-  type DeviceFilterInput,
   type DeviceSort,
-} from '../../../shared/contracts/devices';
+} from '../../../shared/constants/limits';
+import type { DeviceFilterInput } from '../../../shared/contracts/devices';
+import { acceptsDateParam, acceptsTextParam } from '../../../shared/paramChecks';
 import { listParam, listParams, nextSort, useListParams } from '../../components/useListParams';
 import type { DeviceFilterArgs, DeviceListArgs } from './inventoryApi';
 
@@ -41,11 +42,11 @@ const devicesListParams = listParams({
   inFlight: listParam.matching(/^true$/),
   /** Only 'true' (locked or being locked: the dashboard's Bloqueados card). */
   locked: listParam.matching(/^true$/),
-  // The contract's own fields: a version the API would refuse (too long, control characters) reads as none.
-  agentVersion: deviceFilterFields.agentVersion.catch(undefined),
-  agentVersionNot: deviceFilterFields.agentVersionNot.catch(undefined),
+  // The API's own checks (shared/paramChecks): a version it would refuse (too long, control characters) reads as none.
+  agentVersion: listParam.trimmed((v) => acceptsTextParam(v, AGENT_VERSION_MAX)),
+  agentVersionNot: listParam.trimmed((v) => acceptsTextParam(v, AGENT_VERSION_MAX)),
   // A day or an instant the API accepts, kept as written (the chip shows it, the API reads it).
-  releasedFrom: listParam.satisfying((v) => v !== '' && deviceFilterFields.releasedFrom.safeParse(v).success),
+  releasedFrom: listParam.satisfying(acceptsDateParam),
   device: listParam.matching(/^[1-9]\d{0,15}$/),
   /** A device action to open on the detail once (Conciliación's fix: Bloquear, Desbloquear, Liberar), and a LOCK's lock type to start on. */
   action: listParam.matching(/^[0-2]$/),

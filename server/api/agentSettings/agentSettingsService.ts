@@ -9,10 +9,10 @@ import {
   sectionsOf,
   type SettingsSectionKey,
   type SettingsValues,
+  logoUrl,
 } from '../../../shared/agentSettings';
 import {
   forAgents,
-  logoUrl,
   type BusinessApp,
   type BusinessAppBody,
   type BusinessAppList,

@@ -1,6 +1,5 @@
 import type { BulkBody, Job, JobResult } from '../../../shared/contracts/jobs';
-import { RELEASE_CANCEL_HOURS } from '../../../shared/contracts/deviceActions';
-import { BULK_BATCH_SIZE, BULK_MAX_DEVICES } from '../../../shared/contracts/jobs';
+import { BULK_BATCH_SIZE } from '../../../shared/contracts/jobs';
 import type { ListResponse } from '../../../shared/contracts/fields';
 import { DEVICE_ACTION } from '../../../shared/constants/deviceActions';
 import { ACTION_ORIGIN } from '../../../shared/constants/domain';
@@ -17,6 +16,7 @@ import type { Logger } from '../../logger';
 import { CommandRepository, DeviceRepository, commandPayload, deleteDevices, pendingUntil, refusalMemo, type InventorySettings } from '../../devices';
 import { idempotent, type Answer, type IdempotencyRequest } from '../../middleware/idempotency';
 import { JobsRepository, toJob, type JobRow, type Outcome } from './jobsRepository';
+import { RELEASE_CANCEL_HOURS, BULK_MAX_DEVICES } from '../../../shared/constants/limits';
 
 /** A running job whose heartbeat is older than this is taken over by another runner (JobRunner beats every 2 s). */
 export const JOB_STALE_SECONDS = 10;

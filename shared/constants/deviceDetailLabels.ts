@@ -1,0 +1,117 @@
+/**
+ * Spanish labels of a device's detail (its panel, history, enrollments) and of the offline-code
+ * dialog: apart from INVENTORY_LABELS, since all of them load after the devices list has shown.
+ */
+
+export const DEVICE_DETAIL_LABELS = {
+  /** The device detail panel. */
+  detail: {
+    title: (imei: string) => `Dispositivo ${imei}`,
+    loadingTitle: 'Detalle del dispositivo',
+    facts: 'Datos del dispositivo',
+    notFound: 'El dispositivo no existe o fue eliminado',
+    fields: {
+      id: 'ID',
+      imei: 'IMEI',
+      imei2: 'IMEI 2',
+      serial: 'Serie',
+      deviceType: 'Tipo',
+      brand: 'Marca',
+      model: 'Modelo',
+      osVersion: 'Versión del sistema',
+      agentVersion: 'Versión del agente',
+      group: 'Grupo',
+      customerName: 'Cliente',
+      creditReference: 'Referencia de crédito',
+      status: 'Estado',
+      lockType: 'Tipo de bloqueo',
+      lockMessage: 'Mensaje de bloqueo',
+      temporaryUntil: 'Activo temporal hasta',
+      lastSeenAt: 'Última conexión',
+      enrolledAt: 'Enrolado',
+      createdAt: 'Registrado',
+      updatedAt: 'Actualizado',
+      simIccid: 'ICCID de la SIM',
+      simCarrier: 'Operador de la SIM',
+    },
+    pending: 'Comando pendiente',
+    noPending: 'Sin comandos pendientes',
+    pendingAction: 'Acción',
+    requestedBy: 'Solicitado por',
+    requestedAt: 'Solicitado',
+    cancelWindowEnds: 'Se puede cancelar hasta',
+    /** A RELEASE inside its cancel window: scheduled, not waiting for the device. */
+    releaseScheduled: 'Liberación programada',
+    releaseScheduledNote: (at: string) =>
+      `La liberación se entregará al dispositivo en su primera conexión a partir del ${at}, al terminar el periodo de cancelación. Hasta entonces se puede cancelar.`,
+    deliveryScheduled: (at: string) => `Programada para el ${at}`,
+    delivered: 'Entregado al dispositivo',
+    waitingDelivery: 'En espera de que el dispositivo se conecte',
+    /** What the pending command asks for (its payload). */
+    payload: {
+      lockType: 'Tipo de bloqueo',
+      lockMessage: 'Mensaje de bloqueo',
+      stolen: 'Reportado como robado',
+      yes: 'Sí',
+      notificationTitle: 'Título de la notificación',
+      notificationMessage: 'Texto de la notificación',
+      reference: 'Referencia de pago',
+      until: 'Desbloqueo temporal hasta',
+    },
+    failure: 'Motivo del fallo',
+  },
+  /** The history timeline. */
+  history: {
+    title: 'Historial',
+    empty: 'Sin registros en el historial',
+    more: 'Ver más',
+    origin: 'Origen',
+    portal: 'Portal',
+    requestedBy: 'Solicitado por',
+    requestedAt: 'Solicitado',
+    deliveredAt: 'Entregado al dispositivo',
+    acknowledgedAt: 'Confirmado por el dispositivo',
+    result: 'Resultado',
+    rejectionReason: 'Motivo del rechazo',
+    expiresAt: 'Vence',
+    job: 'Acción masiva',
+    statuses: {
+      pending: 'Pendiente',
+      acknowledged: 'Confirmado',
+      rejected: 'Rechazado',
+      cancelled: 'Cancelado',
+      issued: 'Emitido',
+      redeemed: 'Canjeado',
+    },
+  },
+  /** The device detail's enrollments: accepted, refused, authorised. */
+  enrollments: {
+    title: 'Enrolamientos',
+    empty: 'Sin intentos de enrolamiento',
+    more: 'Ver más',
+    kinds: { enrolled: 'Enrolado', refused: 'Rechazado', authorized: 'Reenrolamiento autorizado' },
+    reenrolled: 'Reenrolamiento',
+    code: 'Código',
+    reason: 'Motivo',
+    token: 'Credencial',
+    tokens: {
+      none: 'Sin código',
+      unknown: 'Código inexistente',
+      group: 'Código de grupo',
+      no_group: 'Código sin grupo',
+      device: 'Autorización del dispositivo',
+    },
+    by: 'Por',
+    ip: 'IP',
+    expiresAt: 'Vence',
+  },
+  /** The offline code shown once. */
+  offlineCode: {
+    title: 'Código sin conexión',
+    intro: (action: string, imei: string) => `Código de "${action}" para el dispositivo ${imei}:`,
+    label: 'Código',
+    expires: (date: string) => `Vence: ${date}`,
+    warning: 'Este código se muestra una sola vez y no podrá volver a consultarse. Cópielo antes de cerrar.',
+    done: 'Entendido',
+  },
+} as const;
