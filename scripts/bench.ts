@@ -180,7 +180,7 @@ async function clicks(lines: string[]) {
       // A click outside closes it.
       await page.getByRole('main').getByRole('heading', { level: 1 }).click();
       await page.locator('[data-testid="device-action-menu"].show').waitFor({ state: 'detached' });
-      // The panel first (on every other click), then, on the others, the device's facts, which wait for its GET.
+      // The panel (every other click), or the device's facts in it (the others).
       const detailButton = 'button[aria-label^="Ver el detalle"]';
       if (i % 2 === 0) panel.push(await clickToShown(page, row, detailButton, '[role="dialog"].show'));
       else facts.push(await clickToShown(page, row, detailButton, '[role="dialog"].show [data-testid="device-facts"]'));
@@ -195,7 +195,7 @@ async function clicks(lines: string[]) {
       '|---|---|---|',
       row('row menu', menu),
       row('detail panel', panel),
-      row("detail with the device's facts (its GET answered)", facts),
+      row("detail with the device's facts (the list's row, until its GET answers)", facts),
     );
     lines.push(
       '',

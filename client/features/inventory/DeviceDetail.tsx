@@ -200,7 +200,16 @@ export function DeviceDetail({ deviceId, granted, onClose, onAction, onReenroll,
   const now = useNow();
   const cached = inventoryApi.endpoints.getDevice.useQueryState(deviceId);
   const live = isInFlight(cached.data?.pendingCommand, now);
-  const { data: device, isLoading, error } = useGetDeviceQuery(deviceId, { pollingInterval: live ? LIVE_POLL_MS : 0, skipPollingIfUnfocused: false });
+  // Fetched as it opens even when the list's row is already there to draw it (DevicesPage's openDetail).
+  const {
+    data: device,
+    isLoading,
+    error,
+  } = useGetDeviceQuery(deviceId, {
+    pollingInterval: live ? LIVE_POLL_MS : 0,
+    skipPollingIfUnfocused: false,
+    refetchOnMountOrArgChange: true,
+  });
   // A refresh that fails for another reason (the network) keeps the last answer on screen; the toast says why.
   const gone = !device || (error as ApiError | undefined)?.status === 404;
   useEffect(() => {

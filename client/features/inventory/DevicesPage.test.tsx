@@ -12,6 +12,7 @@ import { PortalToastContainer } from '../../components/PortalToastContainer';
 import { formatDateTime } from '../../components/formatDate';
 import { INVENTORY_MESSAGES } from '../../../shared/areaMessages/inventory';
 import { apiError, loadDialogs, renderPortal, stubRoutes } from '../../testing/renderPortal';
+import { DEVICE_OVERLAYS } from './dialogChunks';
 import DevicesPage from './DevicesPage';
 
 const PATH = '/inventory-management/devices';
@@ -85,7 +86,8 @@ const LOCK_DEFAULTS: LockDefaults = {
 const DEFAULTS_ROUTE = { 'GET /v5/devices/lock-defaults': () => LOCK_DEFAULTS };
 const lockTypeIn = (dialog: HTMLElement) => (within(dialog).getByRole('combobox', { name: 'Tipo de bloqueo' }) as HTMLSelectElement).value;
 
-beforeAll(loadDialogs);
+// The dialogs and the list's overlays, as the page's idle prefetch loads them: no test waits on their compile.
+beforeAll(() => Promise.all([loadDialogs(), ...DEVICE_OVERLAYS.map((chunk) => chunk.load())]));
 
 beforeAll(() => {
   // The Offcanvas asks for the breakpoint; jsdom has no matchMedia.
@@ -839,4 +841,26 @@ test('an action in the URL the profile does not hold opens nothing', async () =>
   await screen.findByRole('dialog', { name: `Dispositivo ${d.imei}` });
   await waitFor(() => expect(location).toBe('?device=1'));
   expect(screen.queryByRole('dialog', { name: 'Desbloquear' })).toBeNull();
+});
+
+test("a row's detail draws the list's row at once; its own GET, made as it opens, refreshes it", async () => {
+  const d = device(1, { customerName: 'Cliente de la lista' });
+  let answer: (fresh: Device) => void = () => undefined;
+  const fresh = new Promise<Device>((resolve) => (answer = resolve));
+  const calls = stubRoutes({
+    ...GROUPS,
+    'GET /v5/devices': () => listOf([d]),
+    'GET /v5/devices/1': () => fresh,
+    'GET /v5/devices/1/history': () => ({ data: [], total: 0 }),
+  });
+  const user = renderPage();
+  const row = (await screen.findAllByTestId('device-row'))[0]!;
+  await user.click(within(row).getByRole('button', { name: `Ver el detalle del dispositivo ${d.imei}` }));
+  const panel = await screen.findByRole('dialog', { name: `Dispositivo ${d.imei}` });
+  // Drawn from the row while the device's GET has not answered.
+  expect(within(panel).getByTestId('device-facts').textContent).toContain('Cliente de la lista');
+  await waitFor(() => expect(calls.filter((c) => c.url === '/v5/devices/1')).toHaveLength(1));
+  expect(within(panel).getByTestId('device-facts').textContent).toContain('Cliente de la lista');
+  act(() => answer({ ...d, customerName: 'Cliente al día' }));
+  await waitFor(() => expect(within(panel).getByTestId('device-facts').textContent).toContain('Cliente al día'));
 });

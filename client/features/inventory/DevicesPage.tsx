@@ -4,6 +4,7 @@ import { DEVICE_TYPES, type DeviceTypeCode, type LockType } from '../../../share
 import { INVENTORY_LABELS } from '../../../shared/constants/inventoryLabels';
 import type { Device } from '../../../shared/contracts/devices';
 import type { BulkBodyInput } from '../../../shared/contracts/jobs';
+import { useAppDispatch } from '../../app/hooks';
 import type { PageProps } from '../../app/lazyPage';
 import { ExportListHeader } from '../../components/ExportListHeader';
 import { ListPager } from '../../components/ListPager';
@@ -92,6 +93,17 @@ export default function DevicesPage({ title }: PageProps) {
   const [searchKey, setSearchKey] = useState(0);
 
   const rows = list.data?.data ?? NO_ROWS;
+  const dispatch = useAppDispatch();
+  // The row the list holds draws the detail at once; the detail's own GET, made as it opens, refreshes it.
+  const { openDevice } = q;
+  const openDetail = useCallback(
+    (id: number) => {
+      const row = rows.find((d) => d.id === id);
+      if (row) dispatch(inventoryApi.util.upsertQueryEntries([{ endpointName: 'getDevice', arg: id, value: row }]));
+      openDevice(id);
+    },
+    [rows, dispatch, openDevice],
+  );
   const total = list.data?.total ?? 0;
   const estimate = list.data?.totalIsEstimate ?? false;
   // A selection belongs to the filter it was made with: a new filter starts with none.
@@ -231,7 +243,7 @@ export default function DevicesPage({ title }: PageProps) {
         onTogglePage={onTogglePage}
         granted={granted}
         now={now}
-        onDetail={q.openDevice}
+        onDetail={openDetail}
         onAction={onAction}
         onCancelPending={onCancelPending}
         onDeliverNow={onDeliverNow}
